@@ -100,6 +100,8 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       properties.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
       properties.put("spring.datasource.username", "postgres");
       properties.put("spring.datasource.password", "");
+      // pin the resolved value: a placeholder such as ${random.uuid} must not resolve twice
+      properties.put("crm.data-dir", dataDir.toString());
       log.info("Embedded PostgreSQL on port " + port + ", data in " + pgData);
       return postgres;
     } catch (IOException e) {

@@ -1,0 +1,110 @@
+package com.crmflow.api.apikey;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.Scope;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Service;
+
+/**
+ * Issues, authenticates and revokes API keys. A key is {@code crm_} followed by 43 base64url
+ * characters (256 random bits); only its SHA-256 is stored, which is enough for keys of this
+ * entropy (no salt or slow hash needed: there is nothing to guess).
+ */
+@Service
+public class ApiKeyService {
+
+  static final String KEY_PREFIX = "crm_";
+  private static final Pattern KEY_SHAPE = Pattern.compile("crm_[A-Za-z0-9_-]{43}");
+  private static final Pattern BEARER = Pattern.compile("(?i)bearer +(\\S+)\\s*");
+  private static final int SHOWN_PREFIX_LENGTH = 12;
+
+  private final SecureRandom random = new SecureRandom();
+  private final ApiKeyRepository keys;
+
+  ApiKeyService(ApiKeyRepository keys) {
+    this.keys = keys;
+  }
+
+  /** A new key and its plaintext, which is shown to the user once and never again. */
+  public record IssuedKey(ApiKey apiKey, String plaintext) {}
+
+  public IssuedKey issue(
+      UUID tenantId, String name, List<String> scopes, Integer rateLimitPerMinute) {
+    byte[] secret = new byte[32];
+    random.nextBytes(secret);
+    String plaintext = KEY_PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    return new IssuedKey(insert(tenantId, name, plaintext, scopes, rateLimitPerMinute), plaintext);
+  }
+
+  /** Stores a key whose plaintext the operator chose (crm.bootstrap.api-key). */
+  public ApiKey importKey(UUID tenantId, String name, String plaintext, List<String> scopes) {
+    return insert(tenantId, name, plaintext, scopes, null);
+  }
+
+  public boolean exists(String plaintext) {
+    return keys.existsByHash(hash(plaintext));
+  }
+
+  private ApiKey insert(
+      UUID tenantId, String name, String plaintext, List<String> scopes, Integer rateLimit) {
+    List<String> distinct = List.copyOf(new LinkedHashSet<>(scopes));
+    String prefix = plaintext.substring(0, Math.min(SHOWN_PREFIX_LENGTH, plaintext.length()));
+    return keys.insert(tenantId, name, prefix, hash(plaintext), distinct, rateLimit);
+  }
+
+  /** The caller behind an Authorization header value, if it names a live key. */
+  public Optional<Caller> authenticate(String authorizationHeader) {
+    if (authorizationHeader == null) {
+      return Optional.empty();
+    }
+    var bearer = BEARER.matcher(authorizationHeader);
+    if (!bearer.matches()) {
+      return Optional.empty();
+    }
+    String token = bearer.group(1);
+    // the shape check spares the database a lookup for obvious garbage; operator-chosen
+    // bootstrap keys need not have our shape, so unshaped tokens are still looked up
+    Optional<ApiKey> key =
+        KEY_SHAPE.matcher(token).matches() || token.length() >= 16
+            ? keys.findActiveByHash(hash(token))
+            : Optional.empty();
+    key.ifPresent(k -> keys.touch(k.id()));
+    return key.map(
+        k ->
+            new Caller(
+                k.tenantId(), k.id(), new LinkedHashSet<>(k.scopes()), k.rateLimitPerMinute()));
+  }
+
+  public List<ApiKey> list(UUID tenantId) {
+    return keys.listByTenant(tenantId);
+  }
+
+  public Optional<ApiKey> revoke(UUID tenantId, UUID keyId) {
+    return keys.revoke(tenantId, keyId);
+  }
+
+  /** Every scope a key may be given: the named scopes and the wildcard. */
+  public static boolean isKnownScope(String scope) {
+    return Scope.ALL.equals(scope) || Scope.fromValue(scope).isPresent();
+  }
+
+  static String hash(String plaintext) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(plaintext.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JRE", e);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package com.crmflow.api.auth;
+
+import com.crmflow.api.apikey.ApiKeyService;
+import com.crmflow.api.web.ApiException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Authenticates {@code Authorization: Bearer <key>} on every {@code /api/} endpoint (the public
+ * automation trigger is not routed through it) and checks the handler's {@link RequiresScope}. Runs
+ * before the body is read, so an unauthenticated request learns nothing about its input.
+ */
+class ApiKeyInterceptor implements HandlerInterceptor {
+
+  private final ApiKeyService apiKeys;
+
+  ApiKeyInterceptor(ApiKeyService apiKeys) {
+    this.apiKeys = apiKeys;
+  }
+
+  @Override
+  public boolean preHandle(
+      HttpServletRequest request, HttpServletResponse response, Object handler) {
+    if (!(handler instanceof HandlerMethod method)) {
+      return true; // static resources and unmatched paths: nothing to protect
+    }
+    Caller caller =
+        apiKeys
+            .authenticate(request.getHeader(HttpHeaders.AUTHORIZATION))
+            .orElseThrow(ApiException::unauthorized);
+    request.setAttribute(Caller.REQUEST_ATTRIBUTE, caller);
+    RequiresScope required = method.getMethodAnnotation(RequiresScope.class);
+    if (required == null) {
+      // fail closed: an endpoint without a declared scope is a programming error
+      throw new IllegalStateException("no @RequiresScope on " + method);
+    }
+    if (!caller.has(required.value())) {
+      throw ApiException.forbidden(
+          "This API key lacks the scope '" + required.value() + "' needed for this endpoint.");
+    }
+    return true;
+  }
+}

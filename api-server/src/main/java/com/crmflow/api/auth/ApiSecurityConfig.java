@@ -1,0 +1,52 @@
+package com.crmflow.api.auth;
+
+import com.crmflow.api.apikey.ApiKeyService;
+import com.crmflow.api.audit.AuditInterceptor;
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.ratelimit.RateLimitInterceptor;
+import java.util.List;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * The request pipeline of the API, in order: API key and scope (401/403), rate limit (429), then
+ * the handler; the audit interceptor writes its row once the status is final. The public automation
+ * trigger is outside it.
+ */
+@Configuration
+class ApiSecurityConfig implements WebMvcConfigurer {
+
+  static final String PUBLIC_TRIGGER = "/api/webhooks/automation/**";
+
+  private final ApiKeyService apiKeys;
+  private final CrmProperties properties;
+  private final AuditInterceptor auditInterceptor;
+
+  ApiSecurityConfig(
+      ApiKeyService apiKeys, CrmProperties properties, AuditInterceptor auditInterceptor) {
+    this.apiKeys = apiKeys;
+    this.properties = properties;
+    this.auditInterceptor = auditInterceptor;
+  }
+
+  @Override
+  public void addInterceptors(InterceptorRegistry registry) {
+    registry
+        .addInterceptor(new ApiKeyInterceptor(apiKeys))
+        .addPathPatterns("/api/**")
+        .excludePathPatterns(PUBLIC_TRIGGER);
+    registry
+        .addInterceptor(new RateLimitInterceptor(properties.rateLimit()))
+        .addPathPatterns("/api/**")
+        .excludePathPatterns(PUBLIC_TRIGGER);
+    registry.addInterceptor(new AdminTokenInterceptor(properties)).addPathPatterns("/admin/**");
+    registry.addInterceptor(auditInterceptor).addPathPatterns("/api/**", "/admin/**");
+  }
+
+  @Override
+  public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+    resolvers.add(new CallerArgumentResolver());
+  }
+}

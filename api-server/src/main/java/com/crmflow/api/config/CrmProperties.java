@@ -1,0 +1,40 @@
+package com.crmflow.api.config;
+
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The service's own settings, all under {@code crm.}; every one is listed in the README.
+ *
+ * @param dataDir where embedded PostgreSQL keeps its data
+ * @param adminToken bearer token of the admin API; the admin API is off while it is unset
+ * @param maxRequestSize largest request body accepted on the API (413 beyond)
+ */
+@ConfigurationProperties("crm")
+public record CrmProperties(
+    @DefaultValue("./data") Path dataDir,
+    String adminToken,
+    @DefaultValue("1MB") DataSize maxRequestSize,
+    @DefaultValue Bootstrap bootstrap,
+    @DefaultValue RateLimit rateLimit) {
+
+  /**
+   * @param apiKey a key to create on first start (in tenant "default", every scope) if absent
+   */
+  public record Bootstrap(String apiKey) {}
+
+  /**
+   * Per-key request budget on the authenticated API (a key may carry its own limit).
+   *
+   * @param enabled whether requests are limited at all
+   * @param requestsPerMinute the default budget of a key, refilled evenly over the minute
+   */
+  public record RateLimit(
+      @DefaultValue("true") boolean enabled, @DefaultValue("1200") int requestsPerMinute) {}
+
+  public boolean adminApiEnabled() {
+    return adminToken != null && !adminToken.isBlank();
+  }
+}

@@ -1,0 +1,26 @@
+package com.crmflow.api.config;
+
+import io.swagger.v3.oas.annotations.OpenAPIDefinition;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
+import io.swagger.v3.oas.annotations.info.Info;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import org.springframework.context.annotation.Configuration;
+
+/** The OpenAPI document served at /v3/api-docs (and the UI at /swagger-ui.html). */
+@Configuration
+@OpenAPIDefinition(
+    info =
+        @Info(
+            title = "CRM automation service",
+            version = "v1",
+            description =
+                "Contacts, accounts, opportunities, conversations, custom fields, sequences,"
+                    + " signed webhooks and canvas automations run on Temporal."),
+    security = @SecurityRequirement(name = "apiKey"))
+@SecurityScheme(
+    name = "apiKey",
+    type = SecuritySchemeType.HTTP,
+    scheme = "bearer",
+    description = "An API key: Authorization: Bearer crm_...")
+class OpenApiConfig {}

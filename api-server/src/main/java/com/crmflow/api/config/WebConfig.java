@@ -1,0 +1,27 @@
+package com.crmflow.api.config;
+
+import com.crmflow.api.web.RequestSizeLimitFilter;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+
+@Configuration
+@EnableConfigurationProperties(CrmProperties.class)
+class WebConfig {
+
+  @Bean
+  FilterRegistrationBean<RequestSizeLimitFilter> requestSizeLimitFilter(
+      CrmProperties properties,
+      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
+    var registration =
+        new FilterRegistrationBean<>(
+            new RequestSizeLimitFilter(properties.maxRequestSize().toBytes(), resolver));
+    registration.addUrlPatterns("/api/*", "/admin/*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
+    return registration;
+  }
+}

@@ -1,0 +1,43 @@
+package com.crmflow.api.event;
+
+import java.util.List;
+
+/** The spec's event names, in the order of its Events table. */
+public final class EventNames {
+
+  public static final String CONTACT_CREATED = "contact.created";
+  public static final String CONTACT_UPDATED = "contact.updated";
+  public static final String OPPORTUNITY_CREATED = "opportunity.created";
+  public static final String OPPORTUNITY_UPDATED = "opportunity.updated";
+  public static final String OPPORTUNITY_STAGE_CHANGED = "opportunity.stage_changed";
+  public static final String MEETING_BOOKED = "meeting.booked";
+  public static final String MEETING_CANCELLED = "meeting.cancelled";
+  public static final String MEETING_NO_SHOW = "meeting.no_show";
+  public static final String SEQUENCE_ENROLLED = "sequence.enrolled";
+  public static final String SEQUENCE_COMPLETED = "sequence.completed";
+  public static final String SEQUENCE_UNENROLLED = "sequence.unenrolled";
+  public static final String CONVERSATION_CREATED = "conversation.created";
+  public static final String CONVERSATION_OVERRIDE = "conversation.override";
+  public static final String CALL_COMPLETED = "call.completed";
+  public static final String CALL_QUALITY_SCORED = "call.quality_scored";
+
+  public static final List<String> ALL =
+      List.of(
+          CONTACT_CREATED,
+          CONTACT_UPDATED,
+          OPPORTUNITY_CREATED,
+          OPPORTUNITY_UPDATED,
+          OPPORTUNITY_STAGE_CHANGED,
+          MEETING_BOOKED,
+          MEETING_CANCELLED,
+          MEETING_NO_SHOW,
+          SEQUENCE_ENROLLED,
+          SEQUENCE_COMPLETED,
+          SEQUENCE_UNENROLLED,
+          CONVERSATION_CREATED,
+          CONVERSATION_OVERRIDE,
+          CALL_COMPLETED,
+          CALL_QUALITY_SCORED);
+
+  private EventNames() {}
+}

@@ -1,0 +1,49 @@
+package com.crmflow.api.recordfield;
+
+import java.math.BigDecimal;
+
+/**
+ * One standard field of a record type: its JSON name (also its column name), kind and limits.
+ *
+ * @param requiredOnCreate must be present and non-null when the record is created
+ * @param maxLength for TEXT: the longest accepted string
+ * @param min for DECIMAL: the smallest accepted value (null: unbounded)
+ * @param max for DECIMAL: the largest accepted value (null: unbounded)
+ */
+public record FieldSpec(
+    String name,
+    FieldKind kind,
+    boolean requiredOnCreate,
+    int maxLength,
+    BigDecimal min,
+    BigDecimal max) {
+
+  public static final int SHORT_TEXT = 255;
+  public static final int LONG_TEXT = 10_000;
+
+  public static FieldSpec text(String name) {
+    return new FieldSpec(name, FieldKind.TEXT, false, SHORT_TEXT, null, null);
+  }
+
+  public static FieldSpec longText(String name) {
+    return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null);
+  }
+
+  public static FieldSpec of(String name, FieldKind kind) {
+    return new FieldSpec(name, kind, false, SHORT_TEXT, null, null);
+  }
+
+  public static FieldSpec decimal(String name, String min, String max) {
+    return new FieldSpec(
+        name,
+        FieldKind.DECIMAL,
+        false,
+        0,
+        min == null ? null : new BigDecimal(min),
+        max == null ? null : new BigDecimal(max));
+  }
+
+  public FieldSpec required() {
+    return new FieldSpec(name, kind, true, maxLength, min, max);
+  }
+}

@@ -1,0 +1,185 @@
+package com.crmflow.api.recordfield;
+
+import com.crmflow.api.web.FieldProblem;
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The standard fields of one record type (contact, account, opportunity, ...), and the one
+ * validation that the REST API and the automation activities both use. Field names double as column
+ * names, so only names listed here ever reach SQL.
+ */
+public final class RecordSchema {
+
+  /** Pragmatic address check: something@domain.tld, no spaces, within RFC 5321 length. */
+  static final Pattern EMAIL =
+      Pattern.compile(
+          "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$");
+
+  private final String recordType;
+  private final Map<String, FieldSpec> fields = new LinkedHashMap<>();
+
+  public RecordSchema(String recordType, List<FieldSpec> specs) {
+    this.recordType = recordType;
+    specs.forEach(spec -> fields.put(spec.name(), spec));
+  }
+
+  public String recordType() {
+    return recordType;
+  }
+
+  public Set<String> fieldNames() {
+    return fields.keySet();
+  }
+
+  /**
+   * Validates the standard fields of a request body.
+   *
+   * @param body the JSON object sent by the client
+   * @param creating whether required fields must be present
+   * @param otherKeys keys that are not standard fields but are allowed (custom_fields,
+   *     create_account, ...); any other unknown key is a problem
+   * @param problems collects every problem found, each naming its field
+   * @return the present standard fields, converted (String, Boolean, LocalDate, OffsetDateTime,
+   *     BigDecimal, java.util.UUID) and in schema order; explicit nulls are kept as null
+   */
+  public Map<String, Object> validate(
+      JsonNode body, boolean creating, Set<String> otherKeys, List<FieldProblem> problems) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (String key : body.propertyNames()) {
+      if (!fields.containsKey(key) && !otherKeys.contains(key)) {
+        problems.add(new FieldProblem(key, "is not a field of " + recordType));
+      }
+    }
+    for (FieldSpec spec : fields.values()) {
+      JsonNode node = body.get(spec.name());
+      if (node == null || node.isNull()) {
+        if (creating && spec.requiredOnCreate()) {
+          problems.add(new FieldProblem(spec.name(), "is required"));
+        } else if (node != null) {
+          if (spec.requiredOnCreate() || spec.kind() == FieldKind.BOOLEAN) {
+            problems.add(new FieldProblem(spec.name(), "cannot be null"));
+          } else {
+            values.put(spec.name(), null);
+          }
+        }
+        continue;
+      }
+      int problemsBefore = problems.size();
+      Object value = convert(spec, node, problems);
+      if (problems.size() > problemsBefore) {
+        continue;
+      }
+      if (value == null && spec.requiredOnCreate()) {
+        problems.add(new FieldProblem(spec.name(), "must not be blank"));
+      } else {
+        values.put(spec.name(), value); // null: a blank string clears the field
+      }
+    }
+    return values;
+  }
+
+  private static Object convert(FieldSpec spec, JsonNode node, List<FieldProblem> problems) {
+    String name = spec.name();
+    switch (spec.kind()) {
+      case BOOLEAN -> {
+        if (!node.isBoolean()) {
+          problems.add(new FieldProblem(name, "must be true or false"));
+          return null;
+        }
+        return node.booleanValue();
+      }
+      case DECIMAL -> {
+        if (!node.isNumber()) {
+          problems.add(new FieldProblem(name, "must be a number"));
+          return null;
+        }
+        BigDecimal number = node.decimalValue();
+        if (spec.min() != null && number.compareTo(spec.min()) < 0
+            || spec.max() != null && number.compareTo(spec.max()) > 0) {
+          problems.add(
+              new FieldProblem(name, "must be between " + spec.min() + " and " + spec.max()));
+          return null;
+        }
+        return number;
+      }
+      default -> {
+        // every other kind arrives as a string
+      }
+    }
+    if (!node.isString()) {
+      problems.add(new FieldProblem(name, "must be a string"));
+      return null;
+    }
+    String text = node.stringValue().trim();
+    switch (spec.kind()) {
+      case TEXT -> {
+        if (text.length() > spec.maxLength()) {
+          problems.add(
+              new FieldProblem(name, "must be at most " + spec.maxLength() + " characters"));
+          return null;
+        }
+        return text.isEmpty() ? null : text;
+      }
+      case EMAIL -> {
+        if (text.length() > 254 || !EMAIL.matcher(text).matches()) {
+          problems.add(new FieldProblem(name, "must be a valid email address"));
+          return null;
+        }
+        return text.toLowerCase(java.util.Locale.ROOT);
+      }
+      case TIMEZONE -> {
+        try {
+          if (!text.contains("/") && !text.equals("UTC")) {
+            throw new DateTimeException("not a region id");
+          }
+          return ZoneId.of(text).getId();
+        } catch (DateTimeException e) {
+          problems.add(new FieldProblem(name, "must be an IANA time zone such as Europe/Berlin"));
+          return null;
+        }
+      }
+      case DATE -> {
+        try {
+          return LocalDate.parse(text);
+        } catch (DateTimeParseException e) {
+          problems.add(new FieldProblem(name, "must be a date in the form YYYY-MM-DD"));
+          return null;
+        }
+      }
+      case TIMESTAMP -> {
+        try {
+          return OffsetDateTime.parse(text);
+        } catch (DateTimeParseException e) {
+          problems.add(
+              new FieldProblem(name, "must be an ISO-8601 timestamp such as 2026-01-31T09:00:00Z"));
+          return null;
+        }
+      }
+      case UUID -> {
+        try {
+          return java.util.UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+          problems.add(new FieldProblem(name, "must be a UUID"));
+          return null;
+        }
+      }
+      default -> throw new IllegalStateException("unhandled kind " + spec.kind());
+    }
+  }
+
+  /** The same checks as a JSON body, for one value given as text (e.g. from an automation). */
+  public static boolean isEmail(String text) {
+    return text != null && text.length() <= 254 && EMAIL.matcher(text.trim()).matches();
+  }
+}

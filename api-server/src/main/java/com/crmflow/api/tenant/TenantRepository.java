@@ -1,0 +1,64 @@
+package com.crmflow.api.tenant;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+public class TenantRepository {
+
+  private final JdbcClient jdbc;
+
+  TenantRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  public Tenant create(String name) {
+    return jdbc.sql(
+            """
+            insert into tenant (id, name) values (:id, :name)
+            returning id, name, is_default, created_at
+            """)
+        .param("id", UUID.randomUUID())
+        .param("name", name)
+        .query(Tenant.class)
+        .single();
+  }
+
+  /** The bootstrap tenant, created at most once (a unique index guards concurrent starts). */
+  public Tenant findOrCreateDefault() {
+    jdbc.sql(
+            """
+            insert into tenant (id, name, is_default) values (:id, 'default', true)
+            on conflict (is_default) where is_default do nothing
+            """)
+        .param("id", UUID.randomUUID())
+        .update();
+    return jdbc.sql("select id, name, is_default, created_at from tenant where is_default")
+        .query(Tenant.class)
+        .single();
+  }
+
+  public Optional<Tenant> find(UUID id) {
+    return jdbc.sql("select id, name, is_default, created_at from tenant where id = :id")
+        .param("id", id)
+        .query(Tenant.class)
+        .optional();
+  }
+
+  public boolean exists(UUID id) {
+    return find(id).isPresent();
+  }
+
+  public List<Tenant> list() {
+    return jdbc.sql("select id, name, is_default, created_at from tenant order by created_at, id")
+        .query(Tenant.class)
+        .list();
+  }
+
+  public boolean any() {
+    return jdbc.sql("select exists (select 1 from tenant)").query(Boolean.class).single();
+  }
+}

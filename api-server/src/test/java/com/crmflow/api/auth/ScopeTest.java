@@ -1,0 +1,81 @@
+package com.crmflow.api.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/** Each endpoint answers 403 to a key that has every scope but its own, and serves its own. */
+class ScopeTest extends ApiTest {
+
+  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
+
+  static Stream<Arguments> endpoints() {
+    return Stream.of(
+        Arguments.of("GET", "/api/v1/contacts", null, Scope.CONTACTS_READ),
+        Arguments.of("GET", "/api/v1/contacts/" + ANY_ID, null, Scope.CONTACTS_READ),
+        Arguments.of("POST", "/api/v1/contacts", "{}", Scope.CONTACTS_WRITE),
+        Arguments.of("PATCH", "/api/v1/contacts/" + ANY_ID, "{}", Scope.CONTACTS_WRITE),
+        Arguments.of("GET", "/api/v1/custom-fields", null, Scope.CUSTOM_FIELDS_READ),
+        Arguments.of("POST", "/api/v1/custom-fields", "{}", Scope.CUSTOM_FIELDS_WRITE));
+  }
+
+  @ParameterizedTest(name = "{0} {1} needs {3}")
+  @MethodSource("endpoints")
+  void endpointNeedsItsScope(String method, String path, String body, Scope scope) {
+    var tenant = newTenant("contacts:read"); // any tenant; the keys below are what matters
+    List<String> allButOne =
+        Arrays.stream(Scope.values()).filter(s -> s != scope).map(Scope::value).toList();
+    ApiClient lacking = keyFor(tenant.id(), allButOne, null);
+    ApiClient holding = keyFor(tenant.id(), List.of(scope.value()), null);
+
+    ApiResponse refused =
+        lacking.send(method, path, body, body == null ? null : "application/json");
+    assertThat(refused.status()).isEqualTo(403);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.text("/detail")).contains("'" + scope.value() + "'");
+
+    ApiResponse allowed =
+        holding.send(method, path, body, body == null ? null : "application/json");
+    assertThat(allowed.status()).isNotIn(401, 403);
+  }
+
+  @Autowired
+  @Qualifier("requestMappingHandlerMapping")
+  RequestMappingHandlerMapping mappings;
+
+  @Test
+  void everyApiEndpointDeclaresItsScope() {
+    var unguarded =
+        mappings.getHandlerMethods().entrySet().stream()
+            .filter(
+                e ->
+                    e.getKey().getPatternValues().stream()
+                        .anyMatch(
+                            p ->
+                                p.startsWith("/api/") && !p.startsWith("/api/webhooks/automation")))
+            .filter(e -> !e.getValue().hasMethodAnnotation(RequiresScope.class))
+            .map(e -> e.getKey().toString())
+            .toList();
+    assertThat(unguarded).isEmpty();
+  }
+
+  @Test
+  void wildcardKeyReachesEverything() {
+    var tenant = newTenant("*");
+    assertThat(tenant.api().get("/api/v1/custom-fields").status()).isEqualTo(200);
+    assertThat(tenant.api().get("/api/v1/contacts/" + UUID.randomUUID()).status()).isEqualTo(404);
+  }
+}

@@ -1,0 +1,141 @@
+package com.crmflow.api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProblemDetailsTest extends ApiTest {
+
+  private static void assertProblem(ApiResponse response, int status) {
+    assertThat(response.status()).as(response.toString()).isEqualTo(status);
+    assertThat(response.contentType()).startsWith("application/problem+json");
+    assertThat(response.at("/status").asInt()).isEqualTo(status);
+    assertThat(response.text("/title")).isNotBlank();
+    assertThat(response.text("/detail")).isNotBlank();
+  }
+
+  private int contactCount(java.util.UUID tenantId) {
+    return jdbc.sql("select count(*) from contact where tenant_id = :t")
+        .param("t", tenantId)
+        .query(Integer.class)
+        .single();
+  }
+
+  @Test
+  void malformedJsonIs400NamingTheBody() {
+    var tenant = newTenant();
+    ApiResponse response =
+        tenant.api().send("POST", "/api/v1/contacts", "{\"email\": ", "application/json");
+    assertProblem(response, 400);
+    assertThat(response.text("/errors/0/field")).isEqualTo("body");
+    assertThat(response.text("/errors/0/message")).startsWith("is not valid JSON");
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
+  void wrongTypesAndUnknownFieldsAre400NamingEachField() {
+    var tenant = newTenant();
+    ApiResponse response =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of("email", "x@example.com", "do_not_email", "yes", "favourite_colour", "red"));
+    assertProblem(response, 400);
+    assertThat(response.at("/errors").toString())
+        .contains("\"field\":\"do_not_email\",\"message\":\"must be true or false\"")
+        .contains("\"field\":\"favourite_colour\"");
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
+  void unknownEnumValueIs400() {
+    var tenant = newTenant();
+    ApiResponse response =
+        tenant
+            .api()
+            .post(
+                "/api/v1/custom-fields",
+                Map.of("object_type", "planet", "field_label", "X", "field_type", "text"));
+    assertProblem(response, 400);
+    assertThat(response.text("/errors/0/field")).isEqualTo("object_type");
+  }
+
+  @Test
+  void wrongContentTypeIs415() {
+    var tenant = newTenant();
+    ApiResponse response =
+        tenant.api().send("POST", "/api/v1/contacts", "email=x@example.com", "text/plain");
+    assertProblem(response, 415);
+    ApiResponse noType = tenant.api().send("POST", "/api/v1/contacts", "{}", null);
+    assertThat(noType.status()).isEqualTo(415);
+  }
+
+  @Test
+  void oversizedBodyIs413() {
+    var tenant = newTenant();
+    String huge = "{\"email\":\"big@example.com\",\"title\":\"" + "x".repeat(1_100_000) + "\"}";
+    ApiResponse response = tenant.api().send("POST", "/api/v1/contacts", huge, "application/json");
+    assertProblem(response, 413);
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
+  void oversizedChunkedBodyIs413() throws Exception {
+    var tenant = newTenant();
+    byte[] huge =
+        ("{\"email\":\"big@example.com\",\"title\":\"" + "x".repeat(1_100_000) + "\"}").getBytes();
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(baseUrl() + "/api/v1/contacts"))
+            .header("Authorization", "Bearer " + tenant.key())
+            .header("Content-Type", "application/json")
+            // an input-stream publisher has no known length: the body goes out chunked
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
+            .build();
+    HttpResponse<String> response =
+        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(response.body()).contains("\"status\":413");
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
+  void badQueryParametersAre400NamingTheParameter() {
+    var tenant = newTenant();
+    ApiResponse notANumber = tenant.api().get("/api/v1/contacts?limit=abc");
+    assertProblem(notANumber, 400);
+    assertThat(notANumber.text("/errors/0/field")).isEqualTo("limit");
+    ApiResponse tooLarge = tenant.api().get("/api/v1/contacts?limit=101");
+    assertProblem(tooLarge, 400);
+    assertThat(tooLarge.text("/errors/0/field")).isEqualTo("limit");
+    ApiResponse negative = tenant.api().get("/api/v1/contacts?offset=-1");
+    assertThat(negative.text("/errors/0/field")).isEqualTo("offset");
+    ApiResponse badId = tenant.api().get("/api/v1/contacts/not-a-uuid");
+    assertProblem(badId, 400);
+    assertThat(badId.text("/errors/0/field")).isEqualTo("id");
+  }
+
+  @Test
+  void unknownRoutesAndMethodsAreProblems() {
+    var tenant = newTenant();
+    assertProblem(tenant.api().get("/api/v1/nothing-here"), 404);
+    assertProblem(tenant.api().send("PUT", "/api/v1/contacts", "{}", "application/json"), 405);
+  }
+
+  @Test
+  void nonObjectBodyIs400() {
+    var tenant = newTenant();
+    ApiResponse response =
+        tenant.api().send("POST", "/api/v1/contacts", "[1,2]", "application/json");
+    assertProblem(response, 400);
+    assertThat(response.text("/errors/0/field")).isEqualTo("body");
+  }
+}
