@@ -9,6 +9,7 @@ import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.opportunity.Opportunity;
 import com.crmflow.api.opportunity.OpportunityRepository;
 import com.crmflow.api.opportunity.OpportunitySchema;
+import com.crmflow.api.recordfield.RecordReferences;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import java.util.ArrayList;
@@ -36,13 +37,16 @@ public class ContactService {
   private final OpportunityRepository opportunities;
   private final CustomFieldValues customFields;
   private final EventOutbox events;
+  private final RecordReferences references;
 
   ContactService(
       ContactRepository contacts,
       AccountRepository accounts,
       OpportunityRepository opportunities,
       CustomFieldValues customFields,
-      EventOutbox events) {
+      EventOutbox events,
+      RecordReferences references) {
+    this.references = references;
     this.contacts = contacts;
     this.accounts = accounts;
     this.opportunities = opportunities;
@@ -74,7 +78,7 @@ public class ContactService {
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    checkAccountReference(tenantId, fields);
+    references.requireExisting(tenantId, fields);
 
     Account account =
         createAccount
@@ -127,7 +131,7 @@ public class ContactService {
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    checkAccountReference(tenantId, fields);
+    references.requireExisting(tenantId, fields);
     return applyUpdate(tenantId, existing, fields, custom);
   }
 
@@ -145,15 +149,6 @@ public class ContactService {
       events.emit(tenantId, EventNames.CONTACT_UPDATED, changes.withRecord(updated.asEventData()));
     }
     return updated;
-  }
-
-  private void checkAccountReference(UUID tenantId, Map<String, Object> fields) {
-    Object accountId = fields.get("account_id");
-    if (accountId != null && !accounts.exists(tenantId, (UUID) accountId)) {
-      throw ApiException.unprocessable(
-          "account_id refers to no account of this tenant.",
-          List.of(new FieldProblem("account_id", "no account with id " + accountId)));
-    }
   }
 
   private static boolean readCreateAccount(JsonNode body, List<FieldProblem> problems) {

@@ -16,5 +16,9 @@ public enum FieldKind {
   /** a number within the field's bounds */
   DECIMAL,
   /** a record id; the caller checks that it exists in the tenant */
-  UUID
+  UUID,
+  /** one of the field's allowed values */
+  ENUM,
+  /** an array of short strings (tags), each at most the field's length cap */
+  STRING_LIST
 }

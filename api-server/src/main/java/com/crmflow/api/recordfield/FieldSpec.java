@@ -1,6 +1,7 @@
 package com.crmflow.api.recordfield;
 
 import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * One standard field of a record type: its JSON name (also its column name), kind and limits.
@@ -9,6 +10,7 @@ import java.math.BigDecimal;
  * @param maxLength for TEXT: the longest accepted string
  * @param min for DECIMAL: the smallest accepted value (null: unbounded)
  * @param max for DECIMAL: the largest accepted value (null: unbounded)
+ * @param allowed for ENUM: the accepted values
  */
 public record FieldSpec(
     String name,
@@ -16,21 +18,22 @@ public record FieldSpec(
     boolean requiredOnCreate,
     int maxLength,
     BigDecimal min,
-    BigDecimal max) {
+    BigDecimal max,
+    List<String> allowed) {
 
   public static final int SHORT_TEXT = 255;
   public static final int LONG_TEXT = 10_000;
 
   public static FieldSpec text(String name) {
-    return new FieldSpec(name, FieldKind.TEXT, false, SHORT_TEXT, null, null);
+    return new FieldSpec(name, FieldKind.TEXT, false, SHORT_TEXT, null, null, List.of());
   }
 
   public static FieldSpec longText(String name) {
-    return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null);
+    return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null, List.of());
   }
 
   public static FieldSpec of(String name, FieldKind kind) {
-    return new FieldSpec(name, kind, false, SHORT_TEXT, null, null);
+    return new FieldSpec(name, kind, false, SHORT_TEXT, null, null, List.of());
   }
 
   public static FieldSpec decimal(String name, String min, String max) {
@@ -40,10 +43,27 @@ public record FieldSpec(
         false,
         0,
         min == null ? null : new BigDecimal(min),
-        max == null ? null : new BigDecimal(max));
+        max == null ? null : new BigDecimal(max),
+        List.of());
+  }
+
+  public static FieldSpec oneOf(String name, List<String> allowed) {
+    return new FieldSpec(name, FieldKind.ENUM, false, SHORT_TEXT, null, null, List.copyOf(allowed));
+  }
+
+  /** An array of at most {@code maxItems} strings of up to {@code maxLength} characters. */
+  public static FieldSpec stringList(String name, int maxItems, int maxLength) {
+    return new FieldSpec(
+        name,
+        FieldKind.STRING_LIST,
+        false,
+        maxLength,
+        null,
+        BigDecimal.valueOf(maxItems),
+        List.of());
   }
 
   public FieldSpec required() {
-    return new FieldSpec(name, kind, true, maxLength, min, max);
+    return new FieldSpec(name, kind, true, maxLength, min, max, allowed);
   }
 }

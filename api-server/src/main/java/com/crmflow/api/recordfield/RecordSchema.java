@@ -51,7 +51,7 @@ public final class RecordSchema {
    *     create_account, ...); any other unknown key is a problem
    * @param problems collects every problem found, each naming its field
    * @return the present standard fields, converted (String, Boolean, LocalDate, OffsetDateTime,
-   *     BigDecimal, java.util.UUID) and in schema order; explicit nulls are kept as null
+   *     BigDecimal, java.util.UUID, String[]) and in schema order; explicit nulls are kept as null
    */
   public Map<String, Object> validate(
       JsonNode body, boolean creating, Set<String> otherKeys, List<FieldProblem> problems) {
@@ -113,6 +113,9 @@ public final class RecordSchema {
         }
         return number;
       }
+      case STRING_LIST -> {
+        return stringList(spec, node, problems);
+      }
       default -> {
         // every other kind arrives as a string
       }
@@ -166,6 +169,13 @@ public final class RecordSchema {
           return null;
         }
       }
+      case ENUM -> {
+        if (!spec.allowed().contains(text)) {
+          problems.add(new FieldProblem(name, "must be one of " + spec.allowed()));
+          return null;
+        }
+        return text;
+      }
       case UUID -> {
         try {
           return java.util.UUID.fromString(text);
@@ -176,6 +186,33 @@ public final class RecordSchema {
       }
       default -> throw new IllegalStateException("unhandled kind " + spec.kind());
     }
+  }
+
+  /** Returned as String[]: JDBC binds an array to a text[] column, a List would be expanded. */
+  private static String[] stringList(FieldSpec spec, JsonNode node, List<FieldProblem> problems) {
+    if (!node.isArray()) {
+      problems.add(new FieldProblem(spec.name(), "must be an array of strings"));
+      return null;
+    }
+    if (node.size() > spec.max().intValue()) {
+      problems.add(new FieldProblem(spec.name(), "must have at most " + spec.max() + " items"));
+      return null;
+    }
+    List<String> items = new java.util.ArrayList<>();
+    for (JsonNode item : node) {
+      if (!item.isString()
+          || item.stringValue().isBlank()
+          || item.stringValue().length() > spec.maxLength()) {
+        problems.add(
+            new FieldProblem(
+                spec.name(), "must hold strings of 1 to " + spec.maxLength() + " characters"));
+        return null;
+      }
+      if (!items.contains(item.stringValue().trim())) {
+        items.add(item.stringValue().trim());
+      }
+    }
+    return items.toArray(String[]::new);
   }
 
   /** The same checks as a JSON body, for one value given as text (e.g. from an automation). */

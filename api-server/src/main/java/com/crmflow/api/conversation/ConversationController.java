@@ -1,0 +1,98 @@
+package com.crmflow.api.conversation;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.Paging;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+@RestController
+@RequestMapping("/api/v1/conversations")
+class ConversationController {
+
+  private final ConversationRepository conversations;
+  private final ConversationService service;
+
+  ConversationController(ConversationRepository conversations, ConversationService service) {
+    this.conversations = conversations;
+    this.service = service;
+  }
+
+  /** {@code {conversations, total, limit, offset}}, most recent activity first. */
+  @GetMapping
+  @RequiresScope(Scope.CONVERSATIONS_READ)
+  Map<String, Object> list(
+      Caller caller,
+      @RequestParam(name = "contact_id", required = false) UUID contactId,
+      @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) Integer offset) {
+    Paging paging = Paging.of(limit, offset);
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put(
+        "conversations",
+        conversations.list(caller.tenantId(), contactId, paging.limit(), paging.offset()));
+    response.put("total", conversations.count(caller.tenantId(), contactId));
+    response.put("limit", paging.limit());
+    response.put("offset", paging.offset());
+    return response;
+  }
+
+  @GetMapping("/{id}")
+  @RequiresScope(Scope.CONVERSATIONS_READ)
+  Map<String, Conversation> get(Caller caller, @PathVariable UUID id) {
+    return Map.of("conversation", find(caller, id));
+  }
+
+  /** {@code {messages}}, oldest first. */
+  @GetMapping("/{id}/messages")
+  @RequiresScope(Scope.CONVERSATIONS_READ)
+  Map<String, List<Message>> messages(
+      Caller caller,
+      @PathVariable UUID id,
+      @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) Integer offset) {
+    find(caller, id);
+    Paging paging = Paging.of(limit, offset);
+    return Map.of(
+        "messages", conversations.messages(caller.tenantId(), id, paging.limit(), paging.offset()));
+  }
+
+  /** 201 {@code {conversation_id}}, also when a message was appended to an existing one. */
+  @PostMapping
+  @RequiresScope(Scope.CONVERSATIONS_WRITE)
+  @ResponseStatus(HttpStatus.CREATED)
+  Map<String, UUID> post(Caller caller, @RequestBody JsonNode body) {
+    return Map.of(
+        "conversation_id", service.post(caller.tenantId(), JsonBodies.requireObject(body)));
+  }
+
+  @PatchMapping("/{id}")
+  @RequiresScope(Scope.CONVERSATIONS_WRITE)
+  Map<String, Conversation> patch(
+      Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return Map.of(
+        "conversation", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  }
+
+  private Conversation find(Caller caller, UUID id) {
+    return conversations
+        .find(caller.tenantId(), id)
+        .orElseThrow(() -> ApiException.notFound("Conversation", id));
+  }
+}
