@@ -48,6 +48,14 @@ public record Contact(
     data.put("contact_id", id.toString());
     data.put("email", email);
     data.put("name", fullName());
+    data.putAll(fieldValues());
+    return data;
+  }
+
+  /** The stored fields only (no derived name): what an update can change. */
+  public Map<String, Object> fieldValues() {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("email", email);
     data.put("company", company);
     data.put("first_name", firstName);
     data.put("last_name", lastName);

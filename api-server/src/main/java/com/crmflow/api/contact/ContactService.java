@@ -144,7 +144,7 @@ public class ContactService {
       throw ApiException.conflict(
           "Another contact of this tenant already has the email " + fields.get("email") + ".");
     }
-    Changes changes = Changes.between(existing.asEventData(), updated.asEventData());
+    Changes changes = Changes.between(existing.fieldValues(), updated.fieldValues());
     if (!changes.isEmpty()) {
       events.emit(tenantId, EventNames.CONTACT_UPDATED, changes.withRecord(updated.asEventData()));
     }

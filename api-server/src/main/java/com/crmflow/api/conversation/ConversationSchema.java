@@ -38,8 +38,8 @@ public final class ConversationSchema {
           "conversation",
           List.of(
               FieldSpec.text("subject"),
-              FieldSpec.oneOf("status", STATUSES).required(),
-              FieldSpec.oneOf("override_status", OVERRIDE_STATUSES).required(),
+              FieldSpec.oneOf("status", STATUSES).notNull(),
+              FieldSpec.oneOf("override_status", OVERRIDE_STATUSES).notNull(),
               FieldSpec.of("starred", FieldKind.BOOLEAN),
               FieldSpec.stringList("tags", 50, 50)));
 

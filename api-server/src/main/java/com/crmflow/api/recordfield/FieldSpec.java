@@ -11,6 +11,7 @@ import java.util.List;
  * @param min for DECIMAL: the smallest accepted value (null: unbounded)
  * @param max for DECIMAL: the largest accepted value (null: unbounded)
  * @param allowed for ENUM: the accepted values
+ * @param nullable whether an explicit null may clear the field
  */
 public record FieldSpec(
     String name,
@@ -19,21 +20,22 @@ public record FieldSpec(
     int maxLength,
     BigDecimal min,
     BigDecimal max,
-    List<String> allowed) {
+    List<String> allowed,
+    boolean nullable) {
 
   public static final int SHORT_TEXT = 255;
   public static final int LONG_TEXT = 10_000;
 
   public static FieldSpec text(String name) {
-    return new FieldSpec(name, FieldKind.TEXT, false, SHORT_TEXT, null, null, List.of());
+    return new FieldSpec(name, FieldKind.TEXT, false, SHORT_TEXT, null, null, List.of(), true);
   }
 
   public static FieldSpec longText(String name) {
-    return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null, List.of());
+    return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null, List.of(), true);
   }
 
   public static FieldSpec of(String name, FieldKind kind) {
-    return new FieldSpec(name, kind, false, SHORT_TEXT, null, null, List.of());
+    return new FieldSpec(name, kind, false, SHORT_TEXT, null, null, List.of(), true);
   }
 
   public static FieldSpec decimal(String name, String min, String max) {
@@ -44,11 +46,13 @@ public record FieldSpec(
         0,
         min == null ? null : new BigDecimal(min),
         max == null ? null : new BigDecimal(max),
-        List.of());
+        List.of(),
+        true);
   }
 
   public static FieldSpec oneOf(String name, List<String> allowed) {
-    return new FieldSpec(name, FieldKind.ENUM, false, SHORT_TEXT, null, null, List.copyOf(allowed));
+    return new FieldSpec(
+        name, FieldKind.ENUM, false, SHORT_TEXT, null, null, List.copyOf(allowed), true);
   }
 
   /** An array of at most {@code maxItems} strings of up to {@code maxLength} characters. */
@@ -60,10 +64,17 @@ public record FieldSpec(
         maxLength,
         null,
         BigDecimal.valueOf(maxItems),
-        List.of());
+        List.of(),
+        true);
   }
 
+  /** Must be given on create, and can never be null. */
   public FieldSpec required() {
-    return new FieldSpec(name, kind, true, maxLength, min, max, allowed);
+    return new FieldSpec(name, kind, true, maxLength, min, max, allowed, false);
+  }
+
+  /** May be left out (a default applies), but never set to null. */
+  public FieldSpec notNull() {
+    return new FieldSpec(name, kind, requiredOnCreate, maxLength, min, max, allowed, false);
   }
 }

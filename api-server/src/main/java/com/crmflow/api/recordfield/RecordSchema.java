@@ -67,7 +67,7 @@ public final class RecordSchema {
         if (creating && spec.requiredOnCreate()) {
           problems.add(new FieldProblem(spec.name(), "is required"));
         } else if (node != null) {
-          if (spec.requiredOnCreate() || spec.kind() == FieldKind.BOOLEAN) {
+          if (!spec.nullable() || spec.kind() == FieldKind.BOOLEAN) {
             problems.add(new FieldProblem(spec.name(), "cannot be null"));
           } else {
             values.put(spec.name(), null);
@@ -80,7 +80,7 @@ public final class RecordSchema {
       if (problems.size() > problemsBefore) {
         continue;
       }
-      if (value == null && spec.requiredOnCreate()) {
+      if (value == null && (spec.requiredOnCreate() || !spec.nullable())) {
         problems.add(new FieldProblem(spec.name(), "must not be blank"));
       } else {
         values.put(spec.name(), value); // null: a blank string clears the field

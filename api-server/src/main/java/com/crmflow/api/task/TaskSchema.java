@@ -17,7 +17,7 @@ public final class TaskSchema {
               FieldSpec.text("title").required(),
               FieldSpec.longText("description"),
               FieldSpec.of("due_date", FieldKind.DATE),
-              FieldSpec.oneOf("status", STATUSES).required(),
+              FieldSpec.oneOf("status", STATUSES).notNull(),
               FieldSpec.of("contact_id", FieldKind.UUID),
               FieldSpec.of("opportunity_id", FieldKind.UUID),
               FieldSpec.of("account_id", FieldKind.UUID)));

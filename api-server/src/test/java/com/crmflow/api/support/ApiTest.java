@@ -9,6 +9,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Base of the API tests: one running service (shared by every test class, so one embedded
@@ -77,6 +79,25 @@ public abstract class ApiTest {
     assertThat(key.status()).as(key.toString()).isEqualTo(201);
     return key.text("/key");
   }
+
+  /** The tenant's outbox events (envelopes), oldest first. */
+  protected List<JsonNode> events(UUID tenantId) {
+    return jdbc
+        .sql("select envelope::text from event_outbox where tenant_id = :t order by id")
+        .param("t", tenantId)
+        .query(String.class)
+        .list()
+        .stream()
+        .map(JSON::readTree)
+        .toList();
+  }
+
+  /** The tenant's outbox events of one name, oldest first. */
+  protected List<JsonNode> events(UUID tenantId, String name) {
+    return events(tenantId).stream().filter(e -> e.get("event").asString().equals(name)).toList();
+  }
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** A tenant and a client holding a key of it. */
   public record TenantClient(UUID id, String key, ApiClient api) {}

@@ -1,0 +1,148 @@
+package com.crmflow.api.opportunity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class OpportunityApiTest extends ApiTest {
+
+  @Test
+  void createLinksExistingRecordsAndAnswersWithTheOpportunity() {
+    var tenant = newTenant();
+    String contactId =
+        tenant.api().post("/api/v1/contacts", Map.of("email", "o@example.com")).text("/contact/id");
+    String accountId =
+        tenant.api().post("/api/v1/accounts", Map.of("name", "Globex")).text("/account/id");
+
+    ApiResponse created =
+        tenant
+            .api()
+            .post(
+                "/api/v1/opportunities",
+                Map.of(
+                    "name", "Globex renewal",
+                    "stage", "qualified",
+                    "value", 5000,
+                    "probability", 60,
+                    "close_date", "2027-03-01",
+                    "lead_source", "inbound",
+                    "description", "Three-year renewal",
+                    "next_step", "Send quote",
+                    "contact_id", contactId,
+                    "account_id", accountId));
+
+    assertThat(created.status()).isEqualTo(201);
+    JsonNode opportunity = created.at("/opportunity");
+    assertThat(opportunity.get("name").asString()).isEqualTo("Globex renewal");
+    assertThat(opportunity.get("close_date").asString()).isEqualTo("2027-03-01");
+    assertThat(opportunity.get("contact_id").asString()).isEqualTo(contactId);
+    assertThat(opportunity.get("account_id").asString()).isEqualTo(accountId);
+    assertThat(opportunity.get("value").decimalValue()).isEqualByComparingTo("5000");
+
+    List<JsonNode> events = events(tenant.id(), "opportunity.created");
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).at("/data/opportunity_id").asString())
+        .isEqualTo(opportunity.get("id").asString());
+  }
+
+  @Test
+  void nameIsRequiredAndLinksMustExistInTheTenant() {
+    var tenant = newTenant();
+    var other = newTenant();
+    String foreignContact =
+        other.api().post("/api/v1/contacts", Map.of("email", "f@example.com")).text("/contact/id");
+
+    ApiResponse noName = tenant.api().post("/api/v1/opportunities", Map.of("stage", "new"));
+    assertThat(noName.status()).isEqualTo(400);
+    assertThat(noName.text("/errors/0/field")).isEqualTo("name");
+
+    ApiResponse foreign =
+        tenant
+            .api()
+            .post("/api/v1/opportunities", Map.of("name", "X", "contact_id", foreignContact));
+    assertThat(foreign.status()).isEqualTo(422);
+    assertThat(foreign.text("/errors/0/field")).isEqualTo("contact_id");
+
+    ApiResponse badValues =
+        tenant
+            .api()
+            .post(
+                "/api/v1/opportunities",
+                Map.of("name", "X", "probability", 120, "close_date", "soon"));
+    assertThat(badValues.status()).isEqualTo(400);
+    assertThat(badValues.at("/errors").findValues("field").stream().map(JsonNode::asString))
+        .containsExactlyInAnyOrder("probability", "close_date");
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+  }
+
+  @Test
+  void stageChangeEmitsUpdatedAndStageChangedWithOldAndNewStage() {
+    var tenant = newTenant();
+    String id =
+        tenant
+            .api()
+            .post("/api/v1/opportunities", Map.of("name", "Deal", "stage", "qualified"))
+            .text("/opportunity/id");
+
+    ApiResponse won =
+        tenant
+            .api()
+            .patch(
+                "/api/v1/opportunities/" + id,
+                Map.of("stage", "closed_won", "closed_at", "2026-11-20T10:00:00Z", "value", 900));
+    assertThat(won.status()).isEqualTo(200);
+    assertThat(won.text("/opportunity/stage")).isEqualTo("closed_won");
+    assertThat(won.text("/opportunity/closed_at")).startsWith("2026-11-20T10:00");
+
+    List<JsonNode> stageChanges = events(tenant.id(), "opportunity.stage_changed");
+    assertThat(stageChanges).hasSize(1);
+    assertThat(stageChanges.get(0).at("/data/old_stage").asString()).isEqualTo("qualified");
+    assertThat(stageChanges.get(0).at("/data/new_stage").asString()).isEqualTo("closed_won");
+    assertThat(events(tenant.id(), "opportunity.updated")).hasSize(1);
+
+    ApiResponse lost =
+        tenant.api().patch("/api/v1/opportunities/" + id, Map.of("lost_reason", "budget"));
+    assertThat(lost.text("/opportunity/lost_reason")).isEqualTo("budget");
+    assertThat(events(tenant.id(), "opportunity.stage_changed")).hasSize(1); // stage unchanged
+    assertThat(events(tenant.id(), "opportunity.updated")).hasSize(2);
+
+    tenant.api().patch("/api/v1/opportunities/" + id, Map.of("stage", "closed_won"));
+    assertThat(events(tenant.id(), "opportunity.stage_changed")).hasSize(1);
+  }
+
+  @Test
+  void listIsPaginatedWithTotal() {
+    var tenant = newTenant();
+    for (int i = 0; i < 3; i++) {
+      tenant.api().post("/api/v1/opportunities", Map.of("name", "Deal " + i));
+    }
+    ApiResponse page = tenant.api().get("/api/v1/opportunities?limit=2");
+    assertThat(page.at("/total").asInt()).isEqualTo(3);
+    assertThat(page.at("/opportunities").size()).isEqualTo(2);
+    assertThat(page.text("/opportunities/0/name")).isEqualTo("Deal 2");
+    JsonNode first = page.at("/opportunities/0");
+    for (String field :
+        List.of(
+            "id",
+            "name",
+            "stage",
+            "value",
+            "probability",
+            "close_date",
+            "lead_source",
+            "next_step",
+            "contact_id",
+            "account_id",
+            "custom_fields",
+            "created_at")) {
+      assertThat(first.has(field)).as(field).isTrue();
+    }
+    assertThat(tenant.api().get("/api/v1/opportunities?offset=2").at("/opportunities").size())
+        .isEqualTo(1);
+  }
+}
