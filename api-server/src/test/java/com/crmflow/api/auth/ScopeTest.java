@@ -29,7 +29,26 @@ class ScopeTest extends ApiTest {
         Arguments.of("POST", "/api/v1/contacts", "{}", Scope.CONTACTS_WRITE),
         Arguments.of("PATCH", "/api/v1/contacts/" + ANY_ID, "{}", Scope.CONTACTS_WRITE),
         Arguments.of("GET", "/api/v1/custom-fields", null, Scope.CUSTOM_FIELDS_READ),
-        Arguments.of("POST", "/api/v1/custom-fields", "{}", Scope.CUSTOM_FIELDS_WRITE));
+        Arguments.of("POST", "/api/v1/custom-fields", "{}", Scope.CUSTOM_FIELDS_WRITE),
+        Arguments.of("GET", "/api/v1/accounts", null, Scope.ACCOUNTS_READ),
+        Arguments.of("GET", "/api/v1/accounts/" + ANY_ID, null, Scope.ACCOUNTS_READ),
+        Arguments.of("POST", "/api/v1/accounts", "{}", Scope.ACCOUNTS_WRITE),
+        Arguments.of("PATCH", "/api/v1/accounts/" + ANY_ID, "{}", Scope.ACCOUNTS_WRITE),
+        Arguments.of("GET", "/api/v1/opportunities", null, Scope.OPPORTUNITIES_READ),
+        Arguments.of("GET", "/api/v1/opportunities/" + ANY_ID, null, Scope.OPPORTUNITIES_READ),
+        Arguments.of("POST", "/api/v1/opportunities", "{}", Scope.OPPORTUNITIES_WRITE),
+        Arguments.of("PATCH", "/api/v1/opportunities/" + ANY_ID, "{}", Scope.OPPORTUNITIES_WRITE),
+        Arguments.of("GET", "/api/v1/conversations", null, Scope.CONVERSATIONS_READ),
+        Arguments.of("GET", "/api/v1/conversations/" + ANY_ID, null, Scope.CONVERSATIONS_READ),
+        Arguments.of(
+            "GET", "/api/v1/conversations/" + ANY_ID + "/messages", null, Scope.CONVERSATIONS_READ),
+        Arguments.of("POST", "/api/v1/conversations", "{}", Scope.CONVERSATIONS_WRITE),
+        Arguments.of("PATCH", "/api/v1/conversations/" + ANY_ID, "{}", Scope.CONVERSATIONS_WRITE),
+        Arguments.of("GET", "/api/v1/notes", null, Scope.NOTES_READ),
+        Arguments.of("POST", "/api/v1/notes", "{}", Scope.NOTES_WRITE),
+        Arguments.of("GET", "/api/v1/tasks", null, Scope.TASKS_READ),
+        Arguments.of("POST", "/api/v1/tasks", "{}", Scope.TASKS_WRITE),
+        Arguments.of("PATCH", "/api/v1/tasks/" + ANY_ID, "{}", Scope.TASKS_WRITE));
   }
 
   @ParameterizedTest(name = "{0} {1} needs {3}")
