@@ -96,6 +96,8 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setDataDirectory(pgData)
               .setCleanDataDirectory(false)
               .setPort(port)
+              // fewer forced checkpoints during bulk writes than the 1 GB default of WAL allows
+              .setServerConfig("max_wal_size", "2GB")
               .start();
       properties.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
       properties.put("spring.datasource.username", "postgres");

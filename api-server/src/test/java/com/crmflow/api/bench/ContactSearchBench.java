@@ -1,0 +1,165 @@
+package com.crmflow.api.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Contact search and upsert at scale: 1,000,000 contacts in one tenant plus 200,000 in others, then
+ * p50/p99 of GET /api/v1/contacts?search=... over HTTP and upserts per second. Not a test: it
+ * asserts only that the calls succeed, and prints its figures. Run with {@code ./mvnw -pl
+ * api-server -am verify -Pbench -Dtest=ContactSearchBench}.
+ */
+@Tag("bench")
+class ContactSearchBench extends ApiTest {
+
+  private static final int CONTACTS = Integer.getInteger("bench.contacts", 1_000_000);
+  private static final int OTHER_TENANT_CONTACTS = CONTACTS / 5;
+
+  @Test
+  void searchAndUpsertOnALargeTenant() throws Exception {
+    var owner = newTenant();
+    // a key of its own with a budget far above what the benchmark sends
+    var api = keyFor(owner.id(), List.of("*"), 1_000_000);
+    var other = newTenant();
+    long loadStart = System.nanoTime();
+    load(owner.id(), CONTACTS);
+    load(other.id(), OTHER_TENANT_CONTACTS);
+    jdbc.sql("analyze contact").update();
+    double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+
+    List<String> terms =
+        List.of(
+            "lovelace",
+            "ada love",
+            "hopper",
+            "grace",
+            "turing",
+            "engines",
+            "navy",
+            "kernel",
+            "lamarr",
+            "hedy",
+            "c123",
+            "@domain7",
+            "company 42",
+            "user9999",
+            "liskov");
+    // warm-up
+    for (String term : terms) {
+      api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
+    }
+    List<Long> searchMicros = new ArrayList<>();
+    for (int round = 0; round < 20; round++) {
+      for (String term : terms) {
+        long start = System.nanoTime();
+        ApiResponse page = api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
+        searchMicros.add((System.nanoTime() - start) / 1000);
+        assertThat(page.status()).isEqualTo(200);
+      }
+    }
+    List<Long> listMicros = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      long start = System.nanoTime();
+      assertThat(api.get("/api/v1/contacts?limit=50&offset=" + (i * 50)).status()).isEqualTo(200);
+      listMicros.add((System.nanoTime() - start) / 1000);
+    }
+
+    int threads = 8;
+    int perThread = 500;
+    AtomicInteger failures = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long upsertStart = System.nanoTime();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      pool.submit(
+          () -> {
+            for (int i = 0; i < perThread; i++) {
+              // half new emails, half updates of loaded contacts
+              String email =
+                  i % 2 == 0
+                      ? "bench-" + thread + "-" + i + "@new.example"
+                      : "user"
+                          + (thread * perThread + i)
+                          + "@domain"
+                          + ((thread * perThread + i) % 10)
+                          + ".example";
+              ApiResponse r =
+                  api.post("/api/v1/contacts", Map.of("email", email, "title", "T" + i));
+              if (r.status() != 200 && r.status() != 201) {
+                failures.incrementAndGet();
+              }
+            }
+          });
+    }
+    pool.shutdown();
+    assertThat(pool.awaitTermination(10, TimeUnit.MINUTES)).isTrue();
+    double upsertSeconds = (System.nanoTime() - upsertStart) / 1e9;
+    assertThat(failures.get()).isZero();
+
+    String report =
+        """
+        Contact search benchmark: %,d contacts in the tenant, %,d in another (load %.0f s)
+          GET /contacts?search=...  n=%d  p50 %.1f ms  p99 %.1f ms  max %.1f ms
+          GET /contacts (pages)     n=%d  p50 %.1f ms  p99 %.1f ms
+          POST /contacts (upsert)   %d in %.1f s with %d threads = %.0f upserts/s
+        """
+            .formatted(
+                CONTACTS,
+                OTHER_TENANT_CONTACTS,
+                loadSeconds,
+                searchMicros.size(),
+                percentile(searchMicros, 50),
+                percentile(searchMicros, 99),
+                percentile(searchMicros, 100),
+                listMicros.size(),
+                percentile(listMicros, 50),
+                percentile(listMicros, 99),
+                threads * perThread,
+                upsertSeconds,
+                threads,
+                threads * perThread / upsertSeconds);
+    System.out.println(report);
+    java.nio.file.Files.writeString(java.nio.file.Path.of("target/bench-contacts.txt"), report);
+  }
+
+  private void load(UUID tenantId, int count) {
+    int batch = 100_000;
+    for (int from = 0; from < count; from += batch) {
+      jdbc.sql(
+              """
+              insert into contact (id, tenant_id, email, first_name, last_name, company, title)
+              select gen_random_uuid(), :tenantId,
+                     'user' || n || '@domain' || (n % 10) || '.example',
+                     (array['Ada','Grace','Alan','Linus','Hedy','Barbara','Edsger','Donald','Margaret','Ken'])[1 + n % 10],
+                     (array['Lovelace','Hopper','Turing','Torvalds','Lamarr','Liskov','Dijkstra','Knuth','Hamilton','Thompson'])[1 + (n / 10) % 10] || ' ' || (n % 997),
+                     'Company ' || (n % 5000),
+                     'Title ' || (n % 50)
+              from generate_series(:from, :to) n
+              """)
+          .param("tenantId", tenantId)
+          .param("from", from)
+          .param("to", Math.min(count, from + batch) - 1)
+          .update();
+    }
+  }
+
+  private static double percentile(List<Long> micros, int p) {
+    List<Long> sorted = new ArrayList<>(micros);
+    Collections.sort(sorted);
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(index, sorted.size() - 1))) / 1000.0;
+  }
+}
