@@ -1,10 +1,10 @@
 package com.crmflow.api.conversation;
 
 import com.crmflow.api.contact.ContactRepository;
-import com.crmflow.api.event.EventNames;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.event.EventNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,11 +2,11 @@ package com.crmflow.api.opportunity;
 
 import com.crmflow.api.customfield.CustomFieldValues;
 import com.crmflow.api.event.Changes;
-import com.crmflow.api.event.EventNames;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.recordfield.RecordReferences;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.event.EventNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

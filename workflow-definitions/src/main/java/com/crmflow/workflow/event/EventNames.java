@@ -1,4 +1,4 @@
-package com.crmflow.api.event;
+package com.crmflow.workflow.event;
 
 import java.util.List;
 
