@@ -1,0 +1,126 @@
+package com.crmflow.api.canvas;
+
+import com.crmflow.api.json.JsonColumns;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.core.type.TypeReference;
+
+@Repository
+public class CanvasRepository {
+
+  private static final TypeReference<List<StoredNode>> NODES = new TypeReference<>() {};
+  private static final TypeReference<List<StoredEdge>> EDGES = new TypeReference<>() {};
+
+  private final JdbcClient jdbc;
+  private final JsonColumns json;
+  private final RowMapper<CanvasSnapshot> mapper;
+
+  CanvasRepository(JdbcClient jdbc, JsonColumns json) {
+    this.jdbc = jdbc;
+    this.json = json;
+    this.mapper =
+        (rs, row) ->
+            new CanvasSnapshot(
+                rs.getInt("version"),
+                json.mapper().readValue(rs.getString("nodes"), NODES),
+                json.mapper().readValue(rs.getString("edges"), EDGES),
+                rs.getObject("created_at", OffsetDateTime.class));
+  }
+
+  public Optional<CanvasSnapshot> version(UUID tenantId, UUID sequenceId, int version) {
+    return jdbc.sql(
+            """
+            select version, nodes, edges, created_at from canvas_version
+            where tenant_id = :tenantId and sequence_id = :sequenceId and version = :version
+            """)
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .param("version", version)
+        .query(mapper)
+        .optional();
+  }
+
+  /** The snapshot of that version, or the empty canvas for version 0. */
+  public CanvasSnapshot versionOrEmpty(UUID tenantId, UUID sequenceId, int version) {
+    return version == 0
+        ? CanvasSnapshot.empty()
+        : version(tenantId, sequenceId, version).orElseThrow();
+  }
+
+  void insert(UUID tenantId, UUID sequenceId, CanvasSnapshot snapshot) {
+    jdbc.sql(
+            """
+            insert into canvas_version (tenant_id, sequence_id, version, nodes, edges)
+            values (:tenantId, :sequenceId, :version, :nodes::jsonb, :edges::jsonb)
+            """)
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .param("version", snapshot.version())
+        .param("nodes", json.write(snapshot.nodes()))
+        .param("edges", json.write(snapshot.edges()))
+        .update();
+  }
+
+  List<Map<String, Object>> versions(UUID tenantId, UUID sequenceId) {
+    return jdbc.sql(
+            """
+            select version, jsonb_array_length(nodes) as node_count,
+                   jsonb_array_length(edges) as edge_count, created_at
+            from canvas_version
+            where tenant_id = :tenantId and sequence_id = :sequenceId
+            order by version desc
+            """)
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .query()
+        .listOfRows();
+  }
+
+  /** Trigger node ids among these that another sequence of the tenant already uses. */
+  List<String> triggerIdsTakenElsewhere(UUID tenantId, UUID sequenceId, List<String> nodeIds) {
+    if (nodeIds.isEmpty()) {
+      return List.of();
+    }
+    return jdbc.sql(
+            """
+            select node_id from trigger_node
+            where tenant_id = :tenantId and sequence_id <> :sequenceId
+              and node_id = any (:nodeIds)
+            """)
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .param("nodeIds", nodeIds.toArray(String[]::new))
+        .query(String.class)
+        .list();
+  }
+
+  /** Makes trigger_node hold exactly the triggers of the sequence's latest canvas. */
+  void replaceTriggers(UUID tenantId, UUID sequenceId, List<CanvasNode> nodes) {
+    jdbc.sql("delete from trigger_node where tenant_id = :tenantId and sequence_id = :sequenceId")
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .update();
+    for (CanvasNode node : nodes) {
+      if (NodeType.isTrigger(node.type())) {
+        jdbc.sql(
+                """
+                insert into trigger_node (tenant_id, node_id, sequence_id, node_type)
+                values (:tenantId, :nodeId, :sequenceId, :type)
+                """)
+            .param("tenantId", tenantId)
+            .param("nodeId", node.id())
+            .param("sequenceId", sequenceId)
+            .param("type", node.type())
+            .update();
+      }
+    }
+  }
+}

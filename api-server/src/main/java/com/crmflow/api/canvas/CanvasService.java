@@ -1,0 +1,447 @@
+package com.crmflow.api.canvas;
+
+import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.CanvasRules;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeType;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Function;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every change to a canvas: each one is checked by the structural rules and stored as a new
+ * immutable version. A sequence that is active only accepts changes that keep it complete.
+ */
+@Service
+public class CanvasService {
+
+  private final SequenceRepository sequences;
+  private final CanvasRepository canvases;
+  private final JsonColumns json;
+
+  CanvasService(SequenceRepository sequences, CanvasRepository canvases, JsonColumns json) {
+    this.sequences = sequences;
+    this.canvases = canvases;
+    this.json = json;
+  }
+
+  /** The nodes and edges a change leaves. */
+  private record Edit(List<StoredNode> nodes, List<StoredEdge> edges) {}
+
+  public Sequence sequence(UUID tenantId, UUID sequenceId) {
+    return sequences
+        .find(tenantId, sequenceId)
+        .orElseThrow(() -> ApiException.notFound("Sequence", sequenceId));
+  }
+
+  public CanvasSnapshot latest(UUID tenantId, UUID sequenceId) {
+    Sequence sequence = sequence(tenantId, sequenceId);
+    return canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion());
+  }
+
+  public CanvasSnapshot version(UUID tenantId, UUID sequenceId, int version) {
+    sequence(tenantId, sequenceId);
+    return canvases
+        .version(tenantId, sequenceId, version)
+        .orElseThrow(() -> ApiException.notFound("Canvas version", version));
+  }
+
+  public List<Map<String, Object>> versions(UUID tenantId, UUID sequenceId) {
+    sequence(tenantId, sequenceId);
+    return canvases.versions(tenantId, sequenceId);
+  }
+
+  /** Structural and completeness problems of the latest canvas (the validate endpoint). */
+  public List<CanvasProblem> problems(UUID tenantId, UUID sequenceId) {
+    Sequence sequence = sequence(tenantId, sequenceId);
+    Canvas canvas =
+        canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion()).toCanvas();
+    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
+    if (problems.isEmpty()) {
+      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
+    }
+    return problems;
+  }
+
+  /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
+  @Transactional
+  public CanvasSnapshot replace(UUID tenantId, UUID sequenceId, JsonNode body) {
+    List<FieldProblem> problems = new ArrayList<>();
+    CanvasInput input = new CanvasInput(json.mapper(), problems);
+    List<CanvasInput.NodeInput> nodeInputs = new ArrayList<>();
+    List<CanvasInput.EdgeInput> edgeInputs = new ArrayList<>();
+    for (JsonNode n : readArray(body, "nodes", problems)) {
+      nodeInputs.add(input.node(n, "nodes[" + nodeInputs.size() + "]"));
+    }
+    for (JsonNode e : readArray(body, "edges", problems)) {
+      edgeInputs.add(input.edge(e, "edges[" + edgeInputs.size() + "]"));
+    }
+    for (String key : body.propertyNames()) {
+      if (!key.equals("nodes") && !key.equals("edges")) {
+        problems.add(new FieldProblem(key, "is not a field of a canvas"));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    return write(
+        tenantId,
+        sequenceId,
+        current -> {
+          OffsetDateTime now = now();
+          Map<String, StoredNode> previous = new HashMap<>();
+          current.nodes().forEach(n -> previous.put(n.id(), n));
+          List<StoredNode> nodes = new ArrayList<>();
+          for (CanvasInput.NodeInput n : nodeInputs) {
+            String id = n.id() != null ? n.id() : newId();
+            StoredNode before = previous.get(id);
+            nodes.add(
+                new StoredNode(
+                    id,
+                    n.type(),
+                    n.position(),
+                    n.data(),
+                    before != null ? before.createdAt() : now,
+                    now));
+          }
+          List<StoredEdge> edges = new ArrayList<>();
+          for (CanvasInput.EdgeInput e : edgeInputs) {
+            edges.add(
+                new StoredEdge(
+                    e.id() != null ? e.id() : newId(),
+                    e.source(),
+                    e.target(),
+                    Objects.requireNonNullElse(e.type(), CanvasEdge.DEFAULT),
+                    e.label(),
+                    now));
+          }
+          return new Edit(nodes, edges);
+        });
+  }
+
+  /** POST /generate: the generated flow replaces the canvas. */
+  @Transactional
+  public CanvasSnapshot replaceWith(UUID tenantId, UUID sequenceId, Canvas canvas) {
+    OffsetDateTime now = now();
+    return write(
+        tenantId,
+        sequenceId,
+        current ->
+            new Edit(
+                canvas.nodes().stream()
+                    .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), now, now))
+                    .toList(),
+                canvas.edges().stream()
+                    .map(
+                        e ->
+                            new StoredEdge(
+                                e.id(), e.source(), e.target(), e.type(), e.label(), now))
+                    .toList()));
+  }
+
+  /** POST /nodes: a new node with a server-made UUID id. */
+  @Transactional
+  public StoredNode addNode(UUID tenantId, UUID sequenceId, JsonNode body) {
+    List<FieldProblem> problems = new ArrayList<>();
+    CanvasInput.NodeInput node = new CanvasInput(json.mapper(), problems).node(body, "body");
+    if (node != null) {
+      if (node.id() != null) {
+        problems.add(new FieldProblem("id", "is assigned by the server"));
+      }
+      if (node.type() == null) {
+        problems.add(new FieldProblem("type", "is required"));
+      }
+      if (node.position() == null) {
+        problems.add(new FieldProblem("position", "is required ({x, y})"));
+      }
+      if (node.data() == null) {
+        problems.add(new FieldProblem("data", "is required ({label, config})"));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    String id = newId();
+    CanvasSnapshot saved =
+        write(
+            tenantId,
+            sequenceId,
+            current -> {
+              OffsetDateTime now = now();
+              List<StoredNode> nodes = new ArrayList<>(current.nodes());
+              nodes.add(new StoredNode(id, node.type(), node.position(), node.data(), now, now));
+              return new Edit(nodes, current.edges());
+            });
+    return nodeOf(saved, id);
+  }
+
+  /** PATCH /nodes/:id: position and/or data; config keys merge, a null value removes one. */
+  @Transactional
+  public StoredNode patchNode(UUID tenantId, UUID sequenceId, String nodeId, JsonNode body) {
+    List<FieldProblem> problems = new ArrayList<>();
+    CanvasInput input = new CanvasInput(json.mapper(), problems);
+    for (String key : body.propertyNames()) {
+      if (!key.equals("position") && !key.equals("data")) {
+        problems.add(new FieldProblem(key, "cannot be changed (position and data can)"));
+      }
+    }
+    var position = input.position(body.get("position"), "position");
+    NodeData data = input.data(body.get("data"), "data", true);
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    CanvasSnapshot saved =
+        write(
+            tenantId,
+            sequenceId,
+            current -> {
+              StoredNode before = nodeOf(current, nodeId);
+              Map<String, Object> config =
+                  new LinkedHashMap<>(
+                      before.data() == null || before.data().config() == null
+                          ? Map.of()
+                          : before.data().config());
+              String label = before.data() == null ? "" : before.data().label();
+              if (data != null) {
+                if (data.label() != null) {
+                  label = data.label();
+                }
+                if (data.config() != null) {
+                  data.config()
+                      .forEach(
+                          (key, value) -> {
+                            if (value == null) {
+                              config.remove(key);
+                            } else {
+                              config.put(key, value);
+                            }
+                          });
+                }
+              }
+              StoredNode after =
+                  new StoredNode(
+                      nodeId,
+                      before.type(),
+                      position != null ? position : before.position(),
+                      new NodeData(label, config),
+                      before.createdAt(),
+                      now());
+              List<StoredNode> nodes =
+                  current.nodes().stream().map(n -> n.id().equals(nodeId) ? after : n).toList();
+              return new Edit(nodes, current.edges());
+            });
+    return nodeOf(saved, nodeId);
+  }
+
+  /** DELETE /nodes/:id: the node and every edge touching it; answers how many edges went. */
+  @Transactional
+  public int deleteNode(UUID tenantId, UUID sequenceId, String nodeId) {
+    int[] removed = new int[1];
+    write(
+        tenantId,
+        sequenceId,
+        current -> {
+          nodeOf(current, nodeId);
+          List<StoredEdge> kept =
+              current.edges().stream()
+                  .filter(e -> !e.source().equals(nodeId) && !e.target().equals(nodeId))
+                  .toList();
+          removed[0] = current.edges().size() - kept.size();
+          return new Edit(
+              current.nodes().stream().filter(n -> !n.id().equals(nodeId)).toList(), kept);
+        });
+    return removed[0];
+  }
+
+  /** POST /edges: source and target must be nodes of the canvas (400 otherwise). */
+  @Transactional
+  public StoredEdge addEdge(UUID tenantId, UUID sequenceId, JsonNode body) {
+    List<FieldProblem> problems = new ArrayList<>();
+    CanvasInput.EdgeInput edge = new CanvasInput(json.mapper(), problems).edge(body, "body");
+    if (edge != null) {
+      if (edge.id() != null) {
+        problems.add(new FieldProblem("id", "is assigned by the server"));
+      }
+      if (edge.source() == null) {
+        problems.add(new FieldProblem("source", "is required"));
+      }
+      if (edge.target() == null) {
+        problems.add(new FieldProblem("target", "is required"));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    String id = newId();
+    CanvasSnapshot saved =
+        write(
+            tenantId,
+            sequenceId,
+            current -> {
+              List<StoredEdge> edges = new ArrayList<>(current.edges());
+              edges.add(
+                  new StoredEdge(
+                      id,
+                      edge.source(),
+                      edge.target(),
+                      Objects.requireNonNullElse(edge.type(), CanvasEdge.DEFAULT),
+                      edge.label(),
+                      now()));
+              return new Edit(current.nodes(), edges);
+            });
+    return saved.edges().stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  @Transactional
+  public void deleteEdge(UUID tenantId, UUID sequenceId, String edgeId) {
+    write(
+        tenantId,
+        sequenceId,
+        current -> {
+          if (current.edges().stream().noneMatch(e -> e.id().equals(edgeId))) {
+            throw ApiException.notFound("Edge", edgeId);
+          }
+          return new Edit(
+              current.nodes(),
+              current.edges().stream().filter(e -> !e.id().equals(edgeId)).toList());
+        });
+  }
+
+  /**
+   * The one path by which a canvas changes: lock the sequence, apply the edit to the latest
+   * version, check it, store it as the next version and refresh the trigger registry.
+   */
+  private CanvasSnapshot write(
+      UUID tenantId, UUID sequenceId, Function<CanvasSnapshot, Edit> edit) {
+    Sequence sequence =
+        sequences
+            .lock(tenantId, sequenceId)
+            .orElseThrow(() -> ApiException.notFound("Sequence", sequenceId));
+    CanvasSnapshot current =
+        canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion());
+    Edit changed = edit.apply(current);
+    List<StoredNode> nodes =
+        changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList();
+    CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());
+    Canvas canvas = next.toCanvas();
+
+    List<FieldProblem> problems = new ArrayList<>();
+    CanvasRules.structural(canvas).forEach(p -> problems.add(asFieldProblem(p)));
+    for (StoredNode node : nodes) {
+      if (node.data() != null
+          && node.data().config() != null
+          && json.write(node.data().config()).getBytes(StandardCharsets.UTF_8).length
+              > CanvasRules.MAX_CONFIG_BYTES) {
+        problems.add(
+            new FieldProblem(
+                "nodes." + node.id() + ".data.config",
+                "must be at most " + CanvasRules.MAX_CONFIG_BYTES + " bytes of JSON"));
+      }
+    }
+    List<String> triggerIds = canvas.triggers().stream().map(CanvasNode::id).toList();
+    for (String taken : canvases.triggerIdsTakenElsewhere(tenantId, sequenceId, triggerIds)) {
+      problems.add(
+          new FieldProblem(
+              "nodes." + taken + ".id",
+              "another sequence of this tenant has a trigger with this id"));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    if (Sequence.ACTIVE.equals(sequence.status())) {
+      List<CanvasProblem> incomplete = CanvasRules.completeness(canvas, sequence.isAutomation());
+      if (!incomplete.isEmpty()) {
+        throw ApiException.unprocessable(
+            "An active sequence only accepts changes that keep it complete; pause it to rebuild.",
+            incomplete.stream().map(CanvasService::asFieldProblem).toList());
+      }
+    }
+    canvases.insert(tenantId, sequenceId, next);
+    sequences.setCurrentVersion(tenantId, sequenceId, next.version());
+    canvases.replaceTriggers(tenantId, sequenceId, canvas.nodes());
+    return next;
+  }
+
+  /** webhook_trigger nodes get their public path; a client value is ignored. */
+  private static StoredNode withServerConfig(UUID tenantId, StoredNode node) {
+    if (!NodeType.WEBHOOK_TRIGGER.value().equals(node.type()) || node.data() == null) {
+      return node;
+    }
+    Map<String, Object> config =
+        new LinkedHashMap<>(node.data().config() == null ? Map.of() : node.data().config());
+    config.put("webhookPath", webhookPath(tenantId, node.id()));
+    return new StoredNode(
+        node.id(),
+        node.type(),
+        node.position(),
+        new NodeData(node.data().label(), config),
+        node.createdAt(),
+        node.updatedAt());
+  }
+
+  public static String webhookPath(UUID tenantId, String nodeId) {
+    return "/api/webhooks/automation/" + tenantId + "/" + nodeId;
+  }
+
+  /** "nodes.<id>.data.config.url", "edges.<id>.source" or "canvas". */
+  public static FieldProblem asFieldProblem(CanvasProblem problem) {
+    String field;
+    if (problem.nodeId() != null) {
+      field = "nodes." + problem.nodeId() + (problem.field() == null ? "" : "." + problem.field());
+    } else if (problem.edgeId() != null) {
+      field = "edges." + problem.edgeId() + (problem.field() == null ? "" : "." + problem.field());
+    } else {
+      field = "canvas";
+    }
+    return new FieldProblem(field, problem.message());
+  }
+
+  private static StoredNode nodeOf(CanvasSnapshot snapshot, String nodeId) {
+    return snapshot.nodes().stream()
+        .filter(n -> n.id().equals(nodeId))
+        .findFirst()
+        .orElseThrow(() -> ApiException.notFound("Node", nodeId));
+  }
+
+  private static String newId() {
+    return UUID.randomUUID().toString();
+  }
+
+  private static OffsetDateTime now() {
+    return OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  private static List<JsonNode> readArray(JsonNode body, String key, List<FieldProblem> problems) {
+    JsonNode array = body.get(key);
+    if (array == null || array.isNull()) {
+      return List.of();
+    }
+    if (!array.isArray()) {
+      problems.add(new FieldProblem(key, "must be an array"));
+      return List.of();
+    }
+    List<JsonNode> items = new ArrayList<>();
+    array.forEach(items::add);
+    return items;
+  }
+}

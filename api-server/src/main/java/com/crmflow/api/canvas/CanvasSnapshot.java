@@ -1,0 +1,20 @@
+package com.crmflow.api.canvas;
+
+import com.crmflow.workflow.canvas.Canvas;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/** One immutable version of a sequence's canvas. Version 0 is the empty canvas. */
+public record CanvasSnapshot(
+    int version, List<StoredNode> nodes, List<StoredEdge> edges, OffsetDateTime createdAt) {
+
+  public static CanvasSnapshot empty() {
+    return new CanvasSnapshot(0, List.of(), List.of(), null);
+  }
+
+  public Canvas toCanvas() {
+    return new Canvas(
+        nodes.stream().map(StoredNode::toCanvasNode).toList(),
+        edges.stream().map(StoredEdge::toCanvasEdge).toList());
+  }
+}

@@ -1,0 +1,28 @@
+package com.crmflow.api.sequence;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/**
+ * A sequence (contact-enrollment flow) or an automation (flow_type automation, builder_mode
+ * visual). step_count counts the nodes of its latest canvas that are not triggers.
+ */
+public record Sequence(
+    UUID id,
+    String name,
+    String description,
+    String status,
+    int stepCount,
+    String builderMode,
+    String flowType,
+    int currentVersion,
+    OffsetDateTime createdAt,
+    OffsetDateTime updatedAt) {
+
+  public static final String AUTOMATION = "automation";
+  public static final String ACTIVE = "active";
+
+  public boolean isAutomation() {
+    return AUTOMATION.equals(flowType);
+  }
+}

@@ -1,0 +1,114 @@
+package com.crmflow.api.sequence;
+
+import com.crmflow.api.recordfield.SqlAssignments;
+import com.crmflow.workflow.canvas.NodeType;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+public class SequenceRepository {
+
+  /** step_count: nodes of the latest canvas version that are not triggers. */
+  private static final String SELECT =
+      """
+      select s.id, s.name, s.description, s.status,
+             coalesce((select count(*) from canvas_version v, jsonb_array_elements(v.nodes) n
+                       where v.sequence_id = s.id and v.version = s.current_version
+                         and not (n ->> 'type' = any (:triggerTypes))), 0) as step_count,
+             s.builder_mode, s.flow_type, s.current_version, s.created_at, s.updated_at
+      from sequence s
+      """;
+
+  private static final String[] TRIGGER_TYPES =
+      NodeType.names().stream().filter(NodeType::isTrigger).toArray(String[]::new);
+
+  private final JdbcClient jdbc;
+
+  SequenceRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  Sequence insert(UUID tenantId, Map<String, Object> fields) {
+    UUID id = UUID.randomUUID();
+    jdbc.sql(
+            "insert into sequence (id, tenant_id%s) values (:id, :tenantId%s)"
+                .formatted(
+                    SqlAssignments.columns(fields.keySet()),
+                    SqlAssignments.values(fields.keySet())))
+        .params(fields)
+        .param("id", id)
+        .param("tenantId", tenantId)
+        .update();
+    return find(tenantId, id).orElseThrow();
+  }
+
+  public Optional<Sequence> find(UUID tenantId, UUID id) {
+    return jdbc.sql(SELECT + " where s.tenant_id = :tenantId and s.id = :id")
+        .param("triggerTypes", TRIGGER_TYPES)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(Sequence.class)
+        .optional();
+  }
+
+  /** Locks the sequence row until the transaction ends: canvas writes are serialised by it. */
+  public Optional<Sequence> lock(UUID tenantId, UUID id) {
+    boolean found =
+        jdbc.sql("select id from sequence where tenant_id = :tenantId and id = :id for update")
+            .param("tenantId", tenantId)
+            .param("id", id)
+            .query(UUID.class)
+            .optional()
+            .isPresent();
+    return found ? find(tenantId, id) : Optional.empty();
+  }
+
+  void update(UUID tenantId, UUID id, Map<String, Object> fields) {
+    jdbc.sql(
+            """
+            update sequence set %s, updated_at = now()
+            where tenant_id = :tenantId and id = :id
+            """
+                .formatted(SqlAssignments.set(fields.keySet())))
+        .params(fields)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .update();
+  }
+
+  public void setCurrentVersion(UUID tenantId, UUID id, int version) {
+    jdbc.sql(
+            """
+            update sequence set current_version = :version, updated_at = now()
+            where tenant_id = :tenantId and id = :id
+            """)
+        .param("version", version)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .update();
+  }
+
+  List<Sequence> list(UUID tenantId, String status, String flowType, int limit, int offset) {
+    return jdbc.sql(
+            SELECT
+                + """
+                 where s.tenant_id = :tenantId
+                   and (cast(:status as text) is null or s.status = :status)
+                   and (cast(:flowType as text) is null or s.flow_type = :flowType)
+                 order by s.created_at desc, s.id desc
+                 limit :limit offset :offset
+                """)
+        .param("triggerTypes", TRIGGER_TYPES)
+        .param("tenantId", tenantId)
+        .param("status", status)
+        .param("flowType", flowType)
+        .param("limit", limit)
+        .param("offset", offset)
+        .query(Sequence.class)
+        .list();
+  }
+}
