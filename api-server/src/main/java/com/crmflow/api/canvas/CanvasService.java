@@ -399,6 +399,11 @@ public class CanvasService {
         node.updatedAt());
   }
 
+  /** {sequence_id, version, nodes, edges} as the API shows a canvas. */
+  public static Map<String, Object> view(UUID sequenceId, CanvasSnapshot snapshot) {
+    return CanvasViews.canvas(sequenceId, snapshot);
+  }
+
   public static String webhookPath(UUID tenantId, String nodeId) {
     return "/api/webhooks/automation/" + tenantId + "/" + nodeId;
   }

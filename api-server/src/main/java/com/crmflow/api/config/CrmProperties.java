@@ -18,7 +18,8 @@ public record CrmProperties(
     String adminToken,
     @DefaultValue("1MB") DataSize maxRequestSize,
     @DefaultValue Bootstrap bootstrap,
-    @DefaultValue RateLimit rateLimit) {
+    @DefaultValue RateLimit rateLimit,
+    @DefaultValue Generate generate) {
 
   /**
    * @param apiKey a key to create on first start (in tenant "default", every scope) if absent
@@ -33,6 +34,15 @@ public record CrmProperties(
    */
   public record RateLimit(
       @DefaultValue("true") boolean enabled, @DefaultValue("1200") int requestsPerMinute) {}
+
+  /**
+   * POST /generate.
+   *
+   * @param requestsPerMinute generations per tenant per minute (429 beyond)
+   * @param maxPromptLength longest prompt accepted (400 beyond)
+   */
+  public record Generate(
+      @DefaultValue("10") int requestsPerMinute, @DefaultValue("2000") int maxPromptLength) {}
 
   public boolean adminApiEnabled() {
     return adminToken != null && !adminToken.isBlank();

@@ -34,6 +34,10 @@ public record FieldSpec(
     return new FieldSpec(name, FieldKind.TEXT, false, LONG_TEXT, null, null, List.of(), true);
   }
 
+  public static FieldSpec text(String name, int maxLength) {
+    return new FieldSpec(name, FieldKind.TEXT, false, maxLength, null, null, List.of(), true);
+  }
+
   public static FieldSpec of(String name, FieldKind kind) {
     return new FieldSpec(name, kind, false, SHORT_TEXT, null, null, List.of(), true);
   }

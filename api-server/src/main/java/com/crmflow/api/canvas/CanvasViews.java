@@ -1,0 +1,61 @@
+package com.crmflow.api.canvas;
+
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The spec's node and edge shapes: stored fields plus sequence_id. */
+final class CanvasViews {
+
+  private CanvasViews() {}
+
+  record NodeView(
+      String id,
+      UUID sequenceId,
+      String type,
+      Position position,
+      NodeData data,
+      OffsetDateTime createdAt,
+      OffsetDateTime updatedAt) {}
+
+  record EdgeView(
+      String id,
+      UUID sequenceId,
+      String source,
+      String target,
+      String type,
+      String label,
+      OffsetDateTime createdAt) {}
+
+  static NodeView node(UUID sequenceId, StoredNode n) {
+    return new NodeView(
+        n.id(), sequenceId, n.type(), n.position(), n.data(), n.createdAt(), n.updatedAt());
+  }
+
+  static EdgeView edge(UUID sequenceId, StoredEdge e) {
+    return new EdgeView(
+        e.id(), sequenceId, e.source(), e.target(), e.type(), e.label(), e.createdAt());
+  }
+
+  static List<NodeView> nodes(UUID sequenceId, CanvasSnapshot snapshot) {
+    return snapshot.nodes().stream().map(n -> node(sequenceId, n)).toList();
+  }
+
+  static List<EdgeView> edges(UUID sequenceId, CanvasSnapshot snapshot) {
+    return snapshot.edges().stream().map(e -> edge(sequenceId, e)).toList();
+  }
+
+  /** {sequence_id, version, nodes, edges} */
+  static Map<String, Object> canvas(UUID sequenceId, CanvasSnapshot snapshot) {
+    Map<String, Object> canvas = new LinkedHashMap<>();
+    canvas.put("sequence_id", sequenceId);
+    canvas.put("version", snapshot.version());
+    canvas.put("nodes", nodes(sequenceId, snapshot));
+    canvas.put("edges", edges(sequenceId, snapshot));
+    return canvas;
+  }
+}

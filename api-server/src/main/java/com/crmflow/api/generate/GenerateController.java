@@ -1,0 +1,96 @@
+package com.crmflow.api.generate;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.api.canvas.CanvasService;
+import com.crmflow.api.canvas.CanvasSnapshot;
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.ratelimit.PerKeyLimiter;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.CanvasRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * POST /api/sequences/:id/generate: a prompt becomes a flow that replaces the canvas (a new
+ * version). 400 empty or too long prompt, 404 unknown sequence, 422 nothing valid, 429 over the
+ * tenant's generation budget.
+ */
+@RestController
+class GenerateController {
+
+  record GenerateRequest(String prompt) {}
+
+  private final FlowGenerator generator;
+  private final CanvasService canvases;
+  private final CrmProperties.Generate settings;
+  private final PerKeyLimiter budgets = new PerKeyLimiter();
+
+  GenerateController(FlowGenerator generator, CanvasService canvases, CrmProperties properties) {
+    this.generator = generator;
+    this.canvases = canvases;
+    this.settings = properties.generate();
+  }
+
+  @PostMapping("/api/sequences/{sequenceId}/generate")
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  Map<String, Object> generate(
+      Caller caller, @PathVariable UUID sequenceId, @RequestBody GenerateRequest body) {
+    String prompt = body.prompt() == null ? "" : body.prompt().trim();
+    if (prompt.isEmpty()) {
+      throw ApiException.badRequest("prompt", "is required");
+    }
+    if (prompt.length() > settings.maxPromptLength()) {
+      throw ApiException.badRequest(
+          "prompt", "must be at most " + settings.maxPromptLength() + " characters");
+    }
+    Sequence sequence = canvases.sequence(caller.tenantId(), sequenceId);
+    spendBudget(caller.tenantId());
+
+    Canvas canvas =
+        generator
+            .generate(prompt, sequence.isAutomation())
+            .orElseThrow(
+                () ->
+                    ApiException.unprocessable(
+                        "No flow could be generated from the prompt; name steps such as 'wait 2"
+                            + " days', 'send an email with subject ...', 'call https://...'.",
+                        List.of(new FieldProblem("prompt", "no step was recognised"))));
+    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
+    if (problems.isEmpty()) {
+      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.unprocessable(
+          "The generated flow is not valid.",
+          problems.stream().map(CanvasService::asFieldProblem).toList());
+    }
+    CanvasSnapshot saved = canvases.replaceWith(caller.tenantId(), sequenceId, canvas);
+    Map<String, Object> shown = CanvasService.view(sequenceId, saved);
+    return Map.of("nodes", shown.get("nodes"), "edges", shown.get("edges"));
+  }
+
+  private void spendBudget(UUID tenantId) {
+    int perMinute = settings.requestsPerMinute();
+    PerKeyLimiter.Decision decision = budgets.tryConsume(tenantId, perMinute);
+    if (!decision.allowed()) {
+      throw new ApiException(
+          HttpStatus.TOO_MANY_REQUESTS,
+          "Flow generation is limited to " + perMinute + " per minute per tenant.",
+          List.of(),
+          Map.of("Retry-After", Long.toString(decision.retryAfterSeconds())));
+    }
+  }
+}

@@ -1,0 +1,621 @@
+package com.crmflow.api.generate;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.event.EventNames;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Component;
+
+/**
+ * A deterministic prompt parser. The prompt is cut into clauses (at commas, semicolons, sentence
+ * ends, "then", and "and" before a verb); each clause becomes at most one node:
+ *
+ * <ul>
+ *   <li>triggers: "when a webhook arrives", "every Monday at 9:00 Europe/Berlin", "daily at 7:30",
+ *       "every 15 minutes", "on the 1st of every month at 8:00", "when a contact is created with
+ *       lead_status qualified", "when an opportunity changes stage", ...
+ *   <li>steps: "wait 2 days", "send an email with subject X", "call https://...", "post the result
+ *       to #sales", "create an opportunity", "create a task to ...", "add a note ...", "set
+ *       lead_status to engaged", "move the opportunity to closed_won", "map/merge/filter ..."
+ *       (data_transform)
+ *   <li>"if ..." opens a condition; the following clauses form its true branch until "else" or
+ *       "otherwise", after which they form its false branch.
+ * </ul>
+ *
+ * Nodes are laid out left to right (250 px apart), true branches above and false below.
+ */
+@Component
+public class RuleBasedFlowGenerator implements FlowGenerator {
+
+  private static final String VERBS =
+      "send|email|post|wait|call|create|update|notify|set|mark|move|fetch|get|add|log|if|else|otherwise|then|map|merge|filter|transform|message";
+  private static final Pattern CLAUSE_BREAK =
+      Pattern.compile(
+          "(?i)\\s*[,;]\\s*|(?<![0-9])\\.\\s+|\\s+then\\s+|\\s+and\\s+(?=(?:then\\s+)?(?:"
+              + VERBS
+              + ")\\b)");
+  private static final Pattern URL = Pattern.compile("https?://[^\\s,;\"']+[^\\s,;\"'.]");
+  private static final Pattern QUOTED = Pattern.compile("[\"“']([^\"”']{1,200})[\"”']");
+  private static final Pattern TIME =
+      Pattern.compile(
+          "\\b([01]?[0-9]|2[0-3])[:.h]([0-5][0-9])\\b\\s*(am|pm)?", Pattern.CASE_INSENSITIVE);
+  private static final Pattern TIME_AMPM =
+      Pattern.compile("\\b(1[0-2]|0?[1-9])\\s*(am|pm)\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern ZONE =
+      Pattern.compile("\\b([A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC)\\b");
+  private static final Pattern CHANNEL = Pattern.compile("(#[A-Za-z0-9_-]+)");
+  private static final Pattern DURATION =
+      Pattern.compile(
+          "(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|six|seven|ten)\\s*(minutes?|mins?|hours?|hrs?|days?|weeks?)",
+          Pattern.CASE_INSENSITIVE);
+  private static final List<String> DAYS =
+      List.of("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday");
+
+  /** A step being built, and the branch of an open condition it belongs to. */
+  private static final class Builder {
+    final List<CanvasNode> nodes = new ArrayList<>();
+    final List<CanvasEdge> edges = new ArrayList<>();
+    final Map<String, Integer> typeCounts = new LinkedHashMap<>();
+    CanvasNode trigger;
+    String last; // tail of the main line, or of the current branch
+    String condition; // open condition node, if any
+    String branchLabel; // "true" or "false" while inside a condition
+    int column;
+
+    String add(String type, String label, Map<String, Object> config) {
+      String id = UUID.randomUUID().toString();
+      int y = branchLabel == null ? 0 : ("true".equals(branchLabel) ? -150 : 150);
+      nodes.add(
+          new CanvasNode(id, type, new Position(column++ * 250.0, y), new NodeData(label, config)));
+      typeCounts.merge(type, 1, Integer::sum);
+      if (last != null) {
+        boolean fromCondition = last.equals(condition) && branchLabel != null;
+        edges.add(
+            new CanvasEdge(
+                "e" + (edges.size() + 1),
+                last,
+                id,
+                fromCondition ? CanvasEdge.CONDITIONAL : CanvasEdge.DEFAULT,
+                fromCondition ? branchLabel : null));
+      }
+      last = id;
+      return id;
+    }
+
+    int count(String type) {
+      return typeCounts.getOrDefault(type, 0);
+    }
+  }
+
+  @Override
+  public Optional<Canvas> generate(String prompt, boolean automation) {
+    Builder flow = new Builder();
+    for (String raw : CLAUSE_BREAK.split(prompt.trim())) {
+      String clause = raw.trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
+      if (clause.isEmpty()) {
+        continue;
+      }
+      String lower = clause.toLowerCase(Locale.ROOT);
+      if (flow.nodes.isEmpty() || flow.trigger == null && flow.last == null) {
+        CanvasNode trigger = trigger(clause, lower);
+        if (trigger != null) {
+          flow.trigger = trigger;
+          continue;
+        }
+      }
+      if (lower.startsWith("else") || lower.startsWith("otherwise")) {
+        if (flow.condition != null) {
+          flow.branchLabel = "false";
+          flow.last = flow.condition;
+          flow.column = columnAfter(flow, flow.condition);
+        }
+        clause = clause.replaceFirst("(?i)^(else|otherwise)\\s*,?\\s*", "").trim();
+        lower = clause.toLowerCase(Locale.ROOT);
+        if (clause.isEmpty()) {
+          continue;
+        }
+      }
+      if (lower.startsWith("if ") || lower.startsWith("when the contact") && flow.trigger != null) {
+        addCondition(flow, clause, lower);
+        continue;
+      }
+      step(flow, clause, lower);
+    }
+    if (flow.nodes.isEmpty()) {
+      return Optional.empty();
+    }
+    List<CanvasNode> nodes = new ArrayList<>();
+    List<CanvasEdge> edges = new ArrayList<>(flow.edges);
+    if (automation) {
+      CanvasNode trigger =
+          flow.trigger != null
+              ? flow.trigger
+              : node(NodeType.WEBHOOK_TRIGGER, "Webhook", new LinkedHashMap<>());
+      trigger = new CanvasNode(trigger.id(), trigger.type(), new Position(-250, 0), trigger.data());
+      nodes.add(trigger);
+      edges.add(
+          0, new CanvasEdge("e0", trigger.id(), flow.nodes.get(0).id(), CanvasEdge.DEFAULT, null));
+    }
+    nodes.addAll(flow.nodes);
+    return Optional.of(new Canvas(nodes, edges));
+  }
+
+  private static int columnAfter(Builder flow, String nodeId) {
+    for (CanvasNode node : flow.nodes) {
+      if (node.id().equals(nodeId)) {
+        return (int) (node.position().x() / 250) + 1;
+      }
+    }
+    return flow.column;
+  }
+
+  // ---------------------------------------------------------------- triggers
+
+  private static CanvasNode trigger(String clause, String lower) {
+    if (lower.contains("webhook")) {
+      return node(NodeType.WEBHOOK_TRIGGER, "Webhook received", new LinkedHashMap<>());
+    }
+    CanvasNode schedule = schedule(clause, lower);
+    if (schedule != null) {
+      return schedule;
+    }
+    if (lower.startsWith("when") || lower.startsWith("whenever") || lower.startsWith("on ")) {
+      String event = event(lower);
+      if (event != null) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("eventType", event);
+        Matcher filter =
+            Pattern.compile(
+                    "(?i)\\bwith\\s+([a-z_]+)\\s+(?:=|is|of|equal to)?\\s*['\"]?([A-Za-z0-9_.@-]+)['\"]?")
+                .matcher(clause);
+        if (filter.find()) {
+          config.put("filterField", filter.group(1).toLowerCase(Locale.ROOT));
+          config.put("filterValue", filter.group(2));
+        }
+        return node(NodeType.CRM_EVENT_TRIGGER, "On " + event, config);
+      }
+    }
+    return null;
+  }
+
+  private static String event(String lower) {
+    if (lower.contains("stage")) {
+      return EventNames.OPPORTUNITY_STAGE_CHANGED;
+    }
+    if (lower.contains("takes over") || lower.contains("human")) {
+      return EventNames.CONVERSATION_OVERRIDE;
+    }
+    if (lower.contains("no-show") || lower.contains("no show")) {
+      return EventNames.MEETING_NO_SHOW;
+    }
+    if (lower.contains("unenroll") || lower.contains("removed from")) {
+      return EventNames.SEQUENCE_UNENROLLED;
+    }
+    if (lower.contains("enrol")) {
+      return EventNames.SEQUENCE_ENROLLED;
+    }
+    if (lower.contains("completes") && lower.contains("sequence")) {
+      return EventNames.SEQUENCE_COMPLETED;
+    }
+    if (lower.contains("meeting")) {
+      return lower.contains("cancel") ? EventNames.MEETING_CANCELLED : EventNames.MEETING_BOOKED;
+    }
+    if (lower.contains("call")) {
+      return lower.contains("scor") ? EventNames.CALL_QUALITY_SCORED : EventNames.CALL_COMPLETED;
+    }
+    if (lower.contains("conversation") || lower.contains("message arrives")) {
+      return EventNames.CONVERSATION_CREATED;
+    }
+    boolean updated =
+        lower.contains("updated") || lower.contains("changes") || lower.contains("changed");
+    if (lower.contains("opportunity") || lower.contains("deal")) {
+      return updated ? EventNames.OPPORTUNITY_UPDATED : EventNames.OPPORTUNITY_CREATED;
+    }
+    if (lower.contains("contact") || lower.contains("lead") || lower.contains("someone signs up")) {
+      return updated ? EventNames.CONTACT_UPDATED : EventNames.CONTACT_CREATED;
+    }
+    return null;
+  }
+
+  private static CanvasNode schedule(String clause, String lower) {
+    boolean scheduled =
+        lower.startsWith("every")
+            || lower.startsWith("daily")
+            || lower.startsWith("weekly")
+            || lower.startsWith("monthly")
+            || lower.startsWith("each")
+            || lower.startsWith("on the ");
+    if (!scheduled) {
+      return null;
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    Matcher minutes = Pattern.compile("every\\s+(\\d{1,2})\\s*min").matcher(lower);
+    Matcher hours = Pattern.compile("every\\s+(\\d{1,2})?\\s*hours?").matcher(lower);
+    String time = time(clause);
+    config.put("timezone", zone(clause));
+    if (minutes.find()) {
+      config.put("scheduleType", "custom");
+      config.put("customCron", "*/" + minutes.group(1) + " * * * *");
+      config.put("time", "00:00");
+      return node(NodeType.SCHEDULE_TRIGGER, "Every " + minutes.group(1) + " minutes", config);
+    }
+    if (hours.find() && time == null) {
+      String n = hours.group(1) == null ? "1" : hours.group(1);
+      config.put("scheduleType", "custom");
+      config.put("customCron", "0 */" + n + " * * *");
+      config.put("time", "00:00");
+      return node(NodeType.SCHEDULE_TRIGGER, "Every " + n + " hour(s)", config);
+    }
+    config.put("time", time == null ? "09:00" : time);
+    List<Integer> days = new ArrayList<>();
+    for (int d = 0; d < DAYS.size(); d++) {
+      if (lower.contains(DAYS.get(d))) {
+        days.add(d);
+      }
+    }
+    if (lower.contains("weekday")) {
+      days = List.of(1, 2, 3, 4, 5);
+    }
+    Matcher dayOfMonth = Pattern.compile("(\\d{1,2})(?:st|nd|rd|th)").matcher(lower);
+    if (lower.contains("month") && dayOfMonth.find()) {
+      config.put("scheduleType", "monthly");
+      config.put("dayOfMonth", Math.max(1, Math.min(31, Integer.parseInt(dayOfMonth.group(1)))));
+    } else if (lower.contains("month")) {
+      config.put("scheduleType", "monthly");
+      config.put("dayOfMonth", 1);
+    } else if (!days.isEmpty()) {
+      config.put("scheduleType", "weekly");
+      config.put("daysOfWeek", days);
+    } else if (lower.contains("week")) {
+      config.put("scheduleType", "weekly");
+      config.put("daysOfWeek", List.of(1));
+    } else {
+      config.put("scheduleType", "daily");
+    }
+    return node(NodeType.SCHEDULE_TRIGGER, "Schedule: " + clause, config);
+  }
+
+  private static String time(String clause) {
+    Matcher m = TIME.matcher(clause);
+    if (m.find()) {
+      int hour = Integer.parseInt(m.group(1));
+      if (m.group(3) != null) {
+        hour = hour % 12 + (m.group(3).equalsIgnoreCase("pm") ? 12 : 0);
+      }
+      return "%02d:%s".formatted(hour, m.group(2));
+    }
+    Matcher ampm = TIME_AMPM.matcher(clause);
+    if (ampm.find()) {
+      int hour =
+          Integer.parseInt(ampm.group(1)) % 12 + (ampm.group(2).equalsIgnoreCase("pm") ? 12 : 0);
+      return "%02d:00".formatted(hour);
+    }
+    return null;
+  }
+
+  private static String zone(String clause) {
+    Matcher m = ZONE.matcher(clause);
+    while (m.find()) {
+      try {
+        return ZoneId.of(m.group(1)).getId();
+      } catch (DateTimeException e) {
+        // not a zone: keep looking
+      }
+    }
+    return "UTC";
+  }
+
+  // ---------------------------------------------------------------- steps
+
+  private static void addCondition(Builder flow, String clause, String lower) {
+    Map<String, Object> config = new LinkedHashMap<>();
+    Matcher comparison =
+        Pattern.compile(
+                "(?i)if\\s+(?:the\\s+)?(?:contact'?s?\\s+|trigger'?s?\\s+)?([a-z_]+)\\s+(is not|isn't|is|equals|=|contains|is greater than|is less than|>|<)\\s+['\"]?([^'\"]+?)['\"]?$")
+            .matcher(clause);
+    if (lower.contains("replied") || lower.contains("responded") || lower.contains("answered")) {
+      config.put("field", "{{trigger.replied}}");
+      config.put("operator", "equals");
+      config.put("value", "true");
+    } else if (lower.contains("opened")) {
+      config.put("field", "{{trigger.opened}}");
+      config.put("operator", "equals");
+      config.put("value", "true");
+    } else if (comparison.find() && !comparison.group(1).equals("contact")) {
+      String source = lower.contains("contact") ? "contact" : "trigger";
+      config.put(
+          "field", "{{" + source + "." + comparison.group(1).toLowerCase(Locale.ROOT) + "}}");
+      config.put("operator", operator(comparison.group(2).toLowerCase(Locale.ROOT)));
+      config.put("value", comparison.group(3).trim());
+    } else if (flow.count("http_request") > 0
+        && (lower.contains("succeed") || lower.contains("ok"))) {
+      config.put("field", "{{http_request_" + flow.count("http_request") + ".statusCode}}");
+      config.put("operator", "less_than");
+      config.put("value", "300");
+    } else {
+      String word =
+          lower
+              .replaceAll("^if\\s+(the\\s+)?", "")
+              .replaceAll("[^a-z_ ]", "")
+              .trim()
+              .replace(' ', '_');
+      config.put("field", "{{trigger." + (word.isEmpty() ? "value" : word) + "}}");
+      config.put("operator", "is_not_empty");
+    }
+    flow.branchLabel = null;
+    flow.condition = flow.add(NodeType.CONDITION.value(), capitalise(clause), config);
+    flow.branchLabel = "true";
+  }
+
+  private static String operator(String word) {
+    return switch (word) {
+      case "is not", "isn't" -> "not_equals";
+      case "contains" -> "contains";
+      case "is greater than", ">" -> "greater_than";
+      case "is less than", "<" -> "less_than";
+      default -> "equals";
+    };
+  }
+
+  private static void step(Builder flow, String clause, String lower) {
+    Matcher url = URL.matcher(clause);
+    Matcher channel = CHANNEL.matcher(clause);
+    Matcher duration = DURATION.matcher(lower);
+    if (lower.startsWith("wait")
+        || lower.startsWith("delay")
+        || lower.startsWith("after") && duration.find(0)) {
+      delay(flow, clause, lower);
+    } else if (url.find() && !lower.contains("email")) {
+      Map<String, Object> config = new LinkedHashMap<>();
+      String method =
+          lower.matches("^(post|send|push|submit).*")
+              ? "POST"
+              : lower.matches("^(put|replace).*")
+                  ? "PUT"
+                  : lower.matches("^(patch).*")
+                      ? "PATCH"
+                      : lower.matches("^(delete|remove).*") ? "DELETE" : "GET";
+      config.put("method", method);
+      config.put("url", url.group());
+      if (!method.equals("GET") && !method.equals("DELETE")) {
+        config.put("headers", Map.of("Content-Type", "application/json"));
+        config.put(
+            "bodyTemplate",
+            "{\"event\": {{trigger}}}".replace("{{trigger}}", "\"{{trigger.event}}\""));
+      }
+      flow.add(NodeType.HTTP_REQUEST.value(), method + " " + host(url.group()), config);
+    } else if (channel.find() || lower.contains("slack") || lower.contains("chat")) {
+      Map<String, Object> config = new LinkedHashMap<>();
+      config.put("channel", channel.find(0) ? channel.group(1) : "#general");
+      config.put("messageTemplate", messageFor(flow, clause));
+      flow.add(NodeType.CHAT_MESSAGE.value(), "Post to " + config.get("channel"), config);
+    } else if (lower.contains("email") || lower.contains("e-mail") || lower.startsWith("send")) {
+      email(flow, clause, lower);
+    } else if (lower.matches("^(create|add|open|log)\\b.*")) {
+      createRecord(flow, clause, lower);
+    } else if (lower.matches("^(set|update|mark|move|change|assign|tag)\\b.*")) {
+      updateRecord(flow, clause, lower);
+    } else if (lower.matches("^(map|merge|filter|transform|combine|extract)\\b.*")) {
+      transform(flow, clause, lower);
+    }
+    // a clause we do not understand adds nothing; if nothing at all is understood: 422
+  }
+
+  private static void delay(Builder flow, String clause, String lower) {
+    Matcher m = DURATION.matcher(lower);
+    double days = 0;
+    double hours = 0;
+    while (m.find()) {
+      double n = number(m.group(1));
+      String unit = m.group(2);
+      if (unit.startsWith("w")) {
+        days += 7 * n;
+      } else if (unit.startsWith("d")) {
+        days += n;
+      } else if (unit.startsWith("h")) {
+        hours += n;
+      } else {
+        hours += n / 60.0;
+      }
+    }
+    if (days == 0 && hours == 0) {
+      days = 1;
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("delayDays", whole(days));
+    config.put("delayHours", whole(hours));
+    flow.add(NodeType.DELAY.value(), capitalise(clause), config);
+  }
+
+  private static void email(Builder flow, String clause, String lower) {
+    Map<String, Object> config = new LinkedHashMap<>();
+    String subject = null;
+    Matcher quoted = QUOTED.matcher(clause);
+    if (quoted.find()) {
+      subject = quoted.group(1).trim();
+    } else {
+      Matcher after =
+          Pattern.compile("(?i)(?:subject|titled|called|saying)\\s*:?\\s+(.+)$").matcher(clause);
+      if (after.find()) {
+        subject = after.group(1).trim();
+      }
+    }
+    if (subject == null) {
+      Matcher kind =
+          Pattern.compile("(?i)(?:an?|the)\\s+([a-z-]+(?:\\s+[a-z-]+)?)\\s+e-?mail")
+              .matcher(clause);
+      subject = kind.find() ? capitalise(kind.group(1)) : "Hello {{contact.first_name}}";
+    }
+    config.put("subject", subject);
+    config.put("bodyHint", clause);
+    flow.add(NodeType.EMAIL.value(), "Email: " + subject, config);
+  }
+
+  private static void createRecord(Builder flow, String clause, String lower) {
+    Map<String, Object> mappings = new LinkedHashMap<>();
+    String entity;
+    String name = quotedOr(clause, null);
+    if (lower.contains("opportunit") || lower.contains("deal")) {
+      entity = "opportunity";
+      mappings.put("name", name != null ? name : "{{trigger.company}} opportunity");
+      mappings.put("contact_id", "{{trigger.contact_id}}");
+    } else if (lower.contains("task") || lower.contains("to-do") || lower.contains("todo")) {
+      entity = "task";
+      Matcher to = Pattern.compile("(?i)task\\s+(?:to|for)\\s+(.+)$").matcher(clause);
+      mappings.put(
+          "title", name != null ? name : to.find() ? capitalise(to.group(1)) : "Follow up");
+      mappings.put("contact_id", "{{trigger.contact_id}}");
+    } else if (lower.contains("note")) {
+      entity = "note";
+      mappings.put("content", name != null ? name : capitalise(clause));
+      mappings.put("contact_id", "{{trigger.contact_id}}");
+    } else if (lower.contains("account") || lower.contains("company")) {
+      entity = "account";
+      mappings.put("name", name != null ? name : "{{trigger.company}}");
+    } else if (lower.contains("contact") || lower.contains("lead")) {
+      entity = "contact";
+      mappings.put("email", "{{trigger.email}}");
+      mappings.put("first_name", "{{trigger.first_name}}");
+    } else {
+      return;
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("entityType", entity);
+    config.put("fieldMappings", mappings);
+    flow.add(NodeType.CREATE_RECORD.value(), "Create " + entity, config);
+  }
+
+  private static void updateRecord(Builder flow, String clause, String lower) {
+    Map<String, Object> mappings = new LinkedHashMap<>();
+    String entity =
+        lower.contains("opportunit") || lower.contains("deal") || lower.contains("stage")
+            ? "opportunity"
+            : lower.contains("account") ? "account" : "contact";
+    Matcher setTo =
+        Pattern.compile(
+                "(?i)(?:set|update|change)\\s+(?:the\\s+)?(?:contact'?s?\\s+|opportunity'?s?\\s+|account'?s?\\s+)?([a-z_]+)\\s+(?:to|=)\\s+['\"]?([^'\"]+?)['\"]?$")
+            .matcher(clause);
+    Matcher markAs =
+        Pattern.compile(
+                "(?i)(?:mark|move|tag)\\s+(?:the\\s+)?(?:contact|lead|opportunity|deal|account)?\\s*(?:as|to)\\s+(?:stage\\s+)?['\"]?([^'\"]+?)['\"]?$")
+            .matcher(clause);
+    if (setTo.find()) {
+      mappings.put(setTo.group(1).toLowerCase(Locale.ROOT), setTo.group(2).trim());
+    } else if (markAs.find()) {
+      mappings.put(
+          entity.equals("opportunity") ? "stage" : "lead_status",
+          markAs.group(1).trim().replace(' ', '_'));
+    } else {
+      return;
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("entityType", entity);
+    config.put("fieldMappings", mappings);
+    if (!entity.equals("contact")) {
+      config.put("recordId", "{{trigger." + entity + "_id}}");
+    }
+    flow.add(NodeType.CRM_UPDATE.value(), "Update " + entity, config);
+  }
+
+  private static void transform(Builder flow, String clause, String lower) {
+    Map<String, Object> config = new LinkedHashMap<>();
+    String lastHttp =
+        flow.count("http_request") > 0
+            ? "http_request_" + flow.count("http_request") + ".body"
+            : "trigger";
+    if (lower.startsWith("filter")) {
+      Matcher where =
+          Pattern.compile("(?i)where\\s+([a-z_]+)\\s+(?:is|=|equals)\\s+['\"]?([^'\"]+?)['\"]?$")
+              .matcher(clause);
+      config.put("transformType", "filter");
+      config.put(
+          "mappings",
+          where.find()
+              ? Map.of(
+                  "source",
+                  lastHttp,
+                  "field",
+                  where.group(1),
+                  "operator",
+                  "equals",
+                  "value",
+                  where.group(2))
+              : Map.of("source", lastHttp, "field", "id", "operator", "is_not_empty"));
+    } else if (lower.startsWith("merge") || lower.startsWith("combine")) {
+      config.put("transformType", "merge");
+      config.put("mappings", Map.of("sources", List.of("trigger", lastHttp)));
+    } else {
+      config.put("transformType", "map");
+      config.put("mappings", Map.of("summary", "{{" + lastHttp + "}}"));
+    }
+    flow.add(NodeType.DATA_TRANSFORM.value(), capitalise(clause), config);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static String messageFor(Builder flow, String clause) {
+    String quoted = quotedOr(clause, null);
+    if (quoted != null) {
+      return quoted;
+    }
+    if (flow.count("http_request") > 0 && clause.toLowerCase(Locale.ROOT).contains("result")) {
+      return "Result: {{http_request_" + flow.count("http_request") + ".body}}";
+    }
+    return capitalise(clause);
+  }
+
+  private static String quotedOr(String clause, String fallback) {
+    Matcher quoted = QUOTED.matcher(clause);
+    return quoted.find() ? quoted.group(1).trim() : fallback;
+  }
+
+  private static double number(String word) {
+    return switch (word) {
+      case "a", "an", "one" -> 1;
+      case "two" -> 2;
+      case "three" -> 3;
+      case "four" -> 4;
+      case "five" -> 5;
+      case "six" -> 6;
+      case "seven" -> 7;
+      case "ten" -> 10;
+      default -> Double.parseDouble(word);
+    };
+  }
+
+  private static Number whole(double value) {
+    return value == Math.rint(value) ? (Number) (int) value : (Number) value;
+  }
+
+  private static String host(String url) {
+    return url.replaceFirst("^https?://", "").replaceFirst("/.*$", "");
+  }
+
+  private static String capitalise(String text) {
+    String t = text.trim();
+    String c = t.isEmpty() ? t : Character.toUpperCase(t.charAt(0)) + t.substring(1);
+    return c.length() > 200 ? c.substring(0, 200) : c;
+  }
+
+  private static CanvasNode node(NodeType type, String label, Map<String, Object> config) {
+    return new CanvasNode(
+        UUID.randomUUID().toString(),
+        type.value(),
+        new Position(0, 0),
+        new NodeData(capitalise(label), config));
+  }
+}
