@@ -1,0 +1,66 @@
+package com.crmflow.api.support;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds canvas JSON for tests: nodes and edges as the API takes them. */
+public final class Flows {
+
+  private Flows() {}
+
+  public static Map<String, Object> node(String id, String type, Map<String, Object> config) {
+    Map<String, Object> node = new LinkedHashMap<>();
+    if (id != null) {
+      node.put("id", id);
+    }
+    node.put("type", type);
+    node.put("position", Map.of("x", 0, "y", 0));
+    node.put("data", Map.of("label", type + " " + id, "config", config));
+    return node;
+  }
+
+  public static Map<String, Object> edge(String id, String source, String target) {
+    Map<String, Object> edge = new HashMap<>();
+    edge.put("id", id);
+    edge.put("source", source);
+    edge.put("target", target);
+    return edge;
+  }
+
+  public static Map<String, Object> edge(String id, String source, String target, String label) {
+    Map<String, Object> edge = edge(id, source, target);
+    edge.put("type", "conditional");
+    edge.put("label", label);
+    return edge;
+  }
+
+  public static Map<String, Object> canvas(
+      List<Map<String, Object>> nodes, List<Map<String, Object>> edges) {
+    return Map.of("nodes", nodes, "edges", edges);
+  }
+
+  /** webhook → http_request → delay: a complete automation. */
+  public static Map<String, Object> completeAutomation(String triggerId) {
+    return canvas(
+        List.of(
+            node(triggerId, "webhook_trigger", Map.of()),
+            node(
+                "call",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/hook")),
+            node("wait", "delay", Map.of("delayDays", 1))),
+        List.of(edge("e1", triggerId, "call"), edge("e2", "call", "wait")));
+  }
+
+  /** email → delay → email: a complete sequence. */
+  public static Map<String, Object> completeSequence() {
+    return canvas(
+        List.of(
+            node("hello", "email", Map.of("subject", "Hello {{contact.first_name}}")),
+            node("wait", "delay", Map.of("delayDays", 2)),
+            node("again", "email", Map.of("subject", "Following up"))),
+        List.of(edge("e1", "hello", "wait"), edge("e2", "wait", "again")));
+  }
+}
