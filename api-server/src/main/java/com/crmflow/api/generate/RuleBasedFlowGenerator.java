@@ -45,9 +45,16 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       "send|email|post|wait|call|create|update|notify|set|mark|move|fetch|get|add|log|if|else|otherwise|then|map|merge|filter|transform|message";
   private static final Pattern CLAUSE_BREAK =
       Pattern.compile(
-          "(?i)\\s*[,;]\\s*|(?<![0-9])\\.\\s+|\\s+then\\s+|\\s+and\\s+(?=(?:then\\s+)?(?:"
+          "(?i)\\s*[,;]\\s*|(?<![0-9])\\.\\s+|\\s+then\\s+|\\s+(?=(?:else|otherwise)\\b)"
+              + "|\\s+and\\s+(?=(?:then\\s+)?(?:"
               + VERBS
               + ")\\b)");
+
+  /** Where an action starts inside a schedule or "if" clause ("... at 9:00 call https://"). */
+  private static final Pattern ACTION =
+      Pattern.compile(
+          "(?i)\\s(?=(?:send|post|wait|call|create|update|notify|set|mark|move|fetch|add|log|get)\\b)");
+
   private static final Pattern URL = Pattern.compile("https?://[^\\s,;\"']+[^\\s,;\"'.]");
   private static final Pattern QUOTED = Pattern.compile("[\"“']([^\"”']{1,200})[\"”']");
   private static final Pattern TIME =
@@ -104,16 +111,22 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   @Override
   public Optional<Canvas> generate(String prompt, boolean automation) {
     Builder flow = new Builder();
-    for (String raw : CLAUSE_BREAK.split(prompt.trim())) {
-      String clause = raw.trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
+    java.util.Deque<String> clauses =
+        new java.util.ArrayDeque<>(List.of(CLAUSE_BREAK.split(prompt.trim())));
+    while (!clauses.isEmpty()) {
+      String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {
         continue;
       }
       String lower = clause.toLowerCase(Locale.ROOT);
-      if (flow.nodes.isEmpty() || flow.trigger == null && flow.last == null) {
-        CanvasNode trigger = trigger(clause, lower);
+      if (flow.trigger == null && flow.last == null) {
+        String[] parts = splitAtAction(clause, schedule(clause, lower) != null);
+        CanvasNode trigger = trigger(parts[0], parts[0].toLowerCase(Locale.ROOT));
         if (trigger != null) {
           flow.trigger = trigger;
+          if (parts.length > 1) {
+            clauses.push(parts[1]);
+          }
           continue;
         }
       }
@@ -129,8 +142,12 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
           continue;
         }
       }
-      if (lower.startsWith("if ") || lower.startsWith("when the contact") && flow.trigger != null) {
-        addCondition(flow, clause, lower);
+      if (lower.startsWith("if ")) {
+        String[] parts = splitAtAction(clause, true);
+        addCondition(flow, parts[0], parts[0].toLowerCase(Locale.ROOT));
+        if (parts.length > 1) {
+          clauses.push(parts[1]);
+        }
         continue;
       }
       step(flow, clause, lower);
@@ -152,6 +169,17 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     nodes.addAll(flow.nodes);
     return Optional.of(new Canvas(nodes, edges));
+  }
+
+  /** {before, action} when an action verb follows within the clause, else {clause}. */
+  private static String[] splitAtAction(String clause, boolean split) {
+    Matcher action = ACTION.matcher(clause);
+    if (split && action.find() && action.start() > 0) {
+      return new String[] {
+        clause.substring(0, action.start()).trim(), clause.substring(action.start()).trim()
+      };
+    }
+    return new String[] {clause};
   }
 
   private static int columnAfter(Builder flow, String nodeId) {
@@ -469,11 +497,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Map<String, Object> mappings = new LinkedHashMap<>();
     String entity;
     String name = quotedOr(clause, null);
-    if (lower.contains("opportunit") || lower.contains("deal")) {
-      entity = "opportunity";
-      mappings.put("name", name != null ? name : "{{trigger.company}} opportunity");
-      mappings.put("contact_id", "{{trigger.contact_id}}");
-    } else if (lower.contains("task") || lower.contains("to-do") || lower.contains("todo")) {
+    if (lower.contains("task") || lower.contains("to-do") || lower.contains("todo")) {
       entity = "task";
       Matcher to = Pattern.compile("(?i)task\\s+(?:to|for)\\s+(.+)$").matcher(clause);
       mappings.put(
@@ -482,6 +506,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     } else if (lower.contains("note")) {
       entity = "note";
       mappings.put("content", name != null ? name : capitalise(clause));
+      mappings.put("contact_id", "{{trigger.contact_id}}");
+    } else if (lower.contains("opportunit") || lower.contains("deal")) {
+      entity = "opportunity";
+      mappings.put("name", name != null ? name : "{{trigger.company}} opportunity");
       mappings.put("contact_id", "{{trigger.contact_id}}");
     } else if (lower.contains("account") || lower.contains("company")) {
       entity = "account";
