@@ -48,7 +48,37 @@ class ScopeTest extends ApiTest {
         Arguments.of("POST", "/api/v1/notes", "{}", Scope.NOTES_WRITE),
         Arguments.of("GET", "/api/v1/tasks", null, Scope.TASKS_READ),
         Arguments.of("POST", "/api/v1/tasks", "{}", Scope.TASKS_WRITE),
-        Arguments.of("PATCH", "/api/v1/tasks/" + ANY_ID, "{}", Scope.TASKS_WRITE));
+        Arguments.of("PATCH", "/api/v1/tasks/" + ANY_ID, "{}", Scope.TASKS_WRITE),
+        Arguments.of("GET", "/api/v1/sequences", null, Scope.SEQUENCES_READ),
+        Arguments.of("GET", "/api/v1/sequences/" + ANY_ID, null, Scope.SEQUENCES_READ),
+        Arguments.of("POST", "/api/v1/sequences", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("PATCH", "/api/v1/sequences/" + ANY_ID, "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/v1/email-templates", null, Scope.SEQUENCES_READ),
+        Arguments.of("GET", "/api/v1/email-templates/" + ANY_ID, null, Scope.SEQUENCES_READ),
+        Arguments.of("POST", "/api/v1/email-templates", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("PATCH", "/api/v1/email-templates/" + ANY_ID, "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("DELETE", "/api/v1/email-templates/" + ANY_ID, null, Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/sequences/" + ANY_ID + "/canvas", null, Scope.SEQUENCES_READ),
+        Arguments.of("PUT", "/api/sequences/" + ANY_ID + "/canvas", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/sequences/" + ANY_ID + "/nodes", null, Scope.SEQUENCES_READ),
+        Arguments.of("POST", "/api/sequences/" + ANY_ID + "/nodes", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("PATCH", "/api/sequences/" + ANY_ID + "/nodes/n", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "DELETE", "/api/sequences/" + ANY_ID + "/nodes/n", null, Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/sequences/" + ANY_ID + "/edges", null, Scope.SEQUENCES_READ),
+        Arguments.of("POST", "/api/sequences/" + ANY_ID + "/edges", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "DELETE", "/api/sequences/" + ANY_ID + "/edges/e", null, Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/sequences/" + ANY_ID + "/versions", null, Scope.SEQUENCES_READ),
+        Arguments.of("GET", "/api/sequences/" + ANY_ID + "/versions/1", null, Scope.SEQUENCES_READ),
+        Arguments.of("POST", "/api/sequences/" + ANY_ID + "/validate", null, Scope.SEQUENCES_READ),
+        Arguments.of(
+            "POST",
+            "/api/sequences/" + ANY_ID + "/generate",
+            "{\"prompt\":\"x\"}",
+            Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "POST", "/api/sequences/" + ANY_ID + "/optimize", null, Scope.SEQUENCES_WRITE));
   }
 
   @ParameterizedTest(name = "{0} {1} needs {3}")

@@ -141,6 +141,54 @@ class TenantIsolationTest extends ApiTest {
   }
 
   @Test
+  void sequencesCanvasesAndTemplatesOfAnotherTenantAre404() {
+    String seq = com.crmflow.api.support.SequenceSupport.automation(owner.api(), "Owner flow");
+    owner
+        .api()
+        .put(
+            "/api/sequences/" + seq + "/canvas",
+            com.crmflow.api.support.Flows.completeAutomation("owner-hook"));
+    String template =
+        owner
+            .api()
+            .post("/api/v1/email-templates", Map.of("name", "T", "subject", "S"))
+            .text("/email_template/id");
+    var api = intruder.api();
+    String base = "/api/sequences/" + seq;
+    List<ApiResponse> answers =
+        List.of(
+            api.get("/api/v1/sequences/" + seq),
+            api.patch("/api/v1/sequences/" + seq, Map.of("status", "archived")),
+            api.get(base + "/canvas"),
+            api.put(base + "/canvas", Map.of("nodes", List.of(), "edges", List.of())),
+            api.get(base + "/nodes"),
+            api.patch(base + "/nodes/call", Map.of("position", Map.of("x", 1, "y", 1))),
+            api.delete(base + "/nodes/call"),
+            api.get(base + "/edges"),
+            api.post(base + "/edges", Map.of("source", "call", "target", "wait")),
+            api.delete(base + "/edges/e1"),
+            api.get(base + "/versions"),
+            api.get(base + "/versions/1"),
+            api.post(base + "/validate", Map.of()),
+            api.post(base + "/generate", Map.of("prompt", "wait 1 day")),
+            api.post(base + "/optimize", Map.of()),
+            api.get("/api/v1/email-templates/" + template),
+            api.patch("/api/v1/email-templates/" + template, Map.of("subject", "x")),
+            api.delete("/api/v1/email-templates/" + template));
+    for (ApiResponse answer : answers) {
+      assertThat(answer.status()).as(answer.toString()).isEqualTo(404);
+    }
+    assertThat(owner.api().get(base + "/canvas").at("/canvas/version").asInt()).isEqualTo(1);
+    assertThat(owner.api().get("/api/v1/sequences/" + seq).text("/sequence/status"))
+        .isEqualTo("draft");
+    assertThat(
+            owner.api().get("/api/v1/email-templates/" + template).text("/email_template/subject"))
+        .isEqualTo("S");
+    assertThat(api.get("/api/v1/sequences?status=all").at("/sequences").size()).isZero();
+    assertThat(api.get("/api/v1/email-templates").at("/email_templates").size()).isZero();
+  }
+
+  @Test
   void theSameEmailInAnotherTenantIsAnotherContact() {
     ApiResponse theirs =
         intruder

@@ -1,0 +1,222 @@
+package com.crmflow.api.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each rule on a canvas that triggers it and on one that does not. */
+class CanvasOptimizerTest {
+
+  private static CanvasNode node(String id, String type, Map<String, Object> config) {
+    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
+  }
+
+  private static CanvasEdge edge(String source, String target) {
+    return new CanvasEdge(source + "-" + target, source, target, "default", null);
+  }
+
+  private static CanvasEdge branch(String source, String target, String label) {
+    return new CanvasEdge(source + "-" + target, source, target, "conditional", label);
+  }
+
+  private static Canvas chain(CanvasNode... nodes) {
+    List<CanvasEdge> edges = new ArrayList<>();
+    for (int i = 1; i < nodes.length; i++) {
+      edges.add(edge(nodes[i - 1].id(), nodes[i].id()));
+    }
+    return new Canvas(List.of(nodes), edges);
+  }
+
+  private static List<String> rules(Canvas canvas, boolean automation) {
+    return CanvasOptimizer.suggest(canvas, automation).stream()
+        .map(s -> s.type() + ":" + s.targetNodeId())
+        .toList();
+  }
+
+  private static final CanvasNode HOOK = node("hook", "webhook_trigger", Map.of());
+  private static final Map<String, Object> SUBJECT = Map.of("subject", "Hi");
+
+  @Test
+  void backToBackEmails() {
+    assertThat(rules(chain(node("a", "email", SUBJECT), node("b", "email", SUBJECT)), false))
+        .contains("add_step:b");
+    assertThat(
+            rules(
+                chain(
+                    node("a", "email", SUBJECT),
+                    node("w", "delay", Map.of("delayDays", 1)),
+                    node("b", "email", SUBJECT)),
+                false))
+        .doesNotContain("add_step:b");
+  }
+
+  @Test
+  void delayUnderAnHourOrOverThirtyDays() {
+    assertThat(
+            rules(
+                chain(
+                    HOOK,
+                    node("w", "delay", Map.of("delayHours", 0.5)),
+                    node("e", "email", SUBJECT)),
+                true))
+        .contains("adjust_timing:w");
+    assertThat(
+            rules(
+                chain(
+                    HOOK, node("w", "delay", Map.of("delayDays", 45)), node("e", "email", SUBJECT)),
+                true))
+        .contains("adjust_timing:w");
+    assertThat(
+            rules(
+                chain(
+                    HOOK, node("w", "delay", Map.of("delayDays", 2)), node("e", "email", SUBJECT)),
+                true))
+        .doesNotContain("adjust_timing:w");
+  }
+
+  @Test
+  void twoDelaysInARow() {
+    assertThat(
+            rules(
+                chain(
+                    HOOK,
+                    node("w1", "delay", Map.of("delayDays", 1)),
+                    node("w2", "delay", Map.of("delayDays", 1)),
+                    node("e", "email", SUBJECT)),
+                true))
+        .contains("adjust_timing:w2");
+  }
+
+  @Test
+  void emailWithoutSubjectOrTemplate() {
+    assertThat(rules(chain(HOOK, node("e", "email", Map.of("bodyHint", "x"))), true))
+        .contains("improve_content:e");
+    assertThat(
+            rules(
+                chain(
+                    HOOK,
+                    node(
+                        "e",
+                        "email",
+                        Map.of("templateId", "00000000-0000-0000-0000-000000000001"))),
+                true))
+        .doesNotContain("improve_content:e");
+  }
+
+  @Test
+  void unreachableAndDeadEndNodes() {
+    Canvas canvas =
+        new Canvas(
+            List.of(HOOK, node("e", "email", SUBJECT), node("lost", "email", SUBJECT)),
+            List.of(edge("hook", "e")));
+    assertThat(rules(canvas, true)).contains("remove_step:lost").doesNotContain("remove_step:e");
+    assertThat(
+            rules(
+                chain(
+                    HOOK, node("e", "email", SUBJECT), node("w", "delay", Map.of("delayDays", 1))),
+                true))
+        .contains("remove_step:w");
+  }
+
+  @Test
+  void conditionWithOneBranch() {
+    CanvasNode condition =
+        node("c", "condition", Map.of("field", "{{trigger.x}}", "operator", "is_empty"));
+    Canvas oneBranch =
+        new Canvas(
+            List.of(HOOK, condition, node("e", "email", SUBJECT)),
+            List.of(edge("hook", "c"), branch("c", "e", "true")));
+    assertThat(rules(oneBranch, true)).contains("add_step:c");
+    Canvas twoBranches =
+        new Canvas(
+            List.of(HOOK, condition, node("e", "email", SUBJECT), node("f", "email", SUBJECT)),
+            List.of(edge("hook", "c"), branch("c", "e", "true"), branch("c", "f", "false")));
+    assertThat(rules(twoBranches, true)).doesNotContain("add_step:c");
+  }
+
+  @Test
+  void httpRequestWithoutErrorHandling() {
+    Map<String, Object> call = Map.of("method", "GET", "url", "https://x.example");
+    assertThat(
+            rules(chain(HOOK, node("h", "http_request", call), node("e", "email", SUBJECT)), true))
+        .contains("add_condition:h");
+    assertThat(
+            rules(
+                chain(
+                    HOOK,
+                    node(
+                        "h",
+                        "http_request",
+                        Map.of(
+                            "method",
+                            "GET",
+                            "url",
+                            "https://x.example",
+                            "continueOnFailure",
+                            true))),
+                true))
+        .doesNotContain("add_condition:h");
+    CanvasNode check =
+        node(
+            "c",
+            "condition",
+            Map.of(
+                "field", "{{http_request_1.statusCode}}", "operator", "less_than", "value", "300"));
+    Canvas guarded =
+        new Canvas(
+            List.of(HOOK, node("h", "http_request", call), check, node("e", "email", SUBJECT)),
+            List.of(edge("hook", "h"), edge("h", "c"), branch("c", "e", "true")));
+    assertThat(rules(guarded, true)).doesNotContain("add_condition:h");
+  }
+
+  @Test
+  void longFlowWithoutCondition() {
+    List<CanvasNode> steps = new ArrayList<>(List.of(HOOK));
+    for (int i = 0; i < 6; i++) {
+      steps.add(
+          node(
+              "s" + i,
+              i % 2 == 0 ? "email" : "delay",
+              i % 2 == 0 ? SUBJECT : Map.of("delayDays", 1)));
+    }
+    assertThat(rules(chain(steps.toArray(CanvasNode[]::new)), true)).contains("add_condition:s0");
+    assertThat(rules(chain(steps.subList(0, 5).toArray(CanvasNode[]::new)), true))
+        .doesNotContain("add_condition:s0");
+  }
+
+  @Test
+  void sequenceStartingWithADelay() {
+    assertThat(
+            rules(
+                chain(node("w", "delay", Map.of("delayDays", 1)), node("e", "email", SUBJECT)),
+                false))
+        .contains("reorder:w");
+    assertThat(
+            rules(
+                chain(
+                    node("e", "email", SUBJECT),
+                    node("w", "delay", Map.of("delayDays", 1)),
+                    node("f", "email", SUBJECT)),
+                false))
+        .doesNotContain("reorder:w");
+  }
+
+  @Test
+  void suggestionsCarryTitleDescriptionAndPriority() {
+    Suggestion s =
+        CanvasOptimizer.suggest(
+                chain(node("a", "email", Map.of()), node("b", "email", SUBJECT)), false)
+            .get(0);
+    assertThat(s.title()).isNotBlank();
+    assertThat(s.description()).isNotBlank();
+    assertThat(s.priority()).isIn("high", "medium", "low");
+  }
+}
