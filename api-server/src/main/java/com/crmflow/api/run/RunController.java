@@ -1,0 +1,128 @@
+package com.crmflow.api.run;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.Paging;
+import com.crmflow.workflow.run.RunResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Run records for operators: list, read (with node_log), cancel, retry from the failed node. */
+@RestController
+@RequestMapping("/api/v1/automation-runs")
+class RunController {
+
+  private static final List<String> STATUSES =
+      List.of(RunResult.RUNNING, RunResult.COMPLETED, RunResult.FAILED, RunResult.CANCELLED);
+
+  private final RunRepository runs;
+  private final RunStarter starter;
+  private final WorkflowClient client;
+
+  RunController(RunRepository runs, RunStarter starter, WorkflowClient client) {
+    this.runs = runs;
+    this.starter = starter;
+    this.client = client;
+  }
+
+  /** {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. */
+  @GetMapping
+  @RequiresScope(Scope.AUTOMATION_RUNS_READ)
+  Map<String, Object> list(
+      Caller caller,
+      @RequestParam(name = "sequence_id", required = false) UUID sequenceId,
+      @RequestParam(required = false) String status,
+      @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) Integer offset) {
+    if (status != null && !STATUSES.contains(status)) {
+      throw ApiException.badRequest("status", "must be one of " + STATUSES);
+    }
+    Paging paging = Paging.of(limit, offset);
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put(
+        "runs", runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()));
+    response.put("total", runs.count(caller.tenantId(), sequenceId, status));
+    response.put("limit", paging.limit());
+    response.put("offset", paging.offset());
+    return response;
+  }
+
+  @GetMapping("/{id}")
+  @RequiresScope(Scope.AUTOMATION_RUNS_READ)
+  Map<String, AutomationRun> get(Caller caller, @PathVariable UUID id) {
+    AutomationRun run = find(caller, id);
+    return Map.of("run", run.withNodeLog(runs.nodeLog(id)));
+  }
+
+  /** Cancels a running run: status cancelled at once, and its workflow is cancelled. */
+  @PostMapping("/{id}/cancel")
+  @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
+  Map<String, AutomationRun> cancel(Caller caller, @PathVariable UUID id) {
+    AutomationRun run = find(caller, id);
+    if (!RunResult.RUNNING.equals(run.status())) {
+      throw ApiException.conflict(
+          "Run " + id + " is " + run.status() + "; only a running run can be cancelled.");
+    }
+    runs.finish(id, RunResult.CANCELLED, null);
+    try {
+      client.newUntypedWorkflowStub(run.workflowId()).cancel();
+    } catch (WorkflowNotFoundException notStartedOrFinished) {
+      // never started (the reconciler skips cancelled runs) or already over
+    }
+    return Map.of("run", find(caller, id).withNodeLog(runs.nodeLog(id)));
+  }
+
+  /**
+   * Retries a failed run from its failed node: a new run (retry_of the old one) on the same canvas
+   * version and payload, with the outputs of the nodes that completed before.
+   */
+  @PostMapping("/{id}/retry")
+  @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
+  @ResponseStatus(HttpStatus.CREATED)
+  Map<String, AutomationRun> retry(Caller caller, @PathVariable UUID id) {
+    AutomationRun failed = find(caller, id);
+    if (!RunResult.FAILED.equals(failed.status())) {
+      throw ApiException.conflict(
+          "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
+    }
+    String failedNode =
+        runs.nodeLog(id).stream()
+            .filter(e -> RunResult.FAILED.equals(e.get("status")))
+            .map(e -> (String) e.get("nodeId"))
+            .reduce((first, second) -> second)
+            .orElse(failed.startNodeId());
+    AutomationRun retry =
+        runs.insert(
+                new RunRepository.NewRun(
+                    UUID.randomUUID(),
+                    failed.tenantId(),
+                    failed.sequenceId(),
+                    failed.canvasVersion(),
+                    failed.triggerNodeId(),
+                    failedNode,
+                    failed.triggerPayload(),
+                    null,
+                    failed.id()))
+            .orElseThrow();
+    starter.start(retry);
+    return Map.of("run", retry.withNodeLog(List.of()));
+  }
+
+  private AutomationRun find(Caller caller, UUID id) {
+    return runs.find(caller.tenantId(), id).orElseThrow(() -> ApiException.notFound("Run", id));
+  }
+}

@@ -1,0 +1,152 @@
+package com.crmflow.api.run;
+
+import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.run.AutomationRunWorkflow;
+import com.crmflow.workflow.run.RunInput;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowOptions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Hands an accepted run to Temporal. Safe to call again for the same run (the workflow id is
+ * derived from the run id), which is what the reconciler does for runs whose start failed.
+ */
+@Component
+public class RunStarter {
+
+  private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
+
+  private final WorkflowClient client;
+  private final CanvasRepository canvases;
+  private final ContactRepository contacts;
+  private final RunRepository runs;
+
+  RunStarter(
+      WorkflowClient client,
+      CanvasRepository canvases,
+      ContactRepository contacts,
+      RunRepository runs) {
+    this.client = client;
+    this.canvases = canvases;
+    this.contacts = contacts;
+    this.runs = runs;
+  }
+
+  /**
+   * @return whether Temporal has the workflow now (false: the reconciler will try again)
+   */
+  public boolean start(AutomationRun run) {
+    try {
+      RunInput input = input(run);
+      Map<String, Object> memo = new LinkedHashMap<>();
+      memo.put("tenant_id", run.tenantId().toString());
+      memo.put("sequence_id", run.sequenceId().toString());
+      memo.put("run_id", run.id().toString());
+      memo.put("canvas_version", run.canvasVersion());
+      AutomationRunWorkflow workflow =
+          client.newWorkflowStub(
+              AutomationRunWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(run.workflowId())
+                  .setMemo(memo)
+                  .setStaticSummary(
+                      "run "
+                          + run.id()
+                          + " of sequence "
+                          + run.sequenceId()
+                          + " (canvas v"
+                          + run.canvasVersion()
+                          + ")")
+                  .build());
+      WorkflowClient.start(workflow::run, input);
+    } catch (WorkflowExecutionAlreadyStarted already) {
+      // started before (e.g. by an earlier attempt): nothing to do
+    } catch (RuntimeException e) {
+      log.warn("Could not start the workflow of run {} yet: {}", run.id(), e.toString());
+      return false;
+    }
+    runs.markWorkflowStarted(run.id());
+    return true;
+  }
+
+  private RunInput input(AutomationRun run) {
+    var canvas =
+        canvases.version(run.tenantId(), run.sequenceId(), run.canvasVersion()).orElseThrow();
+    Map<String, Object> prior = new HashMap<>();
+    List<String> completed = new ArrayList<>();
+    if (run.retryOf() != null) {
+      priorOutputs(run.retryOf(), run.startNodeId(), prior, completed);
+    }
+    return new RunInput(
+        run.tenantId().toString(),
+        run.sequenceId().toString(),
+        run.id().toString(),
+        run.canvasVersion(),
+        canvas.toCanvas(),
+        run.startNodeId(),
+        payloadMap(run.triggerPayload()),
+        contactOf(run),
+        prior,
+        completed);
+  }
+
+  /** {{trigger.*}} reads the payload's fields; a payload that is no object is {{trigger.value}}. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> payloadMap(Object payload) {
+    if (payload instanceof Map<?, ?> map) {
+      return (Map<String, Object>) map;
+    }
+    Map<String, Object> wrapped = new HashMap<>();
+    wrapped.put("value", payload);
+    return wrapped;
+  }
+
+  /** {{contact.*}}: the contact named by the payload's contact_id, if it is one of the tenant's. */
+  private Map<String, Object> contactOf(AutomationRun run) {
+    if (payloadMap(run.triggerPayload()).get("contact_id") instanceof String id) {
+      try {
+        return contacts
+            .find(run.tenantId(), UUID.fromString(id))
+            .map(c -> c.asEventData())
+            .orElse(null);
+      } catch (IllegalArgumentException notAUuid) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The variables the retried run's nodes produced, rebuilt from its node log in execution order.
+   * Ordinals count every executed node of a type, as the interpreter does, except the failed node
+   * being retried, which runs again.
+   */
+  private void priorOutputs(
+      UUID retriedRunId, String retriedNode, Map<String, Object> prior, List<String> completed) {
+    Map<String, Integer> ordinals = new HashMap<>();
+    for (Map<String, Object> entry : runs.nodeLog(retriedRunId)) {
+      String nodeId = (String) entry.get("nodeId");
+      boolean failed = "failed".equals(entry.get("status"));
+      if (failed && nodeId.equals(retriedNode)) {
+        continue;
+      }
+      String type = (String) entry.get("nodeType");
+      int ordinal = ordinals.merge(type, 1, Integer::sum);
+      prior.put(
+          type + "_" + ordinal, failed ? Map.of("error", entry.get("error")) : entry.get("output"));
+      completed.add(nodeId);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package com.crmflow.api.run;
+
+import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The public automation trigger: no API key, only the node's optional secretToken. The run row,
+ * with its payload, is committed before the 200; the workflow is started right after, and the
+ * reconciler starts it later if Temporal was unreachable. Nothing accepted is lost.
+ */
+@RestController
+class TriggerController {
+
+  private final JdbcClient jdbc;
+  private final SequenceRepository sequences;
+  private final CanvasRepository canvases;
+  private final RunRepository runs;
+  private final RunStarter starter;
+  private final JsonMapper mapper;
+
+  TriggerController(
+      JdbcClient jdbc,
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      RunRepository runs,
+      RunStarter starter,
+      JsonMapper mapper) {
+    this.jdbc = jdbc;
+    this.sequences = sequences;
+    this.canvases = canvases;
+    this.runs = runs;
+    this.starter = starter;
+    this.mapper = mapper;
+  }
+
+  private record TriggerNode(UUID sequenceId, String type) {}
+
+  @PostMapping(
+      path = "/api/webhooks/automation/{tenantId}/{nodeId}",
+      consumes = MediaType.APPLICATION_JSON_VALUE)
+  Map<String, Object> trigger(
+      @PathVariable String tenantId,
+      @PathVariable String nodeId,
+      @RequestHeader(name = "X-Webhook-Secret", required = false) String secret,
+      @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+      @RequestBody(required = false) String body) {
+    UUID tenant = parseTenant(tenantId);
+    TriggerNode trigger =
+        findTrigger(tenant, nodeId)
+            .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+    Sequence sequence = sequences.find(tenant, trigger.sequenceId()).orElseThrow();
+    CanvasNode node =
+        canvases
+            .versionOrEmpty(tenant, sequence.id(), sequence.currentVersion())
+            .toCanvas()
+            .node(nodeId)
+            .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+    if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
+      throw ApiException.unprocessable(
+          "Node " + nodeId + " is a " + trigger.type() + ", not a webhook_trigger.", List.of());
+    }
+    if (node.config("secretToken") instanceof String expected && !expected.isEmpty()) {
+      if (secret == null
+          || !MessageDigest.isEqual(
+              secret.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
+        throw new ApiException(
+            HttpStatus.UNAUTHORIZED,
+            "X-Webhook-Secret is missing or does not match this trigger's secret.",
+            List.of(),
+            Map.of());
+      }
+    }
+    if (!Sequence.ACTIVE.equals(sequence.status())) {
+      throw ApiException.unprocessable(
+          "The automation is " + sequence.status() + ", not active.", List.of());
+    }
+    Object payload = parse(body);
+    String key = idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
+    if (key != null && key.length() > 255) {
+      throw ApiException.badRequest("Idempotency-Key", "must be at most 255 characters");
+    }
+    if (key != null) {
+      Optional<AutomationRun> earlier = runs.findByIdempotencyKey(tenant, nodeId, key);
+      if (earlier.isPresent()) {
+        return accepted(earlier.get());
+      }
+    }
+    Optional<AutomationRun> inserted =
+        runs.insert(
+            new RunRepository.NewRun(
+                UUID.randomUUID(),
+                tenant,
+                sequence.id(),
+                sequence.currentVersion(),
+                nodeId,
+                nodeId,
+                payload,
+                key,
+                null));
+    if (inserted.isEmpty()) {
+      // a concurrent delivery with the same key won the insert
+      return accepted(runs.findByIdempotencyKey(tenant, nodeId, key).orElseThrow());
+    }
+    starter.start(inserted.get());
+    return accepted(inserted.get());
+  }
+
+  private static Map<String, Object> accepted(AutomationRun run) {
+    return Map.of("received", true, "runId", run.id());
+  }
+
+  private Object parse(String body) {
+    if (body == null || body.isBlank()) {
+      throw ApiException.badRequest("body", "a JSON body is required");
+    }
+    try {
+      return mapper.readValue(body, Object.class);
+    } catch (JacksonException e) {
+      throw ApiException.badRequest("body", "is not valid JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  private static UUID parseTenant(String tenantId) {
+    try {
+      return UUID.fromString(tenantId);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.notFound("Tenant", tenantId);
+    }
+  }
+
+  private Optional<TriggerNode> findTrigger(UUID tenantId, String nodeId) {
+    return jdbc.sql(
+            "select sequence_id, node_type from trigger_node where tenant_id = :t and node_id = :n")
+        .param("t", tenantId)
+        .param("n", nodeId)
+        .query(
+            (rs, row) ->
+                new TriggerNode(rs.getObject("sequence_id", UUID.class), rs.getString("node_type")))
+        .optional();
+  }
+}

@@ -1,0 +1,343 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.template.TemplateResolver;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The canvas interpreter. It walks the graph from the start node; every node runs in its own
+ * workflow thread, so parallel branches run concurrently. A node with several incoming edges runs
+ * once, when every incoming edge is resolved: taken by a node that ran, or skipped because a
+ * condition chose the other branch (skipping propagates). It runs if at least one incoming edge was
+ * taken; otherwise it is skipped too.
+ *
+ * <p>delay is a durable timer; condition and data_transform are evaluated here; every side effect
+ * is an activity named after its node type. A failing node fails the run unless its config has
+ * {@code continueOnFailure: true}: then it is logged as failed, its output is {@code {error}}, and
+ * the flow goes on along its edges.
+ */
+public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
+
+  private static final ActivityOptions RECORDING =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.CRM)
+          .setStartToCloseTimeout(Duration.ofSeconds(10))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofMillis(200))
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  .build())
+          .build();
+
+  private final RunRecorderActivities recorder =
+      Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
+
+  private RunInput input;
+  private Canvas canvas;
+  private final Map<String, Object> scope = new LinkedHashMap<>();
+  private final Map<String, Integer> executedByType = new HashMap<>();
+  private final Map<String, Boolean> edgeTaken = new HashMap<>();
+  private final Set<String> settled = new HashSet<>();
+  private int logSeq;
+  private int active;
+  private String failure;
+
+  @Override
+  public RunResult run(RunInput input) {
+    this.input = input;
+    this.canvas = input.canvas();
+    scope.put("trigger", input.triggerPayload() == null ? Map.of() : input.triggerPayload());
+    if (input.contact() != null) {
+      scope.put("contact", input.contact());
+    }
+    if (input.priorOutputs() != null) {
+      scope.putAll(input.priorOutputs());
+      input.priorOutputs().keySet().forEach(this::countPriorOutput);
+    }
+    if (input.completedNodeIds() != null && !input.completedNodeIds().isEmpty()) {
+      resumeAfter(input.completedNodeIds());
+    }
+    try {
+      start(input.startNodeId());
+      Workflow.await(() -> active == 0 || failure != null);
+    } catch (CanceledFailure cancelled) {
+      Workflow.newDetachedCancellationScope(
+              () -> recorder.finishRun(input.runId(), RunResult.CANCELLED, null))
+          .run();
+      throw cancelled;
+    }
+    RunResult result =
+        failure == null
+            ? new RunResult(RunResult.COMPLETED, null)
+            : new RunResult(RunResult.FAILED, failure);
+    recorder.finishRun(input.runId(), result.status(), result.error());
+    return result;
+  }
+
+  /**
+   * A retry starts at the failed node: edges from outside its part of the graph count as taken when
+   * their source completed in the failed run, and as not taken otherwise.
+   */
+  private void resumeAfter(List<String> completedNodeIds) {
+    Set<String> ahead =
+        com.crmflow.workflow.canvas.CanvasRules.reachableFrom(canvas, List.of(input.startNodeId()));
+    for (CanvasEdge edge : canvas.edges()) {
+      if (!ahead.contains(edge.source())) {
+        edgeTaken.put(edge.id(), completedNodeIds.contains(edge.source()));
+      }
+    }
+    canvas.nodes().stream()
+        .map(CanvasNode::id)
+        .filter(id -> !ahead.contains(id))
+        .forEach(settled::add);
+  }
+
+  private void countPriorOutput(String variable) {
+    int underscore = variable.lastIndexOf('_');
+    if (underscore > 0 && variable.substring(underscore + 1).matches("\\d+")) {
+      executedByType.merge(
+          variable.substring(0, underscore),
+          Integer.parseInt(variable.substring(underscore + 1)),
+          Math::max);
+    }
+  }
+
+  private void start(String nodeId) {
+    CanvasNode node =
+        canvas.node(nodeId).orElseThrow(() -> new IllegalStateException("no node " + nodeId));
+    settled.add(nodeId);
+    active++;
+    Async.procedure(
+        () -> {
+          try {
+            execute(node);
+          } finally {
+            active--;
+          }
+        });
+  }
+
+  private void execute(CanvasNode node) {
+    String type = node.type();
+    int ordinal = executedByType.merge(type, 1, Integer::sum);
+    int seq = ++logSeq;
+    String startedAt = now();
+    Map<String, Object> output;
+    try {
+      if (NodeType.DELAY.value().equals(type)) {
+        recorder.recordNode(
+            input.runId(),
+            new NodeLogEntry(seq, node.id(), type, RunResult.RUNNING, startedAt, null, null, null));
+      }
+      output = run(node);
+    } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
+      String message = message(e);
+      recorder.recordNode(
+          input.runId(),
+          new NodeLogEntry(
+              seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message));
+      if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
+        scope.put(type + "_" + ordinal, Map.of("error", message));
+        follow(node, edge -> true);
+      } else if (failure == null) {
+        failure = "node " + node.id() + " (" + type + ") failed: " + message;
+      }
+      return;
+    }
+    scope.put(type + "_" + ordinal, output);
+    recorder.recordNode(
+        input.runId(),
+        new NodeLogEntry(
+            seq,
+            node.id(),
+            type,
+            RunResult.COMPLETED,
+            startedAt,
+            now(),
+            loggedOutput(node, output),
+            null));
+    if (NodeType.CONDITION.value().equals(type)) {
+      String branch = String.valueOf(output.get("result"));
+      follow(node, edge -> edge.label() == null || edge.label().equals(branch));
+    } else {
+      follow(node, edge -> true);
+    }
+  }
+
+  /** Runs the node and returns its output. */
+  private Map<String, Object> run(CanvasNode node) {
+    NodeType type =
+        NodeType.of(node.type())
+            .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
+    return switch (type) {
+      case WEBHOOK_TRIGGER, SCHEDULE_TRIGGER, CRM_EVENT_TRIGGER -> Map.of();
+      case DELAY -> delay(node);
+      case CONDITION -> NodeEvaluation.condition(node, scope);
+      case DATA_TRANSFORM -> NodeEvaluation.transform(node, scope);
+      case HTTP_REQUEST -> httpRequest(node);
+      case EMAIL, CHAT_MESSAGE, CRM_UPDATE, CREATE_RECORD ->
+          throw new NodeFailure(
+              "node type " + type.value() + " is not supported by this version of the engine");
+    };
+  }
+
+  private Map<String, Object> delay(CanvasNode node) {
+    double days = number(node.config("delayDays"));
+    double hours = number(node.config("delayHours"));
+    Duration duration = Duration.ofMillis(Math.round((days * 24 + hours) * 3_600_000));
+    Workflow.newTimer(
+            duration, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build())
+        .get();
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("waitedSeconds", duration.toSeconds());
+    return output;
+  }
+
+  private Map<String, Object> httpRequest(CanvasNode node) {
+    int timeout =
+        node.config("timeoutSeconds") instanceof Number n
+            ? Math.max(1, Math.min(60, n.intValue()))
+            : 30;
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (node.config("headers") instanceof Map<?, ?> configured) {
+      configured.forEach(
+          (k, v) ->
+              headers.put(String.valueOf(k), TemplateResolver.render(String.valueOf(v), scope)));
+    }
+    String body =
+        node.config("bodyTemplate") == null
+            ? null
+            : TemplateResolver.render(String.valueOf(node.config("bodyTemplate")), scope, true);
+    HttpRequestCommand command =
+        new HttpRequestCommand(
+            String.valueOf(node.config("method")),
+            TemplateResolver.render(String.valueOf(node.config("url")), scope),
+            headers,
+            body,
+            timeout,
+            input.runId() + ":" + node.id());
+    HttpRequestActivities http =
+        Workflow.newActivityStub(
+            HttpRequestActivities.class,
+            ActivityOptions.newBuilder()
+                .setTaskQueue(TaskQueues.INTEGRATIONS)
+                .setStartToCloseTimeout(Duration.ofSeconds(timeout + 5L))
+                .setSummary("http_request · " + label(node))
+                .setRetryOptions(
+                    RetryOptions.newBuilder()
+                        .setInitialInterval(Duration.ofSeconds(1))
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(Duration.ofMinutes(1))
+                        .setMaximumAttempts(5)
+                        .setDoNotRetry(
+                            HttpRequestActivities.CLIENT_ERROR,
+                            HttpRequestActivities.FORBIDDEN_DESTINATION)
+                        .build())
+                .build());
+    HttpResponseData response = http.send(command);
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("statusCode", response.statusCode());
+    output.put("headers", response.headers());
+    output.put("body", response.body());
+    return output;
+  }
+
+  /**
+   * Marks the node's outgoing edges taken or skipped, then starts (or skips) every target whose
+   * incoming edges are all resolved.
+   */
+  private void follow(CanvasNode node, Predicate<CanvasEdge> taken) {
+    List<CanvasEdge> outgoing = canvas.outgoing(node.id());
+    for (CanvasEdge edge : outgoing) {
+      edgeTaken.put(edge.id(), taken.test(edge));
+    }
+    for (CanvasEdge edge : outgoing) {
+      resolve(edge.target());
+    }
+  }
+
+  private void resolve(String nodeId) {
+    if (settled.contains(nodeId) || failure != null) {
+      return;
+    }
+    List<CanvasEdge> incoming = canvas.incoming(nodeId);
+    if (incoming.stream().anyMatch(e -> !edgeTaken.containsKey(e.id()))) {
+      return; // another branch into this node has not arrived yet
+    }
+    if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id()))) {
+      start(nodeId);
+    } else {
+      // every way in was a branch not taken: skip, and let the skip flow on
+      settled.add(nodeId);
+      canvas.node(nodeId).ifPresent(skipped -> follow(skipped, edge -> false));
+    }
+  }
+
+  /** The trigger's output is the payload, already stored on the run: the log does not copy it. */
+  private static Map<String, Object> loggedOutput(CanvasNode node, Map<String, Object> output) {
+    return NodeType.isTrigger(node.type()) ? Map.of() : output;
+  }
+
+  private static String message(Exception e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause instanceof TemporalFailure) {
+      cause = cause.getCause();
+    }
+    String message =
+        cause instanceof ApplicationFailure app ? app.getOriginalMessage() : cause.getMessage();
+    return message == null ? cause.getClass().getSimpleName() : message;
+  }
+
+  /** ISO-8601 UTC, always with milliseconds. */
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private static String now() {
+    return MILLIS.format(Instant.ofEpochMilli(Workflow.currentTimeMillis()));
+  }
+
+  private static double number(Object value) {
+    return value instanceof Number n ? n.doubleValue() : 0;
+  }
+
+  private static String describe(double days, double hours) {
+    StringBuilder out = new StringBuilder();
+    if (days > 0) {
+      out.append(TemplateResolver.asString(days)).append(days == 1 ? " day" : " days");
+    }
+    if (hours > 0) {
+      out.append(out.isEmpty() ? "" : " ")
+          .append(TemplateResolver.asString(hours))
+          .append(hours == 1 ? " hour" : " hours");
+    }
+    return out.toString();
+  }
+
+  private static String label(CanvasNode node) {
+    String label = node.label();
+    return label == null || label.isBlank() ? node.id() : label;
+  }
+}
