@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -11,19 +12,22 @@ import org.springframework.stereotype.Component;
 @Component
 class RunReconciler {
 
-  static final int GRACE_SECONDS = 5;
-
   private final RunRepository runs;
   private final RunStarter starter;
+  private final int graceSeconds;
 
-  RunReconciler(RunRepository runs, RunStarter starter) {
+  RunReconciler(
+      RunRepository runs,
+      RunStarter starter,
+      @Value("${crm.runs.reconcile-grace-seconds:5}") int graceSeconds) {
     this.runs = runs;
     this.starter = starter;
+    this.graceSeconds = graceSeconds;
   }
 
   @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")
   void startStragglers() {
-    for (UUID id : runs.unstarted(GRACE_SECONDS, 100)) {
+    for (UUID id : runs.unstarted(graceSeconds, 100)) {
       var run = runs.findAnyTenant(id);
       if (run.isPresent() && !starter.start(run.get())) {
         break; // Temporal is still unreachable: try again on the next round

@@ -22,7 +22,11 @@ import tools.jackson.databind.json.JsonMapper;
     properties = {
       "crm.data-dir=target/test-data/${random.uuid}",
       "crm.embedded.temporal-port=0",
-      "crm.admin-token=" + ApiTest.ADMIN_TOKEN
+      "crm.admin-token=" + ApiTest.ADMIN_TOKEN,
+      // the tests' HTTP peers listen on loopback
+      "crm.http.allow-private-addresses=true",
+      "crm.runs.reconcile-interval=500ms",
+      "crm.runs.reconcile-grace-seconds=1"
     })
 public abstract class ApiTest {
 

@@ -1,0 +1,580 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** Trigger → workflow → run record, over HTTP, with a real HTTP peer on loopback. */
+class AutomationRunApiTest extends ApiTest {
+
+  private LocalHttpServer peer;
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    peer = new LocalHttpServer();
+    tenant = newTenant();
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  private String activeAutomation(Map<String, Object> canvas) {
+    String seq = SequenceSupport.automation(tenant.api(), "Flow " + UUID.randomUUID());
+    ApiResponse saved = tenant.api().put("/api/sequences/" + seq + "/canvas", canvas);
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    ApiResponse active = tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    assertThat(active.status()).as(active.toString()).isEqualTo(200);
+    return seq;
+  }
+
+  private ApiResponse fire(String nodeId, Object body) {
+    return anonymous().post("/api/webhooks/automation/" + tenant.id() + "/" + nodeId, body);
+  }
+
+  private JsonNode awaitRun(String runId) {
+    JsonNode[] run = new JsonNode[1];
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              run[0] = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+              return !run[0].get("status").asString().equals("running");
+            });
+    return run[0];
+  }
+
+  private static Map<String, Object> http(String method, String url, Object... extra) {
+    Map<String, Object> config = new HashMap<>();
+    config.put("method", method);
+    config.put("url", url);
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put((String) extra[i], extra[i + 1]);
+    }
+    return config;
+  }
+
+  private String uniqueId(String base) {
+    return base + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @Test
+  void templateVariablesFlowAcrossTwoHttpRequests() {
+    String hook = uniqueId("hook");
+    peer.answer("/first", 200, "{\"id\": 42, \"tags\": [\"a\", \"b\"]}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "first",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/first"),
+                        "headers",
+                        Map.of("X-Customer", "{{trigger.customer.name}}"),
+                        "bodyTemplate",
+                        "{\"name\": \"{{trigger.customer.name}}\", \"missing\": \"{{trigger.nope}}\"}")),
+                node(
+                    "second",
+                    "http_request",
+                    http(
+                        "GET",
+                        peer.url("/items/{{http_request_1.body.id}}?plan={{trigger.plan}}")))),
+            List.of(edge("e1", hook, "first"), edge("e2", "first", "second"))));
+
+    ApiResponse accepted =
+        fire(hook, Map.of("customer", Map.of("name", "Ada \"The\" Countess"), "plan", "pro"));
+    assertThat(accepted.status()).isEqualTo(200);
+    assertThat(accepted.at("/received").asBoolean()).isTrue();
+    String runId = accepted.text("/runId");
+    JsonNode run = awaitRun(runId);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    LocalHttpServer.Received first = peer.received("/first").get(0);
+    assertThat(first.method()).isEqualTo("POST");
+    assertThat(first.body())
+        .isEqualTo("{\"name\": \"Ada \\\"The\\\" Countess\", \"missing\": \"\"}");
+    assertThat(first.header("X-Customer")).isEqualTo("Ada \"The\" Countess");
+    assertThat(first.header("Idempotency-Key")).isEqualTo(runId + ":first");
+    assertThat(peer.received("/items/42")).hasSize(1);
+
+    assertThat(run.get("tenant_id").asString()).isEqualTo(tenant.id().toString());
+    assertThat(run.get("trigger_node_id").asString()).isEqualTo(hook);
+    assertThat(run.at("/trigger_payload/plan").asString()).isEqualTo("pro");
+    assertThat(run.get("workflow_id").asString()).isEqualTo("run-" + runId);
+    assertThat(run.get("completed_at").isNull()).isFalse();
+    JsonNode log = run.get("node_log");
+    assertThat(log.valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "first", "second");
+    JsonNode call = log.get(1);
+    assertThat(call.get("nodeType").asString()).isEqualTo("http_request");
+    assertThat(call.get("status").asString()).isEqualTo("completed");
+    assertThat(call.at("/output/statusCode").asInt()).isEqualTo(200);
+    assertThat(call.at("/output/body/id").asInt()).isEqualTo(42);
+    assertThat(call.get("startedAt").asString())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+    assertThat(call.get("completedAt").asString())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+  }
+
+  @Test
+  void conditionFollowsOnlyTheTakenBranch() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "check",
+                    "condition",
+                    Map.of(
+                        "field", "{{trigger.amount}}", "operator", "greater_than", "value", "100")),
+                node("big", "http_request", http("POST", peer.url("/big"))),
+                node("small", "http_request", http("POST", peer.url("/small")))),
+            List.of(
+                edge("e1", hook, "check"),
+                edge("e2", "check", "big", "true"),
+                edge("e3", "check", "small", "false"))));
+
+    JsonNode large = awaitRun(fire(hook, Map.of("amount", 250)).text("/runId"));
+    JsonNode little = awaitRun(fire(hook, Map.of("amount", 7.5)).text("/runId"));
+
+    assertThat(large.get("status").asString()).isEqualTo("completed");
+    assertThat(large.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "check", "big");
+    assertThat(large.at("/node_log/1/output/result").asBoolean()).isTrue();
+    assertThat(little.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "check", "small");
+    assertThat(peer.received("/big")).hasSize(1);
+    assertThat(peer.received("/small")).hasSize(1);
+  }
+
+  @Test
+  void parallelBranchesJoinOnce() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("left", "http_request", http("GET", peer.url("/left"))),
+                node("right", "http_request", http("GET", peer.url("/right"))),
+                node(
+                    "join",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/join"),
+                        "bodyTemplate",
+                        "{\"a\": \"{{http_request_1.statusCode}}\", \"b\": \"{{http_request_2.statusCode}}\"}"))),
+            List.of(
+                edge("e1", hook, "left"),
+                edge("e2", hook, "right"),
+                edge("e3", "left", "join"),
+                edge("e4", "right", "join"))));
+
+    JsonNode run = awaitRun(fire(hook, Map.of()).text("/runId"));
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    assertThat(peer.received("/join")).hasSize(1);
+    assertThat(peer.received("/join").get(0).body()).isEqualTo("{\"a\": \"200\", \"b\": \"200\"}");
+    List<String> order =
+        run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()).toList();
+    assertThat(order).hasSize(4);
+    assertThat(order.get(3)).isEqualTo("join");
+    assertThat(order.subList(1, 3)).containsExactlyInAnyOrder("left", "right");
+  }
+
+  @Test
+  void joinAfterAConditionWaitsOnlyForTheTakenBranch() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "check",
+                    "condition",
+                    Map.of("field", "{{trigger.vip}}", "operator", "equals", "value", "true")),
+                node("vip", "http_request", http("GET", peer.url("/vip"))),
+                node("normal", "http_request", http("GET", peer.url("/normal"))),
+                node("after", "http_request", http("GET", peer.url("/after")))),
+            List.of(
+                edge("e1", hook, "check"),
+                edge("e2", "check", "vip", "true"),
+                edge("e3", "check", "normal", "false"),
+                edge("e4", "vip", "after"),
+                edge("e5", "normal", "after"))));
+    JsonNode run = awaitRun(fire(hook, Map.of("vip", true)).text("/runId"));
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    assertThat(run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "check", "vip", "after");
+  }
+
+  @Test
+  void dataTransformMapFilterAndMerge() {
+    String hook = uniqueId("hook");
+    peer.answer(
+        "/list",
+        200,
+        "{\"items\": [{\"name\": \"a\", \"status\": \"active\"}, {\"name\": \"b\", \"status\": \"gone\"}], \"page\": 1}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("list", "http_request", http("GET", peer.url("/list"))),
+                node(
+                    "only",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "filter",
+                        "mappings",
+                        Map.of(
+                            "source",
+                            "http_request_1.body.items",
+                            "field",
+                            "status",
+                            "operator",
+                            "equals",
+                            "value",
+                            "active"))),
+                node(
+                    "shape",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "map",
+                        "mappings",
+                        Map.of(
+                            "first",
+                            "{{data_transform_1.items.0.name}}",
+                            "count",
+                            "{{data_transform_1.count}}"))),
+                node(
+                    "all",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "merge",
+                        "mappings",
+                        Map.of("sources", List.of("trigger", "data_transform_2")))),
+                node(
+                    "send",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/out"),
+                        "bodyTemplate",
+                        "{\"merged\": \"{{data_transform_3}}\"}"))),
+            List.of(
+                edge("e1", hook, "list"),
+                edge("e2", "list", "only"),
+                edge("e3", "only", "shape"),
+                edge("e4", "shape", "all"),
+                edge("e5", "all", "send"))));
+
+    JsonNode run = awaitRun(fire(hook, Map.of("source", "crm")).text("/runId"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/node_log/2/output/count").asInt()).isEqualTo(1);
+    assertThat(run.at("/node_log/2/output/items/0/name").asString()).isEqualTo("a");
+    assertThat(run.at("/node_log/3/output/first").asString()).isEqualTo("a");
+    assertThat(run.at("/node_log/3/output/count").asString()).isEqualTo("1");
+    assertThat(run.at("/node_log/4/output/source").asString()).isEqualTo("crm");
+    assertThat(run.at("/node_log/4/output/first").asString()).isEqualTo("a");
+    assertThat(peer.received("/out").get(0).body()).contains("\\\"first\\\":\\\"a\\\"");
+  }
+
+  @Test
+  void aFailingNodeFailsTheRunUnlessItContinuesOnFailure() {
+    String hook = uniqueId("hook");
+    peer.answer("/missing", 404, "{\"error\": \"no such thing\"}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("bad", "http_request", http("GET", peer.url("/missing"))),
+                node("never", "http_request", http("GET", peer.url("/never")))),
+            List.of(edge("e1", hook, "bad"), edge("e2", "bad", "never"))));
+    JsonNode failed = awaitRun(fire(hook, Map.of()).text("/runId"));
+    assertThat(failed.get("status").asString()).isEqualTo("failed");
+    assertThat(failed.get("error").asString()).contains("bad").contains("HTTP 404");
+    assertThat(failed.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(failed.at("/node_log/1/error").asString()).contains("404");
+    assertThat(peer.received("/missing")).hasSize(1); // a 404 is not retried
+    assertThat(peer.received("/never")).isEmpty();
+
+    String tolerant = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(tolerant, "webhook_trigger", Map.of()),
+                node(
+                    "bad",
+                    "http_request",
+                    http("GET", peer.url("/missing"), "continueOnFailure", true)),
+                node("after", "http_request", http("GET", peer.url("/after")))),
+            List.of(edge("e1", tolerant, "bad"), edge("e2", "bad", "after"))));
+    JsonNode completed = awaitRun(fire(tolerant, Map.of()).text("/runId"));
+    assertThat(completed.get("status").asString()).isEqualTo("completed");
+    assertThat(completed.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(peer.received("/after")).hasSize(1);
+  }
+
+  @Test
+  void nodeTypesNotBuiltYetFailClearly() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("mail", "email", Map.of("subject", "Hi"))),
+            List.of(edge("e1", hook, "mail"))));
+    JsonNode run = awaitRun(fire(hook, Map.of()).text("/runId"));
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("email").contains("not supported");
+  }
+
+  @Test
+  void cancelStopsAWaitingRun() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("later", "http_request", http("GET", peer.url("/later")))),
+            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
+                    == 2);
+    JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(waiting.get("status").asString()).isEqualTo("running");
+    assertThat(waiting.at("/node_log/1/status").asString()).isEqualTo("running");
+
+    ApiResponse cancelled =
+        tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+    assertThat(cancelled.status()).isEqualTo(200);
+    assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
+    assertThat(tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
+        .isEqualTo(409);
+    assertThat(peer.received("/later")).isEmpty();
+  }
+
+  @Test
+  void retryRunsFromTheFailedNodeWithEarlierOutputs() {
+    String hook = uniqueId("hook");
+    peer.answer("/lookup", 200, "{\"id\": 7}");
+    peer.answer("/flaky", 400, "{\"error\": \"bad\"}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("lookup", "http_request", http("GET", peer.url("/lookup"))),
+                node(
+                    "flaky",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/flaky"),
+                        "bodyTemplate",
+                        "{\"id\": \"{{http_request_1.body.id}}\"}"))),
+            List.of(edge("e1", hook, "lookup"), edge("e2", "lookup", "flaky"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
+
+    peer.answer("/flaky", 200, "{\"ok\": true}");
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    assertThat(retry.text("/run/retry_of")).isEqualTo(runId);
+    JsonNode rerun = awaitRun(retry.text("/run/id"));
+    assertThat(rerun.get("status").asString()).isEqualTo("completed");
+    assertThat(rerun.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly("flaky");
+    assertThat(peer.received("/lookup")).hasSize(1); // not called again
+    assertThat(peer.received("/flaky").get(1).body()).isEqualTo("{\"id\": \"7\"}");
+    assertThat(
+            tenant
+                .api()
+                .post("/api/v1/automation-runs/" + rerun.get("id").asString() + "/retry", Map.of())
+                .status())
+        .isEqualTo(409);
+  }
+
+  @Test
+  void idempotencyKeyReturnsTheFirstRun() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("call", "http_request", http("GET", peer.url("/once")))),
+            List.of(edge("e1", hook, "call"))));
+    var delivery = anonymous().withHeader("Idempotency-Key", "delivery-1");
+    String first =
+        delivery
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of("n", 1))
+            .text("/runId");
+    String second =
+        delivery
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of("n", 1))
+            .text("/runId");
+    assertThat(second).isEqualTo(first);
+    awaitRun(first);
+    assertThat(peer.received("/once")).hasSize(1);
+    assertThat(tenant.api().get("/api/v1/automation-runs").at("/total").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void everyTriggerErrorStatus() {
+    String hook = uniqueId("hook");
+    String secretHook = uniqueId("secret");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("w", "delay", Map.of("delayDays", 1))),
+                List.of(edge("e1", hook, "w"))));
+    activeAutomation(
+        canvas(
+            List.of(
+                node(secretHook, "webhook_trigger", Map.of("secretToken", "s3cret")),
+                node("w", "delay", Map.of("delayDays", 1))),
+            List.of(edge("e1", secretHook, "w"))));
+    String schedule = uniqueId("schedule");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(
+                    schedule,
+                    "schedule_trigger",
+                    Map.of("scheduleType", "daily", "time", "09:00", "timezone", "UTC")),
+                node("w", "delay", Map.of("delayDays", 1))),
+            List.of(edge("e1", schedule, "w"))));
+    String base = "/api/webhooks/automation/" + tenant.id() + "/";
+
+    assertThat(anonymous().send("POST", base + hook, "{\"a\": ", "application/json").status())
+        .isEqualTo(400);
+    assertThat(anonymous().send("POST", base + hook, "a=1", "text/plain").status()).isEqualTo(415);
+    assertThat(
+            anonymous()
+                .post("/api/webhooks/automation/" + UUID.randomUUID() + "/" + hook, Map.of())
+                .status())
+        .isEqualTo(404);
+    assertThat(anonymous().post("/api/webhooks/automation/not-a-uuid/" + hook, Map.of()).status())
+        .isEqualTo(404);
+    assertThat(anonymous().post(base + "no-such-node", Map.of()).status()).isEqualTo(404);
+    var other = newTenant();
+    assertThat(
+            anonymous()
+                .post("/api/webhooks/automation/" + other.id() + "/" + hook, Map.of())
+                .status())
+        .isEqualTo(404);
+    assertThat(anonymous().post(base + schedule, Map.of()).status()).isEqualTo(422);
+    assertThat(anonymous().post(base + secretHook, Map.of()).status()).isEqualTo(401);
+    assertThat(
+            anonymous()
+                .withHeader("X-Webhook-Secret", "wrong")
+                .post(base + secretHook, Map.of())
+                .status())
+        .isEqualTo(401);
+    assertThat(
+            anonymous()
+                .withHeader("X-Webhook-Secret", "s3cret")
+                .post(base + secretHook, Map.of())
+                .status())
+        .isEqualTo(200);
+    String huge = "{\"x\": \"" + "y".repeat(1_100_000) + "\"}";
+    assertThat(anonymous().send("POST", base + hook, huge, "application/json").status())
+        .isEqualTo(413);
+    tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "paused"));
+    ApiResponse paused = anonymous().post(base + hook, Map.of());
+    assertThat(paused.status()).isEqualTo(422);
+    assertThat(paused.contentType()).startsWith("application/problem+json");
+
+    assertThat(tenant.api().get("/api/v1/automation-runs").at("/total").asInt())
+        .isEqualTo(1); // only the good secret
+  }
+
+  @Test
+  void runsAreListedByAutomationAndStatusAndIsolatedByTenant() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("call", "http_request", http("GET", peer.url("/x")))),
+                List.of(edge("e1", hook, "call"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    awaitRun(runId);
+    ApiResponse listed =
+        tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq + "&status=completed");
+    assertThat(listed.at("/total").asInt()).isEqualTo(1);
+    assertThat(listed.text("/runs/0/id")).isEqualTo(runId);
+    assertThat(tenant.api().get("/api/v1/automation-runs?status=failed").at("/total").asInt())
+        .isZero();
+    assertThat(tenant.api().get("/api/v1/automation-runs?status=weird").status()).isEqualTo(400);
+
+    var other = newTenant();
+    assertThat(other.api().get("/api/v1/automation-runs/" + runId).status()).isEqualTo(404);
+    assertThat(other.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
+        .isEqualTo(404);
+    assertThat(other.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of()).status())
+        .isEqualTo(404);
+    assertThat(other.api().get("/api/v1/automation-runs").at("/total").asInt()).isZero();
+  }
+
+  @Test
+  void theReconcilerStartsAcceptedRunsWhoseWorkflowNeverStarted() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("call", "http_request", http("GET", peer.url("/late")))),
+                List.of(edge("e1", hook, "call"))));
+    // as if the process had died between committing the run and starting its workflow
+    UUID runId = UUID.randomUUID();
+    jdbc.sql(
+            """
+        insert into automation_run (id, tenant_id, sequence_id, canvas_version, trigger_node_id,
+            start_node_id, trigger_payload, workflow_id)
+        values (:id, :t, :s, 1, :n, :n, '{"late": true}', :w)
+        """)
+        .param("id", runId)
+        .param("t", tenant.id())
+        .param("s", UUID.fromString(seq))
+        .param("n", hook)
+        .param("w", "run-" + runId)
+        .update();
+    JsonNode run = awaitRun(runId.toString());
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    assertThat(peer.received("/late")).hasSize(1);
+  }
+}

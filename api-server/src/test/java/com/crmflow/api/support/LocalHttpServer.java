@@ -1,0 +1,86 @@
+package com.crmflow.api.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * A real HTTP server on loopback for tests: records every request and answers each path with a
+ * configurable status and JSON body (default 200 {"ok":true}).
+ */
+public final class LocalHttpServer implements AutoCloseable {
+
+  /** One request as received. */
+  public record Received(
+      String method, String path, Map<String, List<String>> headers, String body) {
+    public String header(String name) {
+      return headers.entrySet().stream()
+          .filter(e -> e.getKey().equalsIgnoreCase(name))
+          .map(e -> e.getValue().get(0))
+          .findFirst()
+          .orElse(null);
+    }
+  }
+
+  private record Answer(int status, String body) {}
+
+  private final HttpServer server;
+  private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+
+  public LocalHttpServer() {
+    try {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    server.setExecutor(Executors.newFixedThreadPool(8));
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  public String url(String path) {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  public void answer(String path, int status, String jsonBody) {
+    answers.put(path, new Answer(status, jsonBody));
+  }
+
+  public List<Received> received() {
+    return List.copyOf(received);
+  }
+
+  public List<Received> received(String path) {
+    return received.stream().filter(r -> r.path().equals(path)).toList();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    String path = exchange.getRequestURI().getPath();
+    received.add(
+        new Received(
+            exchange.getRequestMethod(), path, Map.copyOf(exchange.getRequestHeaders()), body));
+    Answer answer = answers.getOrDefault(path, new Answer(200, "{\"ok\":true}"));
+    byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      exchange.getResponseBody().write(bytes);
+    }
+    exchange.close();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
