@@ -577,4 +577,31 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(run.get("status").asString()).isEqualTo("completed");
     assertThat(peer.received("/late")).hasSize(1);
   }
+
+  @Test
+  void aCanvasEditedMidRunDoesNotChangeTheRun() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("wait", "delay", Map.of("delayHours", 0.0005)), // 1.8 seconds
+                    node("call", "http_request", http("GET", peer.url("/version-one")))),
+                List.of(edge("e1", hook, "wait"), edge("e2", "wait", "call"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    ApiResponse edited =
+        tenant
+            .api()
+            .patch(
+                "/api/sequences/" + seq + "/nodes/call",
+                Map.of("data", Map.of("config", Map.of("url", peer.url("/version-two")))));
+    assertThat(edited.status()).isEqualTo(200);
+
+    JsonNode run = awaitRun(runId);
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    assertThat(run.get("canvas_version").asInt()).isEqualTo(1);
+    assertThat(peer.received("/version-one")).hasSize(1);
+    assertThat(peer.received("/version-two")).isEmpty();
+  }
 }

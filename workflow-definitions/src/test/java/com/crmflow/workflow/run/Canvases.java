@@ -1,0 +1,121 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import java.util.List;
+import java.util.Map;
+
+/** Canvases for interpreter tests. */
+final class Canvases {
+
+  private Canvases() {}
+
+  static CanvasNode node(String id, String type, Map<String, Object> config) {
+    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
+  }
+
+  static CanvasEdge edge(String source, String target) {
+    return new CanvasEdge(source + ">" + target, source, target, "default", null);
+  }
+
+  static CanvasEdge branch(String source, String target, String label) {
+    return new CanvasEdge(source + ">" + target, source, target, "conditional", label);
+  }
+
+  /** webhook → wait 3 days → http_request */
+  static Canvas threeDayWait() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node("wait", "delay", Map.of("delayDays", 3)),
+            node(
+                "call",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/{{trigger.id}}"))),
+        List.of(edge("hook", "wait"), edge("wait", "call")));
+  }
+
+  /**
+   * Every node type the engine runs: trigger, http_request, condition, data_transform (all three
+   * kinds), delay, a parallel join.
+   */
+  static Canvas everyBuiltNodeType() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "fetch",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/items")),
+            node(
+                "check",
+                "condition",
+                Map.of(
+                    "field",
+                    "{{http_request_1.statusCode}}",
+                    "operator",
+                    "equals",
+                    "value",
+                    "200")),
+            node(
+                "filter",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "filter",
+                    "mappings",
+                    Map.of(
+                        "source",
+                        "http_request_1.body.items",
+                        "field",
+                        "status",
+                        "operator",
+                        "equals",
+                        "value",
+                        "active"))),
+            node(
+                "map",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "map",
+                    "mappings",
+                    Map.of("count", "{{data_transform_1.count}}"))),
+            node(
+                "merge",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "merge",
+                    "mappings",
+                    Map.of("sources", List.of("trigger", "data_transform_2")))),
+            node("wait", "delay", Map.of("delayHours", 2)),
+            node(
+                "notify",
+                "http_request",
+                Map.of(
+                    "method",
+                    "POST",
+                    "url",
+                    "https://example.com/done",
+                    "bodyTemplate",
+                    "{\"n\": \"{{data_transform_3.count}}\"}")),
+            node(
+                "skipped",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/never"))),
+        List.of(
+            edge("hook", "fetch"),
+            edge("fetch", "check"),
+            branch("check", "filter", "true"),
+            branch("check", "skipped", "false"),
+            edge("filter", "map"),
+            edge("filter", "wait"),
+            edge("map", "merge"),
+            edge("merge", "notify"),
+            edge("wait", "notify")));
+  }
+}

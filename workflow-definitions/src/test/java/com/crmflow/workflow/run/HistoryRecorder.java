@@ -1,0 +1,72 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.Canvas;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
+ * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit the new
+ * files next to the old ones; never rewrite the old ones:
+ *
+ * <pre>
+ * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
+ * java -cp workflow-definitions/target/test-classes:workflow-definitions/target/classes:$(cat cp.txt) \
+ *     com.crmflow.workflow.run.HistoryRecorder
+ * </pre>
+ */
+public final class HistoryRecorder {
+
+  private HistoryRecorder() {}
+
+  public static void main(String[] args) throws Exception {
+    Path target =
+        Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
+    Files.createDirectories(target);
+    record(
+        target, "every-built-node-type", Canvases.everyBuiltNodeType(), Map.of("source", "crm"), 0);
+    record(target, "three-day-wait", Canvases.threeDayWait(), Map.of("id", "abc"), 0);
+    record(target, "retried-activity", Canvases.threeDayWait(), Map.of("id", "retry"), 2);
+  }
+
+  private static void record(
+      Path dir, String name, Canvas canvas, Map<String, Object> payload, int failures)
+      throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(new InMemoryRecorder());
+      env.newWorker(TaskQueues.INTEGRATIONS)
+          .registerActivitiesImplementations(new ScriptedHttp(failures));
+      env.start();
+      WorkflowClient client = env.getWorkflowClient();
+      String workflowId = AutomationRunWorkflow.workflowId(name);
+      client
+          .newWorkflowStub(
+              AutomationRunWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(workflowId)
+                  .build())
+          .run(
+              new RunInput(
+                  "tenant",
+                  "sequence",
+                  name,
+                  1,
+                  canvas,
+                  "hook",
+                  payload,
+                  null,
+                  Map.of(),
+                  List.of()));
+      Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package com.crmflow.workflow.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.Canvas;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The interpreter on Temporal's test environment, with time skipping. */
+@Timeout(60)
+class InterpreterDurabilityTest {
+
+  private TestWorkflowEnvironment env;
+  private InMemoryRecorder recorder;
+
+  @BeforeEach
+  void setUp() {
+    env = TestWorkflowEnvironment.newInstance();
+    recorder = new InMemoryRecorder();
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  private static void register(
+      WorkerFactory factory, InMemoryRecorder recorder, ScriptedHttp http) {
+    Worker automation = factory.newWorker(TaskQueues.AUTOMATION);
+    automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+    factory.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
+    factory.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
+  }
+
+  private static RunInput input(String runId, Canvas canvas, Map<String, Object> payload) {
+    return new RunInput(
+        "tenant", "sequence", runId, 1, canvas, "hook", payload, null, Map.of(), List.of());
+  }
+
+  private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
+    return client.newWorkflowStub(
+        AutomationRunWorkflow.class,
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.AUTOMATION)
+            .setWorkflowId(AutomationRunWorkflow.workflowId(runId))
+            .build());
+  }
+
+  /**
+   * A worker that comes up mid-wait rebuilds the run from its history (replay) and goes on. The
+   * test server of this SDK cannot skip time after a worker factory is shut down (sdk-java #2670),
+   * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and the restart
+   * of a whole process is covered by api-server's RunSurvivesRestartTest.
+   */
+  @Test
+  void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce() throws Exception {
+    ScriptedHttp http = new ScriptedHttp(0);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    WorkflowClient client = env.getWorkflowClient();
+    WorkflowExecution execution =
+        WorkflowClient.start(
+            stub(client, "r1")::run, input("r1", Canvases.threeDayWait(), Map.of("id", "abc")));
+
+    env.sleep(Duration.ofHours(1));
+    assertThat(recorder.log("r1"))
+        .extracting(NodeLogEntry::status)
+        .containsExactly("completed", "running");
+    WorkflowReplayer.replayWorkflowExecution(
+        client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
+
+    RunResult result =
+        client
+            .newUntypedWorkflowStub(execution.getWorkflowId())
+            .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class);
+    assertThat(execution.getWorkflowId()).isEqualTo("run-r1");
+    assertThat(result.status()).isEqualTo("completed");
+    assertThat(http.calls).hasSize(1);
+    assertThat(http.calls.get(0).url()).isEqualTo("https://example.com/abc");
+    assertThat(http.calls.get(0).idempotencyKey()).isEqualTo("r1:call");
+    assertThat(recorder.log("r1"))
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("hook", "wait", "call");
+    assertThat(recorder.log("r1")).extracting(NodeLogEntry::status).containsOnly("completed");
+    assertThat(recorder.finished).containsEntry("r1", "completed");
+    WorkflowReplayer.replayWorkflowExecution(
+        client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
+  }
+
+  @Test
+  void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce() {
+    ScriptedHttp http = new ScriptedHttp(2);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                Canvases.node("hook", "webhook_trigger", Map.of()),
+                Canvases.node(
+                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
+            List.of(Canvases.edge("hook", "call")));
+    RunResult result = stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of()));
+
+    assertThat(result.status()).isEqualTo("completed");
+    assertThat(http.calls).hasSize(3);
+    List<NodeLogEntry> log = recorder.log("r2");
+    assertThat(log).hasSize(2);
+    assertThat(log.get(1).status()).isEqualTo("completed");
+    assertThat(log.get(1).output()).containsEntry("statusCode", 200);
+  }
+
+  @Test
+  void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers() {
+    ScriptedHttp http = new ScriptedHttp(0);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    RunResult result =
+        stub(env.getWorkflowClient(), "r3")
+            .run(input("r3", Canvases.everyBuiltNodeType(), Map.of("source", "crm")));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    List<NodeLogEntry> log = recorder.log("r3");
+    assertThat(log)
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("hook", "fetch", "check", "filter", "map", "wait", "merge", "notify");
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/items", "https://example.com/done");
+    assertThat(http.calls.get(1).body()).isEqualTo("{\"n\": \"1\"}");
+  }
+}
