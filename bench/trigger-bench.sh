@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
+#   bench/trigger-bench.sh [N] [CONCURRENCY]
+# Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
+#   flow A: webhook_trigger → http_request POST to the harness's sink
+#   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
+# runs the harness against each and prints its RESULT lines. Needs curl and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-2000}
+C=${2:-32}
+HARNESS=${HARNESS:-../shared/bench/TriggerBench.java}
+PORT=8090
+KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
+DATA=$(mktemp -d)
+[[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
+java ${BENCH_JAVA_OPTS:--Xmx2g} -jar api-server/target/api-server-0.1.0-SNAPSHOT.jar \
+  --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
+  --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
+  --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
+SERVICE=$!
+trap 'kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null; rm -rf "$DATA"' EXIT
+for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done
+
+api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
+make_flow() { # name, canvas json
+  local id
+  id=$(api -X POST localhost:$PORT/api/v1/sequences -d "{\"name\":\"$1\",\"flow_type\":\"automation\",\"builder_mode\":\"visual\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequence"]["id"])')
+  api -X PUT localhost:$PORT/api/sequences/$id/canvas -d "$2" >/dev/null
+  api -X PATCH localhost:$PORT/api/v1/sequences/$id -d '{"status":"active"}' >/dev/null
+}
+SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"label":"sink","config":{"method":"POST","url":"http://127.0.0.1:18080/sink","headers":{"Content-Type":"application/json"},"bodyTemplate":"{\"id\": \"{{trigger.id}}\", \"t0\": \"{{trigger.t0}}\"}"}}}'
+make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
+make_flow "bench B" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
+for flow in a b; do
+  java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
+    --n "$N" --concurrency "$C" --warmup 200 --timeout-s 180 --label "flow-$flow"
+done
