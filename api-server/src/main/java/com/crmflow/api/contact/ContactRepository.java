@@ -110,16 +110,8 @@ public class ContactRepository {
   public Optional<Contact> insertIfAbsent(
       UUID tenantId, Map<String, Object> fields, Map<String, Object> custom) {
     return jdbc.sql(
-            """
-            insert into contact (id, tenant_id, custom_fields%s)
-            values (:id, :tenantId, jsonb_strip_nulls(:customFields::jsonb)%s)
-            on conflict (tenant_id, email) do nothing
-            returning %s
-            """
-                .formatted(
-                    SqlAssignments.columns(fields.keySet()),
-                    SqlAssignments.values(fields.keySet()),
-                    COLUMNS))
+            SqlAssignments.insertWithCustomFields(
+                "contact", fields.keySet(), "on conflict (tenant_id, email) do nothing", COLUMNS))
         .params(fields)
         .param("id", UUID.randomUUID())
         .param("tenantId", tenantId)
@@ -130,16 +122,7 @@ public class ContactRepository {
 
   public Contact update(
       UUID tenantId, UUID id, Map<String, Object> fields, Map<String, Object> custom) {
-    String assignments = SqlAssignments.set(fields.keySet());
-    return jdbc.sql(
-            """
-            update contact set %s
-                   custom_fields = jsonb_strip_nulls(custom_fields || :customFields::jsonb),
-                   updated_at = now()
-            where tenant_id = :tenantId and id = :id
-            returning %s
-            """
-                .formatted(assignments.isEmpty() ? "" : assignments + ",", COLUMNS))
+    return jdbc.sql(SqlAssignments.updateWithCustomFields("contact", fields.keySet(), COLUMNS))
         .params(fields)
         .param("tenantId", tenantId)
         .param("id", id)

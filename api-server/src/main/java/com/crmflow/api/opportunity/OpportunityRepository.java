@@ -51,16 +51,7 @@ public class OpportunityRepository {
   }
 
   public Opportunity insert(UUID tenantId, Map<String, Object> fields, Map<String, Object> custom) {
-    return jdbc.sql(
-            """
-            insert into opportunity (id, tenant_id, custom_fields%s)
-            values (:id, :tenantId, jsonb_strip_nulls(:customFields::jsonb)%s)
-            returning %s
-            """
-                .formatted(
-                    SqlAssignments.columns(fields.keySet()),
-                    SqlAssignments.values(fields.keySet()),
-                    COLUMNS))
+    return jdbc.sql(SqlAssignments.insertWithCustomFields("opportunity", fields.keySet(), COLUMNS))
         .params(fields)
         .param("id", UUID.randomUUID())
         .param("tenantId", tenantId)
@@ -91,16 +82,7 @@ public class OpportunityRepository {
 
   public Opportunity update(
       UUID tenantId, UUID id, Map<String, Object> fields, Map<String, Object> custom) {
-    String assignments = SqlAssignments.set(fields.keySet());
-    return jdbc.sql(
-            """
-            update opportunity set %s
-                   custom_fields = jsonb_strip_nulls(custom_fields || :customFields::jsonb),
-                   updated_at = now()
-            where tenant_id = :tenantId and id = :id
-            returning %s
-            """
-                .formatted(assignments.isEmpty() ? "" : assignments + ",", COLUMNS))
+    return jdbc.sql(SqlAssignments.updateWithCustomFields("opportunity", fields.keySet(), COLUMNS))
         .params(fields)
         .param("tenantId", tenantId)
         .param("id", id)
