@@ -5,17 +5,23 @@ import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.RunInput;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
+import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,6 +37,15 @@ public class RunStarter {
   private final CanvasRepository canvases;
   private final ContactRepository contacts;
   private final RunRepository runs;
+  private final ThreadPoolExecutor starts =
+      new ThreadPoolExecutor(
+          8,
+          8,
+          1,
+          TimeUnit.MINUTES,
+          new ArrayBlockingQueue<>(1_000),
+          new CustomizableThreadFactory("run-starter-"),
+          new ThreadPoolExecutor.CallerRunsPolicy());
 
   RunStarter(
       WorkflowClient client,
@@ -41,6 +56,21 @@ public class RunStarter {
     this.canvases = canvases;
     this.contacts = contacts;
     this.runs = runs;
+  }
+
+  /**
+   * Hands the start to a small pool and returns at once: the trigger answers as soon as the run row
+   * is committed. When the pool is saturated the caller starts the workflow itself, which slows
+   * triggers down instead of queueing without bound. A start that never happens (process ends with
+   * starts queued) is the reconciler's.
+   */
+  public void startSoon(AutomationRun run) {
+    starts.execute(() -> start(run));
+  }
+
+  @PreDestroy
+  void stopStarting() {
+    starts.shutdownNow();
   }
 
   /**
@@ -60,6 +90,10 @@ public class RunStarter {
               WorkflowOptions.newBuilder()
                   .setTaskQueue(TaskQueues.AUTOMATION)
                   .setWorkflowId(run.workflowId())
+                  // a run executes once: a second start (reconciler, retry of the start) of an
+                  // id whose workflow already finished must not run it again
+                  .setWorkflowIdReusePolicy(
+                      WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
                   .setMemo(memo)
                   .setStaticSummary(
                       "run "

@@ -121,7 +121,7 @@ class TriggerController {
       // a concurrent delivery with the same key won the insert
       return accepted(runs.findByIdempotencyKey(tenant, nodeId, key).orElseThrow());
     }
-    starter.start(inserted.get());
+    starter.startSoon(inserted.get());
     return accepted(inserted.get());
   }
 

@@ -604,4 +604,30 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(peer.received("/version-one")).hasSize(1);
     assertThat(peer.received("/version-two")).isEmpty();
   }
+
+  @org.springframework.beans.factory.annotation.Autowired RunStarter starter;
+  @org.springframework.beans.factory.annotation.Autowired RunRepository runRepository;
+
+  @Test
+  void startingAFinishedRunAgainDoesNotRunItTwice() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("call", "http_request", http("POST", peer.url("/exactly-once")))),
+            List.of(edge("e1", hook, "call"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("completed");
+
+    // what a late reconciler round or a queued start would do
+    var run = runRepository.find(tenant.id(), UUID.fromString(runId)).orElseThrow();
+    assertThat(starter.start(run)).isTrue();
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> peer.received("/exactly-once").size() == 1);
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size())
+        .isEqualTo(2);
+  }
 }
