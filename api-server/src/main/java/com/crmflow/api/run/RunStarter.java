@@ -3,6 +3,7 @@ package com.crmflow.api.run;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.RunInput;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
@@ -64,8 +65,8 @@ public class RunStarter {
    * triggers down instead of queueing without bound. A start that never happens (process ends with
    * starts queued) is the reconciler's.
    */
-  public void startSoon(AutomationRun run) {
-    starts.execute(() -> start(run));
+  public void startSoon(AutomationRun run, Canvas canvas) {
+    starts.execute(() -> start(run, canvas));
   }
 
   @PreDestroy
@@ -77,8 +78,15 @@ public class RunStarter {
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
+    return start(run, null);
+  }
+
+  /**
+   * @param canvas the run's pinned canvas when the caller has it already, else null
+   */
+  private boolean start(AutomationRun run, Canvas canvas) {
     try {
-      RunInput input = input(run);
+      RunInput input = input(run, canvas);
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
       memo.put("sequence_id", run.sequenceId().toString());
@@ -115,9 +123,14 @@ public class RunStarter {
     return true;
   }
 
-  private RunInput input(AutomationRun run) {
-    var canvas =
-        canvases.version(run.tenantId(), run.sequenceId(), run.canvasVersion()).orElseThrow();
+  private RunInput input(AutomationRun run, Canvas pinned) {
+    Canvas canvas =
+        pinned != null
+            ? pinned
+            : canvases
+                .version(run.tenantId(), run.sequenceId(), run.canvasVersion())
+                .orElseThrow()
+                .toCanvas();
     Map<String, Object> prior = new HashMap<>();
     List<String> completed = new ArrayList<>();
     if (run.retryOf() != null) {
@@ -128,7 +141,7 @@ public class RunStarter {
         run.sequenceId().toString(),
         run.id().toString(),
         run.canvasVersion(),
-        canvas.toCanvas(),
+        canvas,
         run.startNodeId(),
         payloadMap(run.triggerPayload()),
         contactOf(run),

@@ -4,6 +4,7 @@ import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
+import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import java.nio.charset.StandardCharsets;
@@ -68,13 +69,12 @@ class TriggerController {
     TriggerNode trigger =
         findTrigger(tenant, nodeId)
             .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
-    Sequence sequence = sequences.find(tenant, trigger.sequenceId()).orElseThrow();
+    SequenceRepository.TriggerState sequence =
+        sequences.triggerState(tenant, trigger.sequenceId()).orElseThrow();
+    Canvas canvas =
+        canvases.versionOrEmpty(tenant, trigger.sequenceId(), sequence.currentVersion()).toCanvas();
     CanvasNode node =
-        canvases
-            .versionOrEmpty(tenant, sequence.id(), sequence.currentVersion())
-            .toCanvas()
-            .node(nodeId)
-            .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+        canvas.node(nodeId).orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
       throw ApiException.unprocessable(
           "Node " + nodeId + " is a " + trigger.type() + ", not a webhook_trigger.", List.of());
@@ -110,7 +110,7 @@ class TriggerController {
             new RunRepository.NewRun(
                 UUID.randomUUID(),
                 tenant,
-                sequence.id(),
+                trigger.sequenceId(),
                 sequence.currentVersion(),
                 nodeId,
                 nodeId,
@@ -121,7 +121,7 @@ class TriggerController {
       // a concurrent delivery with the same key won the insert
       return accepted(runs.findByIdempotencyKey(tenant, nodeId, key).orElseThrow());
     }
-    starter.startSoon(inserted.get());
+    starter.startSoon(inserted.get(), canvas);
     return accepted(inserted.get());
   }
 

@@ -55,6 +55,20 @@ public class SequenceRepository {
         .optional();
   }
 
+  /** What a trigger needs to know of a sequence: no step count, no canvas. */
+  public record TriggerState(String status, int currentVersion) {}
+
+  public Optional<TriggerState> triggerState(UUID tenantId, UUID id) {
+    return jdbc.sql(
+            """
+            select status, current_version from sequence where tenant_id = :tenantId and id = :id
+            """)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(TriggerState.class)
+        .optional();
+  }
+
   /** Locks the sequence row until the transaction ends: canvas writes are serialised by it. */
   public Optional<Sequence> lock(UUID tenantId, UUID id) {
     boolean found =
