@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
-#   bench/trigger-bench.sh [N] [CONCURRENCY]
+#   [FLOWS="a b"] bench/trigger-bench.sh [N] [CONCURRENCY]
 # Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
@@ -33,7 +33,7 @@ SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"lab
 make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
 make_flow "bench B" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
 TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
-for flow in a b; do
+for flow in ${FLOWS:-a b}; do
   java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
     --n "$N" --concurrency "$C" --warmup 200 --timeout-s 180 --label "flow-$flow"
 done

@@ -116,6 +116,10 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
     int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
     // lockTimeSkipping: in the running service a "wait 3 days" must really take three days
     TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, true);
+    String notFixed = TimeSkippingLogFix.apply(server);
+    if (notFixed != null) {
+      log.warn("Temporal test server timer fix not applied, it slows down over time: " + notFixed);
+    }
     properties.put("spring.temporal.connection.target", "127.0.0.1:" + port);
     log.info("Embedded Temporal test server on 127.0.0.1:" + port);
     return server;

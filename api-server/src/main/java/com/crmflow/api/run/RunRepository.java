@@ -188,6 +188,7 @@ public class RunRepository {
             on conflict (run_id, seq) do update set
                 status = excluded.status, completed_at = excluded.completed_at,
                 output = excluded.output, error = excluded.error
+            where excluded.status <> 'running'
             """)
         .param("runId", runId)
         .param("seq", entry.seq())

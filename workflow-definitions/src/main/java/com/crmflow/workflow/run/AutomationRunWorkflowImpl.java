@@ -13,12 +13,14 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,6 +40,12 @@ import java.util.function.Predicate;
  * is an activity named after its node type. A failing node fails the run unless its config has
  * {@code continueOnFailure: true}: then it is logged as failed, its output is {@code {error}}, and
  * the flow goes on along its edges.
+ *
+ * <p>Recording: the node log is buffered and written in batches, in parallel with whatever the run
+ * waits on next (a timer or an activity), and the last batch travels with the end of the run. A run
+ * that waits therefore shows its partial log, while a short run costs two recording activities
+ * instead of one per node. Runs started before this change (no {@value #BATCHED_RECORDING} marker
+ * in their history) keep recording each entry on its own.
  */
 public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
@@ -52,6 +60,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
                   .build())
           .build();
 
+  static final String BATCHED_RECORDING = "batched-recording";
+
   private final RunRecorderActivities recorder =
       Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
 
@@ -64,10 +74,17 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private int logSeq;
   private int active;
   private String failure;
+  private boolean batched;
+  private final List<NodeLogEntry> pending = new ArrayList<>();
+  private final List<Flush> flushes = new ArrayList<>();
+
+  /** A batch of log entries on its way to the recorder. */
+  private record Flush(List<NodeLogEntry> entries, Promise<Void> written) {}
 
   @Override
   public RunResult run(RunInput input) {
     this.input = input;
+    this.batched = Workflow.getVersion(BATCHED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
     this.canvas = input.canvas();
     scope.put("trigger", input.triggerPayload() == null ? Map.of() : input.triggerPayload());
     if (input.contact() != null) {
@@ -84,17 +101,52 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       start(input.startNodeId());
       Workflow.await(() -> active == 0 || failure != null);
     } catch (CanceledFailure cancelled) {
-      Workflow.newDetachedCancellationScope(
-              () -> recorder.finishRun(input.runId(), RunResult.CANCELLED, null))
-          .run();
+      Workflow.newDetachedCancellationScope(() -> end(RunResult.CANCELLED, null)).run();
       throw cancelled;
     }
     RunResult result =
         failure == null
             ? new RunResult(RunResult.COMPLETED, null)
             : new RunResult(RunResult.FAILED, failure);
-    recorder.finishRun(input.runId(), result.status(), result.error());
+    end(result.status(), result.error());
     return result;
+  }
+
+  private void record(NodeLogEntry entry) {
+    if (batched) {
+      pending.add(entry);
+    } else {
+      recorder.recordNode(input.runId(), entry);
+    }
+  }
+
+  /** Starts writing the buffered entries without waiting: called just before the run waits. */
+  private void flush() {
+    if (batched && !pending.isEmpty()) {
+      List<NodeLogEntry> batch = List.copyOf(pending);
+      pending.clear();
+      flushes.add(new Flush(batch, Async.procedure(recorder::recordNodes, input.runId(), batch)));
+    }
+  }
+
+  private void end(String status, String error) {
+    if (!batched) {
+      recorder.finishRun(input.runId(), status, error);
+      return;
+    }
+    // A batch still on its way is waited for, so the run never ends before its log. A batch that
+    // did not arrive (its activity was cancelled with the run) travels again with the end.
+    List<NodeLogEntry> last = new ArrayList<>();
+    for (Flush flush : flushes) {
+      try {
+        flush.written().get();
+      } catch (ActivityFailure | CanceledFailure notWritten) {
+        last.addAll(flush.entries());
+      }
+    }
+    last.addAll(pending);
+    pending.clear();
+    recorder.endRun(input.runId(), last, status, error);
   }
 
   /**
@@ -148,15 +200,16 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     Map<String, Object> output;
     try {
       if (NodeType.DELAY.value().equals(type)) {
-        recorder.recordNode(
-            input.runId(),
+        record(
             new NodeLogEntry(seq, node.id(), type, RunResult.RUNNING, startedAt, null, null, null));
+      }
+      if (waits(type)) {
+        flush();
       }
       output = run(node);
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
-      recorder.recordNode(
-          input.runId(),
+      record(
           new NodeLogEntry(
               seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
@@ -168,8 +221,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       return;
     }
     scope.put(type + "_" + ordinal, output);
-    recorder.recordNode(
-        input.runId(),
+    record(
         new NodeLogEntry(
             seq,
             node.id(),
@@ -185,6 +237,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     } else {
       follow(node, edge -> true);
     }
+  }
+
+  /** Whether the node waits on something outside the workflow: a timer or an activity. */
+  private static boolean waits(String type) {
+    return !NodeType.isTrigger(type)
+        && !NodeType.CONDITION.value().equals(type)
+        && !NodeType.DATA_TRANSFORM.value().equals(type);
   }
 
   /** Runs the node and returns its output. */

@@ -2,6 +2,7 @@ package com.crmflow.workflow.run;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
+import java.util.List;
 
 /** Mirrors a run into PostgreSQL. Hosted by api-server, which owns the run records. */
 @ActivityInterface
@@ -10,6 +11,17 @@ public interface RunRecorderActivities {
   /** Inserts or replaces the entry (run id, seq): idempotent under activity retries. */
   @ActivityMethod(name = "record_node")
   void recordNode(String runId, NodeLogEntry entry);
+
+  /**
+   * Inserts or replaces each entry, like {@link #recordNode}. A running entry never replaces a
+   * finished one, so batches that reach the database out of order cannot undo progress.
+   */
+  @ActivityMethod(name = "record_nodes")
+  void recordNodes(String runId, List<NodeLogEntry> entries);
+
+  /** Writes the last entries and ends the run, in one transaction. */
+  @ActivityMethod(name = "record_run_end")
+  void endRun(String runId, List<NodeLogEntry> entries, String status, String error);
 
   /** Sets the run's final status, error and completed_at. */
   @ActivityMethod(name = "record_run_finished")

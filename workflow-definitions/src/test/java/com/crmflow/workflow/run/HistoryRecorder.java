@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
  * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit the new
- * files next to the old ones; never rewrite the old ones:
+ * files next to the old ones under a new prefix; never rewrite the old ones. Unprefixed files are
+ * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
+ * AutomationRunWorkflowImpl#BATCHED_RECORDING}:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -29,10 +31,15 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
+    String prefix = "batched-";
     record(
-        target, "every-built-node-type", Canvases.everyBuiltNodeType(), Map.of("source", "crm"), 0);
-    record(target, "three-day-wait", Canvases.threeDayWait(), Map.of("id", "abc"), 0);
-    record(target, "retried-activity", Canvases.threeDayWait(), Map.of("id", "retry"), 2);
+        target,
+        prefix + "every-built-node-type",
+        Canvases.everyBuiltNodeType(),
+        Map.of("source", "crm"),
+        0);
+    record(target, prefix + "three-day-wait", Canvases.threeDayWait(), Map.of("id", "abc"), 0);
+    record(target, prefix + "retried-activity", Canvases.threeDayWait(), Map.of("id", "retry"), 2);
   }
 
   private static void record(

@@ -28,7 +28,15 @@ class HistoryReplayTest {
     }
     assertThat(histories)
         .extracting(p -> p.getFileName().toString())
-        .contains("every-built-node-type.json", "three-day-wait.json", "retried-activity.json");
+        .contains(
+            "every-built-node-type.json",
+            "three-day-wait.json",
+            "retried-activity.json",
+            "batched-every-built-node-type.json",
+            "batched-three-day-wait.json",
+            "batched-retried-activity.json");
+    assertThat(Files.readString(dir.resolve("batched-three-day-wait.json")))
+        .contains("record_nodes", "record_run_end");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(
           Files.readString(history), AutomationRunWorkflowImpl.class);

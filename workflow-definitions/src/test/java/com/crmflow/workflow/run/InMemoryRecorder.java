@@ -16,7 +16,22 @@ class InMemoryRecorder implements RunRecorderActivities {
 
   @Override
   public synchronized void recordNode(String runId, NodeLogEntry entry) {
-    logs.computeIfAbsent(runId, id -> new TreeMap<>()).put(entry.seq(), entry);
+    TreeMap<Integer, NodeLogEntry> log = logs.computeIfAbsent(runId, id -> new TreeMap<>());
+    if (!"running".equals(entry.status()) || !log.containsKey(entry.seq())) {
+      log.put(entry.seq(), entry);
+    }
+  }
+
+  @Override
+  public synchronized void recordNodes(String runId, List<NodeLogEntry> entries) {
+    entries.forEach(entry -> recordNode(runId, entry));
+  }
+
+  @Override
+  public synchronized void endRun(
+      String runId, List<NodeLogEntry> entries, String status, String error) {
+    recordNodes(runId, entries);
+    finishRun(runId, status, error);
   }
 
   @Override

@@ -1,0 +1,54 @@
+package com.crmflow.api.embedded;
+
+import io.temporal.testserver.TestServer;
+import java.lang.reflect.Field;
+import java.util.LinkedList;
+
+/**
+ * Works around a growth bug in the Temporal Java test server (temporal-test-server 1.38): its
+ * self-advancing timer appends a diagnostic event to a {@code LinkedList} on every lock and unlock
+ * of time skipping, removes only some of them, and scans the list on every unlock. In a long-lived
+ * embedded server the list grows with every workflow task, so memory grows and each state change
+ * gets slower: under the trigger benchmark a third of all CPU went to {@code LinkedList.remove}.
+ *
+ * <p>The events only feed the server's diagnostics dump; the lock count that governs time skipping
+ * is kept separately. This replaces the list with one that keeps nothing and reports every removal
+ * as found. If the server's internals change, the fix reports that and leaves the server as it is.
+ */
+final class TimeSkippingLogFix {
+
+  private TimeSkippingLogFix() {}
+
+  /** Returns null when applied, otherwise why not. */
+  static String apply(TestServer.PortBoundTestServer server) {
+    try {
+      Object starter = read(server, "testServicesStarter");
+      Object timer = read(starter, "selfAdvancingTimer");
+      Field events = timer.getClass().getDeclaredField("lockEvents");
+      events.setAccessible(true);
+      events.set(timer, new DiscardingList<>());
+      return null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return e.toString();
+    }
+  }
+
+  private static Object read(Object owner, String name) throws ReflectiveOperationException {
+    Field field = owner.getClass().getDeclaredField(name);
+    field.setAccessible(true);
+    return field.get(owner);
+  }
+
+  /** Keeps nothing; every removal succeeds, as the timer's lock handles expect. */
+  private static final class DiscardingList<E> extends LinkedList<E> {
+    @Override
+    public boolean add(E element) {
+      return true;
+    }
+
+    @Override
+    public boolean remove(Object element) {
+      return true;
+    }
+  }
+}
