@@ -1,0 +1,43 @@
+package com.crmflow.api.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.temporal.testserver.TestServer;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.net.ServerSocket;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Fails when a Temporal SDK upgrade moves the internals the embedded-server fix relies on. */
+class TimeSkippingLogFixTest {
+
+  @Test
+  void theTimerStopsKeepingLockEventsAndStillCountsLocks() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    try (TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, true)) {
+      assertThat(TimeSkippingLogFix.apply(server)).isNull();
+
+      Object timer = field(field(server, "testServicesStarter"), "selfAdvancingTimer");
+      List<?> events = (List<?>) field(timer, "lockEvents");
+      // a lock taken and released through a handle, as the server does on every state change
+      Method lock = timer.getClass().getMethod("lockTimeSkipping", String.class);
+      lock.setAccessible(true);
+      Object handle = lock.invoke(timer, "test");
+      assertThat(events).isEmpty();
+      Method unlock = handle.getClass().getMethod("unlock");
+      unlock.setAccessible(true);
+      unlock.invoke(handle); // throws "Unbalanced lock and unlock calls" if the removal failed
+      assertThat(events).isEmpty();
+    }
+  }
+
+  private static Object field(Object owner, String name) throws ReflectiveOperationException {
+    Field field = owner.getClass().getDeclaredField(name);
+    field.setAccessible(true);
+    return field.get(owner);
+  }
+}
