@@ -1,13 +1,18 @@
 package com.crmflow.worker;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 
-/** Stand-alone worker process: workflows and integration activities, no HTTP API. */
+/**
+ * Stand-alone worker process: the interpreter workflows and the integration activities (HTTP,
+ * SMTP), no HTTP API and no database. Settings come from {@code workflow-worker.properties}.
+ */
 @SpringBootApplication
 public class WorkflowWorkerApplication {
 
   public static void main(String[] args) {
-    SpringApplication.run(WorkflowWorkerApplication.class, args);
+    new SpringApplicationBuilder(WorkflowWorkerApplication.class)
+        .properties("spring.config.name=workflow-worker")
+        .run(args);
   }
 }

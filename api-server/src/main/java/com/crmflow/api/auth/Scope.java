@@ -25,6 +25,8 @@ public enum Scope {
   TASKS_READ("tasks:read"),
   TASKS_WRITE("tasks:write"),
   WEBHOOKS_WRITE("webhooks:write"),
+  INTEGRATIONS_READ("integrations:read"),
+  INTEGRATIONS_WRITE("integrations:write"),
   AUTOMATION_RUNS_READ("automation_runs:read"),
   AUTOMATION_RUNS_WRITE("automation_runs:write");
 

@@ -1,10 +1,14 @@
 package com.crmflow.api.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
 
-/** Creating sequences in tests. */
+/** Creating sequences in tests, activating automations, firing them and awaiting their runs. */
 public final class SequenceSupport {
 
   private SequenceSupport() {}
@@ -22,5 +26,42 @@ public final class SequenceSupport {
     ApiResponse created = api.post("/api/v1/sequences", Map.of("name", name));
     assertThat(created.status()).as(created.toString()).isEqualTo(201);
     return created.text("/sequence/id");
+  }
+
+  /** A new automation with this canvas, activated. */
+  public static String activeAutomation(ApiClient api, Map<String, Object> canvas) {
+    String seq = automation(api, "Flow " + UUID.randomUUID());
+    ApiResponse saved = api.put("/api/sequences/" + seq + "/canvas", canvas);
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    ApiResponse active = api.patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    assertThat(active.status()).as(active.toString()).isEqualTo(200);
+    return seq;
+  }
+
+  /** Fires the webhook trigger and returns the accepted run's id. */
+  public static String fire(ApiClient anonymous, UUID tenantId, String nodeId, Object payload) {
+    ApiResponse accepted =
+        anonymous.post("/api/webhooks/automation/" + tenantId + "/" + nodeId, payload);
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+    return accepted.text("/runId");
+  }
+
+  /** The run once it is no longer running (20 s at most). */
+  public static JsonNode awaitRun(ApiClient api, String runId) {
+    JsonNode[] run = new JsonNode[1];
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              run[0] = api.get("/api/v1/automation-runs/" + runId).at("/run");
+              return !run[0].get("status").asString().equals("running");
+            });
+    return run[0];
+  }
+
+  /** A trigger id unique across tests (trigger node ids are unique per tenant). */
+  public static String uniqueId(String base) {
+    return base + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 }

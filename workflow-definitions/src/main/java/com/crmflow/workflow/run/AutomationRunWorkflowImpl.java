@@ -1,6 +1,14 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.ChatActivities;
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
+import com.crmflow.workflow.action.EmailActivities;
+import com.crmflow.workflow.action.EmailBookActivities;
+import com.crmflow.workflow.action.EmailContext;
+import com.crmflow.workflow.action.EmailMessage;
+import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -62,6 +70,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
   static final String BATCHED_RECORDING = "batched-recording";
 
+  /** Before this version email, chat_message, crm_update and create_record failed the run. */
+  static final String SIDE_EFFECT_NODES = "side-effect-nodes";
+
   private final RunRecorderActivities recorder =
       Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
 
@@ -75,6 +86,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private int active;
   private String failure;
   private boolean batched;
+  private Integer sideEffectNodesVersion;
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -207,6 +219,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         flush();
       }
       output = run(node);
+    } catch (NodeSkipped skipped) {
+      Map<String, Object> reason = Map.of("skipped", skipped.getMessage());
+      scope.put(type + "_" + ordinal, reason);
+      record(
+          new NodeLogEntry(
+              seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null));
+      follow(node, edge -> true);
+      return;
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
       record(
@@ -257,10 +277,168 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       case CONDITION -> NodeEvaluation.condition(node, scope);
       case DATA_TRANSFORM -> NodeEvaluation.transform(node, scope);
       case HTTP_REQUEST -> httpRequest(node);
-      case EMAIL, CHAT_MESSAGE, CRM_UPDATE, CREATE_RECORD ->
+      case EMAIL, CHAT_MESSAGE, CRM_UPDATE, CREATE_RECORD -> {
+        if (!sideEffectNodesBuilt()) {
           throw new NodeFailure(
               "node type " + type.value() + " is not supported by this version of the engine");
+        }
+        yield switch (type) {
+          case EMAIL -> email(node);
+          case CHAT_MESSAGE -> chatMessage(node);
+          default -> crmWrite(node, type == NodeType.CRM_UPDATE);
+        };
+      }
     };
+  }
+
+  private boolean sideEffectNodesBuilt() {
+    if (sideEffectNodesVersion == null) {
+      sideEffectNodesVersion = Workflow.getVersion(SIDE_EFFECT_NODES, Workflow.DEFAULT_VERSION, 1);
+    }
+    return sideEffectNodesVersion == 1;
+  }
+
+  /**
+   * Reads the contact (as it is now) and the template, renders, sends, and books the email. The
+   * recipient is {@code to} (variables allowed) or the run's contact; an email to a contact with
+   * do_not_email is skipped, not failed.
+   */
+  private Map<String, Object> email(CanvasNode node) {
+    String contactId = contactId();
+    String templateId = stringConfig(node, "templateId");
+    EmailContext context =
+        contactId == null && templateId == null
+            ? new EmailContext(null, null, null, null)
+            : crmStub(EmailBookActivities.class, "email", node)
+                .context(input.tenantId(), contactId, templateId);
+    if (context.contact() != null) {
+      scope.put("contact", context.contact());
+    }
+    String configuredTo = stringConfig(node, "to");
+    String contactEmail =
+        context.contact() == null ? null : (String) context.contact().get("email");
+    String to = configuredTo == null ? contactEmail : TemplateResolver.render(configuredTo, scope);
+    if (to == null || to.isBlank()) {
+      throw new NodeFailure("the email has no recipient: no `to` and no contact with an email");
+    }
+    if (context.contact() != null
+        && Boolean.TRUE.equals(context.contact().get("do_not_email"))
+        && to.trim().equalsIgnoreCase(contactEmail)) {
+      throw new NodeSkipped("contact has do_not_email");
+    }
+    String subject = firstNonNull(stringConfig(node, "subject"), context.subject(), "");
+    String text = firstNonNull(stringConfig(node, "body"), context.textBody(), null);
+    EmailMessage message =
+        new EmailMessage(
+            EmailMessage.messageIdFor(input.runId(), node.id()),
+            to.trim(),
+            TemplateResolver.render(subject, scope),
+            TemplateResolver.render(text, scope),
+            TemplateResolver.render(context.htmlBody(), scope));
+    EmailReceipt receipt =
+        Workflow.newActivityStub(
+                EmailActivities.class,
+                ActivityOptions.newBuilder()
+                    .setTaskQueue(TaskQueues.INTEGRATIONS)
+                    .setStartToCloseTimeout(Duration.ofSeconds(60))
+                    .setSummary("email · " + label(node))
+                    .setRetryOptions(
+                        RetryOptions.newBuilder()
+                            .setInitialInterval(Duration.ofSeconds(5))
+                            .setBackoffCoefficient(2)
+                            .setMaximumInterval(Duration.ofMinutes(10))
+                            .setMaximumAttempts(12)
+                            .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
+                            .build())
+                    .build())
+            .send(message);
+    crmStub(EmailBookActivities.class, "email", node)
+        .record(input.tenantId(), input.runId(), node.id(), message, receipt.status());
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("messageId", message.messageId());
+    output.put("to", message.to());
+    output.put("subject", message.subject());
+    output.put("status", receipt.status());
+    return output;
+  }
+
+  private Map<String, Object> chatMessage(CanvasNode node) {
+    String channel = TemplateResolver.render(stringConfig(node, "channel"), scope);
+    String text = TemplateResolver.render(stringConfig(node, "messageTemplate"), scope);
+    return crmStub(ChatActivities.class, "chat_message", node)
+        .post(input.tenantId(), channel, text);
+  }
+
+  /**
+   * crm_update changes the record named by {@code recordId} (variables allowed; by default the
+   * trigger's {@code <entityType>_id}); create_record creates one. Field mappings are rendered
+   * here, validated and written by api-server.
+   */
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> crmWrite(CanvasNode node, boolean update) {
+    String entityType = stringConfig(node, "entityType");
+    Map<String, Object> fields =
+        node.config("fieldMappings") instanceof Map<?, ?> mappings
+            ? (Map<String, Object>) TemplateResolver.renderValue(mappings, scope)
+            : Map.of();
+    String recordId = null;
+    if (update) {
+      String configured = stringConfig(node, "recordId");
+      recordId =
+          TemplateResolver.render(
+              configured != null ? configured : "{{trigger." + entityType + "_id}}", scope);
+      if (recordId.isBlank() && "contact".equals(entityType)) {
+        recordId = contactId();
+      }
+      if (recordId == null || recordId.isBlank()) {
+        throw new NodeFailure(
+            "crm_update has no record to update: set recordId or send "
+                + entityType
+                + "_id in the trigger payload");
+      }
+    }
+    CrmWrite write = new CrmWrite(input.tenantId(), entityType, recordId, fields);
+    CrmRecordActivities records =
+        crmStub(CrmRecordActivities.class, update ? "crm_update" : "create_record", node);
+    return update ? records.update(write) : records.create(write);
+  }
+
+  /** An activity on api-server's crm queue; refusals (not found, invalid) are not retried. */
+  private <T> T crmStub(Class<T> activities, String nodeType, CanvasNode node) {
+    return Workflow.newActivityStub(
+        activities,
+        ActivityOptions.newBuilder()
+            .setTaskQueue(TaskQueues.CRM)
+            .setStartToCloseTimeout(Duration.ofSeconds(30))
+            .setSummary(nodeType + " · " + label(node))
+            .setRetryOptions(
+                RetryOptions.newBuilder()
+                    .setInitialInterval(Duration.ofSeconds(1))
+                    .setBackoffCoefficient(2)
+                    .setMaximumInterval(Duration.ofMinutes(2))
+                    .setMaximumAttempts(10)
+                    .setDoNotRetry(
+                        CrmRecordActivities.REJECTED,
+                        ChatActivities.REJECTED,
+                        EmailBookActivities.NOT_FOUND)
+                    .build())
+            .build());
+  }
+
+  /** The run's contact: the one loaded at the start, or the trigger payload's contact_id. */
+  private String contactId() {
+    Object fromContact = input.contact() == null ? null : input.contact().get("contact_id");
+    Object id =
+        fromContact != null ? fromContact : TemplateResolver.lookup(scope, "trigger.contact_id");
+    return id instanceof String s && !s.isBlank() ? s : null;
+  }
+
+  private static String stringConfig(CanvasNode node, String key) {
+    return node.config(key) instanceof String s && !s.isBlank() ? s : null;
+  }
+
+  private static String firstNonNull(String first, String second, String otherwise) {
+    return first != null ? first : second != null ? second : otherwise;
   }
 
   private Map<String, Object> delay(CanvasNode node) {

@@ -3,6 +3,7 @@ package com.crmflow.workflow.template;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -45,6 +46,31 @@ public final class TemplateResolver {
     }
     m.appendTail(out);
     return out.toString();
+  }
+
+  /**
+   * Renders a structured value (field mappings): strings are rendered, maps and lists element by
+   * element. A string that is exactly one variable keeps the variable's own type, so {@code
+   * "{{trigger.amount}}"} stays a number for a number field; a missing one is still "".
+   */
+  public static Object renderValue(Object value, Map<String, Object> scope) {
+    if (value instanceof String s) {
+      Matcher whole = TemplateReference.VARIABLE.matcher(s.trim());
+      if (whole.matches()) {
+        Object raw = lookup(scope, whole.group(1) + whole.group(2));
+        return raw == null ? "" : raw;
+      }
+      return render(s, scope);
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(String.valueOf(k), renderValue(v, scope)));
+      return out;
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(v -> renderValue(v, scope)).toList();
+    }
+    return value;
   }
 
   /** The raw value at a dot path such as {@code http_request_1.body.items}, or null. */

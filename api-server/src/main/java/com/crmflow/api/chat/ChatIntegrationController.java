@@ -1,0 +1,129 @@
+package com.crmflow.api.chat;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.FieldProblem;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Connects a tenant's chat integration for chat_message nodes: PUT {@code {provider: "slack",
+ * bot_token, base_url?}}. The token is stored encrypted and never returned; responses show a hint
+ * (its last four characters).
+ */
+@RestController
+@RequestMapping("/api/v1/integrations/chat")
+class ChatIntegrationController {
+
+  private static final Set<String> FIELDS = Set.of("provider", "bot_token", "base_url");
+
+  private final ChatIntegrationRepository integrations;
+  private final TokenCipher cipher;
+  private final String defaultBaseUrl;
+
+  ChatIntegrationController(
+      ChatIntegrationRepository integrations,
+      TokenCipher cipher,
+      @Value("${crm.chat.slack-base-url:https://slack.com/api}") String defaultBaseUrl) {
+    this.integrations = integrations;
+    this.cipher = cipher;
+    this.defaultBaseUrl = defaultBaseUrl;
+  }
+
+  @PutMapping
+  @RequiresScope(Scope.INTEGRATIONS_WRITE)
+  Map<String, ChatIntegration> connect(Caller caller, @RequestBody JsonNode body) {
+    JsonBodies.requireObject(body);
+    List<FieldProblem> problems = new ArrayList<>();
+    body.propertyNames()
+        .forEach(
+            name -> {
+              if (!FIELDS.contains(name)) {
+                problems.add(new FieldProblem(name, "is not a field of a chat integration"));
+              }
+            });
+    String provider = text(body, "provider", "slack");
+    if (!"slack".equals(provider)) {
+      problems.add(new FieldProblem("provider", "must be slack"));
+    }
+    String token = text(body, "bot_token", null);
+    if (token == null || token.isBlank()) {
+      problems.add(new FieldProblem("bot_token", "is required"));
+    } else if (token.length() > 500 || token.chars().anyMatch(Character::isWhitespace)) {
+      problems.add(new FieldProblem("bot_token", "must be a token without spaces, ≤ 500 chars"));
+    }
+    String baseUrl = text(body, "base_url", defaultBaseUrl);
+    if (!validBaseUrl(baseUrl)) {
+      problems.add(new FieldProblem("base_url", "must be an absolute http(s) URL"));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    String hint = "…" + token.substring(Math.max(0, token.length() - 4));
+    return Map.of(
+        "integration",
+        integrations.upsert(
+            caller.tenantId(), provider, cipher.encrypt(token), hint, stripSlash(baseUrl)));
+  }
+
+  @GetMapping
+  @RequiresScope(Scope.INTEGRATIONS_READ)
+  Map<String, ChatIntegration> get(Caller caller) {
+    return Map.of(
+        "integration",
+        integrations
+            .find(caller.tenantId())
+            .orElseThrow(() -> ApiException.notFound("Chat integration", "of this tenant")));
+  }
+
+  @DeleteMapping
+  @RequiresScope(Scope.INTEGRATIONS_WRITE)
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void disconnect(Caller caller) {
+    if (!integrations.delete(caller.tenantId())) {
+      throw ApiException.notFound("Chat integration", "of this tenant");
+    }
+  }
+
+  private static String text(JsonNode body, String field, String otherwise) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      return otherwise;
+    }
+    if (!value.isString()) {
+      throw ApiException.badRequest(field, "must be a string");
+    }
+    return value.stringValue();
+  }
+
+  private static boolean validBaseUrl(String url) {
+    try {
+      URI uri = URI.create(url);
+      return ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+          && uri.getHost() != null
+          && url.length() <= 500;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

@@ -1,0 +1,128 @@
+package com.crmflow.api.crmwrite;
+
+import com.crmflow.api.account.AccountService;
+import com.crmflow.api.contact.ContactService;
+import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.note.NoteService;
+import com.crmflow.api.opportunity.OpportunityService;
+import com.crmflow.api.task.TaskService;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
+import io.temporal.failure.ApplicationFailure;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * crm_update and create_record (task queue crm). Each write goes through the same service as the
+ * REST API, so it is validated the same way (custom fields included) and emits the same events in
+ * the same transaction. A refused write (invalid field, unknown record, other tenant's record)
+ * fails the node without retries; database trouble is retried by Temporal.
+ */
+@Component("crmRecordActivities")
+class CrmRecordActivitiesImpl implements CrmRecordActivities {
+
+  private final ContactService contacts;
+  private final AccountService accounts;
+  private final OpportunityService opportunities;
+  private final NoteService notes;
+  private final TaskService tasks;
+  private final JsonColumns json;
+
+  CrmRecordActivitiesImpl(
+      ContactService contacts,
+      AccountService accounts,
+      OpportunityService opportunities,
+      NoteService notes,
+      TaskService tasks,
+      JsonColumns json) {
+    this.contacts = contacts;
+    this.accounts = accounts;
+    this.opportunities = opportunities;
+    this.notes = notes;
+    this.tasks = tasks;
+    this.json = json;
+  }
+
+  @Override
+  public Map<String, Object> update(CrmWrite write) {
+    UUID tenant = UUID.fromString(write.tenantId());
+    UUID id = recordId(write);
+    JsonNode body = body(write);
+    return result(
+        write.entityType(),
+        () ->
+            switch (write.entityType()) {
+              case "contact" -> contacts.patch(tenant, id, body);
+              case "account" -> accounts.patch(tenant, id, body);
+              case "opportunity" -> opportunities.patch(tenant, id, body);
+              default -> throw rejected("crm_update cannot update " + write.entityType());
+            });
+  }
+
+  @Override
+  public Map<String, Object> create(CrmWrite write) {
+    UUID tenant = UUID.fromString(write.tenantId());
+    JsonNode body = body(write);
+    return result(
+        write.entityType(),
+        () ->
+            switch (write.entityType()) {
+              // an upsert by email, as POST /api/v1/contacts
+              case "contact" -> contacts.upsert(tenant, body).contact();
+              case "account" -> accounts.create(tenant, body);
+              case "opportunity" -> opportunities.create(tenant, body);
+              case "note" -> notes.create(tenant, body);
+              case "task" -> tasks.create(tenant, body);
+              default -> throw rejected("create_record cannot create " + write.entityType());
+            });
+  }
+
+  private Map<String, Object> result(String entityType, Supplier<Object> write) {
+    Object record;
+    try {
+      record = write.get();
+    } catch (ApiException refused) {
+      throw rejected(describe(refused));
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fields = json.mapper().convertValue(record, Map.class);
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("entity_type", entityType);
+    output.put("id", String.valueOf(fields.get("id")));
+    output.put("record", fields);
+    return output;
+  }
+
+  private JsonNode body(CrmWrite write) {
+    return json.mapper().valueToTree(write.fields() == null ? Map.of() : write.fields());
+  }
+
+  private static UUID recordId(CrmWrite write) {
+    try {
+      return UUID.fromString(write.recordId().trim());
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw rejected(write.entityType() + " id \"" + write.recordId() + "\" is not a uuid");
+    }
+  }
+
+  private static String describe(ApiException refused) {
+    if (refused.fieldProblems().isEmpty()) {
+      return refused.getMessage();
+    }
+    return refused.getMessage()
+        + ": "
+        + refused.fieldProblems().stream()
+            .map(p -> p.field() + " " + p.message())
+            .collect(Collectors.joining("; "));
+  }
+
+  private static ApplicationFailure rejected(String message) {
+    return ApplicationFailure.newNonRetryableFailure(message, REJECTED);
+  }
+}

@@ -1,0 +1,17 @@
+package com.crmflow.api.outboundemail;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/** An email an automation sent or captured. */
+public record OutboundEmail(
+    UUID id,
+    UUID runId,
+    String nodeId,
+    String messageId,
+    String toAddress,
+    String subject,
+    String textBody,
+    String htmlBody,
+    String status,
+    OffsetDateTime createdAt) {}

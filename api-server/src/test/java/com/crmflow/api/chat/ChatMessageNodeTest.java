@@ -1,0 +1,135 @@
+package com.crmflow.api.chat;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The chat integration endpoint and chat_message nodes, against a local stand-in for Slack. */
+class ChatMessageNodeTest extends ApiTest {
+
+  private static final String TOKEN = "xoxb-test-1234-secretvalue";
+
+  private LocalHttpServer slack;
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    slack = new LocalHttpServer();
+    tenant = newTenant();
+  }
+
+  @AfterEach
+  void tearDown() {
+    slack.close();
+  }
+
+  private ApiResponse connect() {
+    return tenant
+        .api()
+        .put(
+            "/api/v1/integrations/chat",
+            Map.of("provider", "slack", "bot_token", TOKEN, "base_url", slack.url("/api")));
+  }
+
+  private JsonNode runChat(Object payload) {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "say",
+                    "chat_message",
+                    Map.of(
+                        "channel",
+                        "#sales",
+                        "messageTemplate",
+                        "New lead {{trigger.name}} ({{trigger.plan}})"))),
+            List.of(edge("e1", hook, "say"))));
+    return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
+  }
+
+  @Test
+  void theTokenIsStoredEncryptedAndNeverReturned() {
+    ApiResponse connected = connect();
+    assertThat(connected.status()).as(connected.toString()).isEqualTo(200);
+    assertThat(connected.text("/integration/provider")).isEqualTo("slack");
+    assertThat(connected.text("/integration/token_hint")).isEqualTo("…alue");
+    assertThat(connected.rawBody()).doesNotContain(TOKEN);
+    ApiResponse read = tenant.api().get("/api/v1/integrations/chat");
+    assertThat(read.text("/integration/base_url")).isEqualTo(slack.url("/api"));
+    assertThat(read.rawBody()).doesNotContain(TOKEN);
+
+    byte[] stored =
+        jdbc.sql("select token_ciphertext from chat_integration where tenant_id = :t")
+            .param("t", tenant.id())
+            .query(byte[].class)
+            .single();
+    assertThat(new String(stored, java.nio.charset.StandardCharsets.ISO_8859_1))
+        .doesNotContain("secretvalue");
+    assertThat(newTenant().api().get("/api/v1/integrations/chat").status()).isEqualTo(404);
+  }
+
+  @Test
+  void connectRefusesBadInputAndStoresNothing() {
+    ApiResponse noToken =
+        tenant.api().put("/api/v1/integrations/chat", Map.of("provider", "teams"));
+    assertThat(noToken.status()).isEqualTo(400);
+    assertThat(noToken.at("/errors").toString()).contains("provider", "bot_token");
+    assertThat(tenant.api().get("/api/v1/integrations/chat").status()).isEqualTo(404);
+  }
+
+  @Test
+  void chatMessagePostsTheRenderedTextWithTheBotToken() {
+    connect();
+    slack.answer(
+        "/api/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C123\", \"ts\": \"1.5\"}");
+
+    JsonNode run = runChat(Map.of("name", "Ada", "plan", "pro"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    LocalHttpServer.Received call = slack.received("/api/chat.postMessage").get(0);
+    assertThat(call.method()).isEqualTo("POST");
+    assertThat(call.header("Authorization")).isEqualTo("Bearer " + TOKEN);
+    assertThat(call.header("Content-Type")).startsWith("application/json");
+    assertThat(call.body()).isEqualTo("{\"channel\":\"#sales\",\"text\":\"New lead Ada (pro)\"}");
+    assertThat(run.at("/node_log/1/output/ts").asString()).isEqualTo("1.5");
+    assertThat(run.at("/node_log/1/output/channel").asString()).isEqualTo("C123");
+  }
+
+  @Test
+  void aSlackErrorFailsTheNodeWithTheErrorCode() {
+    connect();
+    slack.answer("/api/chat.postMessage", 200, "{\"ok\": false, \"error\": \"channel_not_found\"}");
+
+    JsonNode run = runChat(Map.of("name", "Ada"));
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("channel_not_found");
+    assertThat(slack.received("/api/chat.postMessage")).hasSize(1); // not retried
+  }
+
+  @Test
+  void withoutAConnectedIntegrationTheNodeFailsClearly() {
+    JsonNode run = runChat(Map.of("name", "Ada"));
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("no chat integration is connected");
+  }
+}

@@ -1,0 +1,227 @@
+package com.crmflow.api.crmwrite;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** crm_update and create_record nodes write through the REST API's validation and events. */
+class CrmWriteNodesTest extends ApiTest {
+
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+  }
+
+  private String contact(String email) {
+    ApiResponse created =
+        tenant.api().post("/api/v1/contacts", Map.of("email", email, "first_name", "Ada"));
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    return created.text("/contact/id");
+  }
+
+  private JsonNode runOne(Map<String, Object> actionConfig, String type, Object payload) {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(node(hook, "webhook_trigger", Map.of()), node("write", type, actionConfig)),
+            List.of(edge("e1", hook, "write"))));
+    return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
+  }
+
+  @Test
+  void crmUpdateChangesTheTriggersContactAndEmitsContactUpdated() {
+    String contactId = contact("ada@example.com");
+    tenant
+        .api()
+        .post(
+            "/api/v1/custom-fields",
+            Map.of("object_type", "contact", "field_label", "Plan", "field_type", "text"));
+
+    JsonNode run =
+        runOne(
+            Map.of(
+                "entityType",
+                "contact",
+                "fieldMappings",
+                Map.of(
+                    "lead_status", "{{trigger.status}}",
+                    "title", "Head of {{trigger.team}}",
+                    "custom_fields", Map.of("plan", "{{trigger.plan}}"))),
+            "crm_update",
+            Map.of("contact_id", contactId, "status", "qualified", "team", "Ops", "plan", "pro"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode stored = tenant.api().get("/api/v1/contacts/" + contactId).at("/contact");
+    assertThat(stored.get("lead_status").asString()).isEqualTo("qualified");
+    assertThat(stored.get("title").asString()).isEqualTo("Head of Ops");
+    assertThat(stored.at("/custom_fields/plan").asString()).isEqualTo("pro");
+    JsonNode updated = events(tenant.id(), "contact.updated").get(0);
+    assertThat(updated.at("/data/contact_id").asString()).isEqualTo(contactId);
+    assertThat(updated.at("/data/changed_fields").toString())
+        .contains("lead_status", "title", "custom_fields");
+    JsonNode output = run.at("/node_log/1/output");
+    assertThat(output.get("entity_type").asString()).isEqualTo("contact");
+    assertThat(output.get("id").asString()).isEqualTo(contactId);
+    assertThat(output.at("/record/lead_status").asString()).isEqualTo("qualified");
+  }
+
+  @Test
+  void crmUpdateOfAnOpportunityStageEmitsStageChanged() {
+    ApiResponse opportunity =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Deal", "stage", "lead"));
+    assertThat(opportunity.status()).as(opportunity.toString()).isEqualTo(201);
+    String id = opportunity.text("/opportunity/id");
+
+    JsonNode run =
+        runOne(
+            Map.of(
+                "entityType",
+                "opportunity",
+                "recordId",
+                "{{trigger.deal}}",
+                "fieldMappings",
+                Map.of("stage", "won", "value", "{{trigger.amount}}")),
+            "crm_update",
+            Map.of("deal", id, "amount", 1250.5));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode stored = tenant.api().get("/api/v1/opportunities/" + id).at("/opportunity");
+    assertThat(stored.get("stage").asString()).isEqualTo("won");
+    assertThat(stored.get("value").decimalValue()).isEqualByComparingTo("1250.5");
+    assertThat(events(tenant.id(), "opportunity.stage_changed")).hasSize(1);
+  }
+
+  @Test
+  void anInvalidFieldFailsTheRunNamingTheFieldAndChangesNothing() {
+    String contactId = contact("grace@example.com");
+
+    JsonNode run =
+        runOne(
+            Map.of("entityType", "contact", "fieldMappings", Map.of("shoe_size", "44")),
+            "crm_update",
+            Map.of("contact_id", contactId));
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("write", "shoe_size");
+    assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(events(tenant.id(), "contact.updated")).isEmpty();
+  }
+
+  @Test
+  void crmUpdateCannotReachAnotherTenantsRecord() {
+    TenantClient other = newTenant();
+    ApiResponse theirs = other.api().post("/api/v1/contacts", Map.of("email", "x@other.example"));
+    String theirId = theirs.text("/contact/id");
+
+    JsonNode run =
+        runOne(
+            Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Hacked")),
+            "crm_update",
+            Map.of("contact_id", theirId));
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("not found");
+    assertThat(other.api().get("/api/v1/contacts/" + theirId).at("/contact/title").isNull())
+        .isTrue();
+  }
+
+  @Test
+  void createRecordCreatesEveryEntityType() {
+    String contactId = contact("linus@example.com");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "c",
+                    "create_record",
+                    Map.of(
+                        "entityType",
+                        "contact",
+                        "fieldMappings",
+                        Map.of("email", "{{trigger.email}}", "company", "Acme"))),
+                node(
+                    "a",
+                    "create_record",
+                    Map.of("entityType", "account", "fieldMappings", Map.of("name", "Acme Ltd"))),
+                node(
+                    "o",
+                    "create_record",
+                    Map.of(
+                        "entityType",
+                        "opportunity",
+                        "fieldMappings",
+                        Map.of(
+                            "name",
+                            "Acme deal",
+                            "contact_id",
+                            "{{create_record_1.id}}",
+                            "value",
+                            "{{trigger.amount}}"))),
+                node(
+                    "n",
+                    "create_record",
+                    Map.of(
+                        "entityType",
+                        "note",
+                        "fieldMappings",
+                        Map.of("content", "Met {{trigger.email}}", "contact_id", contactId))),
+                node(
+                    "t",
+                    "create_record",
+                    Map.of(
+                        "entityType",
+                        "task",
+                        "fieldMappings",
+                        Map.of("title", "Call back", "opportunity_id", "{{create_record_3.id}}")))),
+            List.of(
+                edge("e1", hook, "c"),
+                edge("e2", "c", "a"),
+                edge("e3", "a", "o"),
+                edge("e4", "o", "n"),
+                edge("e5", "n", "t"))));
+
+    JsonNode run =
+        awaitRun(
+            tenant.api(),
+            fire(
+                anonymous(), tenant.id(), hook, Map.of("email", "new@acme.example", "amount", 99)));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode created =
+        tenant.api().get("/api/v1/contacts?email=new@acme.example").at("/contacts/0");
+    assertThat(created.get("company").asString()).isEqualTo("Acme");
+    String newContact = created.get("id").asString();
+    assertThat(tenant.api().get("/api/v1/accounts").at("/accounts").toString())
+        .contains("Acme Ltd");
+    String opportunityId = run.at("/node_log/3/output/id").asString();
+    JsonNode opportunity =
+        tenant.api().get("/api/v1/opportunities/" + opportunityId).at("/opportunity");
+    assertThat(opportunity.get("contact_id").asString()).isEqualTo(newContact);
+    assertThat(opportunity.get("value").decimalValue()).isEqualByComparingTo("99");
+    assertThat(run.at("/node_log/4/output/record/content").asString())
+        .isEqualTo("Met new@acme.example");
+    assertThat(run.at("/node_log/5/output/record/opportunity_id").asString())
+        .isEqualTo(opportunityId);
+    assertThat(events(tenant.id(), "contact.created")).hasSize(2);
+    assertThat(events(tenant.id(), "opportunity.created")).hasSize(1);
+  }
+}

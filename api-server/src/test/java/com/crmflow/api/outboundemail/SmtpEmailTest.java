@@ -1,0 +1,165 @@
+package com.crmflow.api.outboundemail;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiTest;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.Message;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/** email nodes against a real SMTP server (GreenMail) on loopback. */
+class SmtpEmailTest extends ApiTest {
+
+  private static final GreenMail SMTP =
+      new GreenMail(new ServerSetup(freePort(), "127.0.0.1", "smtp"));
+
+  static {
+    SMTP.start();
+  }
+
+  @DynamicPropertySource
+  static void smtp(DynamicPropertyRegistry registry) {
+    registry.add("spring.mail.host", () -> "127.0.0.1");
+    registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+    registry.add("crm.mail.from", () -> "flows@crm.example");
+  }
+
+  @AfterAll
+  static void stop() {
+    SMTP.stop();
+  }
+
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    SMTP.purgeEmailFromAllMailboxes();
+    tenant = newTenant();
+  }
+
+  private String contact(String email, boolean doNotEmail) {
+    return tenant
+        .api()
+        .post(
+            "/api/v1/contacts",
+            Map.of(
+                "email",
+                email,
+                "first_name",
+                "Grace",
+                "company",
+                "Navy",
+                "do_not_email",
+                doNotEmail))
+        .text("/contact/id");
+  }
+
+  private JsonNode run(Map<String, Object> emailConfig, Map<String, Object> payload) {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(node(hook, "webhook_trigger", Map.of()), node("mail", "email", emailConfig)),
+            List.of(edge("e1", hook, "mail"))));
+    return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
+  }
+
+  @Test
+  void aTemplateEmailArrivesRenderedWithItsMessageId() throws Exception {
+    String contactId = contact("grace@navy.example", false);
+    String templateId =
+        tenant
+            .api()
+            .post(
+                "/api/v1/email-templates",
+                Map.of(
+                    "name",
+                    "welcome",
+                    "subject",
+                    "Welcome {{contact.first_name}} from {{contact.company}}",
+                    "text_body",
+                    "Plan {{trigger.plan}}, missing [{{trigger.nope}}]"))
+            .text("/email_template/id");
+
+    JsonNode run =
+        run(Map.of("templateId", templateId), Map.of("contact_id", contactId, "plan", "gold"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    MimeMessage[] received = SMTP.getReceivedMessages();
+    assertThat(received).hasSize(1);
+    MimeMessage mail = received[0];
+    assertThat(mail.getSubject()).isEqualTo("Welcome Grace from Navy");
+    assertThat(Arrays.toString(mail.getRecipients(Message.RecipientType.TO)))
+        .isEqualTo("[grace@navy.example]");
+    assertThat(mail.getFrom()[0].toString()).isEqualTo("flows@crm.example");
+    String runId = run.get("id").asString();
+    assertThat(mail.getMessageID()).isEqualTo("<" + runId + ".mail@crmflow.local>");
+    assertThat(GreenMailUtil.getBody(mail).trim()).isEqualTo("Plan gold, missing []");
+    JsonNode listed = tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).json();
+    assertThat(listed.at("/outbound_emails/0/status").asString()).isEqualTo("sent");
+  }
+
+  @Test
+  void doNotEmailSkipsTheNodeAndTheRunGoesOn() {
+    String contactId = contact("quiet@navy.example", true);
+
+    JsonNode run = run(Map.of("subject", "Hello"), Map.of("contact_id", contactId));
+
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    JsonNode entry = run.at("/node_log/1");
+    assertThat(entry.get("status").asString()).isEqualTo("skipped");
+    assertThat(entry.at("/output/skipped").asString()).isEqualTo("contact has do_not_email");
+    assertThat(SMTP.getReceivedMessages()).isEmpty();
+  }
+
+  @Test
+  void aConfiguredRecipientTakesVariables() throws Exception {
+    JsonNode run =
+        run(
+            Map.of("to", "{{trigger.owner}}", "subject", "New signup: {{trigger.who}}"),
+            Map.of("owner", "owner@crm.example", "who", "Linus"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(SMTP.getReceivedMessages()).hasSize(1);
+    assertThat(GreenMailUtil.getAddressList(SMTP.getReceivedMessages()[0].getAllRecipients()))
+        .isEqualTo("owner@crm.example");
+  }
+
+  @Test
+  void anInvalidRecipientFailsTheNodeWithoutRetrying() {
+    JsonNode run = run(Map.of("to", "not an address", "subject", "x"), Map.of());
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("invalid recipient address");
+    assertThat(SMTP.getReceivedMessages()).isEmpty();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
