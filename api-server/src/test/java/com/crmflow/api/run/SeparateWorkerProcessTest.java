@@ -1,0 +1,166 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import io.temporal.testserver.TestServer;
+import io.temporal.worker.WorkerFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The distributed shape: this api-server (profile {@code distributed}: crm queue only) and a
+ * workflow-worker started as its own process from its jar, both on one port-bound Temporal test
+ * server. Only the worker process can run the workflow and the http_request; only api-server can
+ * record the run and write the contact.
+ */
+@ActiveProfiles("distributed")
+class SeparateWorkerProcessTest extends ApiTest {
+
+  private static final int TEMPORAL_PORT = freePort();
+  private static final TestServer.PortBoundTestServer TEMPORAL =
+      TestServer.createPortBoundServer(TEMPORAL_PORT, true);
+
+  @DynamicPropertySource
+  static void temporal(DynamicPropertyRegistry registry) {
+    registry.add("spring.temporal.connection.target", () -> "127.0.0.1:" + TEMPORAL_PORT);
+  }
+
+  @AfterAll
+  static void stopTemporal() {
+    TEMPORAL.close();
+  }
+
+  @Autowired private WorkerFactory workers;
+  private LocalHttpServer peer;
+  private Process worker;
+  private Path workerLog;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    peer = new LocalHttpServer();
+    workerLog = Files.createTempFile("worker", ".log");
+    worker = startWorker(workerLog);
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    peer.close();
+    stop(worker);
+  }
+
+  /**
+   * A worker restart mid-delay is not tested here: the Java test server sends a cached workflow's
+   * next task to the stopped worker's sticky queue and, unlike a real Temporal server, never falls
+   * back to the normal queue, so the run would wait forever. The compose test covers it against a
+   * real server.
+   */
+  @Test
+  void aRunCompletesAcrossTheTwoProcesses() {
+    TenantClient tenant = newTenant();
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "ada@example.com"))
+            .text("/contact/id");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayHours", 1.0 / 3600)),
+                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/done"))),
+                node(
+                    "mark",
+                    "crm_update",
+                    Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done")))),
+            List.of(
+                edge("e1", hook, "wait"), edge("e2", "wait", "call"), edge("e3", "call", "mark"))));
+    awaitWorkerReady(workerLog);
+
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    JsonNode run = awaitRun(tenant.api(), runId);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(peer.received("/done")).hasSize(1);
+    assertThat(peer.received("/done").get(0).header("Idempotency-Key")).isEqualTo(runId + ":call");
+    assertThat(tenant.api().get("/api/v1/contacts/" + contactId).text("/contact/title"))
+        .isEqualTo("Done");
+    assertThat(run.get("node_log").valueStream().map(e -> e.get("status").asString()))
+        .containsExactly("completed", "completed", "completed", "completed");
+    // api-server (profile distributed) polls only the crm queue: the worker process ran the rest
+    assertThat(workers.tryGetWorker("crm")).isNotNull();
+    assertThat(workers.tryGetWorker("automation")).isNull();
+    assertThat(workers.tryGetWorker("integrations")).isNull();
+  }
+
+  private static Process startWorker(Path log) throws IOException {
+    Path jar;
+    try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
+      jar =
+          files
+              .filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("build workflow-worker first"));
+    }
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(
+            java,
+            "-Xmx256m",
+            "-jar",
+            jar.toString(),
+            "--spring.temporal.connection.target=127.0.0.1:" + TEMPORAL_PORT,
+            "--crm.http.allow-private-addresses=true")
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  private static void awaitWorkerReady(Path log) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
+  }
+
+  private static void stop(Process process) throws InterruptedException {
+    process.destroy(); // SIGTERM: Spring closes the context, workers shut down
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
