@@ -341,7 +341,7 @@ class AutomationRunApiTest extends ApiTest {
   }
 
   @Test
-  void nodeTypesNotBuiltYetFailClearly() {
+  void emailWithoutRecipientFailsTheRunNamingTheNode() {
     String hook = uniqueId("hook");
     activeAutomation(
         canvas(
@@ -351,7 +351,12 @@ class AutomationRunApiTest extends ApiTest {
             List.of(edge("e1", hook, "mail"))));
     JsonNode run = awaitRun(fire(hook, Map.of()).text("/runId"));
     assertThat(run.get("status").asString()).isEqualTo("failed");
-    assertThat(run.get("error").asString()).contains("email").contains("not supported");
+    assertThat(run.get("error").asString())
+        .isEqualTo(
+            "node mail (email) failed: the email has no recipient: no `to` and no contact with an"
+                + " email");
+    assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(run.at("/node_log/1/nodeId").asString()).isEqualTo("mail");
   }
 
   @Test
