@@ -77,8 +77,23 @@ class ScopeTest extends ApiTest {
             "/api/sequences/" + ANY_ID + "/generate",
             "{\"prompt\":\"x\"}",
             Scope.SEQUENCES_WRITE),
+        Arguments.of("POST", "/api/sequences/" + ANY_ID + "/optimize", null, Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/v1/automation-runs", null, Scope.AUTOMATION_RUNS_READ),
+        Arguments.of("GET", "/api/v1/automation-runs/" + ANY_ID, null, Scope.AUTOMATION_RUNS_READ),
         Arguments.of(
-            "POST", "/api/sequences/" + ANY_ID + "/optimize", null, Scope.SEQUENCES_WRITE));
+            "POST",
+            "/api/v1/automation-runs/" + ANY_ID + "/cancel",
+            null,
+            Scope.AUTOMATION_RUNS_WRITE),
+        Arguments.of(
+            "POST",
+            "/api/v1/automation-runs/" + ANY_ID + "/retry",
+            null,
+            Scope.AUTOMATION_RUNS_WRITE),
+        Arguments.of("GET", "/api/v1/outbound-emails", null, Scope.AUTOMATION_RUNS_READ),
+        Arguments.of("GET", "/api/v1/integrations/chat", null, Scope.INTEGRATIONS_READ),
+        Arguments.of("PUT", "/api/v1/integrations/chat", "{}", Scope.INTEGRATIONS_WRITE),
+        Arguments.of("DELETE", "/api/v1/integrations/chat", null, Scope.INTEGRATIONS_WRITE));
   }
 
   @ParameterizedTest(name = "{0} {1} needs {3}")

@@ -1,0 +1,21 @@
+# One build, two images: docker build --target api-server . / --target workflow-worker .
+# (docker-compose.yml builds both.)
+FROM eclipse-temurin:17-jdk AS build
+WORKDIR /src
+COPY .mvn .mvn
+COPY mvnw pom.xml ./
+COPY workflow-definitions workflow-definitions
+COPY workflow-worker workflow-worker
+COPY api-server api-server
+RUN ./mvnw -q -B -DskipTests -Dspotless.check.skip=true package
+
+FROM eclipse-temurin:17-jre AS api-server
+WORKDIR /app
+COPY --from=build /src/api-server/target/api-server-0.1.0-SNAPSHOT.jar app.jar
+EXPOSE 8080
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "app.jar"]
+
+FROM eclipse-temurin:17-jre AS workflow-worker
+WORKDIR /app
+COPY --from=build /src/workflow-worker/target/workflow-worker-0.1.0-SNAPSHOT-exec.jar app.jar
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "app.jar"]
