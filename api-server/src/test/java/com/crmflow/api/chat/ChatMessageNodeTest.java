@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +124,31 @@ class ChatMessageNodeTest extends ApiTest {
     assertThat(run.get("status").asString()).isEqualTo("failed");
     assertThat(run.get("error").asString()).contains("channel_not_found");
     assertThat(slack.received("/api/chat.postMessage")).hasSize(1); // not retried
+  }
+
+  @Test
+  void rateLimitsAreRetriedAfterTheirRetryAfter() {
+    connect();
+    slack.answerOnce("/api/chat.postMessage", 429, "", Map.of("Retry-After", "2"));
+    slack.answerOnce(
+        "/api/chat.postMessage",
+        200,
+        "{\"ok\": false, \"error\": \"ratelimited\"}",
+        Map.of("Retry-After", "1"));
+    slack.answer(
+        "/api/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C9\", \"ts\": \"7.1\"}");
+
+    JsonNode run = runChat(Map.of("name", "Ada"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    List<LocalHttpServer.Received> calls = slack.received("/api/chat.postMessage");
+    assertThat(calls).hasSize(3);
+    assertThat(Duration.between(calls.get(0).at(), calls.get(1).at()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    assertThat(Duration.between(calls.get(1).at(), calls.get(2).at()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+    assertThat(run.at("/node_log/1/output/ts").asString()).isEqualTo("7.1");
+    assertThat(run.at("/node_log").size()).isEqualTo(2); // one entry for the node, not one a try
   }
 
   @Test

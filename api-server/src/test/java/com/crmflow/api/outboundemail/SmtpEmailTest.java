@@ -8,22 +8,28 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -31,8 +37,10 @@ import tools.jackson.databind.JsonNode;
 /** email nodes against a real SMTP server (GreenMail) on loopback. */
 class SmtpEmailTest extends ApiTest {
 
-  private static final GreenMail SMTP =
-      new GreenMail(new ServerSetup(freePort(), "127.0.0.1", "smtp"));
+  private static final ServerSetup SMTP_SETUP = new ServerSetup(freePort(), "127.0.0.1", "smtp");
+
+  /** Replaced by a fresh server on the same port when a test simulates an SMTP outage. */
+  private static GreenMail SMTP = new GreenMail(SMTP_SETUP);
 
   static {
     SMTP.start();
@@ -50,6 +58,7 @@ class SmtpEmailTest extends ApiTest {
     SMTP.stop();
   }
 
+  @Autowired private WorkflowClient temporal;
   private TenantClient tenant;
 
   @BeforeEach
@@ -76,13 +85,18 @@ class SmtpEmailTest extends ApiTest {
   }
 
   private JsonNode run(Map<String, Object> emailConfig, Map<String, Object> payload) {
+    return awaitRun(tenant.api(), start(emailConfig, payload));
+  }
+
+  /** Fires a webhook_trigger → email flow and returns the run id. */
+  private String start(Map<String, Object> emailConfig, Map<String, Object> payload) {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
         canvas(
             List.of(node(hook, "webhook_trigger", Map.of()), node("mail", "email", emailConfig)),
             List.of(edge("e1", hook, "mail"))));
-    return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
+    return fire(anonymous(), tenant.id(), hook, payload);
   }
 
   @Test
@@ -153,6 +167,49 @@ class SmtpEmailTest extends ApiTest {
     assertThat(run.get("status").asString()).isEqualTo("failed");
     assertThat(run.get("error").asString()).contains("invalid recipient address");
     assertThat(SMTP.getReceivedMessages()).isEmpty();
+  }
+
+  @Test
+  void anSmtpOutageIsRetriedWithBackoffAndTheEmailIsSentOnce() throws Exception {
+    SMTP.stop();
+    String runId =
+        start(Map.of("to", "ops@crm.example", "subject", "After the outage"), Map.of("n", 1));
+    String workflowId =
+        tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
+    await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
+    JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(waiting.get("status").asString()).isEqualTo("running");
+
+    SMTP = new GreenMail(SMTP_SETUP);
+    SMTP.start();
+    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(SMTP.getReceivedMessages()).hasSize(1);
+    assertThat(SMTP.getReceivedMessages()[0].getSubject()).isEqualTo("After the outage");
+    assertThat(run.at("/node_log").size()).isEqualTo(2);
+    assertThat(run.at("/node_log/1/status").asString()).isEqualTo("completed");
+    JsonNode listed = tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).json();
+    assertThat(listed.at("/outbound_emails").size()).isEqualTo(1);
+    assertThat(listed.at("/outbound_emails/0/status").asString()).isEqualTo("sent");
+  }
+
+  /** Failed attempts of the workflow's pending send, as the Temporal server reports them. */
+  private int failedSendAttempts(String workflowId) {
+    return temporal
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(temporal.getOptions().getNamespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                .build())
+        .getPendingActivitiesList()
+        .stream()
+        .filter(a -> a.getActivityType().getName().equals("email") && a.hasLastFailure())
+        .mapToInt(a -> a.getAttempt() - 1)
+        .max()
+        .orElse(0);
   }
 
   private static int freePort() {

@@ -6,21 +6,25 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /**
  * A real HTTP server on loopback for tests: records every request and answers each path with a
- * configurable status and JSON body (default 200 {"ok":true}).
+ * configurable status and JSON body (default 200 {"ok":true}); answers queued with {@link
+ * #answerOnce} are used first, one per request, for scripting retries.
  */
 public final class LocalHttpServer implements AutoCloseable {
 
   /** One request as received. */
   public record Received(
-      String method, String path, Map<String, List<String>> headers, String body) {
+      String method, String path, Map<String, List<String>> headers, String body, Instant at) {
     public String header(String name) {
       return headers.entrySet().stream()
           .filter(e -> e.getKey().equalsIgnoreCase(name))
@@ -30,11 +34,12 @@ public final class LocalHttpServer implements AutoCloseable {
     }
   }
 
-  private record Answer(int status, String body) {}
+  private record Answer(int status, String body, Map<String, String> headers) {}
 
   private final HttpServer server;
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+  private final Map<String, Queue<Answer>> onceAnswers = new ConcurrentHashMap<>();
 
   public LocalHttpServer() {
     try {
@@ -52,7 +57,14 @@ public final class LocalHttpServer implements AutoCloseable {
   }
 
   public void answer(String path, int status, String jsonBody) {
-    answers.put(path, new Answer(status, jsonBody));
+    answers.put(path, new Answer(status, jsonBody, Map.of()));
+  }
+
+  /** Answers the next request to the path (after earlier queued ones) with this, once. */
+  public void answerOnce(String path, int status, String jsonBody, Map<String, String> headers) {
+    onceAnswers
+        .computeIfAbsent(path, p -> new ConcurrentLinkedQueue<>())
+        .add(new Answer(status, jsonBody, headers));
   }
 
   public List<Received> received() {
@@ -68,10 +80,19 @@ public final class LocalHttpServer implements AutoCloseable {
     String path = exchange.getRequestURI().getPath();
     received.add(
         new Received(
-            exchange.getRequestMethod(), path, Map.copyOf(exchange.getRequestHeaders()), body));
-    Answer answer = answers.getOrDefault(path, new Answer(200, "{\"ok\":true}"));
+            exchange.getRequestMethod(),
+            path,
+            Map.copyOf(exchange.getRequestHeaders()),
+            body,
+            Instant.now()));
+    Queue<Answer> queued = onceAnswers.get(path);
+    Answer answer = queued == null ? null : queued.poll();
+    if (answer == null) {
+      answer = answers.getOrDefault(path, new Answer(200, "{\"ok\":true}", Map.of()));
+    }
     byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
+    answer.headers().forEach(exchange.getResponseHeaders()::add);
     exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
     if (bytes.length > 0) {
       exchange.getResponseBody().write(bytes);

@@ -48,9 +48,14 @@ public final class SequenceSupport {
 
   /** The run once it is no longer running (20 s at most). */
   public static JsonNode awaitRun(ApiClient api, String runId) {
+    return awaitRun(api, runId, Duration.ofSeconds(20));
+  }
+
+  /** Waits up to {@code limit} for the run to leave running and returns its record. */
+  public static JsonNode awaitRun(ApiClient api, String runId, Duration limit) {
     JsonNode[] run = new JsonNode[1];
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(limit)
         .pollInterval(Duration.ofMillis(50))
         .until(
             () -> {
