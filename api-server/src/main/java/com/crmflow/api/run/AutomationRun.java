@@ -7,7 +7,8 @@ import java.util.UUID;
 
 /**
  * A run record (the spec's Automation run), plus workflow_id (where to find it in the Temporal UI),
- * canvas_version and retry_of. node_log entries keep the spec's camelCase names.
+ * canvas_version, retry_of and enrollment_id (set for the runs of sequence enrollments). node_log
+ * entries keep the spec's camelCase names.
  */
 public record AutomationRun(
     UUID id,
@@ -22,6 +23,7 @@ public record AutomationRun(
     String error,
     String workflowId,
     UUID retryOf,
+    UUID enrollmentId,
     OffsetDateTime startedAt,
     OffsetDateTime completedAt,
     OffsetDateTime createdAt) {
@@ -40,6 +42,7 @@ public record AutomationRun(
         error,
         workflowId,
         retryOf,
+        enrollmentId,
         startedAt,
         completedAt,
         createdAt);

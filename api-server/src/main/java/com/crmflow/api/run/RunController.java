@@ -32,8 +32,10 @@ class RunController {
   private final RunRepository runs;
   private final RunStarter starter;
   private final WorkflowClient client;
+  private final RunEnding ending;
 
-  RunController(RunRepository runs, RunStarter starter, WorkflowClient client) {
+  RunController(RunRepository runs, RunStarter starter, WorkflowClient client, RunEnding ending) {
+    this.ending = ending;
     this.runs = runs;
     this.starter = starter;
     this.client = client;
@@ -77,7 +79,7 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + run.status() + "; only a running run can be cancelled.");
     }
-    runs.finish(id, RunResult.CANCELLED, null);
+    ending.end(id, RunResult.CANCELLED, null);
     try {
       client.newUntypedWorkflowStub(run.workflowId()).cancel();
     } catch (WorkflowNotFoundException notStartedOrFinished) {

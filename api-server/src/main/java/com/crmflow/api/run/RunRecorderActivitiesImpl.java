@@ -12,10 +12,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 class RunRecorderActivitiesImpl implements RunRecorderActivities {
 
   private final RunRepository runs;
+  private final RunEnding ending;
   private final TransactionTemplate transaction;
 
-  RunRecorderActivitiesImpl(RunRepository runs, TransactionTemplate transaction) {
+  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, TransactionTemplate transaction) {
     this.runs = runs;
+    this.ending = ending;
     this.transaction = transaction;
   }
 
@@ -36,12 +38,12 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
     transaction.executeWithoutResult(
         tx -> {
           entries.forEach(e -> runs.upsertNodeLog(id, e));
-          runs.finish(id, status, error);
+          ending.end(id, status, error);
         });
   }
 
   @Override
   public void finishRun(String runId, String status, String error) {
-    runs.finish(UUID.fromString(runId), status, error);
+    ending.end(UUID.fromString(runId), status, error);
   }
 }

@@ -18,7 +18,8 @@ public class RunRepository {
   private static final String COLUMNS =
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
-      trigger_payload, status, error, workflow_id, retry_of, started_at, completed_at, created_at
+      trigger_payload, status, error, workflow_id, retry_of, enrollment_id, started_at,
+      completed_at, created_at
       """;
 
   private final JdbcClient jdbc;
@@ -43,12 +44,17 @@ public class RunRepository {
                 rs.getString("error"),
                 rs.getString("workflow_id"),
                 rs.getObject("retry_of", UUID.class),
+                rs.getObject("enrollment_id", UUID.class),
                 rs.getObject("started_at", OffsetDateTime.class),
                 rs.getObject("completed_at", OffsetDateTime.class),
                 rs.getObject("created_at", OffsetDateTime.class));
   }
 
-  /** A new run, status running, not yet handed to Temporal. */
+  /**
+   * A new run, status running, not yet handed to Temporal.
+   *
+   * @param workflowId null for {@code run-<id>}; enrollments name their workflow otherwise
+   */
   public record NewRun(
       UUID id,
       UUID tenantId,
@@ -58,17 +64,44 @@ public class RunRepository {
       String startNodeId,
       Object triggerPayload,
       String idempotencyKey,
-      UUID retryOf) {}
+      UUID retryOf,
+      String workflowId,
+      UUID enrollmentId) {
+
+    public NewRun(
+        UUID id,
+        UUID tenantId,
+        UUID sequenceId,
+        int canvasVersion,
+        String triggerNodeId,
+        String startNodeId,
+        Object triggerPayload,
+        String idempotencyKey,
+        UUID retryOf) {
+      this(
+          id,
+          tenantId,
+          sequenceId,
+          canvasVersion,
+          triggerNodeId,
+          startNodeId,
+          triggerPayload,
+          idempotencyKey,
+          retryOf,
+          null,
+          null);
+    }
+  }
 
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
-  Optional<AutomationRun> insert(NewRun run) {
+  public Optional<AutomationRun> insert(NewRun run) {
     return jdbc.sql(
             """
             insert into automation_run (id, tenant_id, sequence_id, canvas_version,
                 trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
-                retry_of)
+                retry_of, enrollment_id)
             values (:id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-                    :payload::jsonb, :workflowId, :idempotencyKey, :retryOf)
+                    :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId)
             on conflict (tenant_id, trigger_node_id, idempotency_key)
                 where idempotency_key is not null do nothing
             returning %s
@@ -83,9 +116,12 @@ public class RunRepository {
         .param("payload", json.write(run.triggerPayload()))
         .param(
             "workflowId",
-            com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
+            run.workflowId() != null
+                ? run.workflowId()
+                : com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
+        .param("enrollmentId", run.enrollmentId())
         .query(mapper)
         .optional();
   }

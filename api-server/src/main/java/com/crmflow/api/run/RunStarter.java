@@ -4,6 +4,7 @@ import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.RunInput;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
@@ -92,27 +93,44 @@ public class RunStarter {
       memo.put("sequence_id", run.sequenceId().toString());
       memo.put("run_id", run.id().toString());
       memo.put("canvas_version", run.canvasVersion());
-      AutomationRunWorkflow workflow =
-          client.newWorkflowStub(
-              AutomationRunWorkflow.class,
-              WorkflowOptions.newBuilder()
-                  .setTaskQueue(TaskQueues.AUTOMATION)
-                  .setWorkflowId(run.workflowId())
-                  // a run executes once: a second start (reconciler, retry of the start) of an
-                  // id whose workflow already finished must not run it again
-                  .setWorkflowIdReusePolicy(
-                      WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
-                  .setMemo(memo)
-                  .setStaticSummary(
-                      "run "
-                          + run.id()
-                          + " of sequence "
-                          + run.sequenceId()
-                          + " (canvas v"
-                          + run.canvasVersion()
-                          + ")")
-                  .build());
-      WorkflowClient.start(workflow::run, input);
+      WorkflowOptions.Builder options =
+          WorkflowOptions.newBuilder()
+              .setTaskQueue(TaskQueues.AUTOMATION)
+              .setWorkflowId(run.workflowId())
+              .setMemo(memo)
+              .setStaticSummary(
+                  "run "
+                      + run.id()
+                      + " of sequence "
+                      + run.sequenceId()
+                      + " (canvas v"
+                      + run.canvasVersion()
+                      + ")");
+      if (run.enrollmentId() == null) {
+        AutomationRunWorkflow workflow =
+            client.newWorkflowStub(
+                AutomationRunWorkflow.class,
+                // a run executes once: a second start (reconciler, retry of the start) of an id
+                // whose workflow already finished must not run it again
+                options
+                    .setWorkflowIdReusePolicy(
+                        WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+                    .build());
+        WorkflowClient.start(workflow::run, input);
+      } else {
+        memo.put("enrollment_id", run.enrollmentId().toString());
+        // the id names the (tenant, sequence, contact), reused by a later enrollment once this
+        // one ended; the reconciler only restarts runs still running, so an ended run stays ended
+        EnrollmentWorkflow workflow =
+            client.newWorkflowStub(
+                EnrollmentWorkflow.class,
+                options
+                    .setMemo(memo)
+                    .setWorkflowIdReusePolicy(
+                        WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+                    .build());
+        WorkflowClient.start(workflow::run, input);
+      }
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (e.g. by an earlier attempt): nothing to do
     } catch (RuntimeException e) {

@@ -212,8 +212,20 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     Map<String, Object> output;
     try {
       if (NodeType.DELAY.value().equals(type)) {
+        // "until" lets operators (and the enrollment list's next step time) see when it wakes
+        String until =
+            MILLIS.format(
+                Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node)));
         record(
-            new NodeLogEntry(seq, node.id(), type, RunResult.RUNNING, startedAt, null, null, null));
+            new NodeLogEntry(
+                seq,
+                node.id(),
+                type,
+                RunResult.RUNNING,
+                startedAt,
+                null,
+                Map.of("until", until),
+                null));
       }
       if (waits(type)) {
         flush();
@@ -444,7 +456,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private Map<String, Object> delay(CanvasNode node) {
     double days = number(node.config("delayDays"));
     double hours = number(node.config("delayHours"));
-    Duration duration = Duration.ofMillis(Math.round((days * 24 + hours) * 3_600_000));
+    Duration duration = delayDuration(node);
     Workflow.newTimer(
             duration, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build())
         .get();
@@ -551,6 +563,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   /** ISO-8601 UTC, always with milliseconds. */
   private static final DateTimeFormatter MILLIS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private static Duration delayDuration(CanvasNode node) {
+    double hours = number(node.config("delayDays")) * 24 + number(node.config("delayHours"));
+    return Duration.ofMillis(Math.round(hours * 3_600_000));
+  }
 
   private static String now() {
     return MILLIS.format(Instant.ofEpochMilli(Workflow.currentTimeMillis()));

@@ -1,0 +1,308 @@
+package com.crmflow.api.enrollment;
+
+import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.contact.Contact;
+import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.event.EventOutbox;
+import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunRepository;
+import com.crmflow.api.run.RunStarter;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasRules;
+import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
+import com.crmflow.workflow.event.EventNames;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Enrolls contacts in sequences and takes them out again. Each enrollment runs as one
+ * EnrollmentWorkflow on the sequence's canvas version of the moment it was enrolled.
+ */
+@Service
+class EnrollmentService {
+
+  private static final Set<String> FIELDS = Set.of("sequence_id", "contact_id", "contact_email");
+
+  private final EnrollmentRepository enrollments;
+  private final SequenceRepository sequences;
+  private final CanvasRepository canvases;
+  private final ContactRepository contacts;
+  private final RunRepository runs;
+  private final RunStarter starter;
+  private final EventOutbox events;
+  private final WorkflowClient temporal;
+  private final TransactionTemplate transaction;
+
+  EnrollmentService(
+      EnrollmentRepository enrollments,
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      ContactRepository contacts,
+      RunRepository runs,
+      RunStarter starter,
+      EventOutbox events,
+      WorkflowClient temporal,
+      TransactionTemplate transaction) {
+    this.enrollments = enrollments;
+    this.sequences = sequences;
+    this.canvases = canvases;
+    this.contacts = contacts;
+    this.runs = runs;
+    this.starter = starter;
+    this.events = events;
+    this.temporal = temporal;
+    this.transaction = transaction;
+  }
+
+  /** Which sequence and contact a request names, checked. */
+  record Target(Sequence sequence, Contact contact) {}
+
+  record Enrolled(Enrollment enrollment, String sequenceName) {}
+
+  /**
+   * Enrolls, or returns the existing active enrollment (updated_at touched, nothing started). An
+   * ended enrollment (completed, failed, unenrolled) becomes active again with a new run.
+   */
+  Enrolled enroll(UUID tenantId, JsonNode body) {
+    Target target = target(tenantId, body, true);
+    Sequence sequence = target.sequence();
+    Canvas canvas =
+        canvases
+            .version(tenantId, sequence.id(), sequence.currentVersion())
+            .orElseThrow()
+            .toCanvas();
+    String firstStep = firstStep(canvas);
+    UUID newRunId = UUID.randomUUID();
+    AutomationRun[] started = new AutomationRun[1];
+    Enrollment enrollment =
+        transaction.execute(
+            tx -> {
+              Enrollment upserted =
+                  enrollments.upsert(tenantId, sequence.id(), target.contact().id(), newRunId);
+              if (!upserted.runId().equals(newRunId)) {
+                return upserted; // already active: same enrollment, nothing new starts
+              }
+              Map<String, Object> payload = new LinkedHashMap<>();
+              payload.put("enrollment_id", upserted.id().toString());
+              payload.put("sequence_id", sequence.id().toString());
+              payload.put("contact_id", target.contact().id().toString());
+              payload.put("email", target.contact().email());
+              payload.put("enrolled_at", upserted.enrolledAt().toString());
+              started[0] =
+                  runs.insert(
+                          new RunRepository.NewRun(
+                              newRunId,
+                              tenantId,
+                              sequence.id(),
+                              sequence.currentVersion(),
+                              firstStep,
+                              firstStep,
+                              payload,
+                              null,
+                              null,
+                              EnrollmentWorkflow.workflowId(
+                                  tenantId.toString(),
+                                  sequence.id().toString(),
+                                  target.contact().id().toString()),
+                              upserted.id()))
+                      .orElseThrow();
+              events.emit(
+                  tenantId,
+                  EventNames.SEQUENCE_ENROLLED,
+                  eventData(upserted, sequence.name(), target.contact().email()));
+              return upserted;
+            });
+    if (started[0] != null) {
+      starter.startSoon(started[0], canvas);
+    }
+    return new Enrolled(enrollment, sequence.name());
+  }
+
+  /**
+   * Takes the contact out: the workflow is cancelled first (so no further step runs), then the
+   * enrollment is marked unenrolled. When Temporal cannot be reached nothing changes (503).
+   */
+  Enrolled unenroll(UUID tenantId, JsonNode body) {
+    Target target = target(tenantId, body, false);
+    Sequence sequence = target.sequence();
+    Enrollment enrollment =
+        enrollments
+            .find(tenantId, sequence.id(), target.contact().id())
+            .orElseThrow(
+                () ->
+                    ApiException.notFound(
+                        "Enrollment of contact " + target.contact().id() + " in sequence",
+                        sequence.id()));
+    if (!Enrollment.ACTIVE.equals(enrollment.status())) {
+      throw ApiException.conflict(
+          "The enrollment is " + enrollment.status() + "; only an active one can be unenrolled.");
+    }
+    String workflowId =
+        EnrollmentWorkflow.workflowId(
+            tenantId.toString(), sequence.id().toString(), target.contact().id().toString());
+    try {
+      temporal.newUntypedWorkflowStub(workflowId).cancel();
+    } catch (WorkflowNotFoundException notStartedOrOver) {
+      // not started yet (the reconciler skips ended runs) or already over
+    } catch (RuntimeException unreachable) {
+      throw new ApiException(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "The workflow engine cannot be reached; the enrollment is unchanged. Try again.",
+          List.of(),
+          Map.of("Retry-After", "5"));
+    }
+    Enrollment ended =
+        transaction.execute(
+            tx -> {
+              Optional<Enrollment> now =
+                  enrollments.end(tenantId, enrollment.id(), Enrollment.UNENROLLED);
+              now.ifPresent(
+                  e ->
+                      events.emit(
+                          tenantId,
+                          EventNames.SEQUENCE_UNENROLLED,
+                          eventData(e, sequence.name(), target.contact().email())));
+              // empty: the cancelled run ended it first (as unenrolled), or it ended on its own
+              return now.orElseGet(
+                  () ->
+                      enrollments
+                          .find(tenantId, sequence.id(), target.contact().id())
+                          .orElseThrow());
+            });
+    return new Enrolled(ended, sequence.name());
+  }
+
+  static Map<String, Object> eventData(Enrollment e, String sequenceName, String email) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("enrollment_id", e.id().toString());
+    data.put("sequence_id", e.sequenceId().toString());
+    data.put("sequence_name", sequenceName);
+    data.put("contact_id", e.contactId().toString());
+    data.put("email", email);
+    data.put("status", e.status());
+    return data;
+  }
+
+  /** A sequence starts at its trigger if it has one, else at its single first step. */
+  private static String firstStep(Canvas canvas) {
+    return canvas.triggers().stream()
+        .map(CanvasNode::id)
+        .findFirst()
+        .orElseGet(() -> CanvasRules.roots(canvas).get(0));
+  }
+
+  private Target target(UUID tenantId, JsonNode body, boolean mustBeActive) {
+    List<FieldProblem> problems = new ArrayList<>();
+    body.propertyNames()
+        .forEach(
+            name -> {
+              if (!FIELDS.contains(name)) {
+                problems.add(new FieldProblem(name, "is not a field of an enrollment request"));
+              }
+            });
+    UUID sequenceId = uuid(body, "sequence_id", problems, true);
+    UUID contactId = uuid(body, "contact_id", problems, false);
+    JsonNode emailNode = body.get("contact_email");
+    String email = null;
+    if (emailNode != null && !emailNode.isNull()) {
+      if (!emailNode.isString() || emailNode.asString().isBlank()) {
+        problems.add(new FieldProblem("contact_email", "must be an email address"));
+      } else {
+        email = emailNode.asString().trim().toLowerCase(Locale.ROOT);
+      }
+    }
+    if (contactId == null && email == null && problems.isEmpty()) {
+      problems.add(
+          new FieldProblem("contact_id", "one of contact_id or contact_email is required"));
+    }
+    if (contactId != null && email != null) {
+      problems.add(new FieldProblem("contact_email", "give contact_id or contact_email, not both"));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    Sequence sequence =
+        sequences
+            .find(tenantId, sequenceId)
+            .orElseThrow(
+                () ->
+                    ApiException.unprocessable(
+                        "sequence_id refers to no sequence of this tenant.",
+                        List.of(
+                            new FieldProblem("sequence_id", "no sequence with id " + sequenceId))));
+    if (mustBeActive) {
+      if (sequence.isAutomation()) {
+        throw ApiException.unprocessable(
+            "Sequence " + sequenceId + " is an automation; contacts enroll in sequences only.",
+            List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
+      }
+      if (!Sequence.ACTIVE.equals(sequence.status())) {
+        throw ApiException.unprocessable(
+            "Sequence " + sequenceId + " is " + sequence.status() + "; enroll in an active one.",
+            List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
+      }
+    }
+    Contact contact;
+    if (contactId != null) {
+      contact =
+          contacts
+              .find(tenantId, contactId)
+              .orElseThrow(
+                  () ->
+                      ApiException.unprocessable(
+                          "contact_id refers to no contact of this tenant; create the contact"
+                              + " first (POST /api/v1/contacts).",
+                          List.of(
+                              new FieldProblem("contact_id", "no contact with id " + contactId))));
+    } else {
+      String wanted = email;
+      contact =
+          enrollments
+              .contactIdByEmail(tenantId, wanted)
+              .flatMap(id -> contacts.find(tenantId, id))
+              .orElseThrow(
+                  () ->
+                      ApiException.unprocessable(
+                          "contact_email refers to no contact of this tenant; create the contact"
+                              + " first (POST /api/v1/contacts).",
+                          List.of(
+                              new FieldProblem(
+                                  "contact_email", "no contact with email " + wanted))));
+    }
+    return new Target(sequence, contact);
+  }
+
+  private static UUID uuid(
+      JsonNode body, String field, List<FieldProblem> problems, boolean required) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      if (required) {
+        problems.add(new FieldProblem(field, "is required"));
+      }
+      return null;
+    }
+    try {
+      return UUID.fromString(value.asString());
+    } catch (IllegalArgumentException e) {
+      problems.add(new FieldProblem(field, "must be a UUID"));
+      return null;
+    }
+  }
+}

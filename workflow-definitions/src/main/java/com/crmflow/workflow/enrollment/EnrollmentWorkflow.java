@@ -1,0 +1,23 @@
+package com.crmflow.workflow.enrollment;
+
+import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.run.RunResult;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * A contact's way through a sequence: the sequence's pinned canvas run by the same interpreter as
+ * every automation run, so its run record and node log look the same. One per (tenant, sequence,
+ * contact) at a time. The enrollment's end (completed or failed) is recorded with the run's end, in
+ * the same transaction; unenrolling cancels the workflow.
+ */
+@WorkflowInterface
+public interface EnrollmentWorkflow {
+
+  static String workflowId(String tenantId, String sequenceId, String contactId) {
+    return "enrollment-" + tenantId + "-" + sequenceId + "-" + contactId;
+  }
+
+  @WorkflowMethod
+  RunResult run(RunInput input);
+}
