@@ -53,6 +53,12 @@ class ScopeTest extends ApiTest {
         Arguments.of("GET", "/api/v1/sequences/" + ANY_ID, null, Scope.SEQUENCES_READ),
         Arguments.of("POST", "/api/v1/sequences", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("PATCH", "/api/v1/sequences/" + ANY_ID, "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("POST", "/api/v1/sequences/enroll", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("POST", "/api/v1/sequences/unenroll", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "GET", "/api/v1/sequences/" + ANY_ID + "/enrollments", null, Scope.SEQUENCES_READ),
+        Arguments.of("GET", "/api/v1/sequences/" + ANY_ID + "/steps", null, Scope.SEQUENCES_READ),
+        Arguments.of("PUT", "/api/v1/sequences/" + ANY_ID + "/steps", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("GET", "/api/v1/email-templates", null, Scope.SEQUENCES_READ),
         Arguments.of("GET", "/api/v1/email-templates/" + ANY_ID, null, Scope.SEQUENCES_READ),
         Arguments.of("POST", "/api/v1/email-templates", "{}", Scope.SEQUENCES_WRITE),

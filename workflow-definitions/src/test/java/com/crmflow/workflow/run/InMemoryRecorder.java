@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Stands in for api-server's recorder activity so the interpreter can be tested on its own; it keys
  * entries by (run, seq) as the real table does.
  */
-class InMemoryRecorder implements RunRecorderActivities {
+public class InMemoryRecorder implements RunRecorderActivities {
 
   final Map<String, TreeMap<Integer, NodeLogEntry>> logs = new ConcurrentHashMap<>();
-  final Map<String, String> finished = new ConcurrentHashMap<>();
+  public final Map<String, String> finished = new ConcurrentHashMap<>();
 
   @Override
   public synchronized void recordNode(String runId, NodeLogEntry entry) {
@@ -39,7 +39,7 @@ class InMemoryRecorder implements RunRecorderActivities {
     finished.put(runId, status);
   }
 
-  synchronized List<NodeLogEntry> log(String runId) {
+  public synchronized List<NodeLogEntry> log(String runId) {
     return List.copyOf(logs.getOrDefault(runId, new TreeMap<>()).values());
   }
 }

@@ -62,8 +62,8 @@ class InterpreterDurabilityTest {
   /**
    * A worker that comes up mid-wait rebuilds the run from its history (replay) and goes on. The
    * test server of this SDK cannot skip time after a worker factory is shut down (sdk-java #2670),
-   * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and the restart
-   * of a whole process is covered by api-server's RunSurvivesRestartTest.
+   * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and restarts of
+   * whole worker and api-server processes by api-server's ComposeStackTest (where Docker exists).
    */
   @Test
   void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce() throws Exception {

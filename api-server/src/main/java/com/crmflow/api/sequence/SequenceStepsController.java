@@ -1,0 +1,191 @@
+package com.crmflow.api.sequence;
+
+import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.api.canvas.CanvasService;
+import com.crmflow.api.canvas.CanvasSnapshot;
+import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.FieldProblem;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasRules;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The linear builder: a sequence with builder_mode linear edits an ordered step list, stored as a
+ * canvas that is a chain (step-1 → step-2 → ...), so linear and visual flows share one interpreter,
+ * one run log and the canvas endpoints.
+ */
+@RestController
+@RequestMapping("/api/v1/sequences/{id}/steps")
+class SequenceStepsController {
+
+  /** What a step can be: anything but triggers and condition (a list has no branches). */
+  static final List<String> STEP_TYPES =
+      List.of(
+          "email",
+          "delay",
+          "http_request",
+          "chat_message",
+          "crm_update",
+          "create_record",
+          "data_transform");
+
+  private static final Set<String> STEP_FIELDS = Set.of("type", "label", "config");
+
+  private final CanvasService canvases;
+  private final JsonColumns json;
+
+  SequenceStepsController(CanvasService canvases, JsonColumns json) {
+    this.canvases = canvases;
+    this.json = json;
+  }
+
+  @GetMapping
+  @RequiresScope(Scope.SEQUENCES_READ)
+  Map<String, Object> get(Caller caller, @PathVariable UUID id) {
+    linear(caller, id);
+    return answer(id, canvases.latest(caller.tenantId(), id));
+  }
+
+  /**
+   * Replaces the steps: {@code {steps: [{type, label?, config?}]}}, 1 to 200 of them. Saved as a
+   * new canvas version; required config is checked on activation, as for the canvas.
+   */
+  @PutMapping
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  Map<String, Object> put(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    linear(caller, id);
+    List<FieldProblem> problems = new ArrayList<>();
+    JsonNode steps = body == null ? null : body.get("steps");
+    if (body != null && body.isObject()) {
+      body.propertyNames().stream()
+          .filter(name -> !name.equals("steps"))
+          .forEach(name -> problems.add(new FieldProblem(name, "is not a field of a step list")));
+    }
+    if (steps == null || !steps.isArray() || steps.isEmpty()) {
+      problems.add(new FieldProblem("steps", "must be a non-empty array of steps"));
+    } else if (steps.size() > CanvasRules.MAX_NODES) {
+      problems.add(new FieldProblem("steps", "at most " + CanvasRules.MAX_NODES + " steps"));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    List<CanvasNode> nodes = new ArrayList<>();
+    for (int i = 0; i < steps.size(); i++) {
+      nodes.add(step(steps.get(i), i, problems));
+    }
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    List<CanvasEdge> edges = new ArrayList<>();
+    for (int i = 0; i + 1 < nodes.size(); i++) {
+      edges.add(
+          new CanvasEdge("edge-" + (i + 1), nodes.get(i).id(), nodes.get(i + 1).id(), null, null));
+    }
+    return answer(id, canvases.replaceWith(caller.tenantId(), id, new Canvas(nodes, edges)));
+  }
+
+  @SuppressWarnings("unchecked")
+  private CanvasNode step(JsonNode step, int index, List<FieldProblem> problems) {
+    String at = "steps[" + index + "]";
+    if (step == null || !step.isObject()) {
+      problems.add(new FieldProblem(at, "must be an object {type, label, config}"));
+      return null;
+    }
+    step.propertyNames().stream()
+        .filter(name -> !STEP_FIELDS.contains(name))
+        .forEach(name -> problems.add(new FieldProblem(at + "." + name, "is not a step field")));
+    JsonNode type = step.get("type");
+    if (type == null || !type.isString() || !STEP_TYPES.contains(type.asString())) {
+      problems.add(new FieldProblem(at + ".type", "must be one of " + STEP_TYPES));
+    }
+    JsonNode label = step.get("label");
+    if (label != null && !label.isNull() && !label.isString()) {
+      problems.add(new FieldProblem(at + ".label", "must be a string"));
+    }
+    JsonNode config = step.get("config");
+    if (config != null && !config.isNull() && !config.isObject()) {
+      problems.add(new FieldProblem(at + ".config", "must be an object"));
+    }
+    if (!problems.isEmpty()) {
+      return null;
+    }
+    String id = "step-" + (index + 1);
+    Map<String, Object> configMap =
+        config == null || config.isNull()
+            ? Map.of()
+            : json.mapper().convertValue(config, Map.class);
+    String name =
+        label == null || label.isNull() ? type.asString() + " " + (index + 1) : label.asString();
+    return new CanvasNode(
+        id, type.asString(), new Position(0, index * 150.0), new NodeData(name, configMap));
+  }
+
+  private void linear(Caller caller, UUID id) {
+    Sequence sequence = canvases.sequence(caller.tenantId(), id);
+    if (!"linear".equals(sequence.builderMode())) {
+      throw ApiException.conflict(
+          "Sequence " + id + " is built in visual mode; edit it through its canvas.");
+    }
+  }
+
+  /** The chain from its first step; 409 when the canvas was edited into something else. */
+  private static Map<String, Object> answer(UUID id, CanvasSnapshot snapshot) {
+    Canvas canvas = snapshot.toCanvas();
+    List<Map<String, Object>> steps = new ArrayList<>();
+    List<String> roots = CanvasRules.roots(canvas);
+    if (!canvas.nodes().isEmpty()) {
+      if (roots.size() != 1) {
+        throw notAChain(id);
+      }
+      Optional<CanvasNode> next = canvas.node(roots.get(0));
+      while (next.isPresent()) {
+        CanvasNode node = next.get();
+        Map<String, Object> step = new LinkedHashMap<>();
+        step.put("id", node.id());
+        step.put("type", node.type());
+        step.put("label", node.data() == null ? null : node.data().label());
+        step.put("config", node.data() == null ? Map.of() : node.data().config());
+        steps.add(step);
+        List<CanvasEdge> out =
+            canvas.edges().stream().filter(e -> e.source().equals(node.id())).toList();
+        if (out.size() > 1) {
+          throw notAChain(id);
+        }
+        next = out.isEmpty() ? Optional.empty() : canvas.node(out.get(0).target());
+      }
+      if (steps.size() != canvas.nodes().size()) {
+        throw notAChain(id);
+      }
+    }
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put("sequence_id", id);
+    response.put("version", snapshot.version());
+    response.put("steps", steps);
+    return response;
+  }
+
+  private static ApiException notAChain(UUID id) {
+    return ApiException.conflict(
+        "The canvas of sequence " + id + " is not a chain of steps; read it through the canvas.");
+  }
+}
