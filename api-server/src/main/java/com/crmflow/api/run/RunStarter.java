@@ -178,9 +178,17 @@ public class RunStarter {
     return wrapped;
   }
 
-  /** {{contact.*}}: the contact named by the payload's contact_id, if it is one of the tenant's. */
+  /**
+   * {{contact.*}}: the contact named by the payload's contact_id (or, for a CRM event, its
+   * data.contact_id), if it is one of the tenant's.
+   */
   private Map<String, Object> contactOf(AutomationRun run) {
-    if (payloadMap(run.triggerPayload()).get("contact_id") instanceof String id) {
+    Map<String, Object> payload = payloadMap(run.triggerPayload());
+    Object named = payload.get("contact_id");
+    if (named == null && payload.get("data") instanceof Map<?, ?> data) {
+      named = data.get("contact_id");
+    }
+    if (named instanceof String id) {
       try {
         return contacts
             .find(run.tenantId(), UUID.fromString(id))

@@ -1,0 +1,14 @@
+package com.crmflow.api.event;
+
+import java.util.Map;
+import java.util.UUID;
+
+/** An outbox event on its way out: its envelope is {@code {event, timestamp, tenant_id, data}}. */
+public record DispatchedEvent(
+    long id, UUID tenantId, UUID eventId, String event, Map<String, Object> envelope) {
+
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> data() {
+    return envelope.get("data") instanceof Map<?, ?> data ? (Map<String, Object>) data : Map.of();
+  }
+}
