@@ -1,0 +1,118 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import io.temporal.testserver.TestServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A Temporal outage between a CRM change and its automation: the event is dispatched into a stored
+ * run while Temporal is down, and the run starts, once, when Temporal is back. Uses its own
+ * port-bound test server, stopped and started again on the same port.
+ */
+class EventDispatchOutageTest extends ApiTest {
+
+  private static final int TEMPORAL_PORT = freePort();
+  private static TestServer.PortBoundTestServer temporal =
+      TestServer.createPortBoundServer(TEMPORAL_PORT, true);
+
+  @DynamicPropertySource
+  static void temporal(DynamicPropertyRegistry registry) {
+    registry.add("spring.temporal.connection.target", () -> "127.0.0.1:" + TEMPORAL_PORT);
+    registry.add("crm.runs.reconcile-interval", () -> "1s");
+    registry.add("crm.runs.reconcile-grace-seconds", () -> "1");
+  }
+
+  @AfterAll
+  static void stopTemporal() {
+    temporal.close();
+  }
+
+  @Test
+  void eventsDuringAnOutageRunOnceWhenTemporalIsBack() throws Exception {
+    TenantClient tenant = newTenant();
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      String trigger = uniqueId("on-contact");
+      String sequence =
+          activeAutomation(
+              tenant.api(),
+              canvas(
+                  List.of(
+                      node(trigger, "crm_event_trigger", Map.of("eventType", "contact.created")),
+                      node(
+                          "tell",
+                          "http_request",
+                          Map.of(
+                              "method",
+                              "POST",
+                              "url",
+                              peer.url("/created"),
+                              "bodyTemplate",
+                              "{\"email\": \"{{trigger.data.email}}\"}"))),
+                  List.of(edge("e1", trigger, "tell"))));
+
+      temporal.close(); // the outage
+      tenant.api().post("/api/v1/contacts", Map.of("email", "outage@example.com"));
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> runs(tenant, sequence).size() == 1);
+      String runId = runs(tenant, sequence).get(0).get("id").asString();
+      Thread.sleep(3_000); // several reconciler rounds fail while Temporal is down
+      assertThat(started(runId)).isFalse();
+      assertThat(peer.received("/created")).isEmpty();
+
+      temporal = TestServer.createPortBoundServer(TEMPORAL_PORT, true); // back
+      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(started(runId)).isTrue();
+      assertThat(peer.received("/created")).hasSize(1);
+      assertThat(peer.received("/created").get(0).body())
+          .isEqualTo("{\"email\": \"outage@example.com\"}");
+      assertThat(runs(tenant, sequence)).hasSize(1);
+    }
+  }
+
+  private List<JsonNode> runs(TenantClient tenant, String sequence) {
+    return tenant
+        .api()
+        .get("/api/v1/automation-runs?sequence_id=" + sequence)
+        .json()
+        .at("/runs")
+        .valueStream()
+        .toList();
+  }
+
+  private boolean started(String runId) {
+    return jdbc.sql("select workflow_started from automation_run where id = cast(:id as uuid)")
+        .param("id", runId)
+        .query(Boolean.class)
+        .single();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
