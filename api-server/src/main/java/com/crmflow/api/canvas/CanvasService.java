@@ -1,6 +1,7 @@
 package com.crmflow.api.canvas;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.JsonNode;
@@ -39,7 +41,14 @@ public class CanvasService {
   private final CanvasRepository canvases;
   private final JsonColumns json;
 
-  CanvasService(SequenceRepository sequences, CanvasRepository canvases, JsonColumns json) {
+  private final ApplicationEventPublisher publisher;
+
+  CanvasService(
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      JsonColumns json,
+      ApplicationEventPublisher publisher) {
+    this.publisher = publisher;
     this.sequences = sequences;
     this.canvases = canvases;
     this.json = json;
@@ -379,6 +388,7 @@ public class CanvasService {
     canvases.insert(tenantId, sequenceId, next);
     sequences.setCurrentVersion(tenantId, sequenceId, next.version());
     canvases.replaceTriggers(tenantId, sequenceId, canvas.nodes());
+    publisher.publishEvent(new FlowChanged(tenantId, sequenceId));
     return next;
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.JsonNode;
@@ -21,10 +22,15 @@ class SequenceService {
 
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
+  private final ApplicationEventPublisher publisher;
 
-  SequenceService(SequenceRepository sequences, CanvasRepository canvases) {
+  SequenceService(
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      ApplicationEventPublisher publisher) {
     this.sequences = sequences;
     this.canvases = canvases;
+    this.publisher = publisher;
   }
 
   @Transactional
@@ -71,6 +77,9 @@ class SequenceService {
       }
     }
     sequences.update(tenantId, id, fields);
+    if (fields.containsKey("status")) {
+      publisher.publishEvent(new FlowChanged(tenantId, id));
+    }
     return sequences.find(tenantId, id).orElseThrow();
   }
 }

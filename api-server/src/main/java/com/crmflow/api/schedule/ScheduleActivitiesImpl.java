@@ -1,0 +1,65 @@
+package com.crmflow.api.schedule;
+
+import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunRepository;
+import com.crmflow.api.run.RunStarter;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.workflow.schedule.ScheduleActivities;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+
+/**
+ * One fire of a schedule: a run whose id derives from the schedule node and the scheduled time (so
+ * a retried activity stores and starts nothing twice), with the scheduled time in its payload.
+ */
+@Component("scheduleActivities")
+class ScheduleActivitiesImpl implements ScheduleActivities {
+
+  private final SequenceRepository sequences;
+  private final RunRepository runs;
+  private final RunStarter starter;
+
+  ScheduleActivitiesImpl(SequenceRepository sequences, RunRepository runs, RunStarter starter) {
+    this.sequences = sequences;
+    this.runs = runs;
+    this.starter = starter;
+  }
+
+  @Override
+  public String startScheduledRun(
+      String tenantId, String sequenceId, String nodeId, int canvasVersion, String scheduledAt) {
+    UUID tenant = UUID.fromString(tenantId);
+    UUID sequence = UUID.fromString(sequenceId);
+    Optional<SequenceRepository.TriggerState> state = sequences.triggerState(tenant, sequence);
+    if (state.isEmpty() || !Sequence.ACTIVE.equals(state.get().status())) {
+      return null; // paused or archived a moment ago; its schedule is being stopped
+    }
+    UUID runId =
+        UUID.nameUUIDFromBytes(
+            ("schedule:" + tenantId + ":" + nodeId + ":" + scheduledAt)
+                .getBytes(StandardCharsets.UTF_8));
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("scheduled_at", scheduledAt);
+    payload.put("node_id", nodeId);
+    Optional<AutomationRun> inserted =
+        runs.insert(
+            new RunRepository.NewRun(
+                runId,
+                tenant,
+                sequence,
+                canvasVersion,
+                nodeId,
+                nodeId,
+                payload,
+                "schedule:" + scheduledAt,
+                null));
+    // a repeat of this activity finds the run stored; the reconciler starts it if need be
+    inserted.ifPresent(starter::start);
+    return runId.toString();
+  }
+}

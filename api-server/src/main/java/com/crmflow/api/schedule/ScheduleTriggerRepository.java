@@ -1,0 +1,123 @@
+package com.crmflow.api.schedule;
+
+import com.crmflow.api.json.JsonColumns;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class ScheduleTriggerRepository {
+
+  static final String STARTING = "starting";
+  static final String RUNNING = "running";
+  static final String STOPPING = "stopping";
+
+  /** A schedule workflow that should run (or stop), as stored. */
+  record ScheduleRow(
+      UUID tenantId,
+      String nodeId,
+      UUID sequenceId,
+      int canvasVersion,
+      Map<String, Object> config,
+      String state) {}
+
+  private final JdbcClient jdbc;
+  private final JsonColumns json;
+  private final RowMapper<ScheduleRow> mapper;
+
+  ScheduleTriggerRepository(JdbcClient jdbc, JsonColumns json) {
+    this.jdbc = jdbc;
+    this.json = json;
+    this.mapper =
+        (rs, row) ->
+            new ScheduleRow(
+                rs.getObject("tenant_id", UUID.class),
+                rs.getString("node_id"),
+                rs.getObject("sequence_id", UUID.class),
+                rs.getInt("canvas_version"),
+                json.readMap(rs.getString("config")),
+                rs.getString("state"));
+  }
+
+  List<ScheduleRow> ofSequence(UUID tenantId, UUID sequenceId) {
+    return jdbc.sql(
+            """
+            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
+            from schedule_trigger where tenant_id = :tenantId and sequence_id = :sequenceId
+            """)
+        .param("tenantId", tenantId)
+        .param("sequenceId", sequenceId)
+        .query(mapper)
+        .list();
+  }
+
+  /** Rows whose workflow does not match them yet, oldest change first. */
+  List<ScheduleRow> pending(int limit) {
+    return jdbc.sql(
+            """
+            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
+            from schedule_trigger where state <> 'running' order by updated_at limit :limit
+            """)
+        .param("limit", limit)
+        .query(mapper)
+        .list();
+  }
+
+  /** The schedule should run on this version and config: (re)start it. */
+  void wantRunning(UUID tenantId, String nodeId, UUID sequenceId, int version, Object config) {
+    jdbc.sql(
+            """
+            insert into schedule_trigger (tenant_id, node_id, sequence_id, canvas_version, config,
+                                          state)
+            values (:tenantId, :nodeId, :sequenceId, :version, :config::jsonb, 'starting')
+            on conflict (tenant_id, node_id) do update set
+                sequence_id = excluded.sequence_id, canvas_version = excluded.canvas_version,
+                config = excluded.config, state = 'starting', updated_at = now()
+            """)
+        .param("tenantId", tenantId)
+        .param("nodeId", nodeId)
+        .param("sequenceId", sequenceId)
+        .param("version", version)
+        .param("config", json.write(config))
+        .update();
+  }
+
+  void wantStopped(UUID tenantId, String nodeId) {
+    jdbc.sql(
+            """
+            update schedule_trigger set state = 'stopping', updated_at = now()
+            where tenant_id = :tenantId and node_id = :nodeId
+            """)
+        .param("tenantId", tenantId)
+        .param("nodeId", nodeId)
+        .update();
+  }
+
+  /** Marks the row running if it still asks for what was started (no newer change came in). */
+  void started(ScheduleRow row) {
+    jdbc.sql(
+            """
+            update schedule_trigger set state = 'running'
+            where tenant_id = :tenantId and node_id = :nodeId and state = 'starting'
+              and canvas_version = :version
+            """)
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .param("version", row.canvasVersion())
+        .update();
+  }
+
+  void stopped(ScheduleRow row) {
+    jdbc.sql(
+            """
+            delete from schedule_trigger
+            where tenant_id = :tenantId and node_id = :nodeId and state = 'stopping'
+            """)
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .update();
+  }
+}

@@ -1,0 +1,183 @@
+package com.crmflow.api.schedule;
+
+import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
+import com.crmflow.api.sequence.FlowChanged;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.schedule.ScheduleInput;
+import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowOptions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionPhase;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Keeps each active automation's ScheduleTriggerWorkflow running, and only those. A change to a
+ * flow (status or canvas) records what should run in {@code schedule_trigger}, in the change's
+ * transaction; after the commit the workflows are made to match: started (terminating an older one,
+ * so a canvas change restarts the schedule on the new version) or terminated. When Temporal is
+ * unreachable the rows stay pending and the reconciler retries.
+ */
+@Component
+class ScheduleTriggers {
+
+  private static final Logger log = LoggerFactory.getLogger(ScheduleTriggers.class);
+
+  private final ScheduleTriggerRepository schedules;
+  private final SequenceRepository sequences;
+  private final CanvasRepository canvases;
+  private final WorkflowClient temporal;
+
+  ScheduleTriggers(
+      ScheduleTriggerRepository schedules,
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      WorkflowClient temporal) {
+    this.schedules = schedules;
+    this.sequences = sequences;
+    this.canvases = canvases;
+    this.temporal = temporal;
+  }
+
+  /** In the change's transaction: what should run now. */
+  @EventListener
+  void recordWanted(FlowChanged change) {
+    Sequence sequence = sequences.find(change.tenantId(), change.sequenceId()).orElseThrow();
+    List<CanvasNode> wanted =
+        sequence.isAutomation() && Sequence.ACTIVE.equals(sequence.status())
+            ? canvases
+                .versionOrEmpty(change.tenantId(), sequence.id(), sequence.currentVersion())
+                .toCanvas()
+                .nodes()
+                .stream()
+                .filter(n -> NodeType.SCHEDULE_TRIGGER.value().equals(n.type()))
+                .toList()
+            : List.of();
+    Map<String, ScheduleRow> existing =
+        schedules.ofSequence(change.tenantId(), sequence.id()).stream()
+            .collect(Collectors.toMap(ScheduleRow::nodeId, r -> r));
+    for (CanvasNode node : wanted) {
+      ScheduleRow row = existing.get(node.id());
+      Map<String, Object> config = node.data() == null ? Map.of() : node.data().config();
+      boolean unchanged =
+          row != null
+              && ScheduleTriggerRepository.RUNNING.equals(row.state())
+              && row.canvasVersion() == sequence.currentVersion()
+              && row.config().equals(config);
+      if (!unchanged) {
+        schedules.wantRunning(
+            change.tenantId(), node.id(), sequence.id(), sequence.currentVersion(), config);
+      }
+    }
+    Set<String> wantedIds = wanted.stream().map(CanvasNode::id).collect(Collectors.toSet());
+    existing.keySet().stream()
+        .filter(id -> !wantedIds.contains(id))
+        .forEach(id -> schedules.wantStopped(change.tenantId(), id));
+  }
+
+  /** After the commit: make the workflows match. */
+  @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+  void applyAfterCommit(FlowChanged change) {
+    schedules.ofSequence(change.tenantId(), change.sequenceId()).forEach(this::apply);
+  }
+
+  @Scheduled(fixedDelayString = "${crm.schedules.reconcile-interval:5s}")
+  void reconcile() {
+    for (ScheduleRow row : schedules.pending(100)) {
+      if (!apply(row)) {
+        break; // Temporal still unreachable: next round
+      }
+    }
+  }
+
+  /**
+   * @return false when Temporal could not be reached
+   */
+  boolean apply(ScheduleRow row) {
+    String workflowId = ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
+    try {
+      switch (row.state()) {
+        case ScheduleTriggerRepository.STARTING -> {
+          terminate(workflowId, "restarted on canvas version " + row.canvasVersion());
+          start(workflowId, row);
+          schedules.started(row);
+        }
+        case ScheduleTriggerRepository.STOPPING -> {
+          terminate(workflowId, "the automation is no longer active with this schedule");
+          schedules.stopped(row);
+        }
+        default -> {
+          // running: nothing to do
+        }
+      }
+      return true;
+    } catch (RuntimeException e) {
+      log.warn("Schedule {} not applied yet: {}", workflowId, e.toString());
+      return false;
+    }
+  }
+
+  private void terminate(String workflowId, String reason) {
+    try {
+      temporal.newUntypedWorkflowStub(workflowId).terminate(reason);
+    } catch (WorkflowNotFoundException notRunning) {
+      // never started or already over
+    }
+  }
+
+  private void start(String workflowId, ScheduleRow row) {
+    Map<String, Object> memo = new LinkedHashMap<>();
+    memo.put("tenant_id", row.tenantId().toString());
+    memo.put("sequence_id", row.sequenceId().toString());
+    memo.put("node_id", row.nodeId());
+    memo.put("canvas_version", row.canvasVersion());
+    ScheduleTriggerWorkflow workflow =
+        temporal.newWorkflowStub(
+            ScheduleTriggerWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.AUTOMATION)
+                .setWorkflowId(workflowId)
+                .setWorkflowIdReusePolicy(
+                    WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+                .setMemo(memo)
+                .setStaticSummary(
+                    "schedule "
+                        + row.config().get("scheduleType")
+                        + " of sequence "
+                        + row.sequenceId()
+                        + " (canvas v"
+                        + row.canvasVersion()
+                        + ")")
+                .build());
+    try {
+      WorkflowClient.start(
+          workflow::run,
+          new ScheduleInput(
+              row.tenantId().toString(),
+              row.sequenceId().toString(),
+              row.nodeId(),
+              row.canvasVersion(),
+              row.config(),
+              null));
+    } catch (WorkflowExecutionAlreadyStarted raced) {
+      // another instance applied the same row a moment ago
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package com.crmflow.api.schedule;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.workflow.schedule.ScheduleActivities;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/** Activating, pausing, editing and archiving an automation with a schedule_trigger. */
+class ScheduleTriggerApiTest extends ApiTest {
+
+  @Autowired private WorkflowClient temporal;
+  @Autowired private ScheduleActivities scheduleActivities;
+  private TenantClient tenant;
+  private LocalHttpServer peer;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+    peer = new LocalHttpServer();
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  private Map<String, Object> scheduled(String clock, String time) {
+    return canvas(
+        List.of(
+            node(
+                clock,
+                "schedule_trigger",
+                Map.of("scheduleType", "daily", "time", time, "timezone", "Europe/Berlin")),
+            node(
+                "report",
+                "http_request",
+                Map.of(
+                    "method",
+                    "POST",
+                    "url",
+                    peer.url("/report"),
+                    "bodyTemplate",
+                    "{\"at\": \"{{trigger.scheduled_at}}\"}"))),
+        List.of(edge("e1", clock, "report")));
+  }
+
+  private WorkflowExecutionInfo describe(String clock) {
+    return temporal
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(temporal.getOptions().getNamespace())
+                .setExecution(
+                    WorkflowExecution.newBuilder()
+                        .setWorkflowId("schedule-" + tenant.id() + "-" + clock))
+                .build())
+        .getWorkflowExecutionInfo();
+  }
+
+  private String state(String clock) {
+    return jdbc.sql("select state from schedule_trigger where tenant_id = :t and node_id = :n")
+        .param("t", tenant.id())
+        .param("n", clock)
+        .query(String.class)
+        .optional()
+        .orElse("none");
+  }
+
+  private WorkflowExecutionInfo awaitStatus(String clock, WorkflowExecutionStatus status) {
+    return await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> describe(clock), info -> info.getStatus() == status);
+  }
+
+  private void setStatus(String sequence, String status) {
+    assertThat(
+            tenant.api().patch("/api/v1/sequences/" + sequence, Map.of("status", status)).status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void theScheduleWorkflowFollowsTheAutomationsLifecycle() {
+    String clock = uniqueId("clock");
+    String sequence = activeAutomation(tenant.api(), scheduled(clock, "09:00"));
+
+    WorkflowExecutionInfo first =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    assertThat(first.getType().getName()).isEqualTo("ScheduleTriggerWorkflow");
+
+    setStatus(sequence, "paused");
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("none"));
+    assertThat(describe(clock).getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+
+    setStatus(sequence, "active");
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    WorkflowExecutionInfo second =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(second.getExecution().getRunId()).isNotEqualTo(first.getExecution().getRunId());
+
+    // editing the schedule of the active automation restarts it on the new canvas version
+    assertThat(
+            tenant
+                .api()
+                .put("/api/sequences/" + sequence + "/canvas", scheduled(clock, "17:30"))
+                .status())
+        .isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> describe(clock).getExecution().getRunId(),
+            runId -> !runId.equals(second.getExecution().getRunId()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    assertThat(
+            jdbc.sql(
+                    "select config ->> 'time' from schedule_trigger"
+                        + " where tenant_id = :t and node_id = :n")
+                .param("t", tenant.id())
+                .param("n", clock)
+                .query(String.class)
+                .single())
+        .isEqualTo("17:30");
+    assertThat(describe(clock).getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+
+    setStatus(sequence, "archived");
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("none"));
+    assertThat(describe(clock).getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+  }
+
+  @Test
+  void eachFireStartsOneRunCarryingItsScheduledTime() {
+    String clock = uniqueId("clock");
+    String sequence = activeAutomation(tenant.api(), scheduled(clock, "09:00"));
+    String at = "2026-11-23T08:00:00Z";
+
+    String runId =
+        scheduleActivities.startScheduledRun(tenant.id().toString(), sequence, clock, 1, at);
+    String again =
+        scheduleActivities.startScheduledRun(tenant.id().toString(), sequence, clock, 1, at);
+
+    assertThat(again).isEqualTo(runId);
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/trigger_payload/scheduled_at").asString()).isEqualTo(at);
+    assertThat(run.get("trigger_node_id").asString()).isEqualTo(clock);
+    assertThat(peer.received("/report")).hasSize(1);
+    assertThat(peer.received("/report").get(0).body()).isEqualTo("{\"at\": \"" + at + "\"}");
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/automation-runs?sequence_id=" + sequence)
+                .at("/total")
+                .asInt())
+        .isEqualTo(1);
+
+    setStatus(sequence, "paused");
+    assertThat(
+            scheduleActivities.startScheduledRun(
+                tenant.id().toString(), sequence, clock, 1, "2026-11-24T08:00:00Z"))
+        .isNull();
+  }
+}
