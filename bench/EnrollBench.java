@@ -27,7 +27,17 @@ public class EnrollBench {
   static String base;
   static String key;
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      run(args);
+      System.exit(0);
+    } catch (Exception e) {
+      e.printStackTrace();
+      System.exit(1); // the pools' threads would keep a failed run alive
+    }
+  }
+
+  static void run(String[] args) throws Exception {
     base = args[0];
     key = args[1];
     int n = Integer.parseInt(args[2]);

@@ -14,15 +14,21 @@ PORT=8091
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
 [[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
-java ${BENCH_JAVA_OPTS:--Xmx12g} -jar api-server/target/api-server-0.1.0-SNAPSHOT.jar \
+JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+java ${BENCH_JAVA_OPTS:--Xmx12g} -jar "$JAR" \
   --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7298 \
   --crm.bootstrap.api-key=$KEY --crm.rate-limit.enabled=false --logging.level.root=WARN \
   > "$DATA/service.log" 2>&1 &
 SERVICE=$!
-trap 'kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null; rm -rf "$DATA"' EXIT
+trap 'cp "$DATA/service.log" /tmp/enroll-bench-service.log 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null; rm -rf "$DATA"' EXIT
 for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done
 
-java bench/EnrollBench.java "http://127.0.0.1:$PORT" "$KEY" "$N" "$C"
+java bench/EnrollBench.java "http://127.0.0.1:$PORT" "$KEY" "$N" "$C" &
+BENCH=$!
+while kill -0 $BENCH 2>/dev/null; do # heap while enrolling, every 30 s
+  sleep 30; kill -0 $BENCH 2>/dev/null && echo "heap: $(jcmd $SERVICE GC.heap_info | grep -E 'garbage-first heap' | sed 's/^ *//')"
+done
+wait $BENCH
 
 jcmd $SERVICE GC.run >/dev/null
 sleep 2

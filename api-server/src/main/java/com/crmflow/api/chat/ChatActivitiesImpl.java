@@ -1,14 +1,13 @@
 package com.crmflow.api.chat;
 
 import com.crmflow.api.json.JsonColumns;
-import com.crmflow.worker.activity.DestinationPolicy;
+import com.crmflow.api.secret.SecretCipher;
+import com.crmflow.worker.activity.ForbiddenDestinationException;
+import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,24 +31,21 @@ class ChatActivitiesImpl implements ChatActivities {
       Set.of(
           "ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout");
 
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .connectTimeout(Duration.ofSeconds(10))
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
+  private static final int MAX_ANSWER_BYTES = 256 * 1024;
+
+  private final OutboundHttpClient http;
   private final ChatIntegrationRepository integrations;
-  private final TokenCipher cipher;
-  private final DestinationPolicy destinations;
+  private final SecretCipher cipher;
   private final JsonColumns json;
 
   ChatActivitiesImpl(
+      OutboundHttpClient http,
       ChatIntegrationRepository integrations,
-      TokenCipher cipher,
-      DestinationPolicy destinations,
+      SecretCipher cipher,
       JsonColumns json) {
+    this.http = http;
     this.integrations = integrations;
     this.cipher = cipher;
-    this.destinations = destinations;
     this.json = json;
   }
 
@@ -61,33 +57,31 @@ class ChatActivitiesImpl implements ChatActivities {
             .orElseThrow(
                 () -> rejected("no chat integration is connected (PUT /api/v1/integrations/chat)"));
     URI uri = URI.create(integration.baseUrl() + "/chat.postMessage");
-    String refusal = destinations.refusal(uri.getHost());
-    if (refusal != null) {
-      throw rejected("refused to call " + uri.getHost() + ": " + refusal);
-    }
     Map<String, Object> message = new LinkedHashMap<>();
     message.put("channel", channel);
     message.put("text", text);
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofSeconds(15))
-            .header("Content-Type", "application/json; charset=utf-8")
-            .header("Authorization", "Bearer " + cipher.decrypt(integration.tokenCiphertext()))
-            .POST(HttpRequest.BodyPublishers.ofString(json.write(message)))
-            .build();
-    HttpResponse<String> response;
+    OutboundHttpClient.Response response;
     try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      response =
+          http.send(
+              "POST",
+              uri,
+              Map.of(
+                  "Content-Type",
+                  "application/json; charset=utf-8",
+                  "Authorization",
+                  "Bearer " + cipher.decrypt(integration.tokenCiphertext())),
+              json.write(message).getBytes(StandardCharsets.UTF_8),
+              Duration.ofSeconds(15),
+              MAX_ANSWER_BYTES);
+    } catch (ForbiddenDestinationException e) {
+      throw rejected("refused to call " + uri.getHost() + ": " + e.getMessage());
     } catch (IOException e) {
       throw ApplicationFailure.newFailure("chat API unreachable: " + e.getMessage(), "Network");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure("interrupted", "Interrupted");
     }
-    if (response.statusCode() == 429 || response.statusCode() >= 500) {
+    if (response.status() == 429 || response.status() >= 500) {
       throw retryLater(
-          "chat API answered " + response.statusCode(),
-          response.headers().firstValue("Retry-After").orElse(null));
+          "chat API answered " + response.status(), response.header("Retry-After").orElse(null));
     }
     Map<String, Object> answer = parse(response);
     if (Boolean.TRUE.equals(answer.get("ok"))) {
@@ -99,16 +93,16 @@ class ChatActivitiesImpl implements ChatActivities {
     }
     String error = String.valueOf(answer.getOrDefault("error", "unknown_error"));
     if (RETRYABLE_ERRORS.contains(error)) {
-      throw retryLater(
-          "chat API error " + error, response.headers().firstValue("Retry-After").orElse(null));
+      throw retryLater("chat API error " + error, response.header("Retry-After").orElse(null));
     }
     throw rejected("chat API refused the message: " + error);
   }
 
   @SuppressWarnings("unchecked")
-  private Map<String, Object> parse(HttpResponse<String> response) {
+  private Map<String, Object> parse(OutboundHttpClient.Response response) {
+    String body = new String(response.body(), StandardCharsets.UTF_8);
     try {
-      Object parsed = json.mapper().readValue(response.body(), Object.class);
+      Object parsed = json.mapper().readValue(body, Object.class);
       if (parsed instanceof Map<?, ?> map) {
         return (Map<String, Object>) map;
       }
@@ -117,9 +111,9 @@ class ChatActivitiesImpl implements ChatActivities {
     }
     throw rejected(
         "chat API answered "
-            + response.statusCode()
+            + response.status()
             + " without a JSON object: "
-            + response.body().substring(0, Math.min(200, response.body().length())));
+            + body.substring(0, Math.min(200, body.length())));
   }
 
   private static ApplicationFailure retryLater(String message, String retryAfter) {

@@ -4,6 +4,7 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import java.net.URI;
@@ -34,12 +35,12 @@ class ChatIntegrationController {
   private static final Set<String> FIELDS = Set.of("provider", "bot_token", "base_url");
 
   private final ChatIntegrationRepository integrations;
-  private final TokenCipher cipher;
+  private final SecretCipher cipher;
   private final String defaultBaseUrl;
 
   ChatIntegrationController(
       ChatIntegrationRepository integrations,
-      TokenCipher cipher,
+      SecretCipher cipher,
       @Value("${crm.chat.slack-base-url:https://slack.com/api}") String defaultBaseUrl) {
     this.integrations = integrations;
     this.cipher = cipher;

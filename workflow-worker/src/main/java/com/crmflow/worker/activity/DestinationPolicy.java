@@ -8,10 +8,17 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Which hosts outbound calls may reach. Loopback, private (RFC 1918), link-local (with cloud
- * metadata at 169.254.169.254), CGNAT (100.64/10), unique-local (fc00::/7), unspecified and
- * multicast addresses are refused unless {@code crm.http.allow-private-addresses} is true (for
- * local development and tests). Every address the name resolves to must be allowed.
+ * Which addresses outbound calls (http_request nodes, webhook deliveries, chat APIs) may reach.
+ * Refused unless {@code crm.http.allow-private-addresses} is true (local development and tests):
+ * loopback, private (RFC 1918), link-local (cloud metadata 169.254.169.254 among them), CGNAT
+ * (100.64/10), "this network" (0/8), IETF protocol assignments (192.0.0/24), benchmarking
+ * (198.18/15), reserved (240/4) and broadcast, unspecified, multicast, IPv6 unique-local (fc00::/7,
+ * so fd00:ec2::254 too), and IPv6 addresses that embed one of those IPv4 addresses (IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96).
+ *
+ * <p>Addresses are judged after resolution, so every spelling of a host (decimal 2130706433, octal
+ * 0177.0.0.1, hex 0x7f.0.0.1, short 127.1, [::ffff:127.0.0.1]) is judged by what it resolves to.
+ * {@link GuardedDnsResolver} applies this to the very addresses a connection is opened to.
  */
 @Component
 public class DestinationPolicy {
@@ -23,21 +30,106 @@ public class DestinationPolicy {
     this.allowPrivate = allowPrivate;
   }
 
-  /** Why the host may not be called, or null when it may. */
+  public boolean allowsPrivate() {
+    return allowPrivate;
+  }
+
+  /** Why the host may not be called, or null when it may (or does not resolve at all). */
   public String refusal(String host) {
     if (allowPrivate) {
       return null;
     }
+    String spelling = spellingRefusal(host);
+    if (spelling != null) {
+      return spelling;
+    }
     try {
-      for (InetAddress address : InetAddress.getAllByName(host)) {
-        if (isInternal(address)) {
-          return host + " resolves to the internal address " + address.getHostAddress();
-        }
-      }
-      return null;
+      return refusal(host, InetAddress.getAllByName(host));
     } catch (UnknownHostException e) {
       return null; // the call itself will fail with a clear network error
     }
+  }
+
+  /** Why these resolved addresses of the host may not be called, or null when they may. */
+  public String refusal(String host, InetAddress[] addresses) {
+    if (allowPrivate) {
+      return null;
+    }
+    String spelling = spellingRefusal(host);
+    if (spelling != null) {
+      return spelling;
+    }
+    for (InetAddress address : addresses) {
+      if (isInternal(address)) {
+        return host + " resolves to the internal address " + address.getHostAddress();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Numeric hosts other than plain dotted decimal (2130706433, 0177.0.0.1, 0x7f.1, 127.1) mean
+   * different addresses to different parsers (inet_aton reads 0177 as octal, Java as decimal), so
+   * they are refused outright; what they mean to inet_aton is named in the message.
+   */
+  static String spellingRefusal(String host) {
+    String h = host.toLowerCase(java.util.Locale.ROOT);
+    if (!h.matches("[0-9a-fx.]+")) {
+      return null; // a name or an IPv6 literal: judged by what it resolves to
+    }
+    if (h.matches(
+        "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}")) {
+      return null; // canonical dotted decimal: unambiguous
+    }
+    Long value = inetAton(h);
+    if (value == null) {
+      return null; // not a number at all (a name made of hex letters): resolves or fails
+    }
+    String meant =
+        ((value >> 24) & 0xff)
+            + "."
+            + ((value >> 16) & 0xff)
+            + "."
+            + ((value >> 8) & 0xff)
+            + "."
+            + (value & 0xff);
+    return host + " is a non-canonical IPv4 spelling (read as " + meant + " by inet_aton)";
+  }
+
+  /** The address inet_aton makes of a spelling with 1 to 4 decimal, octal or hex parts. */
+  static Long inetAton(String h) {
+    String[] parts = h.split("\\.", -1);
+    if (parts.length < 1 || parts.length > 4) {
+      return null;
+    }
+    long[] values = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      String p = parts[i];
+      try {
+        if (p.startsWith("0x")) {
+          values[i] = p.length() == 2 ? 0 : Long.parseLong(p.substring(2), 16);
+        } else if (p.length() > 1 && p.startsWith("0")) {
+          values[i] = Long.parseLong(p.substring(1), 8);
+        } else {
+          values[i] = Long.parseLong(p);
+        }
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    long address = 0;
+    for (int i = 0; i < values.length - 1; i++) {
+      if (values[i] > 0xff) {
+        return null;
+      }
+      address |= values[i] << (24 - 8 * i);
+    }
+    long last = values[values.length - 1];
+    long lastMax = (1L << (8 * (5 - values.length))) - 1;
+    if (last > lastMax) {
+      return null;
+    }
+    return address | last;
   }
 
   static boolean isInternal(InetAddress address) {
@@ -50,13 +142,53 @@ public class DestinationPolicy {
     }
     byte[] b = address.getAddress();
     if (address instanceof Inet4Address) {
-      int first = b[0] & 0xff;
-      int second = b[1] & 0xff;
-      return first == 0 || (first == 100 && second >= 64 && second <= 127);
+      return isInternalIpv4(b);
     }
     if (address instanceof Inet6Address) {
-      return (b[0] & 0xfe) == 0xfc; // fc00::/7 unique local
+      if ((b[0] & 0xfe) == 0xfc) {
+        return true; // fc00::/7 unique local
+      }
+      if (embedsIpv4(b)) {
+        byte[] v4 = {b[12], b[13], b[14], b[15]};
+        try {
+          return isInternal(InetAddress.getByAddress(v4));
+        } catch (UnknownHostException impossible) {
+          return true;
+        }
+      }
     }
     return false;
+  }
+
+  private static boolean isInternalIpv4(byte[] b) {
+    int first = b[0] & 0xff;
+    int second = b[1] & 0xff;
+    int third = b[2] & 0xff;
+    return first == 0
+        || first == 10
+        || first == 127
+        || (first == 100 && second >= 64 && second <= 127)
+        || (first == 169 && second == 254)
+        || (first == 172 && second >= 16 && second <= 31)
+        || (first == 192 && second == 168)
+        || (first == 192 && second == 0 && third == 0)
+        || (first == 198 && (second == 18 || second == 19))
+        || first >= 224;
+  }
+
+  /** ::a.b.c.d (compatible), ::ffff:a.b.c.d (mapped) and 64:ff9b::a.b.c.d (NAT64). */
+  private static boolean embedsIpv4(byte[] b) {
+    boolean zeros80 = true;
+    for (int i = 0; i < 10; i++) {
+      zeros80 &= b[i] == 0;
+    }
+    if (zeros80 && ((b[10] == 0 && b[11] == 0) || (b[10] == (byte) 0xff && b[11] == (byte) 0xff))) {
+      return true;
+    }
+    boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
+    for (int i = 4; i < 12 && nat64; i++) {
+      nat64 = b[i] == 0;
+    }
+    return nat64;
   }
 }

@@ -6,11 +6,7 @@ import com.crmflow.workflow.run.HttpResponseData;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -23,7 +19,8 @@ import org.springframework.stereotype.Component;
  * http_request nodes over the JDK HttpClient. Sends {@code Idempotency-Key: <run id>:<node id>} so
  * a receiver can recognise retries. Network errors, 5xx and 429 are retried by Temporal with
  * backoff (429/503 honour Retry-After); other 4xx fail the node at once. Redirects are not
- * followed; bodies over 1 MiB are refused.
+ * followed; bodies over 1 MiB are refused. Calls go through {@link OutboundHttpClient}, which
+ * refuses internal addresses when it dials.
  */
 @Component("httpRequestActivities")
 public class HttpRequestActivitiesImpl implements HttpRequestActivities {
@@ -33,79 +30,64 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
       Set.of("connection", "content-length", "host", "transfer-encoding", "upgrade");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient client =
-      HttpClient.newBuilder()
-          .connectTimeout(Duration.ofSeconds(10))
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
-  private final DestinationPolicy destinations;
+  private final OutboundHttpClient http;
 
-  public HttpRequestActivitiesImpl(DestinationPolicy destinations) {
-    this.destinations = destinations;
+  public HttpRequestActivitiesImpl(OutboundHttpClient http) {
+    this.http = http;
   }
 
   @Override
   public HttpResponseData send(HttpRequestCommand command) {
     URI uri = uri(command.url());
-    String refusal = destinations.refusal(uri.getHost());
-    if (refusal != null) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "refused to call " + uri.getHost() + ": " + refusal, FORBIDDEN_DESTINATION);
-    }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(command.timeoutSeconds()));
+    Map<String, String> headers = new LinkedHashMap<>();
     command
         .headers()
         .forEach(
             (name, value) -> {
               if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-                request.header(name, value);
+                headers.put(name, value);
               }
             });
-    request.header("Idempotency-Key", command.idempotencyKey());
-    request.method(
-        command.method(),
-        command.body() == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(command.body(), StandardCharsets.UTF_8));
-    HttpResponse<InputStream> response;
-    byte[] body;
+    headers.put("Idempotency-Key", command.idempotencyKey());
+    OutboundHttpClient.Response response;
     try {
-      response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = response.body()) {
-        body = in.readNBytes(MAX_RESPONSE_BYTES + 1);
-      }
+      response =
+          http.send(
+              command.method(),
+              uri,
+              headers,
+              command.body() == null ? null : command.body().getBytes(StandardCharsets.UTF_8),
+              Duration.ofSeconds(command.timeoutSeconds()),
+              MAX_RESPONSE_BYTES);
+    } catch (ForbiddenDestinationException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "refused to call " + uri.getHost() + ": " + e.getMessage(), FORBIDDEN_DESTINATION);
     } catch (IOException e) {
       throw ApplicationFailure.newFailureWithCause(
           "network error calling " + uri.getHost() + ": " + e, "NetworkError", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure("interrupted", "Interrupted");
     }
-    if (body.length > MAX_RESPONSE_BYTES) {
+    if (response.truncated()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "response body larger than " + MAX_RESPONSE_BYTES + " bytes", "ResponseTooLarge");
     }
-    int status = response.statusCode();
-    String text = new String(body, StandardCharsets.UTF_8);
+    int status = response.status();
+    String text = new String(response.body(), StandardCharsets.UTF_8);
     if (status == 429 || status >= 500) {
-      Duration retryAfter = retryAfter(response);
       throw ApplicationFailure.newBuilder()
           .setMessage("HTTP " + status + " from " + uri.getHost() + ": " + snippet(text))
           .setType("HttpServerError")
-          .setNextRetryDelay(retryAfter)
+          .setNextRetryDelay(retryAfter(response))
           .build();
     }
     if (status >= 400) {
       throw ApplicationFailure.newNonRetryableFailure(
           "HTTP " + status + " from " + uri.getHost() + ": " + snippet(text), CLIENT_ERROR);
     }
-    Map<String, String> headers = new LinkedHashMap<>();
+    Map<String, String> responseHeaders = new LinkedHashMap<>();
     response
         .headers()
-        .map()
-        .forEach((name, values) -> headers.put(name, String.join(", ", values)));
-    return new HttpResponseData(status, headers, parse(text, response));
+        .forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
+    return new HttpResponseData(status, responseHeaders, parse(text, response));
   }
 
   private static URI uri(String url) {
@@ -123,8 +105,8 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
     }
   }
 
-  private static Object parse(String text, HttpResponse<?> response) {
-    String type = response.headers().firstValue("Content-Type").orElse("");
+  private static Object parse(String text, OutboundHttpClient.Response response) {
+    String type = response.header("Content-Type").orElse("");
     if (type.toLowerCase(Locale.ROOT).contains("json") && !text.isBlank()) {
       try {
         return JSON.readValue(text, Object.class);
@@ -136,10 +118,9 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   }
 
   /** Retry-After in seconds (dates are rare for APIs; they fall back to the backoff). */
-  private static Duration retryAfter(HttpResponse<?> response) {
+  private static Duration retryAfter(OutboundHttpClient.Response response) {
     return response
-        .headers()
-        .firstValue("Retry-After")
+        .header("Retry-After")
         .filter(v -> v.trim().matches("\\d{1,5}"))
         .map(v -> Duration.ofSeconds(Long.parseLong(v.trim())))
         .orElse(null);

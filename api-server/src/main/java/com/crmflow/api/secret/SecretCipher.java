@@ -1,4 +1,4 @@
-package com.crmflow.api.chat;
+package com.crmflow.api.secret;
 
 import com.crmflow.api.config.CrmProperties;
 import java.io.IOException;
@@ -23,7 +23,7 @@ import org.springframework.stereotype.Component;
  * generated once into {@code <crm.data-dir>/secrets.key}.
  */
 @Component
-class TokenCipher {
+public class SecretCipher {
 
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
@@ -31,7 +31,7 @@ class TokenCipher {
   private final SecureRandom random = new SecureRandom();
   private final SecretKeySpec key;
 
-  TokenCipher(@Value("${crm.secrets.key:}") String configuredKey, CrmProperties properties) {
+  SecretCipher(@Value("${crm.secrets.key:}") String configuredKey, CrmProperties properties) {
     byte[] bytes =
         configuredKey.isBlank()
             ? keyFile(properties.dataDir().resolve("secrets.key"))
@@ -42,7 +42,7 @@ class TokenCipher {
     this.key = new SecretKeySpec(bytes, "AES");
   }
 
-  byte[] encrypt(String plain) {
+  public byte[] encrypt(String plain) {
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
     try {
@@ -55,7 +55,7 @@ class TokenCipher {
     }
   }
 
-  String decrypt(byte[] stored) {
+  public String decrypt(byte[] stored) {
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 0, NONCE_BYTES));

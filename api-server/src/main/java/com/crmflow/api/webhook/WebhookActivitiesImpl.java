@@ -1,0 +1,111 @@
+package com.crmflow.api.webhook;
+
+import com.crmflow.api.secret.SecretCipher;
+import com.crmflow.worker.activity.ForbiddenDestinationException;
+import com.crmflow.worker.activity.OutboundHttpClient;
+import com.crmflow.workflow.webhook.AttemptOutcome;
+import com.crmflow.workflow.webhook.WebhookActivities;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * One delivery attempt: POST the stored body with its signature, delivery id and event headers (the
+ * same on every attempt), 10 seconds at most, no redirects. Only a 2xx is a success. The attempt,
+ * the delivery's last status and the subscription's failure count are recorded in one transaction,
+ * once per attempt number.
+ */
+@Component("webhookActivities")
+class WebhookActivitiesImpl implements WebhookActivities {
+
+  static final String DELIVERY_HEADER = "X-Service-Delivery";
+  static final String EVENT_HEADER = "X-Service-Event";
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final int MAX_ANSWER_BYTES = 64 * 1024;
+
+  private final WebhookRepository webhooks;
+  private final SecretCipher cipher;
+  private final OutboundHttpClient http;
+  private final TransactionTemplate transaction;
+
+  WebhookActivitiesImpl(
+      WebhookRepository webhooks,
+      SecretCipher cipher,
+      OutboundHttpClient http,
+      TransactionTemplate transaction) {
+    this.webhooks = webhooks;
+    this.cipher = cipher;
+    this.http = http;
+    this.transaction = transaction;
+  }
+
+  @Override
+  public AttemptOutcome attempt(String deliveryId, int attempt) {
+    UUID id = UUID.fromString(deliveryId);
+    Optional<String[]> recorded = webhooks.recordedAttempt(id, attempt);
+    if (recorded.isPresent()) {
+      String[] r = recorded.get();
+      return new AttemptOutcome(r[0], r[1] == null ? null : Integer.valueOf(r[1]), r[2]);
+    }
+    Optional<WebhookRepository.Target> found = webhooks.target(id);
+    if (found.isEmpty() || !found.get().active()) {
+      return new AttemptOutcome(
+          AttemptOutcome.STOPPED,
+          null,
+          found.isEmpty() ? "the subscription was deleted" : "the subscription is disabled");
+    }
+    WebhookRepository.Target target = found.get();
+    AttemptOutcome outcome = send(target);
+    transaction.executeWithoutResult(
+        tx -> {
+          if (webhooks.recordAttempt(
+              id, attempt, outcome.result(), outcome.statusCode(), outcome.error())) {
+            webhooks.countAttempt(
+                target.subscriptionId(), AttemptOutcome.DELIVERED.equals(outcome.result()));
+          }
+        });
+    return outcome;
+  }
+
+  private AttemptOutcome send(WebhookRepository.Target target) {
+    byte[] body = target.body().getBytes(StandardCharsets.UTF_8);
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("User-Agent", "crmflow-webhooks/1.0");
+    headers.put(DELIVERY_HEADER, target.deliveryId().toString());
+    headers.put(EVENT_HEADER, target.event());
+    if (target.secretCiphertext() != null) {
+      headers.put(
+          WebhookSignature.HEADER,
+          WebhookSignature.sign(cipher.decrypt(target.secretCiphertext()), body));
+    }
+    try {
+      OutboundHttpClient.Response response =
+          http.send("POST", URI.create(target.url()), headers, body, TIMEOUT, MAX_ANSWER_BYTES);
+      if (response.status() >= 200 && response.status() < 300) {
+        return new AttemptOutcome(AttemptOutcome.DELIVERED, response.status(), null);
+      }
+      String error =
+          response.status() >= 300 && response.status() < 400
+              ? "redirect to " + response.header("Location").orElse("?") + " (not followed)"
+              : "HTTP " + response.status();
+      return new AttemptOutcome(AttemptOutcome.FAILED, response.status(), error);
+    } catch (ForbiddenDestinationException e) {
+      return new AttemptOutcome(AttemptOutcome.FAILED, null, "refused: " + e.getMessage());
+    } catch (IOException | IllegalArgumentException e) {
+      return new AttemptOutcome(AttemptOutcome.FAILED, null, e.toString());
+    }
+  }
+
+  @Override
+  public void finish(String deliveryId, String status) {
+    webhooks.finishDelivery(UUID.fromString(deliveryId), status);
+  }
+}

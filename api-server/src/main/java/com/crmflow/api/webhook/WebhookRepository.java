@@ -1,0 +1,343 @@
+package com.crmflow.api.webhook;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class WebhookRepository {
+
+  /** Consecutive failed attempts that disable a subscription (the spec's rule). */
+  static final int DISABLE_AFTER_FAILURES = 10;
+
+  private static final String COLUMNS =
+      """
+      id, tenant_id, url, events, secret_ciphertext is not null as has_secret, is_active,
+      failure_count, last_triggered_at, created_at
+      """;
+
+  private static final RowMapper<WebhookSubscription> MAPPER =
+      (rs, row) ->
+          new WebhookSubscription(
+              rs.getObject("id", UUID.class),
+              rs.getObject("tenant_id", UUID.class),
+              rs.getString("url"),
+              events(rs),
+              rs.getBoolean("has_secret"),
+              rs.getBoolean("is_active"),
+              rs.getInt("failure_count"),
+              rs.getObject("last_triggered_at", OffsetDateTime.class),
+              rs.getObject("created_at", OffsetDateTime.class));
+
+  private final JdbcClient jdbc;
+
+  WebhookRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  private static List<String> events(ResultSet rs) throws SQLException {
+    Array array = rs.getArray("events");
+    return Arrays.asList((String[]) array.getArray());
+  }
+
+  /** Serialises subscription changes of one tenant (the active limit holds under concurrency). */
+  void lockTenant(UUID tenantId) {
+    jdbc.sql("select pg_advisory_xact_lock(hashtext('webhook-subscriptions:' || :tenantId))")
+        .param("tenantId", tenantId.toString())
+        .query(Object.class)
+        .single();
+  }
+
+  int countActive(UUID tenantId) {
+    return jdbc.sql(
+            "select count(*) from webhook_subscription where tenant_id = :tenantId and is_active")
+        .param("tenantId", tenantId)
+        .query(Integer.class)
+        .single();
+  }
+
+  WebhookSubscription insert(UUID tenantId, String url, List<String> events, byte[] secret) {
+    return jdbc.sql(
+            """
+            insert into webhook_subscription (id, tenant_id, url, events, secret_ciphertext)
+            values (:id, :tenantId, :url, :events, :secret)
+            returning %s
+            """
+                .formatted(COLUMNS))
+        .param("id", UUID.randomUUID())
+        .param("tenantId", tenantId)
+        .param("url", url)
+        .param("events", events.toArray(String[]::new))
+        .param("secret", secret)
+        .query(MAPPER)
+        .single();
+  }
+
+  List<WebhookSubscription> list(UUID tenantId) {
+    return jdbc.sql(
+            "select %s from webhook_subscription where tenant_id = :tenantId order by created_at, id"
+                .formatted(COLUMNS))
+        .param("tenantId", tenantId)
+        .query(MAPPER)
+        .list();
+  }
+
+  Optional<WebhookSubscription> find(UUID tenantId, UUID id) {
+    return jdbc.sql(
+            "select %s from webhook_subscription where tenant_id = :tenantId and id = :id"
+                .formatted(COLUMNS))
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(MAPPER)
+        .optional();
+  }
+
+  /**
+   * Applies a PATCH: null arguments keep the field; {@code clearSecret} removes the secret;
+   * re-enabling ({@code active} true on an inactive subscription) resets failure_count.
+   */
+  WebhookSubscription update(
+      UUID tenantId,
+      UUID id,
+      String url,
+      List<String> events,
+      byte[] secret,
+      boolean clearSecret,
+      Boolean active) {
+    return jdbc.sql(
+            """
+            update webhook_subscription set
+                url = coalesce(:url, url),
+                events = coalesce(:events, events),
+                secret_ciphertext = case when :clearSecret then null
+                                         else coalesce(:secret, secret_ciphertext) end,
+                failure_count = case when :active and not is_active then 0 else failure_count end,
+                is_active = coalesce(:active, is_active),
+                updated_at = now()
+            where tenant_id = :tenantId and id = :id
+            returning %s
+            """
+                .formatted(COLUMNS))
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .param("url", url)
+        .param("events", events == null ? null : events.toArray(String[]::new))
+        .param("secret", secret)
+        .param("clearSecret", clearSecret)
+        .param("active", active)
+        .query(MAPPER)
+        .single();
+  }
+
+  boolean delete(UUID tenantId, UUID id) {
+    return jdbc.sql("delete from webhook_subscription where tenant_id = :tenantId and id = :id")
+            .param("tenantId", tenantId)
+            .param("id", id)
+            .update()
+        == 1;
+  }
+
+  /** The active subscriptions of the tenant that want this event. */
+  List<UUID> wanting(UUID tenantId, String event) {
+    return jdbc.sql(
+            """
+            select id from webhook_subscription
+            where tenant_id = :tenantId and is_active and :event = any(events)
+            order by created_at, id
+            """)
+        .param("tenantId", tenantId)
+        .param("event", event)
+        .query(UUID.class)
+        .list();
+  }
+
+  /** A delivery as the dispatcher stored it (empty when this event was stored for it before). */
+  Optional<UUID> insertDelivery(
+      UUID tenantId, UUID subscriptionId, UUID eventId, String event, String body) {
+    return jdbc.sql(
+            """
+            insert into webhook_delivery (id, tenant_id, subscription_id, event_id, event, body)
+            values (:id, :tenantId, :subscriptionId, :eventId, :event, :body)
+            on conflict (subscription_id, event_id) do nothing
+            returning id
+            """)
+        .param("id", UUID.randomUUID())
+        .param("tenantId", tenantId)
+        .param("subscriptionId", subscriptionId)
+        .param("eventId", eventId)
+        .param("event", event)
+        .param("body", body)
+        .query(UUID.class)
+        .optional();
+  }
+
+  /** What an attempt needs: the delivery, its subscription's URL, secret and state. */
+  record Target(
+      UUID deliveryId,
+      UUID subscriptionId,
+      String event,
+      String body,
+      String url,
+      byte[] secretCiphertext,
+      boolean active) {}
+
+  Optional<Target> target(UUID deliveryId) {
+    return jdbc.sql(
+            """
+            select d.id, d.subscription_id, d.event, d.body, s.url, s.secret_ciphertext,
+                   s.is_active
+            from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
+            where d.id = :id
+            """)
+        .param("id", deliveryId)
+        .query(
+            (rs, row) ->
+                new Target(
+                    rs.getObject("id", UUID.class),
+                    rs.getObject("subscription_id", UUID.class),
+                    rs.getString("event"),
+                    rs.getString("body"),
+                    rs.getString("url"),
+                    rs.getBytes("secret_ciphertext"),
+                    rs.getBoolean("is_active")))
+        .optional();
+  }
+
+  /** The outcome recorded for this attempt, if it was recorded. */
+  Optional<String[]> recordedAttempt(UUID deliveryId, int attempt) {
+    return jdbc.sql(
+            """
+            select result, status_code::text, error from webhook_delivery_attempt
+            where delivery_id = :id and attempt = :attempt
+            """)
+        .param("id", deliveryId)
+        .param("attempt", attempt)
+        .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
+        .optional();
+  }
+
+  /** Records the attempt once; false when it was recorded already (nothing else changes then). */
+  boolean recordAttempt(
+      UUID deliveryId, int attempt, String result, Integer statusCode, String error) {
+    int inserted =
+        jdbc.sql(
+                """
+                insert into webhook_delivery_attempt (delivery_id, attempt, result, status_code,
+                                                      error)
+                values (:id, :attempt, :result, :statusCode, :error)
+                on conflict do nothing
+                """)
+            .param("id", deliveryId)
+            .param("attempt", attempt)
+            .param("result", result)
+            .param("statusCode", statusCode)
+            .param("error", error)
+            .update();
+    if (inserted == 0) {
+      return false;
+    }
+    jdbc.sql(
+            """
+            update webhook_delivery set attempts = :attempt, last_status_code = :statusCode,
+                                        last_error = :error
+            where id = :id
+            """)
+        .param("id", deliveryId)
+        .param("attempt", attempt)
+        .param("statusCode", statusCode)
+        .param("error", error)
+        .update();
+    return true;
+  }
+
+  /**
+   * One atomic update per attempt, so concurrent deliveries never lose a count: a success resets
+   * the count, a failure adds one and disables the subscription at the limit.
+   */
+  void countAttempt(UUID subscriptionId, boolean delivered) {
+    jdbc.sql(
+            delivered
+                ? """
+                  update webhook_subscription set failure_count = 0, last_triggered_at = now()
+                  where id = :id
+                  """
+                : """
+                  update webhook_subscription set
+                      failure_count = failure_count + 1,
+                      is_active = is_active and failure_count + 1 < :limit,
+                      last_triggered_at = now(), updated_at = now()
+                  where id = :id
+                  """)
+        .param("id", subscriptionId)
+        .param("limit", DISABLE_AFTER_FAILURES)
+        .update();
+  }
+
+  void finishDelivery(UUID deliveryId, String status) {
+    jdbc.sql(
+            """
+            update webhook_delivery set status = :status, completed_at = now()
+            where id = :id and status = 'pending'
+            """)
+        .param("id", deliveryId)
+        .param("status", status)
+        .update();
+  }
+
+  void markStarted(UUID deliveryId) {
+    jdbc.sql("update webhook_delivery set workflow_started = true where id = :id")
+        .param("id", deliveryId)
+        .update();
+  }
+
+  /** Stored deliveries whose workflow has not started, oldest first. */
+  List<String[]> unstarted(int olderThanSeconds, int limit) {
+    return jdbc.sql(
+            """
+            select id::text, tenant_id::text, event from webhook_delivery
+            where not workflow_started and status = 'pending'
+              and created_at < now() - make_interval(secs => :age)
+            order by created_at limit :limit
+            """)
+        .param("age", olderThanSeconds)
+        .param("limit", limit)
+        .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
+        .list();
+  }
+
+  /** Deliveries of a subscription, newest first, as {@code {id, event, status, ...}} rows. */
+  List<java.util.Map<String, Object>> deliveries(UUID subscriptionId, int limit, int offset) {
+    return jdbc.sql(
+            """
+            select id, event, status, attempts, last_status_code, last_error, created_at,
+                   completed_at
+            from webhook_delivery where subscription_id = :id
+            order by created_at desc, id desc limit :limit offset :offset
+            """)
+        .param("id", subscriptionId)
+        .param("limit", limit)
+        .param("offset", offset)
+        .query(
+            (rs, row) -> {
+              java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+              d.put("id", rs.getObject("id", UUID.class));
+              d.put("event", rs.getString("event"));
+              d.put("status", rs.getString("status"));
+              d.put("attempts", rs.getInt("attempts"));
+              d.put("last_status_code", rs.getObject("last_status_code"));
+              d.put("last_error", rs.getString("last_error"));
+              d.put("created_at", rs.getObject("created_at", OffsetDateTime.class));
+              d.put("completed_at", rs.getObject("completed_at", OffsetDateTime.class));
+              return d;
+            })
+        .list();
+  }
+}

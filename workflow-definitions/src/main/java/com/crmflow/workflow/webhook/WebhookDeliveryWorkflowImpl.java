@@ -1,0 +1,58 @@
+package com.crmflow.workflow.webhook;
+
+import com.crmflow.workflow.TaskQueues;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+
+/**
+ * Attempts the delivery after each delay of its schedule until one succeeds, the subscription is
+ * disabled (by ten consecutive failures, counted by the activity) or the schedule ends. The waits
+ * are durable timers, so a delivery survives worker restarts between attempts.
+ */
+public class WebhookDeliveryWorkflowImpl implements WebhookDeliveryWorkflow {
+
+  /** Infrastructure trouble (database) is retried; HTTP failures are outcomes, not exceptions. */
+  private static final ActivityOptions DELIVERY =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.CRM)
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  .build())
+          .build();
+
+  @Override
+  public String deliver(DeliveryInput input) {
+    int attempts = input.retryDelaysMillis().size();
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      Duration wait = Duration.ofMillis(input.retryDelaysMillis().get(attempt - 1));
+      if (wait.compareTo(Duration.ZERO) > 0) {
+        Workflow.newTimer(
+                wait,
+                TimerOptions.newBuilder()
+                    .setSummary("attempt " + attempt + " of " + attempts + " in " + wait)
+                    .build())
+            .get();
+      }
+      WebhookActivities activities =
+          Workflow.newActivityStub(
+              WebhookActivities.class,
+              ActivityOptions.newBuilder(DELIVERY)
+                  .setSummary(input.event() + " · attempt " + attempt)
+                  .build());
+      AttemptOutcome outcome = activities.attempt(input.deliveryId(), attempt);
+      if (!AttemptOutcome.FAILED.equals(outcome.result())) {
+        activities.finish(input.deliveryId(), outcome.result());
+        return outcome.result();
+      }
+    }
+    Workflow.newActivityStub(WebhookActivities.class, DELIVERY)
+        .finish(input.deliveryId(), AttemptOutcome.FAILED);
+    return AttemptOutcome.FAILED;
+  }
+}
