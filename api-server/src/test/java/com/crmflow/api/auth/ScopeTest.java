@@ -99,7 +99,18 @@ class ScopeTest extends ApiTest {
         Arguments.of("GET", "/api/v1/outbound-emails", null, Scope.AUTOMATION_RUNS_READ),
         Arguments.of("GET", "/api/v1/integrations/chat", null, Scope.INTEGRATIONS_READ),
         Arguments.of("PUT", "/api/v1/integrations/chat", "{}", Scope.INTEGRATIONS_WRITE),
-        Arguments.of("DELETE", "/api/v1/integrations/chat", null, Scope.INTEGRATIONS_WRITE));
+        Arguments.of("DELETE", "/api/v1/integrations/chat", null, Scope.INTEGRATIONS_WRITE),
+        Arguments.of("POST", "/api/v1/webhooks/subscribe", "{}", Scope.WEBHOOKS_WRITE),
+        Arguments.of("GET", "/api/v1/webhooks/subscribe", null, Scope.WEBHOOKS_WRITE),
+        Arguments.of(
+            "PATCH", "/api/v1/webhooks/subscriptions/" + ANY_ID, "{}", Scope.WEBHOOKS_WRITE),
+        Arguments.of(
+            "DELETE", "/api/v1/webhooks/subscriptions/" + ANY_ID, null, Scope.WEBHOOKS_WRITE),
+        Arguments.of(
+            "GET",
+            "/api/v1/webhooks/subscriptions/" + ANY_ID + "/deliveries",
+            null,
+            Scope.WEBHOOKS_WRITE));
   }
 
   @ParameterizedTest(name = "{0} {1} needs {3}")

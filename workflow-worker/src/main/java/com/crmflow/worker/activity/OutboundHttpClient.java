@@ -135,10 +135,12 @@ public class OutboundHttpClient implements DisposableBean {
     } else if (contentType != null) {
       request.addHeader("Content-Type", contentType);
     }
+    // the deadline timer below ends the call; these only keep a stuck socket from outliving it
+    Timeout backstop = Timeout.of(deadline.plusSeconds(1));
     request.setConfig(
         RequestConfig.custom()
-            .setResponseTimeout(Timeout.of(deadline))
-            .setConnectionRequestTimeout(Timeout.of(deadline))
+            .setResponseTimeout(backstop)
+            .setConnectionRequestTimeout(backstop)
             .build());
     ScheduledFuture<?> timer =
         DEADLINES.schedule(request::cancel, deadline.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,0 +1,460 @@
+package com.crmflow.api.webhook;
+
+import static com.crmflow.api.support.SequenceSupport.sequence;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Flows;
+import com.crmflow.api.support.HttpsReceiver;
+import com.crmflow.workflow.event.EventNames;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Subscriptions and signed deliveries to a real HTTPS receiver on loopback (self-signed
+ * certificate, trusted through crm.http.trusted-certificates), with a retry schedule shortened to
+ * twelve attempts 100 ms apart.
+ */
+class WebhookDeliveryTest extends ApiTest {
+
+  private static final HttpsReceiver RECEIVER = new HttpsReceiver();
+  private static final String SECRET = "It's a Secret to Everybody";
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  @DynamicPropertySource
+  static void receiver(DynamicPropertyRegistry registry) {
+    registry.add("crm.http.trusted-certificates", () -> RECEIVER.certificatePem().toString());
+    registry.add("crm.webhooks.retry-schedule", () -> "0s" + ",100ms".repeat(11)); // 12 attempts
+  }
+
+  @AfterAll
+  static void stopReceiver() {
+    RECEIVER.close();
+  }
+
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+  }
+
+  private String subscribe(String path, List<String> events, String secret) {
+    Map<String, Object> body =
+        secret == null
+            ? Map.of("url", RECEIVER.url(path), "events", events)
+            : Map.of("url", RECEIVER.url(path), "events", events, "secret", secret);
+    ApiResponse created = tenant.api().post("/api/v1/webhooks/subscribe", body);
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    return created.text("/subscription/id");
+  }
+
+  private JsonNode subscription(String id) {
+    for (JsonNode s : tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions")) {
+      if (s.get("id").asString().equals(id)) {
+        return s;
+      }
+    }
+    throw new AssertionError("no subscription " + id);
+  }
+
+  private String contact(String email) {
+    return tenant.api().post("/api/v1/contacts", Map.of("email", email)).text("/contact/id");
+  }
+
+  private static String unique(String base) {
+    return "/" + base + "-" + UUID.randomUUID();
+  }
+
+  @Test
+  void subscribeListPatchAndDelete() {
+    String path = unique("hook");
+    ApiResponse created =
+        tenant
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of(
+                    "url",
+                    RECEIVER.url(path),
+                    "events",
+                    List.of("contact.created", "opportunity.stage_changed"),
+                    "secret",
+                    SECRET));
+
+    assertThat(created.status()).isEqualTo(201);
+    assertThat(created.at("/subscription/url").asString()).isEqualTo(RECEIVER.url(path));
+    assertThat(created.at("/subscription/events").toString())
+        .isEqualTo("[\"contact.created\",\"opportunity.stage_changed\"]");
+    assertThat(created.at("/subscription/is_active").asBoolean()).isTrue();
+    assertThat(created.rawBody()).doesNotContain(SECRET);
+    String id = created.text("/subscription/id");
+
+    JsonNode listed = tenant.api().get("/api/v1/webhooks/subscribe").json();
+    assertThat(listed.at("/subscriptions").size()).isEqualTo(1);
+    assertThat(listed.at("/subscriptions/0/failure_count").asInt()).isZero();
+    assertThat(listed.at("/subscriptions/0/last_triggered_at").isNull()).isTrue();
+    assertThat(listed.toString()).doesNotContain(SECRET);
+    assertThat(listed.at("/available_events").valueStream().map(JsonNode::asString).toList())
+        .containsExactlyElementsOf(EventNames.ALL)
+        .hasSize(15);
+
+    ApiResponse patched =
+        tenant
+            .api()
+            .patch(
+                "/api/v1/webhooks/subscriptions/" + id,
+                Map.of("events", List.of("contact.updated"), "is_active", false));
+    assertThat(patched.status()).isEqualTo(200);
+    assertThat(patched.at("/subscription/events/0").asString()).isEqualTo("contact.updated");
+    assertThat(patched.at("/subscription/is_active").asBoolean()).isFalse();
+
+    TenantClient other = newTenant();
+    assertThat(
+            other
+                .api()
+                .patch("/api/v1/webhooks/subscriptions/" + id, Map.of("is_active", true))
+                .status())
+        .isEqualTo(404);
+    assertThat(other.api().delete("/api/v1/webhooks/subscriptions/" + id).status()).isEqualTo(404);
+    assertThat(other.api().get("/api/v1/webhooks/subscribe").at("/subscriptions").size()).isZero();
+
+    assertThat(tenant.api().delete("/api/v1/webhooks/subscriptions/" + id).status()).isEqualTo(204);
+    assertThat(tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions").size()).isZero();
+  }
+
+  @Test
+  void badSubscriptionsAreRefusedAndStoreNothing() {
+    List<Map<String, Object>> bad =
+        List.of(
+            Map.of("events", List.of("contact.created")),
+            Map.of("url", "http://example.com/hook", "events", List.of("contact.created")),
+            Map.of("url", "not a url", "events", List.of("contact.created")),
+            Map.of("url", "https://example.com/hook"),
+            Map.of("url", "https://example.com/hook", "events", List.of()),
+            Map.of("url", "https://example.com/hook", "events", List.of("contact.deleted")),
+            Map.of("url", "https://example.com/hook", "events", List.of("contact.created"), "x", 1),
+            Map.of(
+                "url",
+                "https://example.com/hook",
+                "events",
+                List.of("contact.created"),
+                "secret",
+                5));
+    for (Map<String, Object> body : bad) {
+      ApiResponse refused = tenant.api().post("/api/v1/webhooks/subscribe", body);
+      assertThat(refused.status()).as(body.toString()).isEqualTo(400);
+      assertThat(refused.at("/errors").size()).as(body.toString()).isPositive();
+    }
+    assertThat(tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions").size()).isZero();
+  }
+
+  @Test
+  void everyEventTheApiEmitsArrivesSignedWithStableHeaders() throws Exception {
+    String path = unique("all");
+    subscribe(path, EventNames.ALL, SECRET);
+
+    String contactId = contact("signed@example.com");
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Signe"));
+    String opportunity =
+        tenant
+            .api()
+            .post("/api/v1/opportunities", Map.of("name", "Deal", "stage", "qualified"))
+            .at("/opportunity/id")
+            .asString();
+    tenant.api().patch("/api/v1/opportunities/" + opportunity, Map.of("stage", "closed_won"));
+    String conversation =
+        tenant
+            .api()
+            .post("/api/v1/conversations", Map.of("contact_id", contactId, "content", "hi"))
+            .text("/conversation_id");
+    tenant
+        .api()
+        .patch("/api/v1/conversations/" + conversation, Map.of("override_status", "human_active"));
+    String sequenceId = sequence(tenant.api(), "Webhook sequence");
+    tenant
+        .api()
+        .put(
+            "/api/sequences/" + sequenceId + "/canvas",
+            Flows.canvas(List.of(Flows.node("wait", "delay", Map.of("delayDays", 1))), List.of()));
+    tenant.api().patch("/api/v1/sequences/" + sequenceId, Map.of("status", "active"));
+    Map<String, Object> enrollment = Map.of("sequence_id", sequenceId, "contact_id", contactId);
+    tenant.api().post("/api/v1/sequences/enroll", enrollment);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> tenant.api().post("/api/v1/sequences/unenroll", enrollment).status() == 200);
+
+    Set<String> expected =
+        Set.of(
+            "contact.created",
+            "contact.updated",
+            "opportunity.created",
+            "opportunity.updated",
+            "opportunity.stage_changed",
+            "conversation.created",
+            "conversation.override",
+            "sequence.enrolled",
+            "sequence.unenrolled");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              Set<String> seen = new HashSet<>();
+              RECEIVER.received(path).forEach(r -> seen.add(r.header("X-Service-Event")));
+              return seen.containsAll(expected);
+            });
+
+    Set<String> deliveryIds = new HashSet<>();
+    for (HttpsReceiver.Received delivery : RECEIVER.received(path)) {
+      JsonNode envelope = JSON.readTree(new String(delivery.body(), StandardCharsets.UTF_8));
+      assertThat(delivery.header("X-Service-Signature"))
+          .isEqualTo(WebhookSignature.sign(SECRET, delivery.body()));
+      assertThat(delivery.header("Content-Type")).startsWith("application/json");
+      assertThat(delivery.header("X-Service-Event")).isEqualTo(envelope.get("event").asString());
+      assertThat(envelope.propertyNames())
+          .containsExactly("event", "timestamp", "tenant_id", "data");
+      assertThat(envelope.get("tenant_id").asString()).isEqualTo(tenant.id().toString());
+      assertThat(deliveryIds.add(delivery.header("X-Service-Delivery"))).isTrue();
+    }
+    JsonNode created =
+        RECEIVER.received(path).stream()
+            .map(r -> JSON.readTree(new String(r.body(), StandardCharsets.UTF_8)))
+            .filter(e -> e.get("event").asString().equals("contact.created"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(created.at("/data/contact_id").asString()).isEqualTo(contactId);
+    assertThat(created.at("/data/email").asString()).isEqualTo("signed@example.com");
+    assertThat(created.at("/data").has("name")).isTrue();
+    assertThat(created.at("/data").has("company")).isTrue();
+  }
+
+  @Test
+  void nineFailuresThenASuccessKeepTheSubscriptionActive() {
+    String path = unique("flaky");
+    for (int i = 0; i < 9; i++) {
+      RECEIVER.answerOnce(path, 500, 0);
+    }
+    String id = subscribe(path, List.of("contact.created"), SECRET);
+
+    contact("flaky@example.com");
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> RECEIVER.received(path).size() == 10);
+    JsonNode delivery =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    tenant
+                        .api()
+                        .get("/api/v1/webhooks/subscriptions/" + id + "/deliveries")
+                        .at("/deliveries/0"),
+                d -> "delivered".equals(d.path("status").asString()));
+    assertThat(delivery.get("attempts").asInt()).isEqualTo(10);
+    JsonNode subscription = subscription(id);
+    assertThat(subscription.get("is_active").asBoolean()).isTrue();
+    assertThat(subscription.get("failure_count").asInt()).isZero();
+    assertThat(subscription.get("last_triggered_at").isNull()).isFalse();
+    // the same delivery id, event and signature on every attempt
+    assertThat(RECEIVER.received(path).stream().map(r -> r.header("X-Service-Delivery")).distinct())
+        .hasSize(1);
+    assertThat(
+            RECEIVER.received(path).stream().map(r -> r.header("X-Service-Signature")).distinct())
+        .hasSize(1);
+  }
+
+  @Test
+  void tenConsecutiveFailuresDisableTheSubscription() throws Exception {
+    String path = unique("down");
+    RECEIVER.answer(path, 500);
+    String id = subscribe(path, List.of("contact.created"), null);
+
+    contact("down@example.com");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !subscription(id).get("is_active").asBoolean());
+    Thread.sleep(1_500); // the remaining attempts of the schedule find it disabled
+    assertThat(RECEIVER.received(path)).hasSize(10);
+    assertThat(subscription(id).get("failure_count").asInt()).isEqualTo(10);
+    JsonNode delivery =
+        tenant
+            .api()
+            .get("/api/v1/webhooks/subscriptions/" + id + "/deliveries")
+            .at("/deliveries/0");
+    assertThat(delivery.get("status").asString()).isEqualTo("stopped");
+    assertThat(delivery.get("last_status_code").asInt()).isEqualTo(500);
+
+    contact("after@example.com"); // nothing more is sent to a disabled subscription
+    Thread.sleep(1_500);
+    assertThat(RECEIVER.received(path)).hasSize(10);
+
+    ApiResponse enabled =
+        tenant.api().patch("/api/v1/webhooks/subscriptions/" + id, Map.of("is_active", true));
+    assertThat(enabled.at("/subscription/is_active").asBoolean()).isTrue();
+    assertThat(enabled.at("/subscription/failure_count").asInt()).isZero();
+  }
+
+  @Test
+  void timeoutRedirectAndRefusedConnectionCountAsFailures() throws Exception {
+    String slow = unique("slow");
+    RECEIVER.answerOnce(slow, 200, 11_000); // past the 10-second timeout, then fine
+    String slowId = subscribe(slow, List.of("contact.created"), null);
+    String moved = unique("moved");
+    RECEIVER.answer(moved, 302);
+    String movedId = subscribe(moved, List.of("contact.created"), null);
+    int closedPort;
+    try (var socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    String refusedId =
+        tenant
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of(
+                    "url",
+                    "https://127.0.0.1:" + closedPort + "/nobody",
+                    "events",
+                    List.of("contact.created")))
+            .text("/subscription/id");
+
+    contact("kinds@example.com");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                !subscription(movedId).get("is_active").asBoolean()
+                    && !subscription(refusedId).get("is_active").asBoolean());
+    assertThat(RECEIVER.received(moved)).hasSize(10);
+    assertThat(RECEIVER.received("/redirected")).isEmpty();
+    assertThat(attemptError(movedId, 1)).contains("redirect").contains("not followed");
+    assertThat(subscription(refusedId).get("failure_count").asInt()).isEqualTo(10);
+    assertThat(attemptError(refusedId, 1)).containsIgnoringCase("connect");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                "delivered"
+                    .equals(
+                        tenant
+                            .api()
+                            .get("/api/v1/webhooks/subscriptions/" + slowId + "/deliveries")
+                            .at("/deliveries/0/status")
+                            .asString()));
+    assertThat(attemptError(slowId, 1)).contains("within 10 s");
+    assertThat(RECEIVER.received(slow)).hasSize(2);
+    assertThat(
+            Duration.between(
+                RECEIVER.received(slow).get(0).at(), RECEIVER.received(slow).get(1).at()))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+  }
+
+  private String attemptError(String subscriptionId, int attempt) {
+    return jdbc.sql(
+            """
+            select a.error from webhook_delivery_attempt a
+            join webhook_delivery d on d.id = a.delivery_id
+            where d.subscription_id = cast(:s as uuid) and a.attempt = :n
+            """)
+        .param("s", subscriptionId)
+        .param("n", attempt)
+        .query(String.class)
+        .single();
+  }
+
+  @Test
+  void concurrentFailingDeliveriesLoseNoCount() {
+    String path = unique("busy");
+    RECEIVER.answer(path, 503);
+    String id = subscribe(path, List.of("contact.created"), null);
+    for (int i = 0; i < 6; i++) {
+      contact("busy-" + i + "@example.com");
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !subscription(id).get("is_active").asBoolean());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                jdbc.sql(
+                            "select count(*) from webhook_delivery"
+                                + " where subscription_id = cast(:s as uuid) and status = 'pending'")
+                        .param("s", id)
+                        .query(Long.class)
+                        .single()
+                    == 0);
+    long attempts =
+        jdbc.sql(
+                """
+                select count(*) from webhook_delivery_attempt a
+                join webhook_delivery d on d.id = a.delivery_id
+                where d.subscription_id = cast(:s as uuid)
+                """)
+            .param("s", id)
+            .query(Long.class)
+            .single();
+    assertThat(attempts).isGreaterThanOrEqualTo(10);
+    assertThat(subscription(id).get("failure_count").asLong()).isEqualTo(attempts);
+    assertThat(RECEIVER.received(path)).hasSize((int) attempts);
+  }
+
+  @Test
+  void atMostTenActiveSubscriptionsAlsoUnderConcurrentCreates() throws Exception {
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(15);
+    List<java.util.concurrent.Future<ApiResponse>> answers = new java.util.ArrayList<>();
+    for (int i = 0; i < 15; i++) {
+      String path = "/limit-" + i;
+      answers.add(
+          pool.submit(
+              () ->
+                  tenant
+                      .api()
+                      .post(
+                          "/api/v1/webhooks/subscribe",
+                          Map.of(
+                              "url", RECEIVER.url(path), "events", List.of("contact.created")))));
+    }
+    int created = 0;
+    int refused = 0;
+    for (var answer : answers) {
+      ApiResponse response = answer.get();
+      if (response.status() == 201) {
+        created++;
+      } else {
+        assertThat(response.status()).isEqualTo(422);
+        assertThat(response.at("/detail").asString()).contains("at most 10");
+        refused++;
+      }
+    }
+    pool.shutdown();
+    assertThat(created).isEqualTo(10);
+    assertThat(refused).isEqualTo(5);
+    JsonNode listed = tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions");
+    assertThat(listed.size()).isEqualTo(10);
+
+    String first = listed.get(0).get("id").asString();
+    tenant.api().patch("/api/v1/webhooks/subscriptions/" + first, Map.of("is_active", false));
+    subscribe("/limit-again", List.of("contact.created"), null); // room again
+    ApiResponse reEnable =
+        tenant.api().patch("/api/v1/webhooks/subscriptions/" + first, Map.of("is_active", true));
+    assertThat(reEnable.status()).isEqualTo(422);
+  }
+}
