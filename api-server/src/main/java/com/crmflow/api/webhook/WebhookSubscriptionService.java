@@ -140,17 +140,35 @@ class WebhookSubscriptionService {
       problems.add(new FieldProblem("url", "is not a valid URL: " + e.getReason()));
       return null;
     }
-    if (!"https".equals(String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT))
-        || uri.getHost() == null) {
+    // java.net.URI leaves the host empty for spellings like 0x7f.0.0.1 or 127.1: judge those too
+    String host = uri.getHost() != null ? uri.getHost() : hostOf(uri.getRawAuthority());
+    if (!"https".equals(String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT)) || host == null) {
       problems.add(new FieldProblem("url", "must be an absolute HTTPS URL (https://host/...)"));
       return null;
     }
-    String refusal = destinations.refusal(uri.getHost());
+    String refusal = destinations.refusal(host);
+    if (refusal == null && uri.getHost() == null) {
+      problems.add(new FieldProblem("url", "has a host that is not a valid name: " + host));
+      return null;
+    }
     if (refusal != null) {
       problems.add(new FieldProblem("url", "must not point at an internal address: " + refusal));
       return null;
     }
     return url;
+  }
+
+  /** The host of an authority {@code [user@]host[:port]}, or null. */
+  private static String hostOf(String authority) {
+    if (authority == null) {
+      return null;
+    }
+    String host = authority.substring(authority.lastIndexOf('@') + 1);
+    int colon = host.lastIndexOf(':');
+    if (colon > 0 && !host.endsWith("]")) {
+      host = host.substring(0, colon);
+    }
+    return host.isBlank() ? null : host;
   }
 
   private static List<String> events(JsonNode node, boolean required, List<FieldProblem> problems) {
