@@ -1,0 +1,160 @@
+package com.crmflow.workflow.enrollment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.EmailActivities;
+import com.crmflow.workflow.action.EmailBookActivities;
+import com.crmflow.workflow.action.EmailContext;
+import com.crmflow.workflow.action.EmailMessage;
+import com.crmflow.workflow.action.EmailReceipt;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.run.RunRecorderActivities;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerOptions;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * N enrollments of a 3-step sequence (email, 2 days, email, 2 days, email) run to completion on the
+ * Temporal test server with time skipping, with in-memory activities: what the workflows and the
+ * server cost, without PostgreSQL or HTTP. {@code -Dbench.enrollments=100000}.
+ *
+ * <p>{@code ./mvnw -pl workflow-definitions verify -Pbench -Dtest=EnrollmentTimeSkipBench}
+ */
+@Tag("bench")
+class EnrollmentTimeSkipBench {
+
+  private final AtomicInteger emails = new AtomicInteger();
+  private final AtomicInteger ended = new AtomicInteger();
+
+  private class Counting implements EmailActivities, EmailBookActivities, RunRecorderActivities {
+    @Override
+    public EmailReceipt send(EmailMessage message) {
+      emails.incrementAndGet();
+      return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+    }
+
+    @Override
+    public EmailContext context(String tenantId, String contactId, String templateId) {
+      return new EmailContext(Map.of("email", contactId + "@example.com"), null, null, null);
+    }
+
+    @Override
+    public void record(
+        String tenantId, String runId, String nodeId, EmailMessage message, String status) {}
+
+    @Override
+    public void recordNode(String runId, NodeLogEntry entry) {}
+
+    @Override
+    public void recordNodes(String runId, List<NodeLogEntry> entries) {}
+
+    @Override
+    public void endRun(String runId, List<NodeLogEntry> entries, String status, String error) {
+      ended.incrementAndGet();
+    }
+
+    @Override
+    public void finishRun(String runId, String status, String error) {
+      ended.incrementAndGet();
+    }
+  }
+
+  private static CanvasNode node(String id, String type, Map<String, Object> config) {
+    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
+  }
+
+  @Test
+  void enrollmentsRunToCompletionUnderTimeSkipping() throws Exception {
+    int n = Integer.getInteger("bench.enrollments", 100_000);
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                node("s1", "email", Map.of("subject", "one")),
+                node("w1", "delay", Map.of("delayDays", 2)),
+                node("s2", "email", Map.of("subject", "two")),
+                node("w2", "delay", Map.of("delayDays", 2)),
+                node("s3", "email", Map.of("subject", "three"))),
+            List.of(
+                new CanvasEdge("e1", "s1", "w1", null, null),
+                new CanvasEdge("e2", "w1", "s2", null, null),
+                new CanvasEdge("e3", "s2", "w2", null, null),
+                new CanvasEdge("e4", "w2", "s3", null, null)));
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    Counting activities = new Counting();
+    WorkerOptions wide =
+        WorkerOptions.newBuilder()
+            .setMaxConcurrentWorkflowTaskExecutionSize(200)
+            .setMaxConcurrentActivityExecutionSize(200)
+            .build();
+    env.getWorkerFactory()
+        .newWorker(TaskQueues.AUTOMATION, wide)
+        .registerWorkflowImplementationTypes(EnrollmentWorkflowImpl.class);
+    env.getWorkerFactory()
+        .newWorker(TaskQueues.CRM, wide)
+        .registerActivitiesImplementations(activities);
+    env.getWorkerFactory()
+        .newWorker(TaskQueues.INTEGRATIONS, wide)
+        .registerActivitiesImplementations(activities);
+    env.start();
+
+    long t0 = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      EnrollmentWorkflow workflow =
+          env.getWorkflowClient()
+              .newWorkflowStub(
+                  EnrollmentWorkflow.class,
+                  WorkflowOptions.newBuilder()
+                      .setTaskQueue(TaskQueues.AUTOMATION)
+                      .setWorkflowId("enrollment-bench-" + i)
+                      .build());
+      WorkflowClient.start(
+          workflow::run,
+          new RunInput(
+              "t",
+              "s",
+              "r" + i,
+              1,
+              canvas,
+              "s1",
+              Map.of("contact_id", "c" + i),
+              null,
+              Map.of(),
+              List.of()));
+    }
+    double startSeconds = (System.nanoTime() - t0) / 1e9;
+    long lastReport = System.nanoTime();
+    while (ended.get() < n) {
+      Thread.sleep(500);
+      if (System.nanoTime() - lastReport > 30e9) {
+        lastReport = System.nanoTime();
+        System.out.printf(
+            "progress: %.0f s, emails %d of %d, ended %d%n",
+            (lastReport - t0) / 1e9, emails.get(), 3 * n, ended.get());
+      }
+    }
+    double totalSeconds = (System.nanoTime() - t0) / 1e9;
+    System.gc();
+    long heapMb =
+        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024);
+    System.out.printf(
+        "RESULT enrollments=%d started_in_s=%.1f starts_per_s=%.0f all_completed_in_s=%.1f"
+            + " emails=%d heap_after_gc_mb=%d (test server keeps all %d histories)%n",
+        n, startSeconds, n / startSeconds, totalSeconds, emails.get(), heapMb, n);
+    assertThat(emails.get()).isEqualTo(3 * n);
+    env.close();
+  }
+}
