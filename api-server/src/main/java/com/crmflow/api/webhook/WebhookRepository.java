@@ -5,7 +5,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
@@ -314,7 +316,7 @@ class WebhookRepository {
   }
 
   /** Deliveries of a subscription, newest first, as {@code {id, event, status, ...}} rows. */
-  List<java.util.Map<String, Object>> deliveries(UUID subscriptionId, int limit, int offset) {
+  List<Map<String, Object>> deliveries(UUID subscriptionId, int limit, int offset) {
     return jdbc.sql(
             """
             select id, event, status, attempts, last_status_code, last_error, created_at,
@@ -327,7 +329,7 @@ class WebhookRepository {
         .param("offset", offset)
         .query(
             (rs, row) -> {
-              java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+              Map<String, Object> d = new LinkedHashMap<>();
               d.put("id", rs.getObject("id", UUID.class));
               d.put("event", rs.getString("event"));
               d.put("status", rs.getString("status"));

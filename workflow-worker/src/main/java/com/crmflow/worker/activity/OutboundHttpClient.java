@@ -11,6 +11,8 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +153,7 @@ public class OutboundHttpClient implements DisposableBean {
             Map<String, List<String>> received = new LinkedHashMap<>();
             for (Header header : response.getHeaders()) {
               received
-                  .computeIfAbsent(header.getName(), k -> new java.util.ArrayList<>())
+                  .computeIfAbsent(header.getName(), k -> new ArrayList<>())
                   .add(header.getValue());
             }
             byte[] bytes = new byte[0];
@@ -163,7 +165,7 @@ public class OutboundHttpClient implements DisposableBean {
             }
             boolean truncated = bytes.length > maxBytes;
             if (truncated) {
-              bytes = java.util.Arrays.copyOf(bytes, maxBytes);
+              bytes = Arrays.copyOf(bytes, maxBytes);
             }
             return new Response(response.getCode(), received, bytes, truncated);
           });
