@@ -54,6 +54,28 @@ class ScheduleTriggerRepository {
         .list();
   }
 
+  List<ScheduleRow> running() {
+    return jdbc.sql(
+            """
+            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
+            from schedule_trigger where state = 'running'
+            """)
+        .query(mapper)
+        .list();
+  }
+
+  /** Asks for the schedule to be started again (its workflow was lost). */
+  void restart(ScheduleRow row) {
+    jdbc.sql(
+            """
+            update schedule_trigger set state = 'starting', updated_at = now()
+            where tenant_id = :tenantId and node_id = :nodeId and state = 'running'
+            """)
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .update();
+  }
+
   /** Rows whose workflow does not match them yet, oldest change first. */
   List<ScheduleRow> pending(int limit) {
     return jdbc.sql(

@@ -10,7 +10,12 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.schedule.ScheduleInput;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
@@ -22,6 +27,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -96,6 +102,42 @@ class ScheduleTriggers {
   @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
   void applyAfterCommit(FlowChanged change) {
     schedules.ofSequence(change.tenantId(), change.sequenceId()).forEach(this::apply);
+  }
+
+  /**
+   * On start: a schedule whose workflow is gone (the embedded Temporal server keeps workflows in
+   * memory, so a restart loses them) or has ended is started again.
+   */
+  @EventListener(ApplicationReadyEvent.class)
+  void restartLostSchedules() {
+    for (ScheduleRow row : schedules.running()) {
+      String workflowId =
+          ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
+      try {
+        WorkflowExecutionStatus status =
+            temporal
+                .getWorkflowServiceStubs()
+                .blockingStub()
+                .describeWorkflowExecution(
+                    DescribeWorkflowExecutionRequest.newBuilder()
+                        .setNamespace(temporal.getOptions().getNamespace())
+                        .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                        .build())
+                .getWorkflowExecutionInfo()
+                .getStatus();
+        if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+          schedules.restart(row);
+        }
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+          schedules.restart(row);
+        } else {
+          log.warn("Cannot check schedule {} yet: {}", workflowId, e.toString());
+          return;
+        }
+      }
+    }
+    reconcile();
   }
 
   @Scheduled(fixedDelayString = "${crm.schedules.reconcile-interval:5s}")

@@ -31,6 +31,7 @@ class ScheduleTriggerApiTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private ScheduleActivities scheduleActivities;
+  @Autowired private ScheduleTriggers scheduleTriggers;
   private TenantClient tenant;
   private LocalHttpServer peer;
 
@@ -150,6 +151,26 @@ class ScheduleTriggerApiTest extends ApiTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("none"));
     assertThat(describe(clock).getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+  }
+
+  @Test
+  void aScheduleWhoseWorkflowWasLostIsStartedAgainOnStart() {
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(clock, "06:45"));
+    WorkflowExecutionInfo before =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    // as if the embedded Temporal server had restarted and forgotten it
+    temporal
+        .newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock)
+        .terminate("lost in a restart");
+
+    scheduleTriggers.restartLostSchedules();
+
+    WorkflowExecutionInfo after =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(after.getExecution().getRunId()).isNotEqualTo(before.getExecution().getRunId());
+    assertThat(state(clock)).isEqualTo("running");
   }
 
   @Test
