@@ -2,6 +2,9 @@ package com.crmflow.workflow.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
+import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
+import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -13,9 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Replays recorded histories against today's interpreter: a change that would break runs in flight
- * (non-determinism) fails here. Histories come from {@link HistoryRecorder} and cover every node
- * type the engine runs, timers, parallel branches with a join, a skipped branch and activity
- * retries.
+ * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs: every node type
+ * the engine ran then, timers, parallel branches with a join, a skipped branch, activity retries)
+ * and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook
+ * delivery with retries).
  */
 class HistoryReplayTest {
 
@@ -34,12 +38,29 @@ class HistoryReplayTest {
             "retried-activity.json",
             "batched-every-built-node-type.json",
             "batched-three-day-wait.json",
-            "batched-retried-activity.json");
+            "batched-retried-activity.json",
+            "enrollment-three-steps.json",
+            "schedule-berlin-spring-forward.json",
+            "delivery-two-failures-then-success.json");
     assertThat(Files.readString(dir.resolve("batched-three-day-wait.json")))
         .contains("record_nodes", "record_run_end");
     for (Path history : histories) {
-      WorkflowReplayer.replayWorkflowExecution(
-          Files.readString(history), AutomationRunWorkflowImpl.class);
+      WorkflowReplayer.replayWorkflowExecution(Files.readString(history), implementation(history));
     }
+  }
+
+  /** Which workflow a recorded history belongs to, by its file name (see the recorders). */
+  private static Class<?> implementation(Path history) {
+    String name = history.getFileName().toString();
+    if (name.startsWith("enrollment-")) {
+      return EnrollmentWorkflowImpl.class;
+    }
+    if (name.startsWith("schedule-")) {
+      return ScheduleTriggerWorkflowImpl.class;
+    }
+    if (name.startsWith("delivery-")) {
+      return WebhookDeliveryWorkflowImpl.class;
+    }
+    return AutomationRunWorkflowImpl.class;
   }
 }

@@ -1,0 +1,189 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.EmailActivities;
+import com.crmflow.workflow.action.EmailBookActivities;
+import com.crmflow.workflow.action.EmailContext;
+import com.crmflow.workflow.action.EmailMessage;
+import com.crmflow.workflow.action.EmailReceipt;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
+import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
+import com.crmflow.workflow.schedule.ScheduleActivities;
+import com.crmflow.workflow.schedule.ScheduleInput;
+import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
+import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
+import com.crmflow.workflow.webhook.AttemptOutcome;
+import com.crmflow.workflow.webhook.DeliveryInput;
+import com.crmflow.workflow.webhook.WebhookActivities;
+import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
+import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Records the histories of the enrollment, schedule and webhook-delivery workflows that {@link
+ * HistoryReplayTest} replays (files named {@code enrollment-}, {@code schedule-}, {@code
+ * delivery-}). Run like {@link HistoryRecorder}, with this class as the main class; add new files
+ * when behaviour changes on purpose, never rewrite the old ones.
+ */
+public final class FlowHistoryRecorder {
+
+  private FlowHistoryRecorder() {}
+
+  public static void main(String[] args) throws Exception {
+    Path target =
+        Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
+    Files.createDirectories(target);
+    recordEnrollment(target.resolve("enrollment-three-steps.json"));
+    recordSchedule(target.resolve("schedule-berlin-spring-forward.json"));
+    recordDelivery(target.resolve("delivery-two-failures-then-success.json"));
+  }
+
+  private static CanvasNode node(String id, String type, Map<String, Object> config) {
+    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
+  }
+
+  private static final class Mail implements EmailActivities, EmailBookActivities {
+    @Override
+    public EmailReceipt send(EmailMessage message) {
+      return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+    }
+
+    @Override
+    public EmailContext context(String tenantId, String contactId, String templateId) {
+      return new EmailContext(
+          Map.of("contact_id", contactId, "email", "ada@example.com", "first_name", "Ada"),
+          null,
+          null,
+          null);
+    }
+
+    @Override
+    public void record(
+        String tenantId, String runId, String nodeId, EmailMessage message, String status) {}
+  }
+
+  private static void recordEnrollment(Path file) throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(EnrollmentWorkflowImpl.class);
+      env.newWorker(TaskQueues.CRM)
+          .registerActivitiesImplementations(new InMemoryRecorder(), new Mail());
+      env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(new Mail());
+      env.start();
+      Canvas canvas =
+          new Canvas(
+              List.of(
+                  node("s1", "email", Map.of("subject", "Hi {{contact.first_name}}")),
+                  node("w1", "delay", Map.of("delayDays", 2)),
+                  node("s2", "email", Map.of("subject", "Again")),
+                  node("w2", "delay", Map.of("delayDays", 2)),
+                  node("s3", "email", Map.of("subject", "Last"))),
+              List.of(
+                  new CanvasEdge("e1", "s1", "w1", null, null),
+                  new CanvasEdge("e2", "w1", "s2", null, null),
+                  new CanvasEdge("e3", "s2", "w2", null, null),
+                  new CanvasEdge("e4", "w2", "s3", null, null)));
+      String workflowId = EnrollmentWorkflow.workflowId("t", "s", "c");
+      env.getWorkflowClient()
+          .newWorkflowStub(
+              EnrollmentWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(workflowId)
+                  .build())
+          .run(
+              new RunInput(
+                  "t",
+                  "s",
+                  "r-enrollment",
+                  1,
+                  canvas,
+                  "s1",
+                  Map.of("contact_id", "c"),
+                  Map.of("contact_id", "c", "first_name", "Ada"),
+                  Map.of(),
+                  List.of()));
+      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+    }
+  }
+
+  private static void recordSchedule(Path file) throws Exception {
+    try (TestWorkflowEnvironment env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder()
+                .setInitialTime(Instant.parse("2026-03-27T12:00:00Z"))
+                .build())) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(ScheduleTriggerWorkflowImpl.class);
+      ScheduleActivities runs = (tenant, sequence, node, version, at) -> "run-" + at;
+      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(runs);
+      env.start();
+      String workflowId = ScheduleTriggerWorkflow.workflowId("t", "clock");
+      WorkflowClient.start(
+          env.getWorkflowClient()
+                  .newWorkflowStub(
+                      ScheduleTriggerWorkflow.class,
+                      WorkflowOptions.newBuilder()
+                          .setTaskQueue(TaskQueues.AUTOMATION)
+                          .setWorkflowId(workflowId)
+                          .build())
+              ::run,
+          new ScheduleInput(
+              "t",
+              "s",
+              "clock",
+              1,
+              Map.of("scheduleType", "daily", "time", "02:30", "timezone", "Europe/Berlin"),
+              null));
+      env.sleep(Duration.ofDays(3));
+      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+    }
+  }
+
+  private static void recordDelivery(Path file) throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(WebhookDeliveryWorkflowImpl.class);
+      env.newWorker(TaskQueues.CRM)
+          .registerActivitiesImplementations(
+              new WebhookActivities() {
+                @Override
+                public AttemptOutcome attempt(String deliveryId, int attempt) {
+                  return attempt <= 2
+                      ? new AttemptOutcome(AttemptOutcome.FAILED, 500, "HTTP 500")
+                      : new AttemptOutcome(AttemptOutcome.DELIVERED, 204, null);
+                }
+
+                @Override
+                public void finish(String deliveryId, String status) {}
+              });
+      env.start();
+      String workflowId = WebhookDeliveryWorkflow.workflowId("d1");
+      env.getWorkflowClient()
+          .newWorkflowStub(
+              WebhookDeliveryWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(workflowId)
+                  .build())
+          .deliver(
+              new DeliveryInput(
+                  "t", "d1", "contact.created", List.of(0L, 5_000L, 300_000L, 1_800_000L)));
+      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+    }
+  }
+}
