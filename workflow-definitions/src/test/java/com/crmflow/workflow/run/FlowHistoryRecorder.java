@@ -1,6 +1,9 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.ChatActivities;
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailBookActivities;
 import com.crmflow.workflow.action.EmailContext;
@@ -36,8 +39,9 @@ import java.util.Map;
 /**
  * Records the histories of the enrollment, schedule and webhook-delivery workflows that {@link
  * HistoryReplayTest} replays (files named {@code enrollment-}, {@code schedule-}, {@code
- * delivery-}). Run like {@link HistoryRecorder}, with this class as the main class; add new files
- * when behaviour changes on purpose, never rewrite the old ones.
+ * delivery-}), and a run through the side-effect nodes ({@code side-effects-}). Run like {@link
+ * HistoryRecorder}, with this class as the main class; add new files when behaviour changes on
+ * purpose, never rewrite the old ones.
  */
 public final class FlowHistoryRecorder {
 
@@ -50,6 +54,80 @@ public final class FlowHistoryRecorder {
     recordEnrollment(target.resolve("enrollment-three-steps.json"));
     recordSchedule(target.resolve("schedule-berlin-spring-forward.json"));
     recordDelivery(target.resolve("delivery-two-failures-then-success.json"));
+    recordSideEffectNodes(target.resolve("side-effects-email-chat-crm.json"));
+  }
+
+  /** A run through email, chat_message, crm_update and create_record (and a skipped email). */
+  private static void recordSideEffectNodes(Path file) throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+      ChatActivities chat = (tenant, channel, text) -> Map.of("ok", true, "ts", "1.5");
+      CrmRecordActivities crm =
+          new CrmRecordActivities() {
+            @Override
+            public Map<String, Object> update(CrmWrite write) {
+              return Map.of("entity_type", write.entityType(), "id", write.recordId());
+            }
+
+            @Override
+            public Map<String, Object> create(CrmWrite write) {
+              return Map.of("entity_type", write.entityType(), "id", "new-1");
+            }
+          };
+      env.newWorker(TaskQueues.CRM)
+          .registerActivitiesImplementations(new InMemoryRecorder(), new Mail(), chat, crm);
+      env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(new Mail());
+      env.start();
+      Canvas canvas =
+          new Canvas(
+              List.of(
+                  node("hook", "webhook_trigger", Map.of()),
+                  node("mail", "email", Map.of("subject", "Hi {{contact.first_name}}")),
+                  node(
+                      "say",
+                      "chat_message",
+                      Map.of("channel", "#sales", "messageTemplate", "New: {{trigger.name}}")),
+                  node(
+                      "mark",
+                      "crm_update",
+                      Map.of(
+                          "entityType", "contact", "fieldMappings", Map.of("lead_status", "hot"))),
+                  node(
+                      "note",
+                      "create_record",
+                      Map.of(
+                          "entityType",
+                          "note",
+                          "fieldMappings",
+                          Map.of("content", "{{chat_message_1.ts}}")))),
+              List.of(
+                  new CanvasEdge("e1", "hook", "mail", null, null),
+                  new CanvasEdge("e2", "mail", "say", null, null),
+                  new CanvasEdge("e3", "say", "mark", null, null),
+                  new CanvasEdge("e4", "mark", "note", null, null)));
+      String workflowId = AutomationRunWorkflow.workflowId("side-effects");
+      env.getWorkflowClient()
+          .newWorkflowStub(
+              AutomationRunWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(workflowId)
+                  .build())
+          .run(
+              new RunInput(
+                  "t",
+                  "s",
+                  "side-effects",
+                  1,
+                  canvas,
+                  "hook",
+                  Map.of("contact_id", "c", "name", "Ada"),
+                  Map.of("contact_id", "c", "first_name", "Ada"),
+                  Map.of(),
+                  List.of()));
+      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+    }
   }
 
   private static CanvasNode node(String id, String type, Map<String, Object> config) {

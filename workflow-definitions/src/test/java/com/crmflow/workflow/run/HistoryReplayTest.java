@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs: every node type
  * the engine ran then, timers, parallel branches with a join, a skipped branch, activity retries)
  * and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook
- * delivery with retries).
+ * delivery with retries, a run through email, chat_message, crm_update and create_record).
  */
 class HistoryReplayTest {
 
@@ -41,7 +41,10 @@ class HistoryReplayTest {
             "batched-retried-activity.json",
             "enrollment-three-steps.json",
             "schedule-berlin-spring-forward.json",
-            "delivery-two-failures-then-success.json");
+            "delivery-two-failures-then-success.json",
+            "side-effects-email-chat-crm.json");
+    assertThat(Files.readString(dir.resolve("side-effects-email-chat-crm.json")))
+        .contains("email_context", "\"email\"", "chat_message", "crm_update", "create_record");
     assertThat(Files.readString(dir.resolve("batched-three-day-wait.json")))
         .contains("record_nodes", "record_run_end");
     for (Path history : histories) {
