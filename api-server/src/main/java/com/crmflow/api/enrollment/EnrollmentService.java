@@ -298,6 +298,10 @@ class EnrollmentService {
       }
       return null;
     }
+    if (!value.isString()) {
+      problems.add(new FieldProblem(field, "must be a UUID"));
+      return null;
+    }
     try {
       return UUID.fromString(value.asString());
     } catch (IllegalArgumentException e) {
