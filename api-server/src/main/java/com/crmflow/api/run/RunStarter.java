@@ -93,6 +93,9 @@ public class RunStarter {
       memo.put("sequence_id", run.sequenceId().toString());
       memo.put("run_id", run.id().toString());
       memo.put("canvas_version", run.canvasVersion());
+      if (run.enrollmentId() != null) {
+        memo.put("enrollment_id", run.enrollmentId().toString());
+      }
       WorkflowOptions.Builder options =
           WorkflowOptions.newBuilder()
               .setTaskQueue(TaskQueues.AUTOMATION)
@@ -118,14 +121,12 @@ public class RunStarter {
                     .build());
         WorkflowClient.start(workflow::run, input);
       } else {
-        memo.put("enrollment_id", run.enrollmentId().toString());
         // the id names the (tenant, sequence, contact), reused by a later enrollment once this
         // one ended; the reconciler only restarts runs still running, so an ended run stays ended
         EnrollmentWorkflow workflow =
             client.newWorkflowStub(
                 EnrollmentWorkflow.class,
                 options
-                    .setMemo(memo)
                     .setWorkflowIdReusePolicy(
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                     .build());

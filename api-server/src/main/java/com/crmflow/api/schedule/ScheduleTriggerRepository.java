@@ -24,6 +24,9 @@ class ScheduleTriggerRepository {
       Map<String, Object> config,
       String state) {}
 
+  private static final String COLUMNS =
+      "tenant_id, node_id, sequence_id, canvas_version, config::text as config, state";
+
   private final JdbcClient jdbc;
   private final JsonColumns json;
   private final RowMapper<ScheduleRow> mapper;
@@ -45,9 +48,9 @@ class ScheduleTriggerRepository {
   List<ScheduleRow> ofSequence(UUID tenantId, UUID sequenceId) {
     return jdbc.sql(
             """
-            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
-            from schedule_trigger where tenant_id = :tenantId and sequence_id = :sequenceId
-            """)
+            select %s from schedule_trigger where tenant_id = :tenantId and sequence_id = :sequenceId
+            """
+                .formatted(COLUMNS))
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .query(mapper)
@@ -57,9 +60,9 @@ class ScheduleTriggerRepository {
   List<ScheduleRow> running() {
     return jdbc.sql(
             """
-            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
-            from schedule_trigger where state = 'running'
-            """)
+            select %s from schedule_trigger where state = 'running'
+            """
+                .formatted(COLUMNS))
         .query(mapper)
         .list();
   }
@@ -80,9 +83,9 @@ class ScheduleTriggerRepository {
   List<ScheduleRow> pending(int limit) {
     return jdbc.sql(
             """
-            select tenant_id, node_id, sequence_id, canvas_version, config::text as config, state
-            from schedule_trigger where state <> 'running' order by updated_at limit :limit
-            """)
+            select %s from schedule_trigger where state <> 'running' order by updated_at limit :limit
+            """
+                .formatted(COLUMNS))
         .param("limit", limit)
         .query(mapper)
         .list();

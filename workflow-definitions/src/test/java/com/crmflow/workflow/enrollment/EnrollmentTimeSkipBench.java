@@ -9,10 +9,7 @@ import com.crmflow.workflow.action.EmailContext;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasEdge;
-import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeData;
-import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.run.Canvases;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
 import com.crmflow.workflow.run.RunRecorderActivities;
@@ -74,26 +71,10 @@ class EnrollmentTimeSkipBench {
     }
   }
 
-  private static CanvasNode node(String id, String type, Map<String, Object> config) {
-    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
-  }
-
   @Test
   void enrollmentsRunToCompletionUnderTimeSkipping() throws Exception {
     int n = Integer.getInteger("bench.enrollments", 100_000);
-    Canvas canvas =
-        new Canvas(
-            List.of(
-                node("s1", "email", Map.of("subject", "one")),
-                node("w1", "delay", Map.of("delayDays", 2)),
-                node("s2", "email", Map.of("subject", "two")),
-                node("w2", "delay", Map.of("delayDays", 2)),
-                node("s3", "email", Map.of("subject", "three"))),
-            List.of(
-                new CanvasEdge("e1", "s1", "w1", null, null),
-                new CanvasEdge("e2", "w1", "s2", null, null),
-                new CanvasEdge("e3", "s2", "w2", null, null),
-                new CanvasEdge("e4", "w2", "s3", null, null)));
+    Canvas canvas = Canvases.threeStepSequence();
     TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
     Counting activities = new Counting();
     WorkerOptions wide =
@@ -130,7 +111,7 @@ class EnrollmentTimeSkipBench {
               "r" + i,
               1,
               canvas,
-              "s1",
+              "step1",
               Map.of("contact_id", "c" + i),
               null,
               Map.of(),

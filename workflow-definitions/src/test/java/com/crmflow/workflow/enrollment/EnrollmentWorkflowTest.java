@@ -9,11 +9,7 @@ import com.crmflow.workflow.action.EmailBookActivities;
 import com.crmflow.workflow.action.EmailContext;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
-import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasEdge;
-import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeData;
-import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.run.Canvases;
 import com.crmflow.workflow.run.InMemoryRecorder;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
@@ -27,7 +23,6 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -102,25 +97,6 @@ class EnrollmentWorkflowTest {
     }
   }
 
-  private static CanvasNode node(String id, String type, Map<String, Object> config) {
-    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
-  }
-
-  /** email → wait 2 days → email → wait 2 days → email. */
-  private static Canvas threeSteps() {
-    List<CanvasNode> nodes = new ArrayList<>();
-    nodes.add(node("step1", "email", Map.of("subject", "1: hello {{contact.first_name}}")));
-    nodes.add(node("wait1", "delay", Map.of("delayDays", 2)));
-    nodes.add(node("step2", "email", Map.of("subject", "2: still there?")));
-    nodes.add(node("wait2", "delay", Map.of("delayDays", 2)));
-    nodes.add(node("step3", "email", Map.of("subject", "3: last call")));
-    List<CanvasEdge> edges = new ArrayList<>();
-    for (int i = 0; i + 1 < nodes.size(); i++) {
-      edges.add(new CanvasEdge("e" + i, nodes.get(i).id(), nodes.get(i + 1).id(), null, null));
-    }
-    return new Canvas(nodes, edges);
-  }
-
   private WorkflowStub start(String runId) {
     EnrollmentWorkflow workflow =
         env.getWorkflowClient()
@@ -137,7 +113,7 @@ class EnrollmentWorkflowTest {
             "s",
             runId,
             1,
-            threeSteps(),
+            Canvases.threeStepSequence(),
             "step1",
             Map.of("contact_id", "c-" + runId),
             Map.of("contact_id", "c-" + runId, "first_name", "Ada"),

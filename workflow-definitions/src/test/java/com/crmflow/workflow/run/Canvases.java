@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Canvases for interpreter tests. */
-final class Canvases {
+public final class Canvases {
 
   private Canvases() {}
 
@@ -23,6 +23,22 @@ final class Canvases {
 
   static CanvasEdge branch(String source, String target, String label) {
     return new CanvasEdge(source + ">" + target, source, target, "conditional", label);
+  }
+
+  /** A sequence: email step1 → wait1 (2 days) → email step2 → wait2 (2 days) → email step3. */
+  public static Canvas threeStepSequence() {
+    return new Canvas(
+        List.of(
+            node("step1", "email", Map.of("subject", "1: hello {{contact.first_name}}")),
+            node("wait1", "delay", Map.of("delayDays", 2)),
+            node("step2", "email", Map.of("subject", "2: still there?")),
+            node("wait2", "delay", Map.of("delayDays", 2)),
+            node("step3", "email", Map.of("subject", "3: last call"))),
+        List.of(
+            edge("step1", "wait1"),
+            edge("wait1", "step2"),
+            edge("step2", "wait2"),
+            edge("wait2", "step3")));
   }
 
   /** webhook → wait 3 days → http_request */

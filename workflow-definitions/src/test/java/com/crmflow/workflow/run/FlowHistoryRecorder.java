@@ -162,19 +162,7 @@ public final class FlowHistoryRecorder {
           .registerActivitiesImplementations(new InMemoryRecorder(), new Mail());
       env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(new Mail());
       env.start();
-      Canvas canvas =
-          new Canvas(
-              List.of(
-                  node("s1", "email", Map.of("subject", "Hi {{contact.first_name}}")),
-                  node("w1", "delay", Map.of("delayDays", 2)),
-                  node("s2", "email", Map.of("subject", "Again")),
-                  node("w2", "delay", Map.of("delayDays", 2)),
-                  node("s3", "email", Map.of("subject", "Last"))),
-              List.of(
-                  new CanvasEdge("e1", "s1", "w1", null, null),
-                  new CanvasEdge("e2", "w1", "s2", null, null),
-                  new CanvasEdge("e3", "s2", "w2", null, null),
-                  new CanvasEdge("e4", "w2", "s3", null, null)));
+      Canvas canvas = Canvases.threeStepSequence();
       String workflowId = EnrollmentWorkflow.workflowId("t", "s", "c");
       env.getWorkflowClient()
           .newWorkflowStub(
@@ -190,7 +178,7 @@ public final class FlowHistoryRecorder {
                   "r-enrollment",
                   1,
                   canvas,
-                  "s1",
+                  "step1",
                   Map.of("contact_id", "c"),
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
