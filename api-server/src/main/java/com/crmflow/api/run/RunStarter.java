@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
@@ -49,11 +50,20 @@ public class RunStarter {
           new CustomizableThreadFactory("run-starter-"),
           new ThreadPoolExecutor.CallerRunsPolicy());
 
+  private final boolean localActivities;
+
+  /**
+   * @param localActivities whether this process's own worker runs the workflows, the recorder and
+   *     http_request (the embedded defaults): runs then use local activities for them. False in the
+   *     distributed profile, where workflow-workers without this server's data run the workflows.
+   */
   RunStarter(
       WorkflowClient client,
       CanvasRepository canvases,
       ContactRepository contacts,
-      RunRepository runs) {
+      RunRepository runs,
+      @Value("${crm.runs.local-activities:true}") boolean localActivities) {
+    this.localActivities = localActivities;
     this.client = client;
     this.canvases = canvases;
     this.contacts = contacts;
@@ -100,6 +110,9 @@ public class RunStarter {
           WorkflowOptions.newBuilder()
               .setTaskQueue(TaskQueues.AUTOMATION)
               .setWorkflowId(run.workflowId())
+              // when this process's worker polls the queue and has a free slot, the first
+              // workflow task comes back with the start answer: no poll round trip
+              .setDisableEagerExecution(false)
               .setMemo(memo)
               .setStaticSummary(
                   "run "
@@ -165,7 +178,8 @@ public class RunStarter {
         payloadMap(run.triggerPayload()),
         contactOf(run),
         prior,
-        completed);
+        completed,
+        localActivities);
   }
 
   /** {{trigger.*}} reads the payload's fields; a payload that is no object is {{trigger.value}}. */

@@ -15,6 +15,7 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -73,8 +74,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   /** Before this version email, chat_message, crm_update and create_record failed the run. */
   static final String SIDE_EFFECT_NODES = "side-effect-nodes";
 
-  private final RunRecorderActivities recorder =
-      Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
+  /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
+  private static final LocalActivityOptions LOCAL_RECORDING =
+      LocalActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(10))
+          .setRetryOptions(RECORDING.getRetryOptions())
+          .build();
+
+  private RunRecorderActivities recorder;
 
   private RunInput input;
   private Canvas canvas;
@@ -96,6 +103,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   @Override
   public RunResult run(RunInput input) {
     this.input = input;
+    this.recorder =
+        input.runsLocalActivities()
+            ? Workflow.newLocalActivityStub(RunRecorderActivities.class, LOCAL_RECORDING)
+            : Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
     this.batched = Workflow.getVersion(BATCHED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
     this.canvas = input.canvas();
     scope.put("trigger", input.triggerPayload() == null ? Map.of() : input.triggerPayload());
@@ -488,24 +499,34 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             body,
             timeout,
             input.runId() + ":" + node.id());
+    RetryOptions retry =
+        RetryOptions.newBuilder()
+            .setInitialInterval(Duration.ofSeconds(1))
+            .setBackoffCoefficient(2)
+            .setMaximumInterval(Duration.ofMinutes(1))
+            .setMaximumAttempts(5)
+            .setDoNotRetry(
+                HttpRequestActivities.CLIENT_ERROR, HttpRequestActivities.FORBIDDEN_DESTINATION)
+            .build();
+    Duration deadline = Duration.ofSeconds(timeout + 5L);
+    String summary = "http_request · " + label(node);
     HttpRequestActivities http =
-        Workflow.newActivityStub(
-            HttpRequestActivities.class,
-            ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.INTEGRATIONS)
-                .setStartToCloseTimeout(Duration.ofSeconds(timeout + 5L))
-                .setSummary("http_request · " + label(node))
-                .setRetryOptions(
-                    RetryOptions.newBuilder()
-                        .setInitialInterval(Duration.ofSeconds(1))
-                        .setBackoffCoefficient(2)
-                        .setMaximumInterval(Duration.ofMinutes(1))
-                        .setMaximumAttempts(5)
-                        .setDoNotRetry(
-                            HttpRequestActivities.CLIENT_ERROR,
-                            HttpRequestActivities.FORBIDDEN_DESTINATION)
-                        .build())
-                .build());
+        input.runsLocalActivities()
+            ? Workflow.newLocalActivityStub(
+                HttpRequestActivities.class,
+                LocalActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(deadline)
+                    .setSummary(summary)
+                    .setRetryOptions(retry)
+                    .build())
+            : Workflow.newActivityStub(
+                HttpRequestActivities.class,
+                ActivityOptions.newBuilder()
+                    .setTaskQueue(TaskQueues.INTEGRATIONS)
+                    .setStartToCloseTimeout(deadline)
+                    .setSummary(summary)
+                    .setRetryOptions(retry)
+                    .build());
     HttpResponseData response = http.send(command);
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("statusCode", response.statusCode());

@@ -11,6 +11,11 @@ import java.util.Map;
  * @param startNodeId where the walk begins: the trigger node, or for a retry the failed node
  * @param priorOutputs for a retry: the outputs of the nodes that ran before the failed one, keyed
  *     as variables ({@code http_request_1}, ...); empty otherwise
+ * @param localActivities true when the worker that runs the workflow also hosts the run recorder
+ *     and http_request (one process: the embedded defaults). They then run as local activities
+ *     inside the workflow task instead of going through a task queue, which saves the server round
+ *     trips of each. Fixed for the run's life, so its history replays the same way on any worker;
+ *     null (runs started before it existed) means false.
  */
 public record RunInput(
     String tenantId,
@@ -22,4 +27,10 @@ public record RunInput(
     Map<String, Object> triggerPayload,
     Map<String, Object> contact,
     Map<String, Object> priorOutputs,
-    List<String> completedNodeIds) {}
+    List<String> completedNodeIds,
+    Boolean localActivities) {
+
+  public boolean runsLocalActivities() {
+    return Boolean.TRUE.equals(localActivities);
+  }
+}

@@ -115,7 +115,8 @@ class EnrollmentTimeSkipBench {
               Map.of("contact_id", "c" + i),
               null,
               Map.of(),
-              List.of()));
+              List.of(),
+              false));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;
     // time skips only while the environment is asked to wait: 5 days of test time covers both

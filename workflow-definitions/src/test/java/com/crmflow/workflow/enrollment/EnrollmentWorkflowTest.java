@@ -118,7 +118,8 @@ class EnrollmentWorkflowTest {
             Map.of("contact_id", "c-" + runId),
             Map.of("contact_id", "c-" + runId, "first_name", "Ada"),
             Map.of(),
-            List.of()));
+            List.of(),
+            false));
     return WorkflowStub.fromTyped(workflow);
   }
 

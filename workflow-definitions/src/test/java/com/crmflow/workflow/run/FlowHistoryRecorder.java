@@ -125,7 +125,8 @@ public final class FlowHistoryRecorder {
                   Map.of("contact_id", "c", "name", "Ada"),
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
-                  List.of()));
+                  List.of(),
+                  false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
   }
@@ -182,7 +183,8 @@ public final class FlowHistoryRecorder {
                   Map.of("contact_id", "c"),
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
-                  List.of()));
+                  List.of(),
+                  false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
   }

@@ -72,7 +72,8 @@ public final class HistoryRecorder {
                   payload,
                   null,
                   Map.of(),
-                  List.of()));
+                  List.of(),
+                  false));
       Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
     }
   }

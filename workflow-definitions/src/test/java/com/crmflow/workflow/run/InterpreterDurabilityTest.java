@@ -47,7 +47,7 @@ class InterpreterDurabilityTest {
 
   private static RunInput input(String runId, Canvas canvas, Map<String, Object> payload) {
     return new RunInput(
-        "tenant", "sequence", runId, 1, canvas, "hook", payload, null, Map.of(), List.of());
+        "tenant", "sequence", runId, 1, canvas, "hook", payload, null, Map.of(), List.of(), false);
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
