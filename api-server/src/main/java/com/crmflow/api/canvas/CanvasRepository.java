@@ -3,6 +3,9 @@ package com.crmflow.api.canvas;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +38,37 @@ public class CanvasRepository {
                 rs.getObject("created_at", OffsetDateTime.class));
   }
 
+  /**
+   * Versions never change once written, so a found version is kept: every trigger reads its pinned
+   * version, and parsing the same nodes again on each one was a tenth of a trigger's time. Keyed by
+   * tenant as every query is; a version of a deleted sequence is unreachable (its trigger nodes and
+   * sequence row are gone) and ages out.
+   */
+  private final Cache<VersionKey, CanvasSnapshot> versions =
+      Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
+
+  private record VersionKey(UUID tenantId, UUID sequenceId, int version) {}
+
   public Optional<CanvasSnapshot> version(UUID tenantId, UUID sequenceId, int version) {
+    VersionKey key = new VersionKey(tenantId, sequenceId, version);
+    CanvasSnapshot cached = versions.getIfPresent(key);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<CanvasSnapshot> stored = load(key);
+    stored.ifPresent(snapshot -> versions.put(key, snapshot));
+    return stored;
+  }
+
+  private Optional<CanvasSnapshot> load(VersionKey key) {
     return jdbc.sql(
             """
             select version, nodes, edges, created_at from canvas_version
             where tenant_id = :tenantId and sequence_id = :sequenceId and version = :version
             """)
-        .param("tenantId", tenantId)
-        .param("sequenceId", sequenceId)
-        .param("version", version)
+        .param("tenantId", key.tenantId())
+        .param("sequenceId", key.sequenceId())
+        .param("version", key.version())
         .query(mapper)
         .optional();
   }

@@ -8,6 +8,12 @@ import java.util.List;
 public record CanvasSnapshot(
     int version, List<StoredNode> nodes, List<StoredEdge> edges, OffsetDateTime createdAt) {
 
+  /** Unmodifiable: a stored version is shared (see the cache in {@link CanvasRepository}). */
+  public CanvasSnapshot {
+    nodes = List.copyOf(nodes);
+    edges = List.copyOf(edges);
+  }
+
   public static CanvasSnapshot empty() {
     return new CanvasSnapshot(0, List.of(), List.of(), null);
   }

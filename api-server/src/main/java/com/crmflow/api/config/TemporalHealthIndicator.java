@@ -19,11 +19,12 @@ class TemporalHealthIndicator extends AbstractHealthIndicator {
   @Override
   protected void doHealthCheck(Health.Builder builder) {
     var response = serviceStubs.healthCheck();
+    String target = serviceStubs.getOptions().getTarget();
     builder
         .status(
             response.getStatus().name().equals("SERVING")
                 ? org.springframework.boot.health.contributor.Status.UP
                 : org.springframework.boot.health.contributor.Status.DOWN)
-        .withDetail("target", serviceStubs.getOptions().getTarget());
+        .withDetail("target", target == null ? "in-process (embedded)" : target);
   }
 }

@@ -1,6 +1,5 @@
 package com.crmflow.api.embedded;
 
-import io.temporal.testserver.TestServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,8 +26,8 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Starts the embedded defaults before any bean reads its connection settings: an embedded
  * PostgreSQL (data under {@code ${crm.data-dir}/postgres}, kept across restarts) unless {@code
- * spring.datasource.url} is set, and a port-bound Temporal test server unless {@code
- * spring.temporal.connection.target} is set.
+ * spring.datasource.url} is set, and a Temporal test server unless {@code
+ * spring.temporal.connection.target} is set (see {@link EmbeddedTemporal}).
  *
  * <p>It runs as an environment post-processor because both the datasource and the Temporal starter
  * read their targets from the environment. The started parts are registered as disposable
@@ -114,15 +113,15 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
   private AutoCloseable startTemporal(
       ConfigurableEnvironment environment, Map<String, Object> properties) {
     int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
-    // lockTimeSkipping: in the running service a "wait 3 days" must really take three days
-    TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, true);
-    String notFixed = TimeSkippingLogFix.apply(server);
-    if (notFixed != null) {
-      log.warn("Temporal test server timer fix not applied, it slows down over time: " + notFixed);
+    EmbeddedTemporal temporal = EmbeddedTemporal.start(port);
+    if (temporal.timerFixProblem() != null) {
+      log.warn(
+          "Temporal test server timer fix not applied, it slows down over time: "
+              + temporal.timerFixProblem());
     }
     properties.put("spring.temporal.connection.target", "127.0.0.1:" + port);
-    log.info("Embedded Temporal test server on 127.0.0.1:" + port);
-    return server;
+    log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");
+    return temporal;
   }
 
   private static int freePortIfZero(String configured) {
@@ -159,6 +158,10 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
         for (int i = 0; i < started.size(); i++) {
           AutoCloseable part = started.get(i);
           registry.registerDisposableBean("crmEmbeddedPart" + i, part::close);
+          if (part instanceof EmbeddedTemporal temporal) {
+            // picked up by InProcessTemporalChannel: this JVM's client and workers skip the socket
+            registry.registerSingleton(EmbeddedTemporal.BEAN_NAME, temporal);
+          }
         }
       } else if (event instanceof ApplicationFailedEvent failed
           && failed.getApplicationContext() == null) {

@@ -1,6 +1,6 @@
 package com.crmflow.api.embedded;
 
-import io.temporal.testserver.TestServer;
+import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Field;
 import java.util.LinkedList;
 
@@ -20,9 +20,8 @@ final class TimeSkippingLogFix {
   private TimeSkippingLogFix() {}
 
   /** Returns null when applied, otherwise why not. */
-  static String apply(TestServer.PortBoundTestServer server) {
+  static String apply(TestServicesStarter starter) {
     try {
-      Object starter = read(server, "testServicesStarter");
       Object timer = read(starter, "selfAdvancingTimer");
       Field events = timer.getClass().getDeclaredField("lockEvents");
       events.setAccessible(true);

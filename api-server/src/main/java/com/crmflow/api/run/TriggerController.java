@@ -2,7 +2,6 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -33,7 +32,6 @@ import tools.jackson.databind.json.JsonMapper;
 class TriggerController {
 
   private final JdbcClient jdbc;
-  private final SequenceRepository sequences;
   private final CanvasRepository canvases;
   private final RunRepository runs;
   private final RunStarter starter;
@@ -41,20 +39,19 @@ class TriggerController {
 
   TriggerController(
       JdbcClient jdbc,
-      SequenceRepository sequences,
       CanvasRepository canvases,
       RunRepository runs,
       RunStarter starter,
       JsonMapper mapper) {
     this.jdbc = jdbc;
-    this.sequences = sequences;
     this.canvases = canvases;
     this.runs = runs;
     this.starter = starter;
     this.mapper = mapper;
   }
 
-  private record TriggerNode(UUID sequenceId, String type) {}
+  /** The trigger node and the state of its automation, read in one query. */
+  record TriggerNode(UUID sequenceId, String type, String status, int currentVersion) {}
 
   @PostMapping(
       path = "/api/webhooks/automation/{tenantId}/{nodeId}",
@@ -69,10 +66,8 @@ class TriggerController {
     TriggerNode trigger =
         findTrigger(tenant, nodeId)
             .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
-    SequenceRepository.TriggerState sequence =
-        sequences.triggerState(tenant, trigger.sequenceId()).orElseThrow();
     Canvas canvas =
-        canvases.versionOrEmpty(tenant, trigger.sequenceId(), sequence.currentVersion()).toCanvas();
+        canvases.versionOrEmpty(tenant, trigger.sequenceId(), trigger.currentVersion()).toCanvas();
     CanvasNode node =
         canvas.node(nodeId).orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
@@ -90,9 +85,9 @@ class TriggerController {
             Map.of());
       }
     }
-    if (!Sequence.ACTIVE.equals(sequence.status())) {
+    if (!Sequence.ACTIVE.equals(trigger.status())) {
       throw ApiException.unprocessable(
-          "The automation is " + sequence.status() + ", not active.", List.of());
+          "The automation is " + trigger.status() + ", not active.", List.of());
     }
     Object payload = parse(body);
     String key = idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
@@ -111,7 +106,7 @@ class TriggerController {
                 UUID.randomUUID(),
                 tenant,
                 trigger.sequenceId(),
-                sequence.currentVersion(),
+                trigger.currentVersion(),
                 nodeId,
                 nodeId,
                 payload,
@@ -150,12 +145,15 @@ class TriggerController {
 
   private Optional<TriggerNode> findTrigger(UUID tenantId, String nodeId) {
     return jdbc.sql(
-            "select sequence_id, node_type from trigger_node where tenant_id = :t and node_id = :n")
+            """
+            select t.sequence_id, t.node_type as type, s.status, s.current_version
+            from trigger_node t
+            join sequence s on s.tenant_id = t.tenant_id and s.id = t.sequence_id
+            where t.tenant_id = :t and t.node_id = :n
+            """)
         .param("t", tenantId)
         .param("n", nodeId)
-        .query(
-            (rs, row) ->
-                new TriggerNode(rs.getObject("sequence_id", UUID.class), rs.getString("node_type")))
+        .query(TriggerNode.class)
         .optional();
   }
 }

@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.env.Environment;
 
 class OperabilityTest extends ApiTest {
+
+  @Autowired private WorkflowServiceStubs serviceStubs;
+  @Autowired private Environment environment;
 
   @Test
   void healthReportsDatabaseAndTemporal() {
@@ -15,6 +22,23 @@ class OperabilityTest extends ApiTest {
     assertThat(health.text("/status")).isEqualTo("UP");
     assertThat(health.text("/components/db/status")).isEqualTo("UP");
     assertThat(health.text("/components/temporal/status")).isEqualTo("UP");
+  }
+
+  @Test
+  void theEmbeddedTemporalIsReachedInProcessAndOnItsPort() {
+    // this JVM's client and workers use the in-process channel, not the TCP port
+    assertThat(serviceStubs.getOptions().getTarget()).isNull();
+    assertThat(serviceStubs.getOptions().getChannel().authority()).doesNotContain(":");
+    // the port still serves the CLI and anything else outside this JVM
+    String target = environment.getProperty("spring.temporal.connection.target");
+    WorkflowServiceStubs overTcp =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+    try {
+      assertThat(overTcp.healthCheck().getStatus().name()).isEqualTo("SERVING");
+    } finally {
+      overTcp.shutdownNow();
+    }
   }
 
   @Test

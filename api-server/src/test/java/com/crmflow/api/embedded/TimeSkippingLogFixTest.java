@@ -2,10 +2,9 @@ package com.crmflow.api.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.temporal.testserver.TestServer;
+import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.net.ServerSocket;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,14 +13,10 @@ class TimeSkippingLogFixTest {
 
   @Test
   void theTimerStopsKeepingLockEventsAndStillCountsLocks() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    try (TestServer.PortBoundTestServer server = TestServer.createPortBoundServer(port, true)) {
-      assertThat(TimeSkippingLogFix.apply(server)).isNull();
+    try (TestServicesStarter starter = new TestServicesStarter(true, 0)) {
+      assertThat(TimeSkippingLogFix.apply(starter)).isNull();
 
-      Object timer = field(field(server, "testServicesStarter"), "selfAdvancingTimer");
+      Object timer = field(starter, "selfAdvancingTimer");
       List<?> events = (List<?>) field(timer, "lockEvents");
       // a lock taken and released through a handle, as the server does on every state change
       Method lock = timer.getClass().getMethod("lockTimeSkipping", String.class);
