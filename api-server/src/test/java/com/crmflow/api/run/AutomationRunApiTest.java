@@ -10,6 +10,9 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -18,10 +21,13 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** Trigger → workflow → run record, over HTTP, with a real HTTP peer on loopback. */
 class AutomationRunApiTest extends ApiTest {
+
+  @Autowired private WorkflowClient temporal;
 
   private LocalHttpServer peer;
   private TenantClient tenant;
@@ -124,6 +130,25 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(run.at("/trigger_payload/plan").asString()).isEqualTo("pro");
     assertThat(run.get("workflow_id").asString()).isEqualTo("run-" + runId);
     assertThat(run.get("completed_at").isNull()).isFalse();
+
+    // what an operator finds in the Temporal UI for this run: memo and named steps
+    WorkflowStub workflow = temporal.newUntypedWorkflowStub("run-" + runId);
+    var description = workflow.describe();
+    assertThat(description.getMemo("tenant_id", String.class)).isEqualTo(tenant.id().toString());
+    assertThat(description.getMemo("run_id", String.class)).isEqualTo(runId);
+    assertThat(description.getMemo("sequence_id", String.class))
+        .isEqualTo(run.get("sequence_id").asString());
+    assertThat(
+            temporal.fetchHistory("run-" + runId).getEvents().stream()
+                .filter(e -> e.getUserMetadata().hasSummary())
+                .map(
+                    e ->
+                        DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                            e.getUserMetadata().getSummary(), String.class, String.class)))
+        .containsExactly(
+            "run " + runId + " of sequence " + run.get("sequence_id").asString() + " (canvas v1)",
+            "http_request · http_request first", // summary = node type · node label
+            "http_request · http_request second");
     JsonNode log = run.get("node_log");
     assertThat(log.valueStream().map(e -> e.get("nodeId").asString()))
         .containsExactly(hook, "first", "second");

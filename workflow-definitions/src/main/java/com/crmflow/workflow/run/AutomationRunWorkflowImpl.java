@@ -107,7 +107,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         input.runsLocalActivities()
             ? Workflow.newLocalActivityStub(RunRecorderActivities.class, LOCAL_RECORDING)
             : Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
-    this.batched = Workflow.getVersion(BATCHED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
+    // runs with local activities were all started after both changes: no version marker needed
+    this.batched =
+        input.runsLocalActivities()
+            || Workflow.getVersion(BATCHED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
+    if (input.runsLocalActivities()) {
+      sideEffectNodesVersion = 1;
+    }
     this.canvas = input.canvas();
     scope.put("trigger", input.triggerPayload() == null ? Map.of() : input.triggerPayload());
     if (input.contact() != null) {

@@ -5,6 +5,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +16,9 @@ import java.util.Map;
  * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit the new
  * files next to the old ones under a new prefix; never rewrite the old ones. Unprefixed files are
  * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
- * AutomationRunWorkflowImpl#BATCHED_RECORDING}:
+ * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
+ * RunInput#localActivities} (recording and http_request as local activities). It writes the {@code
+ * local-} set today:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -31,7 +34,7 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
-    String prefix = "batched-";
+    String prefix = "local-";
     record(
         target,
         prefix + "every-built-node-type",
@@ -46,11 +49,13 @@ public final class HistoryRecorder {
       Path dir, String name, Canvas canvas, Map<String, Object> payload, int failures)
       throws Exception {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
-      env.newWorker(TaskQueues.AUTOMATION)
-          .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
-      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(new InMemoryRecorder());
-      env.newWorker(TaskQueues.INTEGRATIONS)
-          .registerActivitiesImplementations(new ScriptedHttp(failures));
+      InMemoryRecorder recorder = new InMemoryRecorder();
+      ScriptedHttp http = new ScriptedHttp(failures);
+      Worker automation = env.newWorker(TaskQueues.AUTOMATION);
+      automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+      automation.registerActivitiesImplementations(recorder, http);
+      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
+      env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
       env.start();
       WorkflowClient client = env.getWorkflowClient();
       String workflowId = AutomationRunWorkflow.workflowId(name);
@@ -73,7 +78,7 @@ public final class HistoryRecorder {
                   null,
                   Map.of(),
                   List.of(),
-                  false));
+                  true));
       Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
     }
   }

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Replays recorded histories against today's interpreter: a change that would break runs in flight
- * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs: every node type
- * the engine ran then, timers, parallel branches with a join, a skipped branch, activity retries)
- * and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook
- * delivery with retries, a run through email, chat_message, crm_update and create_record).
+ * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs, with remote and
+ * with local activities: every node type the engine ran then, timers, parallel branches with a
+ * join, a skipped branch, activity retries) and {@link FlowHistoryRecorder} (an enrollment, a
+ * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
+ * crm_update and create_record).
  */
 class HistoryReplayTest {
 
@@ -39,6 +40,9 @@ class HistoryReplayTest {
             "batched-every-built-node-type.json",
             "batched-three-day-wait.json",
             "batched-retried-activity.json",
+            "local-every-built-node-type.json",
+            "local-three-day-wait.json",
+            "local-retried-activity.json",
             "enrollment-three-steps.json",
             "schedule-berlin-spring-forward.json",
             "delivery-two-failures-then-success.json",
@@ -47,6 +51,9 @@ class HistoryReplayTest {
         .contains("email_context", "\"email\"", "chat_message", "crm_update", "create_record");
     assertThat(Files.readString(dir.resolve("batched-three-day-wait.json")))
         .contains("record_nodes", "record_run_end");
+    assertThat(Files.readString(dir.resolve("local-three-day-wait.json")))
+        .contains("LocalActivity")
+        .doesNotContain("activityTaskScheduledEventAttributes");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(Files.readString(history), implementation(history));
     }

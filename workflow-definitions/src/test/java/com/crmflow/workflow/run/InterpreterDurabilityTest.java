@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
 import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
@@ -16,8 +18,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The interpreter on Temporal's test environment, with time skipping. */
 @Timeout(60)
@@ -37,17 +40,33 @@ class InterpreterDurabilityTest {
     env.close();
   }
 
+  /**
+   * The workers of both deployments: the recorder and http_request on their own queues, and (for
+   * runs with local activities, the embedded defaults) also on the workflow worker.
+   */
   private static void register(
       WorkerFactory factory, InMemoryRecorder recorder, ScriptedHttp http) {
     Worker automation = factory.newWorker(TaskQueues.AUTOMATION);
     automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+    automation.registerActivitiesImplementations(recorder, http);
     factory.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
     factory.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
   }
 
-  private static RunInput input(String runId, Canvas canvas, Map<String, Object> payload) {
+  private static RunInput input(
+      String runId, Canvas canvas, Map<String, Object> payload, boolean localActivities) {
     return new RunInput(
-        "tenant", "sequence", runId, 1, canvas, "hook", payload, null, Map.of(), List.of(), false);
+        "tenant",
+        "sequence",
+        runId,
+        1,
+        canvas,
+        "hook",
+        payload,
+        null,
+        Map.of(),
+        List.of(),
+        localActivities);
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
@@ -65,15 +84,18 @@ class InterpreterDurabilityTest {
    * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and restarts of
    * whole worker and api-server processes by api-server's ComposeStackTest (where Docker exists).
    */
-  @Test
-  void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce() throws Exception {
+  @ParameterizedTest(name = "local activities: {0}")
+  @ValueSource(booleans = {false, true})
+  void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce(boolean localActivities)
+      throws Exception {
     ScriptedHttp http = new ScriptedHttp(0);
     register(env.getWorkerFactory(), recorder, http);
     env.start();
     WorkflowClient client = env.getWorkflowClient();
     WorkflowExecution execution =
         WorkflowClient.start(
-            stub(client, "r1")::run, input("r1", Canvases.threeDayWait(), Map.of("id", "abc")));
+            stub(client, "r1")::run,
+            input("r1", Canvases.threeDayWait(), Map.of("id", "abc"), localActivities));
 
     env.sleep(Duration.ofHours(1));
     assertThat(recorder.log("r1"))
@@ -100,8 +122,9 @@ class InterpreterDurabilityTest {
         client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
   }
 
-  @Test
-  void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce() {
+  @ParameterizedTest(name = "local activities: {0}")
+  @ValueSource(booleans = {false, true})
+  void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(boolean localActivities) {
     ScriptedHttp http = new ScriptedHttp(2);
     register(env.getWorkerFactory(), recorder, http);
     env.start();
@@ -112,7 +135,8 @@ class InterpreterDurabilityTest {
                 Canvases.node(
                     "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
             List.of(Canvases.edge("hook", "call")));
-    RunResult result = stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of()));
+    RunResult result =
+        stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of(), localActivities));
 
     assertThat(result.status()).isEqualTo("completed");
     assertThat(http.calls).hasSize(3);
@@ -122,14 +146,17 @@ class InterpreterDurabilityTest {
     assertThat(log.get(1).output()).containsEntry("statusCode", 200);
   }
 
-  @Test
-  void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers() {
+  @ParameterizedTest(name = "local activities: {0}")
+  @ValueSource(booleans = {false, true})
+  void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(boolean localActivities) {
     ScriptedHttp http = new ScriptedHttp(0);
     register(env.getWorkerFactory(), recorder, http);
     env.start();
     RunResult result =
         stub(env.getWorkflowClient(), "r3")
-            .run(input("r3", Canvases.everyBuiltNodeType(), Map.of("source", "crm")));
+            .run(
+                input(
+                    "r3", Canvases.everyBuiltNodeType(), Map.of("source", "crm"), localActivities));
 
     assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
     List<NodeLogEntry> log = recorder.log("r3");
@@ -140,5 +167,51 @@ class InterpreterDurabilityTest {
         .extracting(HttpRequestCommand::url)
         .containsExactly("https://example.com/items", "https://example.com/done");
     assertThat(http.calls.get(1).body()).isEqualTo("{\"n\": \"1\"}");
+
+    // what an operator sees in the Temporal UI: each step named by type and label, the wait by
+    // its length; local activities appear as markers, the others as scheduled activities
+    List<HistoryEvent> history =
+        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId("r3")).getEvents();
+    List<String> activitySummaries =
+        history.stream()
+            .filter(
+                e ->
+                    e.hasActivityTaskScheduledEventAttributes()
+                        || (e.hasMarkerRecordedEventAttributes()
+                            && e.getMarkerRecordedEventAttributes()
+                                .getMarkerName()
+                                .equals("LocalActivity")))
+            .filter(e -> e.getUserMetadata().hasSummary())
+            .map(e -> summary(e))
+            .toList();
+    assertThat(activitySummaries).containsExactly("http_request · fetch", "http_request · notify");
+    assertThat(
+            history.stream()
+                .filter(HistoryEvent::hasTimerStartedEventAttributes)
+                .map(e -> summary(e)))
+        .containsExactly("wait 2 hours");
+    long scheduled =
+        history.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes).count();
+    long markers =
+        history.stream()
+            .filter(
+                e ->
+                    e.hasMarkerRecordedEventAttributes()
+                        && e.getMarkerRecordedEventAttributes()
+                            .getMarkerName()
+                            .equals("LocalActivity"))
+            .count();
+    if (localActivities) {
+      assertThat(scheduled).isZero();
+      assertThat(markers).isGreaterThanOrEqualTo(4); // 2 http_request, at least 2 recordings
+    } else {
+      assertThat(markers).isZero();
+      assertThat(scheduled).isGreaterThanOrEqualTo(4);
+    }
+  }
+
+  private static String summary(HistoryEvent event) {
+    return DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+        event.getUserMetadata().getSummary(), String.class, String.class);
   }
 }
