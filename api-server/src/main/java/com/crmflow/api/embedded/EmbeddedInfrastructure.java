@@ -119,7 +119,7 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
           "Temporal test server timer fix not applied, it slows down over time: "
               + temporal.timerFixProblem());
     }
-    properties.put("spring.temporal.connection.target", "127.0.0.1:" + port);
+    properties.put("spring.temporal.connection.target", temporal.target());
     log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");
     return temporal;
   }

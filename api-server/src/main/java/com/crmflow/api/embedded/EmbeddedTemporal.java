@@ -31,12 +31,15 @@ public final class EmbeddedTemporal implements AutoCloseable {
   private final Server portBound;
   private final InProcessGRPCServer inProcess;
   private final String timerFixProblem;
+  private final String target;
 
   private EmbeddedTemporal(
+      String target,
       TestServicesStarter services,
       Server portBound,
       InProcessGRPCServer inProcess,
       String timerFixProblem) {
+    this.target = target;
     this.services = services;
     this.portBound = portBound;
     this.inProcess = inProcess;
@@ -57,7 +60,16 @@ public final class EmbeddedTemporal implements AutoCloseable {
       throw new UncheckedIOException("could not bind the embedded Temporal to port " + port, e);
     }
     return new EmbeddedTemporal(
-        services, portBound, new InProcessGRPCServer(services.getServices()), timerFixProblem);
+        "127.0.0.1:" + port,
+        services,
+        portBound,
+        new InProcessGRPCServer(services.getServices()),
+        timerFixProblem);
+  }
+
+  /** host:port of the TCP side. */
+  public String target() {
+    return target;
   }
 
   /** The channel for this JVM's WorkflowServiceStubs. */

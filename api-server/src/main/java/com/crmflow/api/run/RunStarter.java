@@ -179,7 +179,8 @@ public class RunStarter {
         contactOf(run),
         prior,
         completed,
-        localActivities);
+        localActivities,
+        true);
   }
 
   /** {{trigger.*}} reads the payload's fields; a payload that is no object is {{trigger.value}}. */

@@ -16,6 +16,9 @@ import java.util.Map;
  *     inside the workflow task instead of going through a task queue, which saves the server round
  *     trips of each. Fixed for the run's life, so its history replays the same way on any worker;
  *     null (runs started before it existed) means false.
+ * @param inlineChains true: a node's first successor runs on in the same workflow thread instead of
+ *     a new one (fewer thread hand-overs per run). Parallel branches then start in a different,
+ *     still deterministic order, so the choice is fixed per run; null (older runs) means false.
  */
 public record RunInput(
     String tenantId,
@@ -28,9 +31,14 @@ public record RunInput(
     Map<String, Object> contact,
     Map<String, Object> priorOutputs,
     List<String> completedNodeIds,
-    Boolean localActivities) {
+    Boolean localActivities,
+    Boolean inlineChains) {
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);
+  }
+
+  public boolean runsInlineChains() {
+    return Boolean.TRUE.equals(inlineChains);
   }
 }

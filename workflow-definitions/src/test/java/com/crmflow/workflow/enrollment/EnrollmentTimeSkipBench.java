@@ -116,7 +116,8 @@ class EnrollmentTimeSkipBench {
               null,
               Map.of(),
               List.of(),
-              false));
+              false,
+              true));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;
     // time skips only while the environment is asked to wait: 5 days of test time covers both

@@ -119,7 +119,8 @@ class EnrollmentWorkflowTest {
             Map.of("contact_id", "c-" + runId, "first_name", "Ada"),
             Map.of(),
             List.of(),
-            false));
+            false,
+            true));
     return WorkflowStub.fromTyped(workflow);
   }
 

@@ -126,6 +126,7 @@ public final class FlowHistoryRecorder {
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
                   List.of(),
+                  false,
                   false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
@@ -184,6 +185,7 @@ public final class FlowHistoryRecorder {
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
                   List.of(),
+                  false,
                   false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }

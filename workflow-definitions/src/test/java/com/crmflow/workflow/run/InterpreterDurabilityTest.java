@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The interpreter on Temporal's test environment, with time skipping. */
 @Timeout(60)
@@ -53,8 +53,16 @@ class InterpreterDurabilityTest {
     factory.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
   }
 
+  /** How api-server starts runs: embedded (local, inline), distributed, and runs of old builds. */
+  private static final String PLACEMENTS =
+      """
+      local, inline
+      remote, inline
+      remote, threads
+      """;
+
   private static RunInput input(
-      String runId, Canvas canvas, Map<String, Object> payload, boolean localActivities) {
+      String runId, Canvas canvas, Map<String, Object> payload, String activities, String chains) {
     return new RunInput(
         "tenant",
         "sequence",
@@ -66,7 +74,8 @@ class InterpreterDurabilityTest {
         null,
         Map.of(),
         List.of(),
-        localActivities);
+        activities.equals("local"),
+        chains.equals("inline"));
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
@@ -84,9 +93,9 @@ class InterpreterDurabilityTest {
    * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and restarts of
    * whole worker and api-server processes by api-server's ComposeStackTest (where Docker exists).
    */
-  @ParameterizedTest(name = "local activities: {0}")
-  @ValueSource(booleans = {false, true})
-  void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce(boolean localActivities)
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce(String activities, String chains)
       throws Exception {
     ScriptedHttp http = new ScriptedHttp(0);
     register(env.getWorkerFactory(), recorder, http);
@@ -95,7 +104,7 @@ class InterpreterDurabilityTest {
     WorkflowExecution execution =
         WorkflowClient.start(
             stub(client, "r1")::run,
-            input("r1", Canvases.threeDayWait(), Map.of("id", "abc"), localActivities));
+            input("r1", Canvases.threeDayWait(), Map.of("id", "abc"), activities, chains));
 
     env.sleep(Duration.ofHours(1));
     assertThat(recorder.log("r1"))
@@ -122,9 +131,9 @@ class InterpreterDurabilityTest {
         client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
   }
 
-  @ParameterizedTest(name = "local activities: {0}")
-  @ValueSource(booleans = {false, true})
-  void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(boolean localActivities) {
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(String activities, String chains) {
     ScriptedHttp http = new ScriptedHttp(2);
     register(env.getWorkerFactory(), recorder, http);
     env.start();
@@ -136,7 +145,7 @@ class InterpreterDurabilityTest {
                     "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
             List.of(Canvases.edge("hook", "call")));
     RunResult result =
-        stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of(), localActivities));
+        stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of(), activities, chains));
 
     assertThat(result.status()).isEqualTo("completed");
     assertThat(http.calls).hasSize(3);
@@ -146,9 +155,9 @@ class InterpreterDurabilityTest {
     assertThat(log.get(1).output()).containsEntry("statusCode", 200);
   }
 
-  @ParameterizedTest(name = "local activities: {0}")
-  @ValueSource(booleans = {false, true})
-  void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(boolean localActivities) {
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(String activities, String chains) {
     ScriptedHttp http = new ScriptedHttp(0);
     register(env.getWorkerFactory(), recorder, http);
     env.start();
@@ -156,13 +165,21 @@ class InterpreterDurabilityTest {
         stub(env.getWorkflowClient(), "r3")
             .run(
                 input(
-                    "r3", Canvases.everyBuiltNodeType(), Map.of("source", "crm"), localActivities));
+                    "r3",
+                    Canvases.everyBuiltNodeType(),
+                    Map.of("source", "crm"),
+                    activities,
+                    chains));
 
     assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
     List<NodeLogEntry> log = recorder.log("r3");
     assertThat(log)
         .extracting(NodeLogEntry::nodeId)
-        .containsExactly("hook", "fetch", "check", "filter", "map", "wait", "merge", "notify");
+        .containsExactlyElementsOf(
+            chains.equals("inline")
+                // map runs on in filter's thread into merge before wait's thread starts
+                ? List.of("hook", "fetch", "check", "filter", "map", "merge", "wait", "notify")
+                : List.of("hook", "fetch", "check", "filter", "map", "wait", "merge", "notify"));
     assertThat(http.calls)
         .extracting(HttpRequestCommand::url)
         .containsExactly("https://example.com/items", "https://example.com/done");
@@ -201,7 +218,7 @@ class InterpreterDurabilityTest {
                             .getMarkerName()
                             .equals("LocalActivity"))
             .count();
-    if (localActivities) {
+    if (activities.equals("local")) {
       assertThat(scheduled).isZero();
       assertThat(markers).isGreaterThanOrEqualTo(4); // 2 http_request, at least 2 recordings
     } else {
