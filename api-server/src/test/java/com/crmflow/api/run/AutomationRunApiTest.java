@@ -10,6 +10,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.converter.DefaultDataConverter;
@@ -149,6 +150,12 @@ class AutomationRunApiTest extends ApiTest {
             "run " + runId + " of sequence " + run.get("sequence_id").asString() + " (canvas v1)",
             "http_request · http_request first", // summary = node type · node label
             "http_request · http_request second");
+    // local activities and the eager start: the whole run was one workflow task
+    assertThat(
+            temporal.fetchHistory("run-" + runId).getEvents().stream()
+                .filter(HistoryEvent::hasWorkflowTaskCompletedEventAttributes)
+                .count())
+        .isEqualTo(1);
     JsonNode log = run.get("node_log");
     assertThat(log.valueStream().map(e -> e.get("nodeId").asString()))
         .containsExactly(hook, "first", "second");
