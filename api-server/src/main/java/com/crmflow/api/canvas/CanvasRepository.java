@@ -40,7 +40,7 @@ public class CanvasRepository {
 
   /**
    * Versions never change once written, so a found version is kept: every trigger reads its pinned
-   * version, and parsing the same nodes again on each one was a tenth of a trigger's time. Keyed by
+   * version, and parsing the same nodes again on each one was a sixth of a trigger's time. Keyed by
    * tenant as every query is; a version of a deleted sequence is unreachable (its trigger nodes and
    * sequence row are gone) and ages out.
    */
@@ -107,6 +107,24 @@ public class CanvasRepository {
         .param("sequenceId", sequenceId)
         .query()
         .listOfRows();
+  }
+
+  /** A trigger node as the public trigger endpoint needs it, with its automation's state. */
+  public record TriggerTarget(UUID sequenceId, String type, String status, int currentVersion) {}
+
+  /** The tenant's trigger node with this id and its automation's state, read in one query. */
+  public Optional<TriggerTarget> triggerTarget(UUID tenantId, String nodeId) {
+    return jdbc.sql(
+            """
+            select t.sequence_id, t.node_type as type, s.status, s.current_version
+            from trigger_node t
+            join sequence s on s.tenant_id = t.tenant_id and s.id = t.sequence_id
+            where t.tenant_id = :tenantId and t.node_id = :nodeId
+            """)
+        .param("tenantId", tenantId)
+        .param("nodeId", nodeId)
+        .query(TriggerTarget.class)
+        .optional();
   }
 
   /** Trigger node ids among these that another sequence of the tenant already uses. */

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * The embedded Temporal test server, reachable two ways: on a TCP port, for the {@code temporal}
  * CLI and anything outside this JVM, and in-process, for this JVM's own client and workers. The
  * in-process path hands the protobuf messages over as objects: no HTTP/2 framing, no encoding and
- * decoding on each side, which under the trigger benchmark was about a sixth of the CPU.
+ * decoding on each side (Netty and protobuf encoding were about a tenth of the CPU under the
+ * trigger benchmark).
  *
  * <p>This is what {@code TestServer.createPortBoundServer} builds, plus the in-process server on
  * the same services (the SDK's own {@code InProcessGRPCServer}). Time skipping is locked: in the

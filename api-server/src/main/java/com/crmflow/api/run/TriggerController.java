@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -31,27 +30,18 @@ import tools.jackson.databind.json.JsonMapper;
 @RestController
 class TriggerController {
 
-  private final JdbcClient jdbc;
   private final CanvasRepository canvases;
   private final RunRepository runs;
   private final RunStarter starter;
   private final JsonMapper mapper;
 
   TriggerController(
-      JdbcClient jdbc,
-      CanvasRepository canvases,
-      RunRepository runs,
-      RunStarter starter,
-      JsonMapper mapper) {
-    this.jdbc = jdbc;
+      CanvasRepository canvases, RunRepository runs, RunStarter starter, JsonMapper mapper) {
     this.canvases = canvases;
     this.runs = runs;
     this.starter = starter;
     this.mapper = mapper;
   }
-
-  /** The trigger node and the state of its automation, read in one query. */
-  record TriggerNode(UUID sequenceId, String type, String status, int currentVersion) {}
 
   @PostMapping(
       path = "/api/webhooks/automation/{tenantId}/{nodeId}",
@@ -63,8 +53,9 @@ class TriggerController {
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
       @RequestBody(required = false) String body) {
     UUID tenant = parseTenant(tenantId);
-    TriggerNode trigger =
-        findTrigger(tenant, nodeId)
+    CanvasRepository.TriggerTarget trigger =
+        canvases
+            .triggerTarget(tenant, nodeId)
             .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     Canvas canvas =
         canvases.versionOrEmpty(tenant, trigger.sequenceId(), trigger.currentVersion()).toCanvas();
@@ -141,19 +132,5 @@ class TriggerController {
     } catch (IllegalArgumentException e) {
       throw ApiException.notFound("Tenant", tenantId);
     }
-  }
-
-  private Optional<TriggerNode> findTrigger(UUID tenantId, String nodeId) {
-    return jdbc.sql(
-            """
-            select t.sequence_id, t.node_type as type, s.status, s.current_version
-            from trigger_node t
-            join sequence s on s.tenant_id = t.tenant_id and s.id = t.sequence_id
-            where t.tenant_id = :t and t.node_id = :n
-            """)
-        .param("t", tenantId)
-        .param("n", nodeId)
-        .query(TriggerNode.class)
-        .optional();
   }
 }

@@ -42,8 +42,13 @@ public final class LocalHttpServer implements AutoCloseable {
   private final Map<String, Queue<Answer>> onceAnswers = new ConcurrentHashMap<>();
 
   public LocalHttpServer() {
+    this(0);
+  }
+
+  /** On this port (0: any free one). */
+  public LocalHttpServer(int port) {
     try {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

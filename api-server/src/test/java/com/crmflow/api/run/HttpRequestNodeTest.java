@@ -1,0 +1,164 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The retry rules of http_request against a real server on loopback, as the embedded service runs
+ * them (a local activity): refused connections, 5xx and 429 are retried with the same
+ * Idempotency-Key, Retry-After is honoured, other 4xx and oversized answers fail the node at once,
+ * and the node is logged once.
+ */
+class HttpRequestNodeTest extends ApiTest {
+
+  private LocalHttpServer peer;
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    peer = new LocalHttpServer();
+    tenant = newTenant();
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  /** webhook → http_request POST url; returns the trigger node id. */
+  private String automationCalling(String url) {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("call", "http_request", Map.of("method", "POST", "url", url))),
+            List.of(edge("e1", hook, "call"))));
+    return hook;
+  }
+
+  private JsonNode run(String hook) {
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("n", 1));
+    return awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+  }
+
+  @Test
+  void serverErrorsAreRetriedWithTheSameIdempotencyKeyAndLoggedOnce() {
+    peer.answerOnce("/flaky", 503, "{\"busy\": true}", Map.of());
+    peer.answerOnce("/flaky", 500, "{}", Map.of());
+    peer.answer("/flaky", 200, "{\"done\": true}");
+    String hook = automationCalling(peer.url("/flaky"));
+
+    JsonNode run = run(hook);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    List<LocalHttpServer.Received> calls = peer.received("/flaky");
+    assertThat(calls).hasSize(3);
+    String runId = run.get("id").asString();
+    assertThat(calls)
+        .allSatisfy(c -> assertThat(c.header("Idempotency-Key")).isEqualTo(runId + ":call"));
+    // backoff: 1 s, then 2 s
+    assertThat(Duration.between(calls.get(0).at(), calls.get(1).at()))
+        .isGreaterThan(Duration.ofMillis(900));
+    assertThat(Duration.between(calls.get(1).at(), calls.get(2).at()))
+        .isGreaterThan(Duration.ofMillis(1900));
+    JsonNode log = run.get("node_log");
+    assertThat(log.valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "call");
+    assertThat(log.get(1).at("/output/statusCode").asInt()).isEqualTo(200);
+    assertThat(log.get(1).at("/output/body/done").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aRefusedConnectionIsRetriedUntilThePeerIsUp() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    String hook = automationCalling("http://127.0.0.1:" + port + "/late");
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of());
+    // nothing listens yet: the first attempt is refused; the peer comes up during the backoff
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
+                    >= 1);
+    try (LocalHttpServer late = new LocalHttpServer(port)) {
+      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(late.received("/late")).hasSize(1);
+      // the node spans at least one backoff: it was refused before it got through
+      JsonNode call = run.get("node_log").get(1);
+      assertThat(
+              Duration.between(
+                  Instant.parse(call.get("startedAt").asString()),
+                  Instant.parse(call.get("completedAt").asString())))
+          .isGreaterThan(Duration.ofMillis(900));
+    }
+  }
+
+  @Test
+  void tooManyRequestsWaitsForRetryAfter() {
+    peer.answerOnce("/limited", 429, "{}", Map.of("Retry-After", "3"));
+    peer.answer("/limited", 200, "{}");
+    String hook = automationCalling(peer.url("/limited"));
+
+    JsonNode run = run(hook);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    List<LocalHttpServer.Received> calls = peer.received("/limited");
+    assertThat(calls).hasSize(2);
+    // Retry-After 3 s, not the 1 s backoff
+    assertThat(Duration.between(calls.get(0).at(), calls.get(1).at()))
+        .isGreaterThan(Duration.ofMillis(2900));
+  }
+
+  @Test
+  void aClientErrorFailsTheNodeAtOnce() {
+    peer.answer("/gone", 410, "{\"error\": \"gone\"}");
+    String hook = automationCalling(peer.url("/gone"));
+
+    JsonNode run = run(hook);
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("call", "HTTP 410", "gone");
+    assertThat(peer.received("/gone")).hasSize(1);
+    JsonNode call = run.get("node_log").get(1);
+    assertThat(call.get("status").asString()).isEqualTo("failed");
+    assertThat(call.get("error").asString()).contains("HTTP 410");
+  }
+
+  @Test
+  void anAnswerOverOneMebibyteFailsTheNodeAtOnce() {
+    peer.answer("/huge", 200, "\"" + "x".repeat(1024 * 1024 + 10) + "\"");
+    String hook = automationCalling(peer.url("/huge"));
+
+    JsonNode run = run(hook);
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("larger than 1048576 bytes");
+    assertThat(peer.received("/huge")).hasSize(1);
+  }
+}
