@@ -39,11 +39,11 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The canvas interpreter. It walks the graph from the start node; every node runs in its own
- * workflow thread, so parallel branches run concurrently. A node with several incoming edges runs
- * once, when every incoming edge is resolved: taken by a node that ran, or skipped because a
- * condition chose the other branch (skipping propagates). It runs if at least one incoming edge was
- * taken; otherwise it is skipped too.
+ * The canvas interpreter. It walks the graph from the start node; parallel branches run
+ * concurrently, each in its own workflow thread (see {@link #runFrom}). A node with several
+ * incoming edges runs once, when every incoming edge is resolved: taken by a node that ran, or
+ * skipped because a condition chose the other branch (skipping propagates). It runs if at least one
+ * incoming edge was taken; otherwise it is skipped too.
  *
  * <p>delay is a durable timer; condition and data_transform are evaluated here; every side effect
  * is an activity named after its node type. A failing node fails the run unless its config has
@@ -55,6 +55,10 @@ import java.util.function.Predicate;
  * that waits therefore shows its partial log, while a short run costs two recording activities
  * instead of one per node. Runs started before this change (no {@value #BATCHED_RECORDING} marker
  * in their history) keep recording each entry on its own.
+ *
+ * <p>Where the recorder and http_request run is fixed per run by {@link RunInput#localActivities}:
+ * local activities in the worker's own process (embedded defaults), or activities on the crm and
+ * integrations queues (distributed).
  */
 public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
@@ -217,10 +221,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   /**
-   * Runs the node, then the nodes it makes ready: the first in this thread, each other one in a
-   * thread of its own. Temporal's runner lets one workflow thread run at a time, each until it
-   * blocks, in the order they were created; so continuing in this thread does what a new thread for
-   * the first node would do, in the same order, without the hand-over between threads.
+   * Runs the node, then the nodes it makes ready, each in a workflow thread of its own; with {@link
+   * RunInput#inlineChains} the first of them runs on in this thread, which saves the hand-over
+   * between threads (a good part of a short run's CPU). Both are deterministic, but they start
+   * parallel branches in a different order (and so number the log and the {@code type_n} variables
+   * differently): the choice is made per run, at its start.
    */
   private void runFrom(String nodeId) {
     String next = nodeId;
