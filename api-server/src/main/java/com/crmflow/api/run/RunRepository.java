@@ -93,20 +93,63 @@ public class RunRepository {
     }
   }
 
+  private static final String INSERT_RUN =
+      """
+      insert into automation_run (id, tenant_id, sequence_id, canvas_version,
+          trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
+          retry_of, enrollment_id)
+      values (:id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
+              :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId)
+      on conflict (tenant_id, trigger_node_id, idempotency_key)
+          where idempotency_key is not null do nothing
+      """;
+
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
   public Optional<AutomationRun> insert(NewRun run) {
+    return bind(jdbc.sql(INSERT_RUN + "returning " + COLUMNS), run).query(mapper).optional();
+  }
+
+  /**
+   * Inserts the run as {@link #insert} does and, in the same statement, the log entry of its
+   * trigger node (seq 1, completed at {@code acceptedAt}): the public trigger runs that node when
+   * it accepts the call. The workflow then does not record it again (RunInput#triggerLogged), which
+   * spares a short run one recording.
+   */
+  Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
+    return bind(
+            jdbc.sql(
+                    """
+                    with inserted as (%s returning *),
+                    logged as (
+                        insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
+                                                  status, started_at, completed_at, output)
+                        select id, tenant_id, 1, trigger_node_id, :triggerType, 'completed',
+                               :acceptedAt, :acceptedAt, '{}'::jsonb
+                        from inserted)
+                    select %s from inserted
+                    """
+                        .formatted(INSERT_RUN, COLUMNS))
+                .param("triggerType", triggerType)
+                .param("acceptedAt", acceptedAt),
+            run)
+        .query(mapper)
+        .optional();
+  }
+
+  /** Whether the run's first log entry is its start node's (written with the run, or by it). */
+  boolean startNodeLogged(UUID runId) {
     return jdbc.sql(
             """
-            insert into automation_run (id, tenant_id, sequence_id, canvas_version,
-                trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
-                retry_of, enrollment_id)
-            values (:id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-                    :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId)
-            on conflict (tenant_id, trigger_node_id, idempotency_key)
-                where idempotency_key is not null do nothing
-            returning %s
-            """
-                .formatted(COLUMNS))
+            select exists (select 1 from run_node_log l join automation_run r on r.id = l.run_id
+                           where l.run_id = :runId and l.seq = 1 and l.node_id = r.start_node_id)
+            """)
+        .param("runId", runId)
+        .query(Boolean.class)
+        .single();
+  }
+
+  private JdbcClient.StatementSpec bind(JdbcClient.StatementSpec statement, NewRun run) {
+    return statement
         .param("id", run.id())
         .param("tenantId", run.tenantId())
         .param("sequenceId", run.sequenceId())
@@ -121,9 +164,7 @@ public class RunRepository {
                 : com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
-        .param("enrollmentId", run.enrollmentId())
-        .query(mapper)
-        .optional();
+        .param("enrollmentId", run.enrollmentId());
   }
 
   Optional<AutomationRun> findByIdempotencyKey(UUID tenantId, String triggerNodeId, String key) {

@@ -80,7 +80,12 @@ public class RunStarter {
    * starts queued) is the reconciler's.
    */
   public void startSoon(AutomationRun run, Canvas canvas) {
-    starts.execute(() -> start(run, canvas));
+    starts.execute(() -> start(run, canvas, false));
+  }
+
+  /** As {@link #startSoon}, for a run inserted with its trigger's log entry (insertAccepted). */
+  void startAccepted(AutomationRun run, Canvas canvas) {
+    starts.execute(() -> start(run, canvas, true));
   }
 
   @PreDestroy
@@ -92,15 +97,16 @@ public class RunStarter {
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    return start(run, null);
+    return start(run, null, runs.startNodeLogged(run.id()));
   }
 
   /**
    * @param canvas the run's pinned canvas when the caller has it already, else null
+   * @param startLogged whether the start node's log entry exists already (RunInput#triggerLogged)
    */
-  private boolean start(AutomationRun run, Canvas canvas) {
+  private boolean start(AutomationRun run, Canvas canvas, boolean startLogged) {
     try {
-      RunInput input = input(run, canvas);
+      RunInput input = input(run, canvas, startLogged);
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
       memo.put("sequence_id", run.sequenceId().toString());
@@ -158,7 +164,7 @@ public class RunStarter {
     return true;
   }
 
-  private RunInput input(AutomationRun run, Canvas pinned) {
+  private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged) {
     Canvas canvas =
         pinned != null
             ? pinned
@@ -183,7 +189,8 @@ public class RunStarter {
         prior,
         completed,
         localActivities,
-        true);
+        true,
+        startLogged);
   }
 
   /** {{trigger.*}} reads the payload's fields; a payload that is no object is {{trigger.value}}. */

@@ -6,8 +6,10 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.run.NodeLogEntry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,7 +94,7 @@ class TriggerController {
       }
     }
     Optional<AutomationRun> inserted =
-        runs.insert(
+        runs.insertAccepted(
             new RunRepository.NewRun(
                 UUID.randomUUID(),
                 tenant,
@@ -102,12 +104,14 @@ class TriggerController {
                 nodeId,
                 payload,
                 key,
-                null));
+                null),
+            trigger.type(),
+            NodeLogEntry.timestamp(Instant.now()));
     if (inserted.isEmpty()) {
       // a concurrent delivery with the same key won the insert
       return accepted(runs.findByIdempotencyKey(tenant, nodeId, key).orElseThrow());
     }
-    starter.startSoon(inserted.get(), canvas);
+    starter.startAccepted(inserted.get(), canvas);
     return accepted(inserted.get());
   }
 

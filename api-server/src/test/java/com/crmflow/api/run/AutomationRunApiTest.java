@@ -168,6 +168,12 @@ class AutomationRunApiTest extends ApiTest {
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
     assertThat(call.get("completedAt").asString())
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+    JsonNode trigger = log.get(0); // written by the trigger endpoint with the run row
+    assertThat(trigger.get("nodeType").asString()).isEqualTo("webhook_trigger");
+    assertThat(trigger.get("status").asString()).isEqualTo("completed");
+    assertThat(trigger.get("startedAt").asString())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+    assertThat(trigger.get("output").size()).isZero();
   }
 
   @Test
@@ -480,9 +486,18 @@ class AutomationRunApiTest extends ApiTest {
             .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of("n", 1))
             .text("/runId");
     assertThat(second).isEqualTo(first);
-    awaitRun(first);
+    JsonNode run = awaitRun(first);
     assertThat(peer.received("/once")).hasSize(1);
     assertThat(tenant.api().get("/api/v1/automation-runs").at("/total").asInt()).isEqualTo(1);
+    // the trigger's entry was written once, with the run row, and the workflow did not repeat it
+    assertThat(run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "call");
+    assertThat(
+            jdbc.sql("select seq from run_node_log where run_id = ?::uuid order by seq")
+                .param(first)
+                .query(Integer.class)
+                .list())
+        .containsExactly(1, 2);
   }
 
   @Test

@@ -97,13 +97,18 @@ class HttpRequestNodeTest extends ApiTest {
     }
     String hook = automationCalling("http://127.0.0.1:" + port + "/late");
     String runId = fire(anonymous(), tenant.id(), hook, Map.of());
-    // nothing listens yet: the first attempt is refused; the peer comes up during the backoff
+    // nothing listens for 1.5 s: the first attempt (right after the start) is refused, and the
+    // peer comes up during the backoff
     await()
-        .atMost(Duration.ofSeconds(10))
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(3))
         .until(
             () ->
-                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
-                    >= 1);
+                tenant
+                    .api()
+                    .get("/api/v1/automation-runs/" + runId)
+                    .text("/run/status")
+                    .equals("running"));
     try (LocalHttpServer late = new LocalHttpServer(port)) {
       JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
 

@@ -27,8 +27,6 @@ import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -267,7 +265,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       if (NodeType.DELAY.value().equals(type)) {
         // "until" lets operators (and the enrollment list's next step time) see when it wakes
         String until =
-            MILLIS.format(
+            NodeLogEntry.timestamp(
                 Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node)));
         record(
             new NodeLogEntry(
@@ -306,16 +304,19 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       return;
     }
     scope.put(type + "_" + ordinal, output);
-    record(
-        new NodeLogEntry(
-            seq,
-            node.id(),
-            type,
-            RunResult.COMPLETED,
-            startedAt,
-            now(),
-            loggedOutput(node, output),
-            null));
+    boolean loggedOnAcceptance = seq == 1 && NodeType.isTrigger(type) && input.startLogged();
+    if (!loggedOnAcceptance) {
+      record(
+          new NodeLogEntry(
+              seq,
+              node.id(),
+              type,
+              RunResult.COMPLETED,
+              startedAt,
+              now(),
+              loggedOutput(node, output),
+              null));
+    }
     if (NodeType.CONDITION.value().equals(type)) {
       String branch = String.valueOf(output.get("result"));
       follow(node, edge -> edge.label() == null || edge.label().equals(branch), ready);
@@ -623,17 +624,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     return message == null ? cause.getClass().getSimpleName() : message;
   }
 
-  /** ISO-8601 UTC, always with milliseconds. */
-  private static final DateTimeFormatter MILLIS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-
   private static Duration delayDuration(CanvasNode node) {
     double hours = number(node.config("delayDays")) * 24 + number(node.config("delayHours"));
     return Duration.ofMillis(Math.round(hours * 3_600_000));
   }
 
   private static String now() {
-    return MILLIS.format(Instant.ofEpochMilli(Workflow.currentTimeMillis()));
+    return NodeLogEntry.timestamp(Instant.ofEpochMilli(Workflow.currentTimeMillis()));
   }
 
   private static double number(Object value) {

@@ -1,5 +1,8 @@
 package com.crmflow.workflow.run;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
 /**
@@ -18,4 +21,13 @@ public record NodeLogEntry(
     String startedAt,
     String completedAt,
     Map<String, Object> output,
-    String error) {}
+    String error) {
+
+  private static final DateTimeFormatter MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  /** The log's time format: ISO-8601 UTC, always with milliseconds. */
+  public static String timestamp(Instant instant) {
+    return MILLIS.format(instant);
+  }
+}

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param inlineChains true: a node's first successor runs on in the same workflow thread instead of
  *     a new one (fewer thread hand-overs per run). Parallel branches then start in a different,
  *     still deterministic order, so the choice is fixed per run; null (older runs) means false.
+ * @param triggerLogged true when api-server wrote the start (trigger) node's log entry, seq 1, with
+ *     the run row; the workflow then does not record it. Null means false.
  */
 public record RunInput(
     String tenantId,
@@ -32,7 +34,8 @@ public record RunInput(
     Map<String, Object> priorOutputs,
     List<String> completedNodeIds,
     Boolean localActivities,
-    Boolean inlineChains) {
+    Boolean inlineChains,
+    Boolean triggerLogged) {
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);
@@ -40,5 +43,9 @@ public record RunInput(
 
   public boolean runsInlineChains() {
     return Boolean.TRUE.equals(inlineChains);
+  }
+
+  public boolean startLogged() {
+    return Boolean.TRUE.equals(triggerLogged);
   }
 }

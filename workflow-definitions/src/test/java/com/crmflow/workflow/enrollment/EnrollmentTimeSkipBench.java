@@ -117,7 +117,8 @@ class EnrollmentTimeSkipBench {
               Map.of(),
               List.of(),
               false,
-              true));
+              true,
+              false));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;
     // time skips only while the environment is asked to wait: 5 days of test time covers both

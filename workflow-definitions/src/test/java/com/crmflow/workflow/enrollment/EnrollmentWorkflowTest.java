@@ -120,7 +120,8 @@ class EnrollmentWorkflowTest {
             Map.of(),
             List.of(),
             false,
-            true));
+            true,
+            false));
     return WorkflowStub.fromTyped(workflow);
   }
 

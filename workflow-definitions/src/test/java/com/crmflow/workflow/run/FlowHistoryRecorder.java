@@ -127,6 +127,7 @@ public final class FlowHistoryRecorder {
                   Map.of(),
                   List.of(),
                   false,
+                  false,
                   false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
@@ -185,6 +186,7 @@ public final class FlowHistoryRecorder {
                   Map.of("contact_id", "c", "first_name", "Ada"),
                   Map.of(),
                   List.of(),
+                  false,
                   false,
                   false));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));

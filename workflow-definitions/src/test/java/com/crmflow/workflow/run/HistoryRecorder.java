@@ -17,8 +17,9 @@ import java.util.Map;
  * files next to the old ones under a new prefix; never rewrite the old ones. Unprefixed files are
  * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
  * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
- * RunInput#localActivities} and {@link RunInput#inlineChains} (as api-server starts them on its
- * embedded defaults). It writes the {@code local-} set today:
+ * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
+ * api-server starts a trigger's runs on its embedded defaults). It writes the {@code local-} set
+ * today:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -78,6 +79,7 @@ public final class HistoryRecorder {
                   null,
                   Map.of(),
                   List.of(),
+                  true,
                   true,
                   true));
       Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));

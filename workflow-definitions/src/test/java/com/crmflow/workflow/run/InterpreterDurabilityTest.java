@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -75,7 +76,8 @@ class InterpreterDurabilityTest {
         Map.of(),
         List.of(),
         activities.equals("local"),
-        chains.equals("inline"));
+        chains.equals("inline"),
+        false);
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
@@ -129,6 +131,42 @@ class InterpreterDurabilityTest {
     assertThat(recorder.finished).containsEntry("r1", "completed");
     WorkflowReplayer.replayWorkflowExecution(
         client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
+  }
+
+  @Test
+  void aTriggerLoggedWithTheRunIsNotRecordedAgain() {
+    register(env.getWorkerFactory(), recorder, new ScriptedHttp(0));
+    env.start();
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                Canvases.node("hook", "webhook_trigger", Map.of()),
+                Canvases.node(
+                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
+            List.of(Canvases.edge("hook", "call")));
+    RunInput logged =
+        new RunInput(
+            "tenant",
+            "sequence",
+            "r4",
+            1,
+            canvas,
+            "hook",
+            Map.of(),
+            null,
+            Map.of(),
+            List.of(),
+            true,
+            true,
+            true);
+
+    RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
+
+    assertThat(result.status()).isEqualTo("completed");
+    // api-server wrote seq 1 (the trigger) with the run row; the workflow goes on from seq 2
+    assertThat(recorder.log("r4")).extracting(NodeLogEntry::seq).containsExactly(2);
+    assertThat(recorder.log("r4")).extracting(NodeLogEntry::nodeId).containsExactly("call");
+    assertThat(recorder.finished).containsEntry("r4", "completed");
   }
 
   @ParameterizedTest(name = "{0} activities, {1}")
