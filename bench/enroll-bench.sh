@@ -20,7 +20,7 @@ java ${BENCH_JAVA_OPTS:--Xmx12g} -jar "$JAR" \
   --crm.bootstrap.api-key=$KEY --crm.rate-limit.enabled=false --logging.level.root=WARN \
   > "$DATA/service.log" 2>&1 &
 SERVICE=$!
-trap 'rc=$?; cp "$DATA/service.log" /tmp/enroll-bench-service.log 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+trap 'rc=$?; cp "$DATA/service.log" /tmp/enroll-bench-service.log 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done
 
 java bench/EnrollBench.java "http://127.0.0.1:$PORT" "$KEY" "$N" "$C" &

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CPU profile of the service under the trigger benchmark (issue 5), as in the README table.
+#   bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
+# Runs FLOWS=a bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
+# from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
+# prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-8000}
+START=${2:-50}
+DURATION=${3:-40}
+PROFILER=target/async-profiler
+OUT=$PWD/target/trigger-profile.txt
+mkdir -p target
+if [[ ! -f $PROFILER/linux-x64/libasyncProfiler.so ]]; then
+  ./mvnw -q dependency:copy -Dartifact=tools.profiler:async-profiler:4.1:jar:linux-x64 \
+    -DoutputDirectory=$PROFILER
+  (cd $PROFILER && unzip -o -q async-profiler-4.1-linux-x64.jar)
+fi
+LIB=$PWD/$PROFILER/linux-x64/libasyncProfiler.so
+FLOWS=a bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
+BENCH=$!
+sleep "$START"
+PID=$(pgrep -f "^java.*api-server-0.1.0-SNAPSHOT.jar" | head -1)
+# the attach is sometimes refused ("No such process") while the JVM is busy: try again
+for attempt in 1 2 3 4 5; do
+  java bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break
+  sleep 1
+done
+sleep "$DURATION"
+for attempt in 1 2 3 4 5; do
+  java bench/ProfilerAttach.java "$PID" "$LIB" "stop,file=$OUT,collapsed" && break
+  sleep 1
+done
+wait $BENCH
+grep RESULT target/trigger-profile-bench.log
+python3 - "$OUT" <<'PY'
+import collections, re, sys
+# first matching part wins, in this order
+parts = [
+    ("JIT compiler", r"CompileBroker"),
+    ("GC", r"G1|GCTaskThread|ConcurrentGCThread|WorkerThread::run"),
+    ("starting workflows: client side", r"RunStarter\.start"),
+    ("trigger: SQL, JSON, the run row", r"TriggerController\.trigger"),
+    ("trigger: Tomcat and Spring MVC", r"Http11Processor\.service"),
+    ("run recording: SQL", r"RunRecorderActivitiesImpl"),
+    ("http_request: the outbound call", r"HttpRequestActivitiesImpl"),
+    ("local-activity machinery of the SDK", r"LocalActivityWorker"),
+    ("workflow tasks: interpreter and SDK", r"WorkflowWorker\$TaskHandlerImpl|WorkflowThreadImpl|DeterministicRunner|WorkflowThreadContext"),
+    ("the Temporal test server", r"io/grpc/internal/ServerImpl|testservice|SerializingExecutor"),
+]
+shares, total = collections.Counter(), 0
+for line in open(sys.argv[1]):
+    stack, _, n = line.rstrip().rpartition(" ")
+    total += int(n)
+    name = next((name for name, pattern in parts if re.search(pattern, stack)), "other")
+    shares[name] += int(n)
+for name, n in shares.most_common():
+    print(f"{100 * n / total:5.1f}%  {name}")
+PY
