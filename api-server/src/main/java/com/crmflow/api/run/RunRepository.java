@@ -104,9 +104,25 @@ public class RunRepository {
           where idempotency_key is not null do nothing
       """;
 
+  private static final String INSERT_RUN_RETURNING = INSERT_RUN + "returning " + COLUMNS;
+
+  /** The run and its trigger's log entry (seq 1, completed at acceptance) in one statement. */
+  private static final String INSERT_ACCEPTED_RUN =
+      """
+      with inserted as (%s returning *),
+      logged as (
+          insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
+                                    status, started_at, completed_at, output)
+          select id, tenant_id, 1, trigger_node_id, :triggerType, 'completed',
+                 :acceptedAt, :acceptedAt, '{}'::jsonb
+          from inserted)
+      select %s from inserted
+      """
+          .formatted(INSERT_RUN, COLUMNS);
+
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
   public Optional<AutomationRun> insert(NewRun run) {
-    return bind(jdbc.sql(INSERT_RUN + "returning " + COLUMNS), run).query(mapper).optional();
+    return bind(jdbc.sql(INSERT_RUN_RETURNING), run).query(mapper).optional();
   }
 
   /**
@@ -117,18 +133,7 @@ public class RunRepository {
    */
   Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
     return bind(
-            jdbc.sql(
-                    """
-                    with inserted as (%s returning *),
-                    logged as (
-                        insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
-                                                  status, started_at, completed_at, output)
-                        select id, tenant_id, 1, trigger_node_id, :triggerType, 'completed',
-                               :acceptedAt, :acceptedAt, '{}'::jsonb
-                        from inserted)
-                    select %s from inserted
-                    """
-                        .formatted(INSERT_RUN, COLUMNS))
+            jdbc.sql(INSERT_ACCEPTED_RUN)
                 .param("triggerType", triggerType)
                 .param("acceptedAt", acceptedAt),
             run)
