@@ -4,7 +4,9 @@
 # Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
-# runs the harness against each and prints its RESULT lines. Needs curl and python3.
+# runs the harness against each and prints its RESULT lines, then the CPU each completed run cost
+# the service's JVM and PostgreSQL (from /proc, over the measured part; WARMUP triggers first,
+# default 200, are not measured). Needs curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
@@ -33,7 +35,27 @@ SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"lab
 make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
 make_flow "bench B" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
 TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
+# CPU seconds (user + system) of the service and of the PostgreSQL processes, from /proc
+cpu_ticks() {
+  local service=0 postgres=0 pid
+  service=$(awk '{print $14 + $15}' /proc/$SERVICE/stat)
+  for pid in $(pgrep -x postgres || true); do
+    postgres=$((postgres + $(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo 0)))
+  done
+  echo "$service $postgres"
+}
+TICK=$(getconf CLK_TCK)
 for flow in ${FLOWS:-a b}; do
   java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
-    --n "$N" --concurrency "$C" --warmup 200 --timeout-s 180 --label "flow-$flow"
+    --n "$N" --concurrency "$C" --warmup "${WARMUP:-200}" --timeout-s 180 --label "flow-$flow" \
+    2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
+      echo "$line"
+      # the measured part starts when the harness says it fires the N triggers
+      if [[ $line == *": firing $N triggers"* ]]; then cpu_ticks > "$DATA/cpu-before"; fi
+    done
+  read -r service_after postgres_after < <(cpu_ticks)
+  read -r service_before postgres_before < "$DATA/cpu-before"
+  completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
+  python3 -c "import sys; s,p,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
+    $((service_after - service_before)) $((postgres_after - postgres_before)) "${completed:-0}" "$TICK"
 done

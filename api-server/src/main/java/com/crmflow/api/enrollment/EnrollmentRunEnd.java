@@ -2,9 +2,9 @@ package com.crmflow.api.enrollment;
 
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.run.RunEndListener;
+import com.crmflow.api.run.RunRepository;
 import com.crmflow.workflow.event.EventNames;
 import com.crmflow.workflow.run.RunResult;
-import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,7 +24,10 @@ class EnrollmentRunEnd implements RunEndListener {
   }
 
   @Override
-  public void runEnded(UUID runId, String status) {
+  public void runEnded(RunRepository.EndedRun run, String status) {
+    if (run.enrollmentId() == null) {
+      return; // not an enrollment's run: nothing to end, no statement spent on finding out
+    }
     String ended =
         switch (status) {
           case RunResult.COMPLETED -> Enrollment.COMPLETED;
@@ -32,7 +35,7 @@ class EnrollmentRunEnd implements RunEndListener {
           default -> Enrollment.FAILED;
         };
     enrollments
-        .endByRun(runId, ended)
+        .endByRun(run.id(), ended)
         .ifPresent(
             e -> {
               String event =

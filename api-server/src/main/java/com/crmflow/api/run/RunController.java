@@ -79,7 +79,7 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + run.status() + "; only a running run can be cancelled.");
     }
-    ending.end(id, RunResult.CANCELLED, null);
+    ending.end(id, List.of(), RunResult.CANCELLED, null);
     try {
       client.newUntypedWorkflowStub(run.workflowId()).cancel();
     } catch (WorkflowNotFoundException notStartedOrFinished) {

@@ -1,6 +1,8 @@
 package com.crmflow.api.run;
 
+import com.crmflow.workflow.run.NodeLogEntry;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -18,14 +20,13 @@ class RunEnding {
   }
 
   /**
+   * @param lastEntries node log entries written with the end (the workflow's last batch)
    * @return false when the run had ended already (it keeps its status; nobody is told twice)
    */
   @Transactional
-  boolean end(UUID runId, String status, String error) {
-    if (!runs.finish(runId, status, error)) {
-      return false;
-    }
-    listeners.forEach(listener -> listener.runEnded(runId, status));
-    return true;
+  boolean end(UUID runId, List<NodeLogEntry> lastEntries, String status, String error) {
+    Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
+    ended.ifPresent(run -> listeners.forEach(listener -> listener.runEnded(run, status)));
+    return ended.isPresent();
   }
 }

@@ -7,7 +7,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Starts accepted runs whose workflow did not start (Temporal was down or the process died between
- * the commit and the start). Runs every few seconds; starting is idempotent.
+ * the commit and the start). Runs every few seconds; starting is idempotent. A run counts as
+ * started once its workflow recorded something; a run still silent after the grace period (a long
+ * first http_request, say) is probed by one start, which finds the workflow and marks the run.
  */
 @Component
 class RunReconciler {

@@ -2,6 +2,7 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunResult;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -238,13 +239,21 @@ public class RunRepository {
         .single();
   }
 
+  /**
+   * Marks the run as one Temporal has: the reconciler leaves it alone. The workflow's own first
+   * recording does this too ({@link #recordNodes}, {@link #end}), so a start that succeeds needs no
+   * write of its own.
+   */
   void markWorkflowStarted(UUID runId) {
     jdbc.sql("update automation_run set workflow_started = true where id = :id")
         .param("id", runId)
         .update();
   }
 
-  /** Accepted runs whose workflow has not started, oldest first. */
+  /**
+   * Running runs not known to Temporal yet (neither a recording from their workflow nor a start
+   * that found it existing), oldest first.
+   */
   List<UUID> unstarted(int olderThanSeconds, int limit) {
     return jdbc.sql(
             """
@@ -259,43 +268,86 @@ public class RunRepository {
         .list();
   }
 
-  void upsertNodeLog(UUID runId, NodeLogEntry entry) {
-    jdbc.sql(
-            """
-            insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
-                                      started_at, completed_at, output, error)
-            select :runId, tenant_id, :seq, :nodeId, :nodeType, :status, :startedAt,
-                   :completedAt, :output::jsonb, :error
-            from automation_run where id = :runId
-            on conflict (run_id, seq) do update set
-                status = excluded.status, completed_at = excluded.completed_at,
-                output = excluded.output, error = excluded.error
-            where excluded.status <> 'running'
-            """)
-        .param("runId", runId)
-        .param("seq", entry.seq())
-        .param("nodeId", entry.nodeId())
-        .param("nodeType", entry.nodeType())
-        .param("status", entry.status())
-        .param("startedAt", entry.startedAt())
-        .param("completedAt", entry.completedAt())
-        .param("output", json.write(entry.output()))
-        .param("error", entry.error())
-        .update();
+  /**
+   * Upserts log entries of {@code :runId}, given as a JSON array in {@code :entries}: a retried
+   * recording replaces instead of duplicating, and a running entry never replaces a finished one
+   * (batches that reach the database out of order cannot undo progress).
+   */
+  private static final String LOG_ENTRIES =
+      """
+      logged as (
+          insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
+                                    started_at, completed_at, output, error)
+          select r.id, r.tenant_id, e.seq, e.node_id, e.node_type, e.status, e.started_at,
+                 e.completed_at, e.output, e.error
+          from jsonb_to_recordset(cast(:entries as jsonb)) as e(
+                   seq int, node_id text, node_type text, status text, started_at text,
+                   completed_at text, output jsonb, error text)
+          join automation_run r on r.id = :runId
+          on conflict (run_id, seq) do update set
+              status = excluded.status, completed_at = excluded.completed_at,
+              output = excluded.output, error = excluded.error
+          where excluded.status <> 'running')
+      """;
+
+  private static final String RECORD_NODES =
+      "with "
+          + LOG_ENTRIES
+          + """
+          update automation_run set workflow_started = true
+          where id = :runId and not workflow_started
+          """;
+
+  private static final String END_RUN =
+      "with "
+          + LOG_ENTRIES
+          + """
+          , ended as (
+              update automation_run
+              set status = :status, error = :error, completed_at = now(), workflow_started = true
+              where id = :runId and status = 'running'
+              returning id, enrollment_id)
+          select id, enrollment_id from ended
+          """;
+
+  /**
+   * Writes log entries in one statement. The run's workflow is evidently running, so the run is
+   * marked started too (see {@link #markWorkflowStarted}).
+   */
+  void recordNodes(UUID runId, List<NodeLogEntry> entries) {
+    jdbc.sql(RECORD_NODES).param("runId", runId).param("entries", entriesJson(entries)).update();
   }
 
-  /** Ends a running run; a run that already ended (e.g. cancelled) keeps its status. */
-  boolean finish(UUID runId, String status, String error) {
-    return jdbc.sql(
-                """
-                update automation_run set status = :status, error = :error, completed_at = now()
-                where id = :id and status = 'running'
-                """)
-            .param("id", runId)
-            .param("status", status)
-            .param("error", error)
-            .update()
-        == 1;
+  /** A run that {@link #end} ended, with what its listeners need to know. */
+  public record EndedRun(UUID id, UUID enrollmentId) {}
+
+  /**
+   * Writes the last log entries and ends a running run, in one statement; a run that already ended
+   * (e.g. cancelled) keeps its status and the result is empty.
+   */
+  Optional<EndedRun> end(UUID runId, List<NodeLogEntry> entries, String status, String error) {
+    return jdbc.sql(END_RUN)
+        .param("runId", runId)
+        .param("entries", entriesJson(entries))
+        .param("status", status)
+        .param("error", error)
+        .query(EndedRun.class)
+        .optional();
+  }
+
+  /**
+   * One entry per seq, the latest unless it is a running entry after a finished one: the statement
+   * can change a row only once (a batch that was not written travels again with later entries).
+   */
+  private String entriesJson(List<NodeLogEntry> entries) {
+    Map<Integer, NodeLogEntry> bySeq = new LinkedHashMap<>();
+    for (NodeLogEntry entry : entries) {
+      bySeq.merge(
+          entry.seq(),
+          entry,
+          (earlier, later) -> RunResult.RUNNING.equals(later.status()) ? earlier : later);
+    }
+    return json.write(bySeq.values());
   }
 
   /** The node log in execution order, in the spec's shape. */

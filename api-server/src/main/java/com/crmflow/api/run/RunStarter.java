@@ -155,12 +155,13 @@ public class RunStarter {
         WorkflowClient.start(workflow::run, input);
       }
     } catch (WorkflowExecutionAlreadyStarted already) {
-      // started before (e.g. by an earlier attempt): nothing to do
+      // started before (an earlier attempt, or the reconciler probing a run not heard from yet)
+      runs.markWorkflowStarted(run.id());
     } catch (RuntimeException e) {
       log.warn("Could not start the workflow of run {} yet: {}", run.id(), e.toString());
       return false;
     }
-    runs.markWorkflowStarted(run.id());
+    // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
   }
 

@@ -13,7 +13,9 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A real HTTP server on loopback for tests: records every request and answers each path with a
@@ -40,6 +42,7 @@ public final class LocalHttpServer implements AutoCloseable {
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final Map<String, Answer> answers = new ConcurrentHashMap<>();
   private final Map<String, Queue<Answer>> onceAnswers = new ConcurrentHashMap<>();
+  private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
 
   public LocalHttpServer() {
     this(0);
@@ -72,6 +75,19 @@ public final class LocalHttpServer implements AutoCloseable {
         .add(new Answer(status, jsonBody, headers));
   }
 
+  /** Requests to the path wait (at most a minute) for {@link #release} before they are answered. */
+  public void hold(String path) {
+    held.put(path, new CountDownLatch(1));
+  }
+
+  /** Answers the held requests to the path, and answers later ones at once. */
+  public void release(String path) {
+    CountDownLatch latch = held.remove(path);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
   public List<Received> received() {
     return List.copyOf(received);
   }
@@ -90,6 +106,14 @@ public final class LocalHttpServer implements AutoCloseable {
             Map.copyOf(exchange.getRequestHeaders()),
             body,
             Instant.now()));
+    CountDownLatch hold = held.get(path);
+    if (hold != null) {
+      try {
+        hold.await(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     Queue<Answer> queued = onceAnswers.get(path);
     Answer answer = queued == null ? null : queued.poll();
     if (answer == null) {
@@ -107,6 +131,7 @@ public final class LocalHttpServer implements AutoCloseable {
 
   @Override
   public void close() {
+    held.values().forEach(CountDownLatch::countDown);
     server.stop(0);
   }
 }

@@ -1,0 +1,131 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunRecorderActivities;
+import com.crmflow.workflow.run.RunResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The run mirror's writes against the real database: each recording is one statement, a repeated or
+ * late recording never duplicates or undoes an entry, and a run counts as started once its workflow
+ * has been heard from.
+ */
+class RunRecordingTest extends ApiTest {
+
+  @Autowired private RunRecorderActivities recorder;
+  @Autowired private RunRepository runs;
+
+  private static final String T0 = "2026-11-23T10:00:00.000Z";
+  private static final String T1 = "2026-11-23T10:00:01.000Z";
+
+  @Test
+  void repeatedAndLateRecordingsNeitherDuplicateNorUndoEntries() {
+    TenantClient tenant = newTenant();
+    UUID runId = UUID.randomUUID();
+    UUID sequenceId = UUID.fromString(SequenceSupport.automation(tenant.api(), "recorded"));
+    runs.insert(
+        new RunRepository.NewRun(
+            runId, tenant.id(), sequenceId, 1, "in", "in", Map.of("a", 1), null, null));
+    assertThat(workflowStarted(runId)).isFalse();
+
+    NodeLogEntry waiting =
+        new NodeLogEntry(
+            2, "wait", "delay", RunResult.RUNNING, T0, null, Map.of("until", T1), null);
+    recorder.recordNodes(runId.toString(), List.of(waiting));
+    assertThat(workflowStarted(runId)).as("heard from its workflow").isTrue();
+    assertThat(log(tenant, runId))
+        .extracting(e -> e.get("status").asString())
+        .containsExactly(RunResult.RUNNING);
+
+    // the batch above travels again with the end (as when its activity was cancelled), so one
+    // statement sees seq 2 twice: the finished entry wins
+    NodeLogEntry waited =
+        new NodeLogEntry(
+            2, "wait", "delay", RunResult.COMPLETED, T0, T1, Map.of("waitedSeconds", 1), null);
+    NodeLogEntry failed =
+        new NodeLogEntry(3, "call", "http_request", RunResult.FAILED, T1, T1, null, "HTTP 410");
+    recorder.endRun(runId.toString(), List.of(waiting, waited, failed), RunResult.COMPLETED, null);
+
+    recorder.recordNodes(runId.toString(), List.of(waiting)); // late: must not undo seq 2
+    recorder.endRun(runId.toString(), List.of(failed), RunResult.FAILED, "late"); // repeated
+
+    JsonNode run = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(run.get("status").asString()).isEqualTo(RunResult.COMPLETED);
+    assertThat(run.get("error").isNull()).as(run.toString()).isTrue();
+    assertThat(run.get("completed_at").isNull()).as(run.toString()).isFalse();
+    List<JsonNode> log = log(tenant, runId);
+    assertThat(log).hasSize(2);
+    assertThat(log.get(0).get("nodeId").asString()).isEqualTo("wait");
+    assertThat(log.get(0).get("status").asString()).isEqualTo(RunResult.COMPLETED);
+    assertThat(log.get(0).get("completedAt").asString()).isEqualTo(T1);
+    assertThat(log.get(0).at("/output/waitedSeconds").asInt()).isEqualTo(1);
+    assertThat(log.get(1).get("nodeId").asString()).isEqualTo("call");
+    assertThat(log.get(1).get("status").asString()).isEqualTo(RunResult.FAILED);
+    assertThat(log.get(1).get("error").asString()).isEqualTo("HTTP 410");
+  }
+
+  @Test
+  void aRunSilentPastTheGracePeriodIsProbedNotStartedTwice() {
+    TenantClient tenant = newTenant();
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      peer.hold("/slow");
+      String trigger = SequenceSupport.uniqueId("silent");
+      SequenceSupport.activeAutomation(
+          tenant.api(),
+          canvas(
+              List.of(
+                  node(trigger, "webhook_trigger", Map.of()),
+                  node("call", "http_request", Map.of("method", "GET", "url", peer.url("/slow")))),
+              List.of(edge("e1", trigger, "call"))));
+      String runId = SequenceSupport.fire(anonymous(), tenant.id(), trigger, Map.of("n", 1));
+
+      // nothing recorded while the call hangs: the reconciler (1 s grace in tests) probes the run
+      // with a start, which finds the workflow and marks the run
+      await().atMost(Duration.ofSeconds(10)).until(() -> workflowStarted(UUID.fromString(runId)));
+      assertThat(peer.received("/slow")).hasSize(1);
+
+      peer.release("/slow");
+      JsonNode run = SequenceSupport.awaitRun(tenant.api(), runId);
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo(RunResult.COMPLETED);
+      assertThat(peer.received("/slow")).as("one workflow, one call").hasSize(1);
+      assertThat(
+              tenant
+                  .api()
+                  .get("/api/v1/automation-runs?sequence_id=" + run.get("sequence_id").asString())
+                  .at("/runs")
+                  .size())
+          .isEqualTo(1);
+    }
+  }
+
+  private boolean workflowStarted(UUID runId) {
+    return jdbc.sql("select workflow_started from automation_run where id = :id")
+        .param("id", runId)
+        .query(Boolean.class)
+        .single();
+  }
+
+  private static List<JsonNode> log(TenantClient tenant, UUID runId) {
+    return tenant
+        .api()
+        .get("/api/v1/automation-runs/" + runId)
+        .at("/run/node_log")
+        .valueStream()
+        .toList();
+  }
+}
