@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
-#   [FLOWS="a b"] bench/trigger-bench.sh [N] [CONCURRENCY]
+#   [FLOWS="a b"] [WARMUP=200] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
 # Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
@@ -16,7 +16,8 @@ PORT=8090
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
 [[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
-java ${BENCH_JAVA_OPTS:--Xmx2g} -jar api-server/target/api-server-0.1.0-SNAPSHOT.jar \
+JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
   --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
   --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
