@@ -1,5 +1,6 @@
 package com.crmflow.api;
 
+import com.crmflow.worker.AutomationWorkflowRegistration;
 import com.crmflow.worker.activity.IntegrationActivitiesConfig;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -12,7 +13,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  */
 @SpringBootApplication
 @EnableScheduling
-@Import(IntegrationActivitiesConfig.class)
+@Import({IntegrationActivitiesConfig.class, AutomationWorkflowRegistration.class})
 public class CrmApiApplication {
 
   public static void main(String[] args) {
