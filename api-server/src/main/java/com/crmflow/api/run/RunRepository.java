@@ -94,23 +94,48 @@ public class RunRepository {
     }
   }
 
-  private static final String INSERT_RUN =
+  private static final String INSERT_INTO_RUN =
       """
       insert into automation_run (id, tenant_id, sequence_id, canvas_version,
           trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
           retry_of, enrollment_id)
-      values (:id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-              :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId)
+      """;
+
+  private static final String NEW_RUN_VALUES =
+      """
+      :id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
+      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId
+      """;
+
+  private static final String UNLESS_KEY_USED =
+      """
       on conflict (tenant_id, trigger_node_id, idempotency_key)
           where idempotency_key is not null do nothing
       """;
 
-  private static final String INSERT_RUN_RETURNING = INSERT_RUN + "returning " + COLUMNS;
+  private static final String INSERT_RUN_RETURNING =
+      INSERT_INTO_RUN
+          + "values ("
+          + NEW_RUN_VALUES
+          + ")"
+          + UNLESS_KEY_USED
+          + "returning "
+          + COLUMNS;
 
-  /** The run and its trigger's log entry (seq 1, completed at acceptance) in one statement. */
+  /**
+   * The run and its trigger's log entry (seq 1, completed at acceptance) in one statement, if the
+   * trigger node still belongs to the run's automation, which is active and at the run's canvas
+   * version: what the caller checked the call against is what is stored at this moment.
+   */
   private static final String INSERT_ACCEPTED_RUN =
       """
-      with inserted as (%s returning *),
+      with target as (
+          select from sequence s
+          join trigger_node t on t.tenant_id = s.tenant_id and t.sequence_id = s.id
+          where s.tenant_id = :tenantId and s.id = :sequenceId and t.node_id = :triggerNodeId
+            and t.node_type = :triggerType and s.status = 'active'
+            and s.current_version = :version),
+      inserted as (%s select %s from target %s returning *),
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
                                     status, started_at, completed_at, output)
@@ -119,7 +144,7 @@ public class RunRepository {
           from inserted)
       select %s from inserted
       """
-          .formatted(INSERT_RUN, COLUMNS);
+          .formatted(INSERT_INTO_RUN, NEW_RUN_VALUES, UNLESS_KEY_USED, COLUMNS);
 
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
   public Optional<AutomationRun> insert(NewRun run) {
@@ -131,6 +156,10 @@ public class RunRepository {
    * trigger node (seq 1, completed at {@code acceptedAt}): the public trigger runs that node when
    * it accepts the call. The workflow then does not record it again (RunInput#triggerLogged), which
    * spares a short run one recording.
+   *
+   * @return empty when a run with the same idempotency key exists already, or when the trigger node
+   *     ({@code triggerType}) no longer leads to the run's sequence, active and at the run's canvas
+   *     version
    */
   Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
     return bind(

@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
@@ -28,18 +29,32 @@ import tools.jackson.databind.json.JsonMapper;
  * The public automation trigger: no API key, only the node's optional secretToken. The run row,
  * with its payload, is committed before the 200; the workflow is started right after, and the
  * reconciler starts it later if Temporal was unreachable. Nothing accepted is lost.
+ *
+ * <p>The call is checked against the trigger's target as remembered from earlier calls ({@link
+ * TriggerTargets}); the insert confirms that target against the database in the same statement.
+ * When it cannot (the automation was paused, edited or deleted since), or when the remembered
+ * target refuses the call, the target is looked up again and the call decided on that.
  */
 @RestController
 class TriggerController {
 
+  /** Lookups of the target per call before giving up on an automation that keeps changing. */
+  private static final int LOOKUPS = 3;
+
   private final CanvasRepository canvases;
+  private final TriggerTargets targets;
   private final RunRepository runs;
   private final RunStarter starter;
   private final JsonMapper mapper;
 
   TriggerController(
-      CanvasRepository canvases, RunRepository runs, RunStarter starter, JsonMapper mapper) {
+      CanvasRepository canvases,
+      TriggerTargets targets,
+      RunRepository runs,
+      RunStarter starter,
+      JsonMapper mapper) {
     this.canvases = canvases;
+    this.targets = targets;
     this.runs = runs;
     this.starter = starter;
     this.mapper = mapper;
@@ -54,11 +69,58 @@ class TriggerController {
       @RequestHeader(name = "X-Webhook-Secret", required = false) String secret,
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
       @RequestBody(required = false) String body) {
-    UUID tenant = parseTenant(tenantId);
-    CanvasRepository.TriggerTarget trigger =
-        canvases
-            .triggerTarget(tenant, nodeId)
-            .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+    Call call = new Call(parseTenant(tenantId), nodeId, secret, idempotencyKey, body);
+    // a repeated delivery is answered from what it found stored, never from a remembered target
+    Optional<TriggerTarget> remembered =
+        call.idempotencyKey() == null
+            ? targets.remembered(call.tenant(), nodeId)
+            : Optional.empty();
+    if (remembered.isPresent()) {
+      try {
+        Optional<AutomationRun> run = accept(call, remembered.get());
+        if (run.isPresent()) {
+          return accepted(run.get());
+        }
+      } catch (ApiException refused) {
+        // refused on a target that may be out of date: the stored one decides
+      }
+    }
+    for (int lookup = 1; ; lookup++) {
+      TriggerTarget target =
+          targets
+              .lookUp(call.tenant(), nodeId)
+              .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+      Optional<AutomationRun> run = accept(call, target);
+      if (run.isPresent()) {
+        return accepted(run.get());
+      }
+      if (lookup == LOOKUPS) {
+        throw ApiException.conflict(
+            "The automation changed while this call was being accepted; send it again.");
+      }
+    }
+  }
+
+  /**
+   * @param idempotencyKey trimmed; null when the header is missing or blank
+   */
+  private record Call(
+      UUID tenant, String nodeId, String secret, String idempotencyKey, String body) {
+    Call {
+      idempotencyKey =
+          idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
+    }
+  }
+
+  /**
+   * Checks the call against the target, in the order of the spec's errors, and stores the run.
+   *
+   * @return the run (or the earlier run with the same Idempotency-Key); empty when the database no
+   *     longer matches the target
+   */
+  private Optional<AutomationRun> accept(Call call, TriggerTarget trigger) {
+    UUID tenant = call.tenant();
+    String nodeId = call.nodeId();
     Canvas canvas =
         canvases.versionOrEmpty(tenant, trigger.sequenceId(), trigger.currentVersion()).toCanvas();
     CanvasNode node =
@@ -68,6 +130,7 @@ class TriggerController {
           "Node " + nodeId + " is a " + trigger.type() + ", not a webhook_trigger.", List.of());
     }
     if (node.config("secretToken") instanceof String expected && !expected.isEmpty()) {
+      String secret = call.secret();
       if (secret == null
           || !MessageDigest.isEqual(
               secret.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
@@ -82,15 +145,15 @@ class TriggerController {
       throw ApiException.unprocessable(
           "The automation is " + trigger.status() + ", not active.", List.of());
     }
-    Object payload = parse(body);
-    String key = idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
+    Object payload = parse(call.body());
+    String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {
       throw ApiException.badRequest("Idempotency-Key", "must be at most 255 characters");
     }
     if (key != null) {
       Optional<AutomationRun> earlier = runs.findByIdempotencyKey(tenant, nodeId, key);
       if (earlier.isPresent()) {
-        return accepted(earlier.get());
+        return earlier;
       }
     }
     Optional<AutomationRun> inserted =
@@ -107,12 +170,12 @@ class TriggerController {
                 null),
             trigger.type(),
             NodeLogEntry.timestamp(Instant.now()));
-    if (inserted.isEmpty()) {
-      // a concurrent delivery with the same key won the insert
-      return accepted(runs.findByIdempotencyKey(tenant, nodeId, key).orElseThrow());
+    if (inserted.isPresent()) {
+      starter.startAccepted(inserted.get(), canvas);
+      return inserted;
     }
-    starter.startAccepted(inserted.get(), canvas);
-    return accepted(inserted.get());
+    // a concurrent delivery with the same key won the insert, or the target is out of date
+    return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
   }
 
   private static Map<String, Object> accepted(AutomationRun run) {

@@ -572,6 +572,96 @@ class AutomationRunApiTest extends ApiTest {
         .isEqualTo(1); // only the good secret
   }
 
+  /** Trigger targets are remembered between calls: a change must still count from the next call. */
+  @Test
+  void triggerCallsFollowTheAutomationAsItIsNow() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("w", "delay", Map.of("delayDays", 1))),
+                List.of(edge("e1", hook, "w"))));
+    String first = fire(hook, Map.of("n", 1)).text("/runId");
+    assertThat(
+            tenant.api().get("/api/v1/automation-runs/" + first).at("/run/canvas_version").asInt())
+        .isEqualTo(1);
+
+    // a new canvas version adds a secret
+    ApiResponse saved =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + seq + "/canvas",
+                canvas(
+                    List.of(
+                        node(hook, "webhook_trigger", Map.of("secretToken", "s3cret")),
+                        node("w", "delay", Map.of("delayDays", 1))),
+                    List.of(edge("e1", hook, "w"))));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    assertThat(fire(hook, Map.of("n", 2)).status()).isEqualTo(401);
+    String base = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
+    ApiResponse withSecret =
+        anonymous().withHeader("X-Webhook-Secret", "s3cret").post(base, Map.of("n", 3));
+    assertThat(withSecret.status()).as(withSecret.toString()).isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/automation-runs/" + withSecret.text("/runId"))
+                .at("/run/canvas_version")
+                .asInt())
+        .isEqualTo(2);
+
+    // paused, then active again
+    tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "paused"));
+    ApiResponse paused =
+        anonymous().withHeader("X-Webhook-Secret", "s3cret").post(base, Map.of("n", 4));
+    assertThat(paused.status()).as(paused.toString()).isEqualTo(422);
+    tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    assertThat(
+            anonymous()
+                .withHeader("X-Webhook-Secret", "s3cret")
+                .post(base, Map.of("n", 5))
+                .status())
+        .isEqualTo(200);
+
+    // the trigger moves to another automation: gone from the first, then found in the second
+    String other = uniqueId("other");
+    ApiResponse without =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + seq + "/canvas",
+                canvas(
+                    List.of(
+                        node(other, "webhook_trigger", Map.of()),
+                        node("w", "delay", Map.of("delayDays", 1))),
+                    List.of(edge("e1", other, "w"))));
+    assertThat(without.status()).as(without.toString()).isEqualTo(200);
+    assertThat(fire(hook, Map.of("n", 6)).status()).isEqualTo(404);
+    String second =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("w", "delay", Map.of("delayDays", 1))),
+                List.of(edge("e1", hook, "w"))));
+    ApiResponse moved = fire(hook, Map.of("n", 7));
+    assertThat(moved.status()).as(moved.toString()).isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/automation-runs/" + moved.text("/runId"))
+                .at("/run/sequence_id")
+                .asString())
+        .isEqualTo(second);
+
+    assertThat(tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq).at("/total").asInt())
+        .as("n = 1, 3 and 5")
+        .isEqualTo(3);
+  }
+
   @Test
   void runsAreListedByAutomationAndStatusAndIsolatedByTenant() {
     String hook = uniqueId("hook");
