@@ -97,6 +97,11 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setPort(port)
               // fewer forced checkpoints during bulk writes than the 1 GB default of WAL allows
               .setServerConfig("max_wal_size", "2GB")
+              // the library starts PostgreSQL for throwaway test databases: without fsync (-F)
+              // and with asynchronous commit. Here a commit must be on disk before the trigger
+              // answers 200 ("nothing accepted is lost"); -c options come after -F and win.
+              .setServerConfig("fsync", "on")
+              .setServerConfig("synchronous_commit", "on")
               .start();
       properties.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
       properties.put("spring.datasource.username", "postgres");
@@ -114,11 +119,7 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       ConfigurableEnvironment environment, Map<String, Object> properties) {
     int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
     EmbeddedTemporal temporal = EmbeddedTemporal.start(port);
-    if (temporal.timerFixProblem() != null) {
-      log.warn(
-          "Temporal test server timer fix not applied, it slows down over time: "
-              + temporal.timerFixProblem());
-    }
+    temporal.fixProblems().forEach(problem -> log.warn("Temporal test server: " + problem));
     properties.put("spring.temporal.connection.target", temporal.target());
     log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");
     return temporal;

@@ -16,6 +16,8 @@ import io.temporal.internal.testservice.GRPCServerHelper;
 import io.temporal.internal.testservice.TestServicesStarter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +64,7 @@ public final class EmbeddedTemporal implements AutoCloseable {
   private final Server portBound;
   private final Server inProcess;
   private final ManagedChannel channel;
-  private final String timerFixProblem;
+  private final List<String> fixProblems;
   private final String target;
 
   private EmbeddedTemporal(
@@ -71,18 +73,27 @@ public final class EmbeddedTemporal implements AutoCloseable {
       Server portBound,
       Server inProcess,
       ManagedChannel channel,
-      String timerFixProblem) {
+      List<String> fixProblems) {
     this.target = target;
     this.services = services;
     this.portBound = portBound;
     this.inProcess = inProcess;
     this.channel = channel;
-    this.timerFixProblem = timerFixProblem;
+    this.fixProblems = fixProblems;
   }
 
   static EmbeddedTemporal start(int port) {
     TestServicesStarter services = new TestServicesStarter(true, 0);
-    String timerFixProblem = TimeSkippingLogFix.apply(services);
+    List<String> fixProblems = new ArrayList<>();
+    String timerFix = TimeSkippingLogFix.apply(services);
+    if (timerFix != null) {
+      fixProblems.add(
+          "time-skipping log fix not applied, the server slows down over time: " + timerFix);
+    }
+    String orderFix = TaskQueueOrderFix.apply(services);
+    if (orderFix != null) {
+      fixProblems.add("task queue order fix not applied, tasks may wait out of turn: " + orderFix);
+    }
     ServerBuilder<?> builder =
         Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create());
     GRPCServerHelper.registerServicesAndHealthChecks(services.getServices(), builder);
@@ -114,7 +125,7 @@ public final class EmbeddedTemporal implements AutoCloseable {
         portBound,
         inProcess,
         InProcessChannelBuilder.forName(inProcessName).directExecutor().build(),
-        timerFixProblem);
+        List.copyOf(fixProblems));
   }
 
   /** host:port of the TCP side. */
@@ -127,9 +138,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
     return channel;
   }
 
-  /** Null when the timer fix was applied, otherwise why not. */
-  String timerFixProblem() {
-    return timerFixProblem;
+  /** Workarounds of test server bugs that could not be applied, and why (empty: all applied). */
+  List<String> fixProblems() {
+    return fixProblems;
   }
 
   @Override

@@ -41,6 +41,13 @@ class OperabilityTest extends ApiTest {
     }
   }
 
+  /** The embedded PostgreSQL library's defaults are for throwaway databases; ours is not one. */
+  @Test
+  void theEmbeddedDatabaseCommitsToDiskBeforeACommitReturns() {
+    assertThat(jdbc.sql("show fsync").query(String.class).single()).isEqualTo("on");
+    assertThat(jdbc.sql("show synchronous_commit").query(String.class).single()).isEqualTo("on");
+  }
+
   @Test
   void prometheusMetricsAreServed() {
     newTenant().api().get("/api/v1/contacts");
