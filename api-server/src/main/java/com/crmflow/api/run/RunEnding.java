@@ -13,10 +13,12 @@ class RunEnding {
 
   private final RunRepository runs;
   private final List<RunEndListener> listeners;
+  private final TriggerAdmission admission;
 
-  RunEnding(RunRepository runs, List<RunEndListener> listeners) {
+  RunEnding(RunRepository runs, List<RunEndListener> listeners, TriggerAdmission admission) {
     this.runs = runs;
     this.listeners = listeners;
+    this.admission = admission;
   }
 
   /**
@@ -25,6 +27,7 @@ class RunEnding {
    */
   @Transactional
   boolean end(UUID runId, List<NodeLogEntry> lastEntries, String status, String error) {
+    admission.ended(runId);
     Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
     ended.ifPresent(run -> listeners.forEach(listener -> listener.runEnded(run, status)));
     return ended.isPresent();

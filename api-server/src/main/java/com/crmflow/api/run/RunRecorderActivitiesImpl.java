@@ -2,6 +2,8 @@ package com.crmflow.api.run;
 
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunRecorderActivities;
+import com.crmflow.workflow.run.RunResult;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -12,10 +14,12 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
 
   private final RunRepository runs;
   private final RunEnding ending;
+  private final TriggerAdmission admission;
 
-  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending) {
+  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, TriggerAdmission admission) {
     this.runs = runs;
     this.ending = ending;
+    this.admission = admission;
   }
 
   @Override
@@ -25,7 +29,16 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
 
   @Override
   public void recordNodes(String runId, List<NodeLogEntry> entries) {
-    runs.recordNodes(UUID.fromString(runId), entries);
+    UUID id = UUID.fromString(runId);
+    runs.recordNodes(id, entries);
+    // the interpreter records a delay as running, with its wake-up time, before it waits on it
+    for (NodeLogEntry entry : entries) {
+      if (RunResult.RUNNING.equals(entry.status())
+          && entry.output() != null
+          && entry.output().get("until") instanceof String until) {
+        admission.waitsUntil(id, Instant.parse(until));
+      }
+    }
   }
 
   @Override

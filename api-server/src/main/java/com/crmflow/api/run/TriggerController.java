@@ -43,6 +43,7 @@ class TriggerController {
 
   private final CanvasRepository canvases;
   private final TriggerTargets targets;
+  private final TriggerAdmission admission;
   private final RunRepository runs;
   private final RunStarter starter;
   private final JsonMapper mapper;
@@ -50,11 +51,13 @@ class TriggerController {
   TriggerController(
       CanvasRepository canvases,
       TriggerTargets targets,
+      TriggerAdmission admission,
       RunRepository runs,
       RunStarter starter,
       JsonMapper mapper) {
     this.canvases = canvases;
     this.targets = targets;
+    this.admission = admission;
     this.runs = runs;
     this.starter = starter;
     this.mapper = mapper;
@@ -156,10 +159,12 @@ class TriggerController {
         return earlier;
       }
     }
+    UUID runId = UUID.randomUUID();
+    admission.admit(runId);
     Optional<AutomationRun> inserted =
         runs.insertAccepted(
             new RunRepository.NewRun(
-                UUID.randomUUID(),
+                runId,
                 tenant,
                 trigger.sequenceId(),
                 trigger.currentVersion(),
@@ -175,6 +180,7 @@ class TriggerController {
       return inserted;
     }
     // a concurrent delivery with the same key won the insert, or the target is out of date
+    admission.ended(runId);
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
   }
 

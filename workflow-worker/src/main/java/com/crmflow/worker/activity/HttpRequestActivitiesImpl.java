@@ -10,9 +10,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,9 +33,23 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OutboundHttpClient http;
+  private final ObjectProvider<OutboundCallObserver> observerBeans;
+  private volatile List<OutboundCallObserver> observers;
 
-  public HttpRequestActivitiesImpl(OutboundHttpClient http) {
+  public HttpRequestActivitiesImpl(
+      OutboundHttpClient http, ObjectProvider<OutboundCallObserver> observerBeans) {
     this.http = http;
+    this.observerBeans = observerBeans;
+  }
+
+  /** Looked up on the first call, not at construction, when the observers may not exist yet. */
+  private List<OutboundCallObserver> observers() {
+    List<OutboundCallObserver> found = observers;
+    if (found == null) {
+      found = observerBeans.orderedStream().toList();
+      observers = found;
+    }
+    return found;
   }
 
   @Override
@@ -50,6 +66,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
             });
     headers.put("Idempotency-Key", command.idempotencyKey());
     OutboundHttpClient.Response response;
+    observers().forEach(observer -> observer.callStarted(command.idempotencyKey()));
     try {
       response =
           http.send(
@@ -65,6 +82,8 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
     } catch (IOException e) {
       throw ApplicationFailure.newFailureWithCause(
           "network error calling " + uri.getHost() + ": " + e, "NetworkError", e);
+    } finally {
+      observers().forEach(observer -> observer.callEnded(command.idempotencyKey()));
     }
     if (response.truncated()) {
       throw ApplicationFailure.newNonRetryableFailure(
