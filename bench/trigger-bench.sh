@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
-#   [FLOWS="a b"] [WARMUP=200] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
+#   [FLOWS="a b"] [WARMUP=3000] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
 # Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
 # runs the harness against each and prints its RESULT lines, then the CPU each completed run cost
-# the service's JVM and PostgreSQL (from /proc, over the measured part; WARMUP triggers first,
-# default 200, are not measured). Needs curl and python3.
+# the service's JVM and PostgreSQL (from /proc, over the measured part). WARMUP triggers (the
+# harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
+# the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
+# (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
+# Needs curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
@@ -48,7 +51,7 @@ cpu_ticks() {
 TICK=$(getconf CLK_TCK)
 for flow in ${FLOWS:-a b}; do
   java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
-    --n "$N" --concurrency "$C" --warmup "${WARMUP:-200}" --timeout-s 180 --label "flow-$flow" \
+    --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" \
     2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
       echo "$line"
       # the measured part starts when the harness says it fires the N triggers
