@@ -21,7 +21,7 @@ LIB=$PWD/$PROFILER/linux-x64/libasyncProfiler.so
 FLOWS=a bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
 sleep "$START"
-PID=$(pgrep -f "^java.*api-server-0.1.0-SNAPSHOT.jar" | head -1)
+PID=$(pgrep -f "^java .*-jar .*api-server" | head -1)
 # the attach is sometimes refused ("No such process") while the JVM is busy: try again
 for attempt in 1 2 3 4 5; do
   java bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break
