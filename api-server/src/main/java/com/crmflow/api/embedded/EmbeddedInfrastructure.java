@@ -95,6 +95,10 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setDataDirectory(pgData)
               .setCleanDataDirectory(false)
               .setPort(port)
+              // stopped by the context, after everything that uses it (see Lifecycle); the
+              // library's own JVM hook would stop it while the context is still closing, and a
+              // scheduled query then waits 30 s for a connection
+              .setRegisterShutdownHook(false)
               // fewer forced checkpoints during bulk writes than the 1 GB default of WAL allows
               .setServerConfig("max_wal_size", "2GB")
               // the library starts PostgreSQL for throwaway test databases: without fsync (-F)

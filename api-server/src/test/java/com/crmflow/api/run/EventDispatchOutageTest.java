@@ -18,8 +18,11 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +32,7 @@ import tools.jackson.databind.JsonNode;
  * run while Temporal is down, and the run starts, once, when Temporal is back. Uses its own
  * port-bound test server, stopped and started again on the same port.
  */
+@DirtiesContext
 class EventDispatchOutageTest extends ApiTest {
 
   private static final int TEMPORAL_PORT = freePort();
@@ -42,9 +46,17 @@ class EventDispatchOutageTest extends ApiTest {
     registry.add("crm.runs.reconcile-grace-seconds", () -> "1");
   }
 
-  @AfterAll
-  static void stopTemporal() {
-    temporal.close();
+  /**
+   * This class's context is closed when the class is done (not at the end of the test run, with a
+   * dead server its workers would spend the JVM's exit retrying polls), and the server after the
+   * context's workers have stopped.
+   */
+  @TestConfiguration
+  static class StopTemporalAfterTheWorkers {
+    @Bean
+    DisposableBean stopTemporal() {
+      return () -> temporal.close(); // the server running at the end (the test restarts it)
+    }
   }
 
   @Test

@@ -24,11 +24,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -41,6 +44,7 @@ import tools.jackson.databind.JsonNode;
  * record the run and write the contact.
  */
 @ActiveProfiles("distributed")
+@DirtiesContext
 class SeparateWorkerProcessTest extends ApiTest {
 
   private static final int TEMPORAL_PORT = freePort();
@@ -52,9 +56,17 @@ class SeparateWorkerProcessTest extends ApiTest {
     registry.add("spring.temporal.connection.target", () -> "127.0.0.1:" + TEMPORAL_PORT);
   }
 
-  @AfterAll
-  static void stopTemporal() {
-    TEMPORAL.close();
+  /**
+   * This class's context is closed when the class is done (not at the end of the test run, with a
+   * dead server its workers would spend the JVM's exit retrying polls), and the server after the
+   * context's workers have stopped.
+   */
+  @TestConfiguration
+  static class StopTemporalAfterTheWorkers {
+    @Bean
+    DisposableBean stopTemporal() {
+      return TEMPORAL::close;
+    }
   }
 
   @Autowired private WorkerFactory workers;

@@ -17,6 +17,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -27,6 +28,8 @@ import javax.net.ssl.SSLContext;
  * raw body bytes and answers each path from a script: one-time answers first, then the default.
  */
 public final class HttpsReceiver implements AutoCloseable {
+
+  private final ExecutorService handlers = Executors.newFixedThreadPool(16);
 
   /** One request as received. */
   public record Received(String path, Map<String, List<String>> headers, byte[] body, Instant at) {
@@ -96,7 +99,7 @@ public final class HttpsReceiver implements AutoCloseable {
       tls.init(keyManagers.getKeyManagers(), null, null);
       server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       server.setHttpsConfigurator(new HttpsConfigurator(tls));
-      server.setExecutor(Executors.newFixedThreadPool(16));
+      server.setExecutor(handlers);
       server.createContext("/", this::handle);
       server.start();
     } catch (Exception e) {
@@ -167,6 +170,8 @@ public final class HttpsReceiver implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    // its threads are not daemons: left running, they keep the test JVM from exiting
+    handlers.shutdownNow();
     try (var files = Files.list(directory)) {
       files.forEach(f -> f.toFile().delete());
       Files.deleteIfExists(directory);

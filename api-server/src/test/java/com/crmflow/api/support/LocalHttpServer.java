@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * #answerOnce} are used first, one per request, for scripting retries.
  */
 public final class LocalHttpServer implements AutoCloseable {
+
+  private final ExecutorService handlers = Executors.newFixedThreadPool(8);
 
   /** One request as received. */
   public record Received(
@@ -55,7 +58,7 @@ public final class LocalHttpServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    server.setExecutor(Executors.newFixedThreadPool(8));
+    server.setExecutor(handlers);
     server.createContext("/", this::handle);
     server.start();
   }
@@ -133,5 +136,7 @@ public final class LocalHttpServer implements AutoCloseable {
   public void close() {
     held.values().forEach(CountDownLatch::countDown);
     server.stop(0);
+    // its threads are not daemons: left running, they keep the test JVM from exiting
+    handlers.shutdownNow();
   }
 }
