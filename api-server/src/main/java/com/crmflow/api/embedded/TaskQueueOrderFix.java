@@ -1,7 +1,6 @@
 package com.crmflow.api.embedded;
 
 import io.temporal.internal.testservice.TestServicesStarter;
-import java.lang.reflect.Field;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -27,14 +26,12 @@ final class TaskQueueOrderFix {
   /** Returns null when applied, otherwise why not. Call before the server has any task queue. */
   static String apply(TestServicesStarter starter) {
     try {
-      Object store = read(starter, "workflowStore");
+      Object store = TestServerInternals.read(starter, "workflowStore");
       for (String queues : new String[] {"workflowTaskQueues", "activityTaskQueues"}) {
-        Field field = store.getClass().getDeclaredField(queues);
-        field.setAccessible(true);
-        if (!((Map<?, ?>) field.get(store)).isEmpty()) {
+        if (!((Map<?, ?>) TestServerInternals.read(store, queues)).isEmpty()) {
           return queues + " is not empty";
         }
-        field.set(store, new InOrderQueues<>());
+        TestServerInternals.replace(store, queues, new InOrderQueues<>());
       }
       return null;
     } catch (ReflectiveOperationException | RuntimeException e) {
@@ -42,21 +39,13 @@ final class TaskQueueOrderFix {
     }
   }
 
-  private static Object read(Object owner, String name) throws ReflectiveOperationException {
-    Field field = owner.getClass().getDeclaredField(name);
-    field.setAccessible(true);
-    return field.get(owner);
-  }
-
   /** The store's map of task queues: each queue put into it gets an in-order backlog. */
   private static final class InOrderQueues<K, Q> extends HashMap<K, Q> {
     @Override
     public Q put(K key, Q queue) {
       try {
-        Field backlog = queue.getClass().getDeclaredField("backlog");
-        backlog.setAccessible(true);
-        PriorityQueue<?> original = (PriorityQueue<?>) backlog.get(queue);
-        backlog.set(queue, new InOrderBacklog<>(original.comparator()));
+        PriorityQueue<?> original = (PriorityQueue<?>) TestServerInternals.read(queue, "backlog");
+        TestServerInternals.replace(queue, "backlog", new InOrderBacklog<>(original.comparator()));
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("the test server's TaskQueue changed", e);
       }

@@ -1,7 +1,6 @@
 package com.crmflow.api.embedded;
 
 import io.temporal.internal.testservice.TestServicesStarter;
-import java.lang.reflect.Field;
 import java.util.LinkedList;
 
 /**
@@ -22,20 +21,12 @@ final class TimeSkippingLogFix {
   /** Returns null when applied, otherwise why not. */
   static String apply(TestServicesStarter starter) {
     try {
-      Object timer = read(starter, "selfAdvancingTimer");
-      Field events = timer.getClass().getDeclaredField("lockEvents");
-      events.setAccessible(true);
-      events.set(timer, new DiscardingList<>());
+      Object timer = TestServerInternals.read(starter, "selfAdvancingTimer");
+      TestServerInternals.replace(timer, "lockEvents", new DiscardingList<>());
       return null;
     } catch (ReflectiveOperationException | RuntimeException e) {
       return e.toString();
     }
-  }
-
-  private static Object read(Object owner, String name) throws ReflectiveOperationException {
-    Field field = owner.getClass().getDeclaredField(name);
-    field.setAccessible(true);
-    return field.get(owner);
   }
 
   /** Keeps nothing; every removal succeeds, as the timer's lock handles expect. */

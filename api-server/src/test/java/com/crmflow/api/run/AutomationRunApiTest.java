@@ -576,13 +576,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void triggerCallsFollowTheAutomationAsItIsNow() {
     String hook = uniqueId("hook");
-    String seq =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("w", "delay", Map.of("delayDays", 1))),
-                List.of(edge("e1", hook, "w"))));
+    String seq = activeAutomation(waitAfter(hook, Map.of()));
     String first = fire(hook, Map.of("n", 1)).text("/runId");
     assertThat(
             tenant.api().get("/api/v1/automation-runs/" + first).at("/run/canvas_version").asInt())
@@ -594,11 +588,7 @@ class AutomationRunApiTest extends ApiTest {
             .api()
             .put(
                 "/api/sequences/" + seq + "/canvas",
-                canvas(
-                    List.of(
-                        node(hook, "webhook_trigger", Map.of("secretToken", "s3cret")),
-                        node("w", "delay", Map.of("delayDays", 1))),
-                    List.of(edge("e1", hook, "w"))));
+                waitAfter(hook, Map.of("secretToken", "s3cret")));
     assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
     assertThat(fire(hook, Map.of("n", 2)).status()).isEqualTo(401);
     String base = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
@@ -629,24 +619,10 @@ class AutomationRunApiTest extends ApiTest {
     // the trigger moves to another automation: gone from the first, then found in the second
     String other = uniqueId("other");
     ApiResponse without =
-        tenant
-            .api()
-            .put(
-                "/api/sequences/" + seq + "/canvas",
-                canvas(
-                    List.of(
-                        node(other, "webhook_trigger", Map.of()),
-                        node("w", "delay", Map.of("delayDays", 1))),
-                    List.of(edge("e1", other, "w"))));
+        tenant.api().put("/api/sequences/" + seq + "/canvas", waitAfter(other, Map.of()));
     assertThat(without.status()).as(without.toString()).isEqualTo(200);
     assertThat(fire(hook, Map.of("n", 6)).status()).isEqualTo(404);
-    String second =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("w", "delay", Map.of("delayDays", 1))),
-                List.of(edge("e1", hook, "w"))));
+    String second = activeAutomation(waitAfter(hook, Map.of()));
     ApiResponse moved = fire(hook, Map.of("n", 7));
     assertThat(moved.status()).as(moved.toString()).isEqualTo(200);
     assertThat(
@@ -660,6 +636,15 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq).at("/total").asInt())
         .as("n = 1, 3 and 5")
         .isEqualTo(3);
+  }
+
+  /** trigger → delay 1 day: a run that stays running. */
+  private static Map<String, Object> waitAfter(String trigger, Map<String, Object> triggerConfig) {
+    return canvas(
+        List.of(
+            node(trigger, "webhook_trigger", triggerConfig),
+            node("w", "delay", Map.of("delayDays", 1))),
+        List.of(edge("e1", trigger, "w")));
   }
 
   @Test
