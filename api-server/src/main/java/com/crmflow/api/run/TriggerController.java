@@ -161,20 +161,26 @@ class TriggerController {
     }
     UUID runId = UUID.randomUUID();
     admission.admit(runId);
-    Optional<AutomationRun> inserted =
-        runs.insertAccepted(
-            new RunRepository.NewRun(
-                runId,
-                tenant,
-                trigger.sequenceId(),
-                trigger.currentVersion(),
-                nodeId,
-                nodeId,
-                payload,
-                key,
-                null),
-            trigger.type(),
-            NodeLogEntry.timestamp(Instant.now()));
+    Optional<AutomationRun> inserted;
+    try {
+      inserted =
+          runs.insertAccepted(
+              new RunRepository.NewRun(
+                  runId,
+                  tenant,
+                  trigger.sequenceId(),
+                  trigger.currentVersion(),
+                  nodeId,
+                  nodeId,
+                  payload,
+                  key,
+                  null),
+              trigger.type(),
+              NodeLogEntry.timestamp(Instant.now()));
+    } catch (RuntimeException notStored) {
+      admission.ended(runId);
+      throw notStored;
+    }
     if (inserted.isPresent()) {
       starter.startAccepted(inserted.get(), canvas);
       return inserted;
