@@ -33,23 +33,15 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OutboundHttpClient http;
-  private final ObjectProvider<OutboundCallObserver> observerBeans;
-  private volatile List<OutboundCallObserver> observers;
+  private final List<OutboundCallObserver> observers;
 
+  /**
+   * @param observers none in the worker application; api-server's trigger admission
+   */
   public HttpRequestActivitiesImpl(
-      OutboundHttpClient http, ObjectProvider<OutboundCallObserver> observerBeans) {
+      OutboundHttpClient http, ObjectProvider<OutboundCallObserver> observers) {
     this.http = http;
-    this.observerBeans = observerBeans;
-  }
-
-  /** Looked up on the first call, not at construction, when the observers may not exist yet. */
-  private List<OutboundCallObserver> observers() {
-    List<OutboundCallObserver> found = observers;
-    if (found == null) {
-      found = observerBeans.orderedStream().toList();
-      observers = found;
-    }
-    return found;
+    this.observers = observers.orderedStream().toList();
   }
 
   @Override
@@ -66,7 +58,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
             });
     headers.put("Idempotency-Key", command.idempotencyKey());
     OutboundHttpClient.Response response;
-    observers().forEach(observer -> observer.callStarted(command.idempotencyKey()));
+    observers.forEach(observer -> observer.callStarted(command.idempotencyKey()));
     try {
       response =
           http.send(
@@ -83,7 +75,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
       throw ApplicationFailure.newFailureWithCause(
           "network error calling " + uri.getHost() + ": " + e, "NetworkError", e);
     } finally {
-      observers().forEach(observer -> observer.callEnded(command.idempotencyKey()));
+      observers.forEach(observer -> observer.callEnded(command.idempotencyKey()));
     }
     if (response.truncated()) {
       throw ApplicationFailure.newNonRetryableFailure(
