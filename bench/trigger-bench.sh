@@ -49,15 +49,54 @@ cpu_ticks() {
   echo "$service $postgres"
 }
 TICK=$(getconf CLK_TCK)
+# the admission's wait histogram (seconds buckets, cumulative) from the service's metrics
+admission_buckets() {
+  curl -sf localhost:$PORT/actuator/prometheus | grep '^crm_trigger_admission_wait_seconds_bucket' || true
+}
+# p50/p99 of how long the measured calls waited at the admission: the difference of two snapshots
+admission_waits() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+def load(path):
+    counts = {}
+    for line in open(path):
+        m = re.search(r'le="([^"]+)".* ([0-9.eE+]+)$', line)
+        if m:
+            le = float('inf') if m.group(1) == '+Inf' else float(m.group(1))
+            counts[le] = counts.get(le, 0) + float(m.group(2))  # summed over the room tag
+    return counts
+before, after = load(sys.argv[1]), load(sys.argv[2])
+delta = sorted((le, after[le] - before.get(le, 0)) for le in after)
+total = delta[-1][1] if delta else 0
+def quantile(q):
+    return next((le for le, n in delta if n >= q * total), float('inf'))
+if total:
+    print(f"admission wait of the measured calls: p50 <= {1000 * quantile(0.5):.0f} ms, "
+          f"p99 <= {1000 * quantile(0.99):.0f} ms (histogram bucket bounds)")
+PY
+}
+# PREWARM=N: before measuring, N unmeasured triggers per flow (beyond the harness's 20 s cap on
+# warm-up), so the figures are those of a service that has been up for a while
+for flow in ${FLOWS:-a b}; do
+  if [[ ${PREWARM:-0} -gt 0 ]]; then
+    java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
+      --n "$PREWARM" --concurrency "$C" --timeout-s 180 --label "prewarm-$flow" | grep RESULT | sed 's/^/prewarm: /'
+  fi
+done
 for flow in ${FLOWS:-a b}; do
   java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
     --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" \
     2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
       echo "$line"
       # the measured part starts when the harness says it fires the N triggers
-      if [[ $line == *": firing $N triggers"* ]]; then cpu_ticks > "$DATA/cpu-before"; fi
+      if [[ $line == *": firing $N triggers"* ]]; then
+        cpu_ticks > "$DATA/cpu-before"
+        admission_buckets > "$DATA/admission-before"
+      fi
     done
   read -r service_after postgres_after < <(cpu_ticks)
+  admission_buckets > "$DATA/admission-after"
+  admission_waits "$DATA/admission-before" "$DATA/admission-after"
   read -r service_before postgres_before < "$DATA/cpu-before"
   completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   python3 -c "import sys; s,p,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \

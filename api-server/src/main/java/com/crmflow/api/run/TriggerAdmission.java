@@ -1,6 +1,9 @@
 package com.crmflow.api.run;
 
 import com.crmflow.worker.activity.OutboundCallObserver;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +35,10 @@ import org.springframework.stereotype.Component;
  * has been due for {@link #FORGET_DUE_AFTER} without ending (it is waiting on something else, or
  * another api-server records its end). A call never waits longer than {@code max-wait}: it is then
  * accepted anyway, since nothing is refused for load. Counts are per process.
+ *
+ * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls waited,
+ * tagged {@code room=true} or {@code false} when max-wait let them in), {@code
+ * crm.trigger.admission.due} and {@code crm.trigger.admission.waiting} (calls in line now).
  */
 @Component
 class TriggerAdmission implements OutboundCallObserver {
@@ -48,6 +55,8 @@ class TriggerAdmission implements OutboundCallObserver {
   private final int limit;
   private final long maxWaitNanos;
   private final Clock clock;
+  private final Timer roomFoundWaits;
+  private final Timer maxWaitWaits;
 
   private final ReentrantLock lock = new ReentrantLock();
 
@@ -72,14 +81,31 @@ class TriggerAdmission implements OutboundCallObserver {
   @Autowired
   TriggerAdmission(
       @Value("${crm.trigger.admission.max-due-runs:32}") int limit,
-      @Value("${crm.trigger.admission.max-wait:5s}") Duration maxWait) {
-    this(limit, maxWait, Clock.systemUTC());
+      @Value("${crm.trigger.admission.max-wait:5s}") Duration maxWait,
+      MeterRegistry meters) {
+    this(limit, maxWait, Clock.systemUTC(), meters);
   }
 
-  TriggerAdmission(int limit, Duration maxWait, Clock clock) {
+  TriggerAdmission(int limit, Duration maxWait, Clock clock, MeterRegistry meters) {
     this.limit = limit;
     this.maxWaitNanos = maxWait.toNanos();
     this.clock = clock;
+    this.roomFoundWaits = waits(meters, true);
+    this.maxWaitWaits = waits(meters, false);
+    Gauge.builder("crm.trigger.admission.due", this, TriggerAdmission::dueNow)
+        .description("Runs accepted by the trigger and due now (the admission's count)")
+        .register(meters);
+    Gauge.builder("crm.trigger.admission.waiting", this, TriggerAdmission::callsWaiting)
+        .description("Trigger calls waiting for room now")
+        .register(meters);
+  }
+
+  private static Timer waits(MeterRegistry meters, boolean roomFound) {
+    return Timer.builder("crm.trigger.admission.wait")
+        .description("How long trigger calls waited for room before their run was accepted")
+        .tag("room", String.valueOf(roomFound))
+        .publishPercentileHistogram()
+        .register(meters);
   }
 
   /**
@@ -93,14 +119,18 @@ class TriggerAdmission implements OutboundCallObserver {
     if (limit <= 0) {
       return true;
     }
+    long arrived = System.nanoTime();
+    boolean roomFound;
     lock.lock();
     try {
-      boolean roomFound = queue.isEmpty() && dueCount() < limit || awaitTurn();
+      roomFound = queue.isEmpty() && dueCount() < limit || awaitTurn();
       due.put(runId, clock.instant());
-      return roomFound;
     } finally {
       lock.unlock();
     }
+    (roomFound ? roomFoundWaits : maxWaitWaits)
+        .record(System.nanoTime() - arrived, TimeUnit.NANOSECONDS);
+    return roomFound;
   }
 
   /** The run waits on a delay until then: not due before that, and forgotten if that is far. */

@@ -3,6 +3,8 @@ package com.crmflow.api.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class TriggerAdmissionTest {
 
   private final SettableClock clock = new SettableClock();
-  private final TriggerAdmission admission = new TriggerAdmission(2, Duration.ofSeconds(30), clock);
+  private final TriggerAdmission admission =
+      new TriggerAdmission(2, Duration.ofSeconds(30), clock, new SimpleMeterRegistry());
 
   @Test
   void callsWaitForRoomInTheirOrderOfArrival() {
@@ -78,7 +81,8 @@ class TriggerAdmissionTest {
 
   @Test
   void aRunDueTooLongIsForgottenAndACallWaitsNoLongerThanMaxWait() {
-    TriggerAdmission brief = new TriggerAdmission(1, Duration.ofMillis(200), clock);
+    MeterRegistry meters = new SimpleMeterRegistry();
+    TriggerAdmission brief = new TriggerAdmission(1, Duration.ofMillis(200), clock, meters);
     assertThat(brief.admit(UUID.randomUUID())).isTrue();
 
     long before = System.nanoTime();
@@ -86,6 +90,12 @@ class TriggerAdmissionTest {
     assertThat(System.nanoTime() - before)
         .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
     assertThat(brief.dueNow()).isEqualTo(2);
+    assertThat(meters.get("crm.trigger.admission.due").gauge().value()).isEqualTo(2);
+    assertThat(meters.get("crm.trigger.admission.wait").tag("room", "true").timer().count())
+        .isEqualTo(1);
+    var maxWaited = meters.get("crm.trigger.admission.wait").tag("room", "false").timer();
+    assertThat(maxWaited.count()).isEqualTo(1);
+    assertThat(maxWaited.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
 
     clock.advance(TriggerAdmission.FORGET_DUE_AFTER.plusSeconds(1));
     assertThat(brief.dueNow()).isZero();
@@ -94,7 +104,8 @@ class TriggerAdmissionTest {
 
   @Test
   void aLimitOfZeroLetsEveryCallIn() {
-    TriggerAdmission off = new TriggerAdmission(0, Duration.ofSeconds(30), clock);
+    TriggerAdmission off =
+        new TriggerAdmission(0, Duration.ofSeconds(30), clock, new SimpleMeterRegistry());
     for (int i = 0; i < 100; i++) {
       assertThat(off.admit(UUID.randomUUID())).isTrue();
     }
