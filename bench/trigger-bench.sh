@@ -75,16 +75,17 @@ if total:
           f"p99 <= {1000 * quantile(0.99):.0f} ms (histogram bucket bounds)")
 PY
 }
+trigger_url() { echo "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$1"; }
 # PREWARM=N: before measuring, N unmeasured triggers per flow (beyond the harness's 20 s cap on
 # warm-up), so the figures are those of a service that has been up for a while
 for flow in ${FLOWS:-a b}; do
   if [[ ${PREWARM:-0} -gt 0 ]]; then
-    java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
+    java "$HARNESS" --url "$(trigger_url "$flow")" \
       --n "$PREWARM" --concurrency "$C" --timeout-s 180 --label "prewarm-$flow" | grep RESULT | sed 's/^/prewarm: /'
   fi
 done
 for flow in ${FLOWS:-a b}; do
-  java "$HARNESS" --url "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$flow" \
+  java "$HARNESS" --url "$(trigger_url "$flow")" \
     --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" \
     2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
       echo "$line"
