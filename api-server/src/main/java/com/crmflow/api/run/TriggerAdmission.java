@@ -36,9 +36,14 @@ import org.springframework.stereotype.Component;
  * another api-server records its end). A call never waits longer than {@code max-wait}: it is then
  * accepted anyway, since nothing is refused for load. Counts are per process.
  *
+ * <p>Below the limit, calls are also let in at a {@link AdmissionPace pace} (unless {@code paced}
+ * is off): about the rate at which runs end, evenly spaced, which keeps runs that wake from short
+ * delays from arriving in waves.
+ *
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls waited,
  * tagged {@code room=true} or {@code false} when max-wait let them in), {@code
- * crm.trigger.admission.due} and {@code crm.trigger.admission.waiting} (calls in line now).
+ * crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls in line now) and {@code
+ * crm.trigger.admission.pace} (calls let in per second at most now).
  */
 @Component
 class TriggerAdmission implements OutboundCallObserver {
@@ -78,22 +83,30 @@ class TriggerAdmission implements OutboundCallObserver {
   private final PriorityQueue<Wakeup> wakeups =
       new PriorityQueue<>((a, b) -> a.at().compareTo(b.at()));
 
+  /** The pace calls are let in at; null when not paced. */
+  private final AdmissionPace pace;
+
   @Autowired
   TriggerAdmission(
       @Value("${crm.trigger.admission.max-due-runs:32}") int limit,
       @Value("${crm.trigger.admission.max-wait:5s}") Duration maxWait,
+      @Value("${crm.trigger.admission.paced:true}") boolean paced,
       MeterRegistry meters) {
-    this(limit, maxWait, Clock.systemUTC(), meters);
+    this(limit, maxWait, paced, Clock.systemUTC(), meters);
   }
 
-  TriggerAdmission(int limit, Duration maxWait, Clock clock, MeterRegistry meters) {
+  TriggerAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {
     this.limit = limit;
+    this.pace = paced && limit > 0 ? new AdmissionPace(limit, clock.instant()) : null;
     this.maxWaitNanos = maxWait.toNanos();
     this.clock = clock;
     this.roomFoundWaits = waits(meters, true);
     this.maxWaitWaits = waits(meters, false);
     Gauge.builder("crm.trigger.admission.due", this, TriggerAdmission::dueNow)
         .description("Runs accepted by the trigger and due now (the admission's count)")
+        .register(meters);
+    Gauge.builder("crm.trigger.admission.pace", this, TriggerAdmission::paceNow)
+        .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.waiting", this, TriggerAdmission::callsWaiting)
         .description("Trigger calls waiting for room now")
@@ -123,7 +136,11 @@ class TriggerAdmission implements OutboundCallObserver {
     boolean roomFound;
     lock.lock();
     try {
-      roomFound = queue.isEmpty() && dueCount() < limit || awaitTurn();
+      boolean letInAtOnce = queue.isEmpty() && hasRoom();
+      roomFound = letInAtOnce || awaitTurn();
+      if (roomFound && pace != null) {
+        pace.take(clock.instant(), due.size(), !letInAtOnce);
+      }
       due.put(runId, clock.instant());
     } finally {
       lock.unlock();
@@ -141,6 +158,8 @@ class TriggerAdmission implements OutboundCallObserver {
           if (counted && Duration.between(clock.instant(), until).compareTo(TRACKED_WAKEUPS) <= 0) {
             waiting.put(runId, until);
             wakeups.add(new Wakeup(until, runId));
+          } else if (counted && pace != null) {
+            pace.runEnded();
           }
           return counted;
         });
@@ -149,10 +168,16 @@ class TriggerAdmission implements OutboundCallObserver {
   /** The run ended (or was not accepted after all): no longer counted. */
   void ended(UUID runId) {
     change(
-        () ->
-            due.remove(runId) != null
-                | waiting.remove(runId) != null
-                | inCall.remove(runId) != null);
+        () -> {
+          boolean counted =
+              due.remove(runId) != null
+                  | waiting.remove(runId) != null
+                  | inCall.remove(runId) != null;
+          if (counted && pace != null) {
+            pace.runEnded();
+          }
+          return counted;
+        });
   }
 
   @Override
@@ -194,6 +219,16 @@ class TriggerAdmission implements OutboundCallObserver {
     }
   }
 
+  /** Calls let in per second at most now. */
+  double paceNow() {
+    lock.lock();
+    try {
+      return pace == null ? 0 : pace.perSecond();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Calls waiting for room now. */
   int callsWaiting() {
     lock.lock();
@@ -225,11 +260,14 @@ class TriggerAdmission implements OutboundCallObserver {
     queue.addLast(turn);
     long left = maxWaitNanos;
     try {
-      while (queue.peekFirst() != turn || dueCount() >= limit) {
+      while (queue.peekFirst() != turn || !hasRoom()) {
         if (left <= 0) {
           return false;
         }
         long slice = Math.min(left, LOOK_AGAIN_NANOS);
+        if (queue.peekFirst() == turn && pace != null && dueCount() < limit) {
+          slice = Math.max(1, Math.min(slice, pace.untilNextSlot(clock.instant()).toNanos()));
+        }
         left -= slice - turn.awaitNanos(slice);
       }
       return true;
@@ -262,6 +300,11 @@ class TriggerAdmission implements OutboundCallObserver {
     if (first != null) {
       first.signal();
     }
+  }
+
+  /** Fewer runs due than the limit and, when paced, the next slot has come. */
+  private boolean hasRoom() {
+    return dueCount() < limit && (pace == null || pace.slotCome(clock.instant()));
   }
 
   /** Moves runs whose delay is over back to due, and forgets what was counted too long. */

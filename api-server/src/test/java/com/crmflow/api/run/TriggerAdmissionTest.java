@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +23,7 @@ class TriggerAdmissionTest {
 
   private final SettableClock clock = new SettableClock();
   private final TriggerAdmission admission =
-      new TriggerAdmission(2, Duration.ofSeconds(30), clock, new SimpleMeterRegistry());
+      new TriggerAdmission(2, Duration.ofSeconds(30), false, clock, new SimpleMeterRegistry());
 
   @Test
   void callsWaitForRoomInTheirOrderOfArrival() {
@@ -82,7 +83,7 @@ class TriggerAdmissionTest {
   @Test
   void aRunDueTooLongIsForgottenAndACallWaitsNoLongerThanMaxWait() {
     MeterRegistry meters = new SimpleMeterRegistry();
-    TriggerAdmission brief = new TriggerAdmission(1, Duration.ofMillis(200), clock, meters);
+    TriggerAdmission brief = new TriggerAdmission(1, Duration.ofMillis(200), false, clock, meters);
     assertThat(brief.admit(UUID.randomUUID())).isTrue();
 
     long before = System.nanoTime();
@@ -105,10 +106,63 @@ class TriggerAdmissionTest {
   @Test
   void aLimitOfZeroLetsEveryCallIn() {
     TriggerAdmission off =
-        new TriggerAdmission(0, Duration.ofSeconds(30), clock, new SimpleMeterRegistry());
+        new TriggerAdmission(0, Duration.ofSeconds(30), false, clock, new SimpleMeterRegistry());
     for (int i = 0; i < 100; i++) {
       assertThat(off.admit(UUID.randomUUID())).isTrue();
     }
+  }
+
+  @Test
+  void pacedCallsWaitForTheirSlot() {
+    TriggerAdmission paced = paced();
+    clock.advance(Duration.ofSeconds(1));
+    long burstAtTheFloor =
+        (long) Math.ceil(AdmissionPace.FLOOR_PER_SECOND * AdmissionPace.BURST.toMillis() / 1e3);
+
+    assertThat(callsLetInWithoutTimePassing(paced)).isEqualTo(burstAtTheFloor);
+    assertThat(paced.paceNow()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
+
+    clock.advance(Duration.ofNanos((long) (1e9 / AdmissionPace.FLOOR_PER_SECOND)));
+    assertThat(paced.admit(UUID.randomUUID())).as("the next slot has come").isTrue();
+  }
+
+  @Test
+  void runsEndingWhileCallsWaitSpeedThePaceUp() throws Exception {
+    TriggerAdmission paced =
+        new TriggerAdmission(1000, Duration.ofSeconds(30), true, clock, new SimpleMeterRegistry());
+    List<UUID> runs = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      if (i > 0) {
+        clock.advance(Duration.ofMillis(20)); // the floor's spacing: each is let in on its slot
+      }
+      UUID run = UUID.randomUUID();
+      assertThat(paced.admit(run)).isTrue();
+      runs.add(run);
+    }
+    runs.forEach(paced::ended); // 400 ends within 100 ms: far above the floor
+    CompletableFuture<Boolean> waiting =
+        CompletableFuture.supplyAsync(() -> paced.admit(UUID.randomUUID()));
+    await().until(() -> paced.callsWaiting() == 1);
+    assertThat(paced.paceNow()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
+
+    clock.advance(Duration.ofMillis(100));
+    assertThat(waiting.get(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(paced.paceNow()).isGreaterThan(5 * AdmissionPace.FLOOR_PER_SECOND);
+  }
+
+  /** A paced admission with room for many due runs, so that only its pace holds calls back. */
+  private TriggerAdmission paced() {
+    return new TriggerAdmission(
+        1000, Duration.ofMillis(200), true, clock, new SimpleMeterRegistry());
+  }
+
+  /** Calls let in with room while the clock stands still (the first without room waits 200 ms). */
+  private static long callsLetInWithoutTimePassing(TriggerAdmission admission) {
+    long letIn = 0;
+    while (admission.admit(UUID.randomUUID())) {
+      letIn++;
+    }
+    return letIn;
   }
 
   private CompletableFuture<Boolean> admitAsync(String name, List<String> letIn) {

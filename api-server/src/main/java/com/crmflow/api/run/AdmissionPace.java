@@ -1,0 +1,123 @@
+package com.crmflow.api.run;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The pace at which {@link TriggerAdmission} lets calls in: about as fast as runs end, evenly.
+ *
+ * <p>A due count alone lets calls in in waves when runs wait on short delays. While the runs sleep
+ * the count is low, so calls come in faster than the process can finish runs; a delay later the
+ * woken runs fill the count, and the admission closes until they are done. With a 1 s delay the
+ * cycle repeated every second, and the calls that met a closed admission waited up to a second.
+ * Letting calls in at the rate runs end keeps the work coming in at the rate it is done.
+ *
+ * <p>The rate of ends is smoothed over {@link #END_RATE_SMOOTHING}, and the pace departs from it by
+ * a gain read from the due count (smoothed over {@link #DUE_SMOOTHING}) against a target of half
+ * the admission's limit. Well below the target the process keeps up and the pace climbs ({@link
+ * #CLIMB} per round of measurement). Near and above it the process is at capacity, and the due
+ * count answers a change of pace only a delay later (the delay the runs wait on); there a gentle
+ * slope keeps that loop from swinging. Not thread-safe: the admission calls it under its lock.
+ */
+final class AdmissionPace {
+
+  /** The lowest pace, whatever the measured rate of ends (the start after a quiet spell). */
+  static final double FLOOR_PER_SECOND = 50;
+
+  /** Calls let in at once after a pause: this much time's worth of the pace. */
+  static final Duration BURST = Duration.ofMillis(50);
+
+  static final double CLIMB = 1.25;
+
+  private static final double SLOPE = 0.05;
+  private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+  private static final Duration END_RATE_SMOOTHING = Duration.ofSeconds(1);
+  private static final Duration DUE_SMOOTHING = Duration.ofMillis(500);
+
+  private final double targetDue;
+
+  private Instant sampledAt;
+  private int endedSinceSample;
+  private boolean busySinceSample;
+
+  /**
+   * Runs ended per second (smoothed), measured only while calls wait for the pace: then it is the
+   * rate the process can finish runs at. Quiet spells (callers slower than the pace, or no calls)
+   * leave it as it was, so a burst after a pause starts at the last pace instead of the floor.
+   */
+  private double endRate;
+
+  private double dueSmoothed;
+
+  /** Calls let in per second at most, as last set. */
+  private double perSecond = FLOOR_PER_SECOND;
+
+  /** The earliest time the next call may be let in. */
+  private Instant nextSlot;
+
+  AdmissionPace(int dueLimit, Instant now) {
+    this.targetDue = Math.max(1, dueLimit / 2.0);
+    this.sampledAt = now;
+    this.nextSlot = now;
+  }
+
+  /** A run left the admission's count for good (ended, or waits on a long delay). */
+  void runEnded() {
+    endedSinceSample++;
+  }
+
+  /** Whether a call may be let in now. */
+  boolean slotCome(Instant now) {
+    return !now.isBefore(nextSlot);
+  }
+
+  /** How long until the next call may be let in (0 or less: now). */
+  Duration untilNextSlot(Instant now) {
+    return Duration.between(now, nextSlot);
+  }
+
+  /**
+   * Books the slot of a call let in now, with this many runs due: the next slot is 1/pace later.
+   *
+   * @param waited whether the call waited for room (the pace, not the callers, set the rate)
+   */
+  void take(Instant now, int dueRuns, boolean waited) {
+    busySinceSample |= waited;
+    sample(now, dueRuns);
+    perSecond = Math.max(FLOOR_PER_SECOND, endRate * gain());
+    Instant earliest = now.minus(BURST);
+    nextSlot =
+        (nextSlot.isBefore(earliest) ? earliest : nextSlot).plusNanos((long) (1e9 / perSecond));
+  }
+
+  double perSecond() {
+    return perSecond;
+  }
+
+  private double gain() {
+    if (dueSmoothed < targetDue / 4) {
+      return CLIMB;
+    }
+    return Math.max(0.5, 1 - SLOPE * (dueSmoothed - targetDue) / targetDue);
+  }
+
+  private void sample(Instant now, int dueRuns) {
+    Duration elapsed = Duration.between(sampledAt, now);
+    if (elapsed.compareTo(SAMPLE_EVERY) < 0) {
+      return;
+    }
+    if (busySinceSample && elapsed.compareTo(SAMPLE_EVERY.multipliedBy(3)) <= 0) {
+      double seconds = elapsed.toNanos() / 1e9;
+      endRate += weight(elapsed, END_RATE_SMOOTHING) * (endedSinceSample / seconds - endRate);
+    }
+    dueSmoothed += weight(elapsed, DUE_SMOOTHING) * (dueRuns - dueSmoothed);
+    endedSinceSample = 0;
+    busySinceSample = false;
+    sampledAt = now;
+  }
+
+  /** The weight of a new sample in an exponential mean over about {@code smoothing}. */
+  private static double weight(Duration elapsed, Duration smoothing) {
+    return 1 - Math.exp(-(double) elapsed.toNanos() / smoothing.toNanos());
+  }
+}

@@ -1,0 +1,105 @@
+package com.crmflow.api.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The pace's arithmetic: the floor, the burst, how it follows ends and the due count (a unit). */
+class AdmissionPaceTest {
+
+  private static final int DUE_LIMIT = 32; // a target of 16 due runs
+
+  private Instant now = Instant.parse("2026-11-23T10:00:00Z");
+  private final AdmissionPace pace = new AdmissionPace(DUE_LIMIT, now);
+
+  @Test
+  void afterAQuietSpellABurstComesInAtOnceThenCallsAreSpacedAtTheFloor() {
+    now = now.plusSeconds(1);
+
+    assertThat(callsLetInAtOnce()).as("50 ms of 50/s, rounded up").isEqualTo(3);
+    assertThat(pace.perSecond()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
+    assertThat(pace.untilNextSlot(now)).isEqualTo(Duration.ofMillis(10));
+  }
+
+  @Test
+  void whileFewRunsAreDueThePaceClimbsAboveTheRateAtWhichRunsEnd() {
+    runsEnd(300, 2);
+
+    assertThat(pace.perSecond()).isCloseTo(300 * AdmissionPace.CLIMB, withinPercentage(1));
+  }
+
+  @Test
+  void nearTheTargetThePaceIsTheRateAtWhichRunsEnd() {
+    runsEnd(300, DUE_LIMIT / 2);
+
+    assertThat(pace.perSecond()).isCloseTo(300, withinPercentage(1));
+  }
+
+  @Test
+  void whileManyRunsAreDueThePaceFallsBelowTheRateAtWhichRunsEnd() {
+    runsEnd(300, 2 * DUE_LIMIT); // three targets over: 15% slower
+
+    assertThat(pace.perSecond()).isCloseTo(300 * 0.85, withinPercentage(1));
+  }
+
+  @Test
+  void aPauseLeavesThePaceWhereItWas() {
+    runsEnd(300, DUE_LIMIT / 2);
+    now = now.plusSeconds(10); // nothing ends, nothing comes
+
+    pace.take(now, 0, false);
+    assertThat(pace.perSecond()).as("not the floor").isGreaterThanOrEqualTo(300);
+  }
+
+  @Test
+  void callsThatDoNotWaitDoNotMeasureTheRateOfEnds() {
+    for (int tick = 0; tick < 100; tick++) {
+      now = now.plusMillis(100);
+      pace.take(now, 0, false); // callers slower than the pace, and no run ends
+    }
+    runsEnd(300, 2);
+
+    assertThat(pace.perSecond()).isCloseTo(300 * AdmissionPace.CLIMB, withinPercentage(1));
+  }
+
+  @Test
+  void slotsAreOneOverThePaceApart() {
+    runsEnd(300, DUE_LIMIT / 2);
+    callsLetInAtOnce();
+
+    now = now.plus(pace.untilNextSlot(now));
+    assertThat(pace.slotCome(now)).isTrue();
+    pace.take(now, DUE_LIMIT / 2, true);
+
+    assertThat(pace.untilNextSlot(now).toNanos())
+        .isCloseTo((long) (1e9 / pace.perSecond()), within(1_000L));
+    assertThat(pace.slotCome(now)).isFalse();
+  }
+
+  /**
+   * Ten seconds of runs ending at perSecond while dueRuns are due, with a call let in each 100 ms
+   * after waiting for its slot.
+   */
+  private void runsEnd(int perSecond, int dueRuns) {
+    for (int tick = 0; tick < 100; tick++) {
+      for (int i = 0; i < perSecond / 10; i++) {
+        pace.runEnded();
+      }
+      now = now.plusMillis(100);
+      pace.take(now, dueRuns, true);
+    }
+  }
+
+  private int callsLetInAtOnce() {
+    int letIn = 0;
+    while (pace.slotCome(now)) {
+      pace.take(now, 0, false);
+      letIn++;
+    }
+    return letIn;
+  }
+}
