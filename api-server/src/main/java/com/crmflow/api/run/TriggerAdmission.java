@@ -266,6 +266,7 @@ class TriggerAdmission implements OutboundCallObserver {
         }
         long slice = Math.min(left, LOOK_AGAIN_NANOS);
         if (queue.peekFirst() == turn && pace != null && dueCount() < limit) {
+          // only the pace holds the first call back: wake at its slot (slots are ms apart)
           slice = Math.max(1, Math.min(slice, pace.untilNextSlot(clock.instant()).toNanos()));
         }
         left -= slice - turn.awaitNanos(slice);
