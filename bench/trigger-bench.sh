@@ -49,6 +49,8 @@ cpu_ticks() {
   echo "$service $postgres"
 }
 TICK=$(getconf CLK_TCK)
+# busy and total jiffies of the whole machine (all cores), from /proc/stat
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
 # the admission's wait histogram (seconds buckets, cumulative) from the service's metrics
 admission_buckets() {
   curl -sf localhost:$PORT/actuator/prometheus | grep '^crm_trigger_admission_wait_seconds_bucket' || true
@@ -92,14 +94,19 @@ for flow in ${FLOWS:-a b}; do
       # the measured part starts when the harness says it fires the N triggers
       if [[ $line == *": firing $N triggers"* ]]; then
         cpu_ticks > "$DATA/cpu-before"
+        machine_ticks > "$DATA/machine-before"
         admission_buckets > "$DATA/admission-before"
       fi
     done
   read -r service_after postgres_after < <(cpu_ticks)
+  read -r busy_after total_after < <(machine_ticks)
   admission_buckets > "$DATA/admission-after"
   admission_waits "$DATA/admission-before" "$DATA/admission-after"
   read -r service_before postgres_before < "$DATA/cpu-before"
   completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   python3 -c "import sys; s,p,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) "${completed:-0}" "$TICK"
+  read -r busy_before total_before < "$DATA/machine-before"
+  python3 -c "import sys,os; b,t=map(float,sys.argv[1:]); print(f'machine busy over flow-$flow: {100*b/t:.0f}% of {os.cpu_count()} cores (service, PostgreSQL, harness and the rest)')" \
+    $((busy_after - busy_before)) $((total_after - total_before))
 done

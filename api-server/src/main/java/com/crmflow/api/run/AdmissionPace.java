@@ -14,10 +14,15 @@ import java.time.Instant;
  *
  * <p>The rate of ends is smoothed over {@link #END_RATE_SMOOTHING}, and the pace departs from it by
  * a gain read from the due count (smoothed over {@link #DUE_SMOOTHING}) against a target of half
- * the admission's limit. Well below the target the process keeps up and the pace climbs ({@link
- * #CLIMB} per round of measurement). Near and above it the process is at capacity, and the due
- * count answers a change of pace only a delay later (the delay the runs wait on); there a gentle
- * slope keeps that loop from swinging. Not thread-safe: the admission calls it under its lock.
+ * the admission's limit. Well below the target the process keeps up, and the pace is {@link #CLIMB}
+ * times the rate of ends, which climbs as the runs let in end. Near and above it the process is at
+ * capacity, and the due count answers a change of pace only a delay later (the delay the runs wait
+ * on); there a gentle slope keeps that loop from swinging. Not thread-safe: the admission calls it
+ * under its lock.
+ *
+ * <p>Known limit: runs that sleep on a delay of several seconds (up to the admission's 60 s
+ * horizon) end only after it, so a flood of calls for such a flow is paced near the floor until the
+ * first of them end.
  */
 final class AdmissionPace {
 
@@ -106,6 +111,7 @@ final class AdmissionPace {
     if (elapsed.compareTo(SAMPLE_EVERY) < 0) {
       return;
     }
+    // a window stretched by a pause (no call let in for a while) does not measure capacity
     if (busySinceSample && elapsed.compareTo(SAMPLE_EVERY.multipliedBy(3)) <= 0) {
       double seconds = elapsed.toNanos() / 1e9;
       endRate += weight(elapsed, END_RATE_SMOOTHING) * (endedSinceSample / seconds - endRate);
