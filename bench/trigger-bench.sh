@@ -5,7 +5,8 @@
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
 # runs the harness against each and prints its RESULT lines, then the CPU each completed run cost
-# the service's JVM and PostgreSQL (from /proc, over the measured part). WARMUP triggers (the
+# the service's JVM and PostgreSQL and how busy the whole machine was (from /proc, over the
+# measured part). WARMUP triggers (the
 # harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
 # (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
