@@ -36,6 +36,10 @@ final class AdmissionPace {
 
   private static final double SLOPE = 0.05;
   private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+
+  /** A longer window was stretched by a pause (no call let in for a while): not a measurement. */
+  private static final Duration LONGEST_SAMPLE = SAMPLE_EVERY.multipliedBy(3);
+
   private static final Duration END_RATE_SMOOTHING = Duration.ofSeconds(1);
   private static final Duration DUE_SMOOTHING = Duration.ofMillis(500);
 
@@ -111,8 +115,7 @@ final class AdmissionPace {
     if (elapsed.compareTo(SAMPLE_EVERY) < 0) {
       return;
     }
-    // a window stretched by a pause (no call let in for a while) does not measure capacity
-    if (busySinceSample && elapsed.compareTo(SAMPLE_EVERY.multipliedBy(3)) <= 0) {
+    if (busySinceSample && elapsed.compareTo(LONGEST_SAMPLE) <= 0) {
       double seconds = elapsed.toNanos() / 1e9;
       endRate += weight(elapsed, END_RATE_SMOOTHING) * (endedSinceSample / seconds - endRate);
     }
