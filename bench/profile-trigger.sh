@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU profile of the service under the trigger benchmark (issue 5), as in the README table.
-#   bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
-# Runs FLOWS=a bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
+#   [FLOWS=a] [PREWARM=0] bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
+# Runs FLOWS=a (or b) bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
 # prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt.
 set -euo pipefail
@@ -18,10 +18,10 @@ if [[ ! -f $PROFILER/linux-x64/libasyncProfiler.so ]]; then
   (cd $PROFILER && unzip -o -q async-profiler-4.1-linux-x64.jar)
 fi
 LIB=$PWD/$PROFILER/linux-x64/libasyncProfiler.so
-FLOWS=a bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
+FLOWS=${FLOWS:-a} bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
 sleep "$START"
-PID=$(pgrep -f "^java .*-jar .*api-server" | head -1)
+PID=$(pgrep -f "^java .*-jar .* --server.port=8090" | head -1)
 # the attach is sometimes refused ("No such process") while the JVM is busy: try again
 for attempt in 1 2 3 4 5; do
   java bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break

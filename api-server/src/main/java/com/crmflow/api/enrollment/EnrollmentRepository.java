@@ -111,6 +111,25 @@ class EnrollmentRepository {
         .optional();
   }
 
+  /**
+   * Makes a failed enrollment active again with {@code retryRunId} as its run, if its current run
+   * is still {@code failedRunId}; empty when the enrollment has moved on (enrolled again since).
+   */
+  Optional<Enrollment> resume(UUID failedRunId, UUID retryRunId) {
+    return jdbc.sql(
+            """
+            update enrollment set status = 'active', run_id = :retryRunId, ended_at = null,
+                updated_at = now()
+            where run_id = :failedRunId and status = 'failed'
+            returning %s
+            """
+                .formatted(COLUMNS))
+        .param("failedRunId", failedRunId)
+        .param("retryRunId", retryRunId)
+        .query(MAPPER)
+        .optional();
+  }
+
   /** An enrollment with where its run stands: the latest node log entry of its current run. */
   record Progress(
       Enrollment enrollment,

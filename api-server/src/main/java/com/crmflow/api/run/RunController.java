@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,9 +34,19 @@ class RunController {
   private final RunStarter starter;
   private final WorkflowClient client;
   private final RunEnding ending;
+  private final List<RunRetryListener> retryListeners;
+  private final TransactionTemplate transaction;
 
-  RunController(RunRepository runs, RunStarter starter, WorkflowClient client, RunEnding ending) {
+  RunController(
+      RunRepository runs,
+      RunStarter starter,
+      WorkflowClient client,
+      RunEnding ending,
+      List<RunRetryListener> retryListeners,
+      TransactionTemplate transaction) {
     this.ending = ending;
+    this.retryListeners = retryListeners;
+    this.transaction = transaction;
     this.runs = runs;
     this.starter = starter;
     this.client = client;
@@ -90,7 +101,8 @@ class RunController {
 
   /**
    * Retries a failed run from its failed node: a new run (retry_of the old one) on the same canvas
-   * version and payload, with the outputs of the nodes that completed before.
+   * version and payload, with the outputs of the nodes that completed before. The retry of an
+   * enrollment's run is that enrollment's run again (same workflow id; see EnrollmentRunRetry).
    */
   @PostMapping("/{id}/retry")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
@@ -107,19 +119,26 @@ class RunController {
             .map(e -> (String) e.get("nodeId"))
             .reduce((first, second) -> second)
             .orElse(failed.startNodeId());
+    RunRepository.NewRun next =
+        new RunRepository.NewRun(
+            UUID.randomUUID(),
+            failed.tenantId(),
+            failed.sequenceId(),
+            failed.canvasVersion(),
+            failed.triggerNodeId(),
+            failedNode,
+            failed.triggerPayload(),
+            null,
+            failed.id(),
+            failed.enrollmentId() == null ? null : failed.workflowId(),
+            failed.enrollmentId());
     AutomationRun retry =
-        runs.insert(
-                new RunRepository.NewRun(
-                    UUID.randomUUID(),
-                    failed.tenantId(),
-                    failed.sequenceId(),
-                    failed.canvasVersion(),
-                    failed.triggerNodeId(),
-                    failedNode,
-                    failed.triggerPayload(),
-                    null,
-                    failed.id()))
-            .orElseThrow();
+        transaction.execute(
+            tx -> {
+              AutomationRun inserted = runs.insert(next).orElseThrow();
+              retryListeners.forEach(listener -> listener.runRetried(failed, inserted));
+              return inserted;
+            });
     starter.start(retry);
     return Map.of("run", retry.withNodeLog(List.of()));
   }

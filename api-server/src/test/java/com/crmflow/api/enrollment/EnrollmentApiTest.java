@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
+import com.crmflow.api.support.LocalHttpServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -242,6 +243,98 @@ class EnrollmentApiTest extends ApiTest {
                 .at("/total")
                 .asInt())
         .isZero();
+  }
+
+  @Test
+  void retryOfAFailedEnrollmentRunCarriesTheEnrollmentOnWithoutRepeatingDoneSteps() {
+    try (LocalHttpServer crm = new LocalHttpServer()) {
+      crm.answer("/sync", 400, "{\"error\": \"no such contact\"}");
+      String contactId = contact("dora@example.com", false);
+      String sequenceId = syncingSequence(crm);
+      String enrollmentId = enroll(sequenceId, contactId).text("/enrollment/id");
+      JsonNode failed = awaitEnrollmentStatus(sequenceId, "failed");
+      String failedRun = failed.get("run_id").asString();
+
+      crm.answer("/sync", 200, "{\"ok\": true}");
+      ApiResponse retry =
+          tenant.api().post("/api/v1/automation-runs/" + failedRun + "/retry", Map.of());
+
+      assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+      String retryRun = retry.text("/run/id");
+      assertThat(retry.text("/run/retry_of")).isEqualTo(failedRun);
+      assertThat(retry.text("/run/enrollment_id")).isEqualTo(enrollmentId);
+      assertThat(retry.text("/run/workflow_id"))
+          .isEqualTo("enrollment-" + tenant.id() + "-" + sequenceId + "-" + contactId);
+      JsonNode done = awaitEnrollmentStatus(sequenceId, "completed");
+      assertThat(done.get("id").asString()).isEqualTo(enrollmentId);
+      assertThat(done.get("run_id").asString()).isEqualTo(retryRun);
+      assertThat(done.at("/current_step/node_id").asString()).isEqualTo("sync");
+      JsonNode rerun = awaitRun(tenant.api(), retryRun);
+      assertThat(rerun.get("status").asString()).isEqualTo("completed");
+      assertThat(rerun.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+          .containsExactly("sync");
+      assertThat(crm.received("/sync").get(1).body())
+          .as("the contact's variables, as in the first run")
+          .isEqualTo("{\"email\": \"dora@example.com\"}");
+      assertThat(
+              tenant.api().get("/api/v1/outbound-emails?run_id=" + retryRun).at("/total").asInt())
+          .as("the welcome email went out in the failed run, not again")
+          .isZero();
+      assertThat(events(tenant.id(), "sequence.completed")).hasSize(1);
+      assertThat(events(tenant.id(), "sequence.enrolled")).hasSize(1);
+    }
+  }
+
+  @Test
+  void aFailedRunWhoseContactWasEnrolledAgainIsNotRetried() {
+    try (LocalHttpServer crm = new LocalHttpServer()) {
+      crm.answer("/sync", 400, "{\"error\": \"no such contact\"}");
+      String contactId = contact("erin@example.com", false);
+      String sequenceId = syncingSequence(crm);
+      enroll(sequenceId, contactId);
+      String failedRun = awaitEnrollmentStatus(sequenceId, "failed").get("run_id").asString();
+      enroll(sequenceId, contactId);
+      JsonNode again = awaitEnrollmentStatus(sequenceId, "failed");
+      String newerRun = again.get("run_id").asString();
+      assertThat(newerRun).isNotEqualTo(failedRun);
+
+      ApiResponse refused =
+          tenant.api().post("/api/v1/automation-runs/" + failedRun + "/retry", Map.of());
+
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+      assertThat(refused.text("/detail")).contains("enrolled again");
+      JsonNode unchanged = enrollments(sequenceId).at("/enrollments/0");
+      assertThat(unchanged.get("status").asString()).isEqualTo("failed");
+      assertThat(unchanged.get("run_id").asString()).isEqualTo(newerRun);
+      assertThat(
+              tenant
+                  .api()
+                  .get("/api/v1/automation-runs?sequence_id=" + sequenceId)
+                  .at("/total")
+                  .asInt())
+          .as("no retry run inserted")
+          .isEqualTo(2);
+      assertThat(crm.received("/sync")).hasSize(2);
+    }
+  }
+
+  /** welcome email → http_request POST to the CRM's /sync with the contact's email. */
+  private String syncingSequence(LocalHttpServer crm) {
+    return activeSequence(
+        canvas(
+            List.of(
+                node("welcome", "email", Map.of("subject", "Welcome {{contact.first_name}}")),
+                node(
+                    "sync",
+                    "http_request",
+                    Map.of(
+                        "method",
+                        "POST",
+                        "url",
+                        crm.url("/sync"),
+                        "bodyTemplate",
+                        "{\"email\": \"{{contact.email}}\"}"))),
+            List.of(edge("e1", "welcome", "sync"))));
   }
 
   @Test
