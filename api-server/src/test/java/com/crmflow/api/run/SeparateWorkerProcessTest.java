@@ -8,22 +8,15 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.WorkerProcess;
 import io.temporal.testserver.TestServer;
 import io.temporal.worker.WorkerFactory;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +40,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext
 class SeparateWorkerProcessTest extends ApiTest {
 
-  private static final int TEMPORAL_PORT = freePort();
+  private static final int TEMPORAL_PORT = WorkerProcess.freePort();
   private static final TestServer.PortBoundTestServer TEMPORAL =
       TestServer.createPortBoundServer(TEMPORAL_PORT, true);
 
@@ -71,20 +64,18 @@ class SeparateWorkerProcessTest extends ApiTest {
 
   @Autowired private WorkerFactory workers;
   private LocalHttpServer peer;
-  private Process worker;
-  private Path workerLog;
+  private WorkerProcess worker;
 
   @BeforeEach
   void setUp() throws IOException {
     peer = new LocalHttpServer();
-    workerLog = Files.createTempFile("worker", ".log");
-    worker = startWorker(workerLog);
+    worker = WorkerProcess.start(TEMPORAL_PORT);
   }
 
   @AfterEach
   void tearDown() throws InterruptedException {
     peer.close();
-    stop(worker);
+    worker.close();
   }
 
   /**
@@ -115,7 +106,7 @@ class SeparateWorkerProcessTest extends ApiTest {
                     Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done")))),
             List.of(
                 edge("e1", hook, "wait"), edge("e2", "wait", "call"), edge("e3", "call", "mark"))));
-    awaitWorkerReady(workerLog);
+    worker.awaitReady();
 
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
     JsonNode run = awaitRun(tenant.api(), runId);
@@ -131,48 +122,5 @@ class SeparateWorkerProcessTest extends ApiTest {
     assertThat(workers.tryGetWorker("crm")).isNotNull();
     assertThat(workers.tryGetWorker("automation")).isNull();
     assertThat(workers.tryGetWorker("integrations")).isNull();
-  }
-
-  private static Process startWorker(Path log) throws IOException {
-    Path jar;
-    try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
-      jar =
-          files
-              .filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("build workflow-worker first"));
-    }
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(
-            java,
-            "-Xmx256m",
-            "-jar",
-            jar.toString(),
-            "--spring.temporal.connection.target=127.0.0.1:" + TEMPORAL_PORT,
-            "--crm.http.allow-private-addresses=true")
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
-  }
-
-  private static void awaitWorkerReady(Path log) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
-  }
-
-  private static void stop(Process process) throws InterruptedException {
-    process.destroy(); // SIGTERM: Spring closes the context, workers shut down
-    if (!process.waitFor(20, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,0 +1,75 @@
+package com.crmflow.api.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A workflow-worker started as its own process from its jar (built by the reactor before
+ * api-server's tests), against a port-bound Temporal test server: the distributed shape.
+ */
+public final class WorkerProcess implements AutoCloseable {
+
+  private final Process process;
+  private final Path log;
+
+  private WorkerProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  public static WorkerProcess start(int temporalPort) throws IOException {
+    Path jar;
+    try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
+      jar =
+          files
+              .filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("build workflow-worker first"));
+    }
+    Path log = Files.createTempFile("worker", ".log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process =
+        new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-jar",
+                jar.toString(),
+                "--spring.temporal.connection.target=127.0.0.1:" + temporalPort,
+                "--crm.http.allow-private-addresses=true")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    return new WorkerProcess(process, log);
+  }
+
+  /** Waits until the worker's context has started (its workers poll). */
+  public void awaitReady() {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy(); // SIGTERM: Spring closes the context, workers shut down
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  public static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
