@@ -1,0 +1,74 @@
+package com.crmflow.api.retention;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps the tables that grow with traffic from growing without bound: finished webhook deliveries
+ * (with their attempts) and dispatched CRM events are deleted once older than {@code
+ * crm.retention.keep} (30 days by default; 0 keeps everything). Pending deliveries and events not
+ * yet dispatched are never touched, whatever their age. Run records, enrollments and outbound
+ * emails are the product's history and are kept.
+ */
+@Component
+class Retention {
+
+  private static final Logger log = LoggerFactory.getLogger(Retention.class);
+
+  /** Rows per statement: short transactions that never hold many locks at once. */
+  static final int BATCH = 1000;
+
+  private final RetentionRepository rows;
+  private final Duration keep;
+  private final Clock clock;
+
+  @Autowired
+  Retention(RetentionRepository rows, @Value("${crm.retention.keep:30d}") Duration keep) {
+    this(rows, keep, Clock.systemUTC());
+  }
+
+  Retention(RetentionRepository rows, Duration keep, Clock clock) {
+    this.rows = rows;
+    this.keep = keep;
+    this.clock = clock;
+  }
+
+  /** One pass: every batch older than the cut-off. */
+  @Scheduled(
+      initialDelayString = "${crm.retention.initial-delay:1m}",
+      fixedDelayString = "${crm.retention.interval:1h}")
+  void purge() {
+    if (keep.isZero() || keep.isNegative()) {
+      return;
+    }
+    OffsetDateTime cutOff = OffsetDateTime.now(clock).minus(keep);
+    int deliveries = inBatches(batch -> rows.deleteFinishedDeliveries(cutOff, batch));
+    int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
+    if (deliveries + events > 0) {
+      log.info(
+          "Retention: deleted {} finished webhook deliveries and {} dispatched events older than {}",
+          deliveries,
+          events,
+          cutOff);
+    }
+  }
+
+  /** Deletes batch after batch until one comes back short; returns how many rows went. */
+  private static int inBatches(IntUnaryOperator deleteBatch) {
+    int total = 0;
+    int deleted;
+    do {
+      deleted = deleteBatch.applyAsInt(BATCH);
+      total += deleted;
+    } while (deleted == BATCH);
+    return total;
+  }
+}

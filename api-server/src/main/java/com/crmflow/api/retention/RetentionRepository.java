@@ -1,0 +1,44 @@
+package com.crmflow.api.retention;
+
+import java.time.OffsetDateTime;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Deletes, a batch at a time, rows whose job is done and that are older than a cut-off. */
+@Repository
+class RetentionRepository {
+
+  private final JdbcClient jdbc;
+
+  RetentionRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** Deliveries delivered, failed or stopped before the cut-off (their attempts go with them). */
+  int deleteFinishedDeliveries(OffsetDateTime finishedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from webhook_delivery where id in (
+                select id from webhook_delivery
+                where status <> 'pending' and completed_at < :before
+                limit :batch)
+            """)
+        .param("before", finishedBefore)
+        .param("batch", batch)
+        .update();
+  }
+
+  /** CRM events handed to their webhooks and triggers before the cut-off. */
+  int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from event_outbox where id in (
+                select id from event_outbox
+                where dispatched_at < :before
+                order by id limit :batch)
+            """)
+        .param("before", dispatchedBefore)
+        .param("batch", batch)
+        .update();
+  }
+}

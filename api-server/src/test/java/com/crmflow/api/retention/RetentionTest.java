@@ -1,0 +1,130 @@
+package com.crmflow.api.retention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiTest;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** The retention pass against real tables: what it deletes, what it must leave alone. */
+class RetentionTest extends ApiTest {
+
+  @Autowired private Retention retention;
+
+  private UUID tenantId;
+  private UUID subscriptionId;
+
+  @BeforeEach
+  void setUp() {
+    tenantId = newTenant().id();
+    subscriptionId = UUID.randomUUID();
+    // inactive, so the dispatcher sends nothing to it while the test runs
+    jdbc.sql(
+            """
+            insert into webhook_subscription (id, tenant_id, url, events, is_active)
+            values (:id, :tenant, 'https://hooks.example.com/in', '{contact.created}', false)
+            """)
+        .param("id", subscriptionId)
+        .param("tenant", tenantId)
+        .update();
+  }
+
+  /** A delivery in this state, created and (unless pending) finished this many days ago. */
+  private void deliveries(int count, String status, int daysAgo) {
+    jdbc.sql(
+            """
+            insert into webhook_delivery (id, tenant_id, subscription_id, event_id, event, body,
+                status, attempts, workflow_started, created_at, completed_at)
+            select gen_random_uuid(), :tenant, :subscription, gen_random_uuid(), 'contact.created',
+                '{}', :status, 1, true, now() - make_interval(days => :days),
+                case when :status = 'pending' then null
+                     else now() - make_interval(days => :days) end
+            from generate_series(1, :count)
+            """)
+        .param("tenant", tenantId)
+        .param("subscription", subscriptionId)
+        .param("status", status)
+        .param("days", daysAgo)
+        .param("count", count)
+        .update();
+  }
+
+  private void attemptOfEveryDelivery() {
+    jdbc.sql(
+            """
+            insert into webhook_delivery_attempt (delivery_id, attempt, result, status_code)
+            select id, 1, 'delivered', 200 from webhook_delivery where subscription_id = :s
+            """)
+        .param("s", subscriptionId)
+        .update();
+  }
+
+  private void event(String name, int daysAgo, boolean dispatched) {
+    jdbc.sql(
+            """
+            insert into event_outbox (tenant_id, event_id, event, envelope, created_at,
+                dispatched_at)
+            values (:tenant, gen_random_uuid(), :name, '{}', now() - make_interval(days => :days),
+                case when :dispatched then now() - make_interval(days => :days) end)
+            """)
+        .param("tenant", tenantId)
+        .param("name", name)
+        .param("days", daysAgo)
+        .param("dispatched", dispatched)
+        .update();
+  }
+
+  private List<String> deliveryStatuses() {
+    return jdbc.sql(
+            """
+            select status || '/' || extract(day from now() - created_at)::int from webhook_delivery
+            where subscription_id = :s order by 1
+            """)
+        .param("s", subscriptionId)
+        .query(String.class)
+        .list();
+  }
+
+  @Test
+  void finishedDeliveriesOlderThanThirtyDaysGoInBatchesAndPendingOnesStay() {
+    deliveries(Retention.BATCH + 5, "delivered", 40); // more than one batch
+    deliveries(1, "failed", 31);
+    deliveries(1, "stopped", 45);
+    deliveries(1, "pending", 60); // still being attempted: never deleted, whatever its age
+    deliveries(1, "delivered", 29);
+    attemptOfEveryDelivery();
+
+    retention.purge();
+
+    assertThat(deliveryStatuses()).containsExactly("delivered/29", "pending/60");
+    assertThat(
+            jdbc.sql(
+                    """
+                    select count(*) from webhook_delivery_attempt a
+                    where not exists (select 1 from webhook_delivery d where d.id = a.delivery_id)
+                    """)
+                .query(Long.class)
+                .single())
+        .as("the deleted deliveries' attempts went with them")
+        .isZero();
+  }
+
+  @Test
+  void dispatchedEventsOlderThanThirtyDaysGoAndUndispatchedOnesStay() {
+    event("contact.created", 40, true);
+    event("contact.updated", 40, false); // not handed on yet: kept
+    event("contact.deleted", 10, true);
+
+    retention.purge();
+
+    assertThat(
+            jdbc.sql("select event from event_outbox where tenant_id = :t order by event")
+                .param("t", tenantId)
+                .query(String.class)
+                .list())
+        .containsExactly("contact.deleted", "contact.updated");
+  }
+}
