@@ -379,8 +379,41 @@ public class RunRepository {
     return json.write(bySeq.values());
   }
 
+  /** A node log entry as stored, with its seq. */
+  record LoggedNode(
+      int seq,
+      String nodeId,
+      String nodeType,
+      String status,
+      String startedAt,
+      String completedAt,
+      Map<String, Object> output,
+      String error) {
+
+    /** The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}. */
+    Map<String, Object> asSpecEntry() {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("nodeId", nodeId);
+      entry.put("nodeType", nodeType);
+      entry.put("status", status);
+      entry.put("startedAt", startedAt);
+      entry.put("completedAt", completedAt);
+      if (error != null) {
+        entry.put("error", error);
+      } else {
+        entry.put("output", output);
+      }
+      return entry;
+    }
+  }
+
   /** The node log in execution order, in the spec's shape. */
   List<Map<String, Object>> nodeLog(UUID runId) {
+    return loggedNodes(runId).stream().map(LoggedNode::asSpecEntry).toList();
+  }
+
+  /** The node log in execution order, as stored. */
+  List<LoggedNode> loggedNodes(UUID runId) {
     return jdbc.sql(
             """
             select seq, node_id, node_type, status, started_at, completed_at, output, error
@@ -388,20 +421,35 @@ public class RunRepository {
             """)
         .param("runId", runId)
         .query(
-            (rs, row) -> {
-              Map<String, Object> entry = new LinkedHashMap<>();
-              entry.put("nodeId", rs.getString("node_id"));
-              entry.put("nodeType", rs.getString("node_type"));
-              entry.put("status", rs.getString("status"));
-              entry.put("startedAt", rs.getString("started_at"));
-              entry.put("completedAt", rs.getString("completed_at"));
-              if (rs.getString("error") != null) {
-                entry.put("error", rs.getString("error"));
-              } else {
-                entry.put("output", json.readMap(rs.getString("output")));
-              }
-              return entry;
-            })
+            (rs, row) ->
+                new LoggedNode(
+                    rs.getInt("seq"),
+                    rs.getString("node_id"),
+                    rs.getString("node_type"),
+                    rs.getString("status"),
+                    rs.getString("started_at"),
+                    rs.getString("completed_at"),
+                    rs.getString("error") != null ? null : json.readMap(rs.getString("output")),
+                    rs.getString("error")))
+        .list();
+  }
+
+  /**
+   * Running runs whose workflow had started before {@code before} (the embedded server's start),
+   * after {@code afterId} in id order: the runs an embedded server restart lost.
+   */
+  List<UUID> startedBefore(OffsetDateTime before, UUID afterId, int limit) {
+    return jdbc.sql(
+            """
+            select id from automation_run
+            where status = 'running' and workflow_started and created_at < :before
+              and id > :afterId
+            order by id limit :limit
+            """)
+        .param("before", before)
+        .param("afterId", afterId)
+        .param("limit", limit)
+        .query(UUID.class)
         .list();
   }
 }

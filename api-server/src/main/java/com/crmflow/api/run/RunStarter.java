@@ -7,6 +7,8 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.run.RunResume;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
@@ -80,12 +82,12 @@ public class RunStarter {
    * starts queued) is the reconciler's.
    */
   public void startSoon(AutomationRun run, Canvas canvas) {
-    starts.execute(() -> start(run, canvas, false));
+    starts.execute(() -> start(run, canvas, false, null));
   }
 
   /** As {@link #startSoon}, for a run inserted with its trigger's log entry (insertAccepted). */
   void startAccepted(AutomationRun run, Canvas canvas) {
-    starts.execute(() -> start(run, canvas, true));
+    starts.execute(() -> start(run, canvas, true, null));
   }
 
   @PreDestroy
@@ -97,16 +99,27 @@ public class RunStarter {
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    return start(run, null, runs.startNodeLogged(run.id()));
+    return start(run, null, runs.startNodeLogged(run.id()), null);
+  }
+
+  /**
+   * Starts a new workflow for a run whose workflow the Temporal server lost, going on where the
+   * run's node log says it stood (see {@link RunResume}).
+   *
+   * @return whether Temporal has the workflow now
+   */
+  boolean resume(AutomationRun run) {
+    return start(run, null, runs.startNodeLogged(run.id()), whereItStood(run.id()));
   }
 
   /**
    * @param canvas the run's pinned canvas when the caller has it already, else null
    * @param startLogged whether the start node's log entry exists already (RunInput#triggerLogged)
+   * @param resume where the run stood when its workflow was lost, or null
    */
-  private boolean start(AutomationRun run, Canvas canvas, boolean startLogged) {
+  private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
     try {
-      RunInput input = input(run, canvas, startLogged);
+      RunInput input = input(run, canvas, startLogged, resume);
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
       memo.put("sequence_id", run.sequenceId().toString());
@@ -165,7 +178,7 @@ public class RunStarter {
     return true;
   }
 
-  private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged) {
+  private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged, RunResume resume) {
     Canvas canvas =
         pinned != null
             ? pinned
@@ -191,7 +204,30 @@ public class RunStarter {
         completed,
         localActivities,
         true,
-        startLogged);
+        startLogged,
+        resume);
+  }
+
+  /**
+   * The run's node log as a {@link RunResume}: finished nodes with their outcome, delays still
+   * running with their seq and wake-up time. Nodes finished but not yet logged when the workflow
+   * was lost run again, with the same idempotency keys (run id and node id).
+   */
+  private RunResume whereItStood(UUID runId) {
+    Map<String, RunResume.NodeOutcome> done = new HashMap<>();
+    Map<String, RunResume.WaitingDelay> waiting = new HashMap<>();
+    int lastSeq = 0;
+    for (RunRepository.LoggedNode entry : runs.loggedNodes(runId)) {
+      lastSeq = Math.max(lastSeq, entry.seq());
+      if (!RunResult.RUNNING.equals(entry.status())) {
+        done.put(
+            entry.nodeId(),
+            new RunResume.NodeOutcome(entry.status(), entry.output(), entry.error()));
+      } else if (entry.output() != null && entry.output().get("until") instanceof String until) {
+        waiting.put(entry.nodeId(), new RunResume.WaitingDelay(entry.seq(), until));
+      }
+    }
+    return new RunResume(done, waiting, lastSeq);
   }
 
   /** {{trigger.*}} reads the payload's fields; a payload that is no object is {{trigger.value}}. */

@@ -9,10 +9,10 @@ import static com.crmflow.api.support.SequenceSupport.fire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.CrmApiApplication;
 import com.crmflow.api.support.ApiClient;
-import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.WholeService;
 import com.crmflow.api.support.WorkerProcess;
 import io.temporal.testserver.TestServer;
 import java.nio.file.Path;
@@ -23,7 +23,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -37,7 +36,6 @@ import tools.jackson.databind.JsonNode;
  */
 class ApiServerRestartTest {
 
-  private static final String ADMIN_TOKEN = "restart-admin-token";
   private static final int TEMPORAL_PORT = WorkerProcess.freePort();
   private static final TestServer.PortBoundTestServer TEMPORAL =
       TestServer.createPortBoundServer(TEMPORAL_PORT, true);
@@ -51,19 +49,10 @@ class ApiServerRestartTest {
   }
 
   private static ConfigurableApplicationContext startApiServer(Path dataDir) {
-    return new SpringApplicationBuilder(CrmApiApplication.class)
-        .profiles("distributed")
-        .run(
-            "--server.port=0",
-            "--crm.data-dir=" + dataDir,
-            "--crm.embedded.temporal-port=0",
-            "--spring.temporal.connection.target=127.0.0.1:" + TEMPORAL_PORT,
-            "--crm.admin-token=" + ADMIN_TOKEN,
-            "--crm.http.allow-private-addresses=true");
-  }
-
-  private static String baseUrl(ConfigurableApplicationContext apiServer) {
-    return "http://127.0.0.1:" + apiServer.getEnvironment().getProperty("local.server.port");
+    return WholeService.start(
+        dataDir,
+        new String[] {"distributed"},
+        "--spring.temporal.connection.target=127.0.0.1:" + TEMPORAL_PORT);
   }
 
   @Test
@@ -74,16 +63,10 @@ class ApiServerRestartTest {
       String key;
       String runId;
       try (ConfigurableApplicationContext first = startApiServer(dataDir)) {
-        ApiClient admin = new ApiClient(baseUrl(first), ADMIN_TOKEN);
-        ApiResponse tenant = admin.post("/admin/v1/tenants", Map.of("name", "restart"));
-        UUID tenantId = UUID.fromString(tenant.text("/tenant/id"));
-        key =
-            admin
-                .post(
-                    "/admin/v1/tenants/" + tenantId + "/api-keys",
-                    Map.of("name", "restart", "scopes", List.of("*")))
-                .text("/key");
-        ApiClient api = new ApiClient(baseUrl(first), key);
+        ApiTest.TenantClient tenant = WholeService.newTenant(first);
+        UUID tenantId = tenant.id();
+        key = tenant.key();
+        ApiClient api = tenant.api();
         activeAutomation(
             api,
             canvas(
@@ -96,7 +79,12 @@ class ApiServerRestartTest {
                         Map.of("method", "POST", "url", peer.url("/done")))),
                 List.of(edge("e1", "hook", "wait"), edge("e2", "wait", "call"))));
         worker.awaitReady();
-        runId = fire(new ApiClient(baseUrl(first), null), tenantId, "hook", Map.of("id", 1));
+        runId =
+            fire(
+                new ApiClient(WholeService.baseUrl(first), null),
+                tenantId,
+                "hook",
+                Map.of("id", 1));
         await()
             .atMost(Duration.ofSeconds(20))
             .until(
@@ -110,7 +98,9 @@ class ApiServerRestartTest {
       await().atMost(Duration.ofSeconds(30)).until(() -> !peer.received("/done").isEmpty());
 
       try (ConfigurableApplicationContext second = startApiServer(dataDir)) {
-        JsonNode run = awaitRun(new ApiClient(baseUrl(second), key), runId, Duration.ofSeconds(30));
+        JsonNode run =
+            awaitRun(
+                new ApiClient(WholeService.baseUrl(second), key), runId, Duration.ofSeconds(30));
 
         assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
         assertThat(run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))

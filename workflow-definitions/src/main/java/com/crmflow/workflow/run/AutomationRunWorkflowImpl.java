@@ -128,6 +128,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     if (input.completedNodeIds() != null && !input.completedNodeIds().isEmpty()) {
       resumeAfter(input.completedNodeIds());
     }
+    if (input.resume() != null) {
+      logSeq = input.resume().lastSeq();
+    }
     try {
       settled.add(input.startNodeId());
       if (input.runsInlineChains()) {
@@ -258,15 +261,24 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private void execute(CanvasNode node, List<String> ready) {
     String type = node.type();
     int ordinal = executedByType.merge(type, 1, Integer::sum);
-    int seq = ++logSeq;
+    RunResume.NodeOutcome before =
+        input.resume() == null ? null : input.resume().done().get(node.id());
+    if (before != null) {
+      replay(node, ordinal, before, ready);
+      return;
+    }
+    RunResume.WaitingDelay waiting = waitingBefore(node);
+    int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
     Map<String, Object> output;
     try {
       if (NodeType.DELAY.value().equals(type)) {
         // "until" lets operators (and the enrollment list's next step time) see when it wakes
         String until =
-            NodeLogEntry.timestamp(
-                Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node)));
+            waiting != null
+                ? waiting.until()
+                : NodeLogEntry.timestamp(
+                    Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node)));
         record(
             new NodeLogEntry(
                 seq,
@@ -317,12 +329,53 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
               loggedOutput(node, output),
               null));
     }
-    if (NodeType.CONDITION.value().equals(type)) {
+    followCompleted(node, output, ready);
+  }
+
+  /** A condition follows the edges of its branch; any other node all of its edges. */
+  private void followCompleted(CanvasNode node, Map<String, Object> output, List<String> ready) {
+    if (NodeType.CONDITION.value().equals(node.type())) {
       String branch = String.valueOf(output.get("result"));
       follow(node, edge -> edge.label() == null || edge.label().equals(branch), ready);
     } else {
       follow(node, edge -> true, ready);
     }
+  }
+
+  /**
+   * A node finished before the workflow was lost ({@link RunInput#resume}): its logged outcome
+   * takes effect as when it ran (variables, edges, a failure), without running it or logging it
+   * again.
+   */
+  private void replay(
+      CanvasNode node, int ordinal, RunResume.NodeOutcome before, List<String> ready) {
+    String variable = node.type() + "_" + ordinal;
+    switch (before.status()) {
+      case RunResult.FAILED -> {
+        if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
+          scope.put(variable, Map.of("error", String.valueOf(before.error())));
+          follow(node, edge -> true, ready);
+        } else if (failure == null) {
+          failure = "node " + node.id() + " (" + node.type() + ") failed: " + before.error();
+        }
+      }
+      case RunResult.SKIPPED -> {
+        scope.put(variable, before.output() == null ? Map.of() : before.output());
+        follow(node, edge -> true, ready);
+      }
+      default -> {
+        Map<String, Object> output = before.output() == null ? Map.of() : before.output();
+        scope.put(variable, output);
+        followCompleted(node, output, ready);
+      }
+    }
+  }
+
+  /** The delay's log entry and wake-up time if it was waiting when the workflow was lost. */
+  private RunResume.WaitingDelay waitingBefore(CanvasNode node) {
+    return input.resume() == null || !NodeType.DELAY.value().equals(node.type())
+        ? null
+        : input.resume().waiting().get(node.id());
   }
 
   /** Whether the node waits on something outside the workflow: a timer or an activity. */
@@ -511,9 +564,18 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     double days = number(node.config("delayDays"));
     double hours = number(node.config("delayHours"));
     Duration duration = delayDuration(node);
-    Workflow.newTimer(
-            duration, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build())
-        .get();
+    RunResume.WaitingDelay waiting = waitingBefore(node);
+    Duration left =
+        waiting == null
+            ? duration
+            : Duration.between(
+                Instant.ofEpochMilli(Workflow.currentTimeMillis()), Instant.parse(waiting.until()));
+    // a resumed delay waits only for what is left of it, if anything
+    if (waiting == null || left.compareTo(Duration.ZERO) > 0) {
+      Workflow.newTimer(
+              left, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build())
+          .get();
+    }
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("waitedSeconds", duration.toSeconds());
     return output;

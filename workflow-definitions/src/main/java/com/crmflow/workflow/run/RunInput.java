@@ -21,6 +21,8 @@ import java.util.Map;
  *     still deterministic order, so the choice is fixed per run; null (older runs) means false.
  * @param triggerLogged true when api-server wrote the start (trigger) node's log entry, seq 1, with
  *     the run row; the workflow then does not record it. Null means false.
+ * @param resume for a run whose workflow the server lost: where it stood (see {@link RunResume});
+ *     null otherwise (and for every run started before it existed)
  */
 public record RunInput(
     String tenantId,
@@ -35,7 +37,8 @@ public record RunInput(
     List<String> completedNodeIds,
     Boolean localActivities,
     Boolean inlineChains,
-    Boolean triggerLogged) {
+    Boolean triggerLogged,
+    RunResume resume) {
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);

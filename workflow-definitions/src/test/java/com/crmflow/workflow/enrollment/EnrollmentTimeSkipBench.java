@@ -118,7 +118,8 @@ class EnrollmentTimeSkipBench {
               List.of(),
               false,
               true,
-              false));
+              false,
+              null));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;
     // time skips only while the environment is asked to wait: 5 days of test time covers both

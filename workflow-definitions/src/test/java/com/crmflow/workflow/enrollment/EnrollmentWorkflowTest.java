@@ -121,7 +121,8 @@ class EnrollmentWorkflowTest {
             List.of(),
             false,
             true,
-            false));
+            false,
+            null));
     return WorkflowStub.fromTyped(workflow);
   }
 

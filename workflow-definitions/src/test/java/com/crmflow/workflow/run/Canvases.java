@@ -41,6 +41,21 @@ public final class Canvases {
             edge("wait2", "step3")));
   }
 
+  /** webhook → http_request → wait 1 day → http_request with the first call's body.id */
+  static Canvas callWaitCall() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node("first", "http_request", Map.of("method", "GET", "url", "https://example.com/a")),
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node(
+                "second",
+                "http_request",
+                Map.of(
+                    "method", "POST", "url", "https://example.com/b/{{http_request_1.body.id}}"))),
+        List.of(edge("hook", "first"), edge("first", "wait"), edge("wait", "second")));
+  }
+
   /** webhook → wait 3 days → http_request */
   static Canvas threeDayWait() {
     return new Canvas(

@@ -128,7 +128,8 @@ public final class FlowHistoryRecorder {
                   List.of(),
                   false,
                   false,
-                  false));
+                  false,
+                  null));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
   }
@@ -188,7 +189,8 @@ public final class FlowHistoryRecorder {
                   List.of(),
                   false,
                   false,
-                  false));
+                  false,
+                  null));
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
   }

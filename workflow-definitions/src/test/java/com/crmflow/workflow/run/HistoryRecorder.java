@@ -81,7 +81,8 @@ public final class HistoryRecorder {
                   List.of(),
                   true,
                   true,
-                  true));
+                  true,
+                  null));
       Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
     }
   }

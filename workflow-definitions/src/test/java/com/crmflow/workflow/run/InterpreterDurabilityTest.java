@@ -14,6 +14,7 @@ import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -77,7 +78,8 @@ class InterpreterDurabilityTest {
         List.of(),
         activities.equals("local"),
         chains.equals("inline"),
-        false);
+        false,
+        null);
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
@@ -133,6 +135,111 @@ class InterpreterDurabilityTest {
         client.fetchHistory(execution.getWorkflowId()), AutomationRunWorkflowImpl.class);
   }
 
+  /** The input with where a lost workflow's run stood (as api-server reads it from the log). */
+  private static RunInput resumed(RunInput input, RunResume resume) {
+    return new RunInput(
+        input.tenantId(),
+        input.sequenceId(),
+        input.runId(),
+        input.canvasVersion(),
+        input.canvas(),
+        input.startNodeId(),
+        input.triggerPayload(),
+        input.contact(),
+        input.priorOutputs(),
+        input.completedNodeIds(),
+        input.localActivities(),
+        input.inlineChains(),
+        input.triggerLogged(),
+        resume);
+  }
+
+  private static NodeLogEntry logged(int seq, String nodeId, String type, String status) {
+    return new NodeLogEntry(
+        seq, nodeId, type, status, "2026-11-20T10:00:00.000Z", null, Map.of(), null);
+  }
+
+  /**
+   * A run whose workflow the embedded server lost on a restart goes on where its log says it stood:
+   * the call made before is not made again (its logged output is the variable), and the 1-day delay
+   * waits only the 5 hours it had left, under its own log entry.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aResumedRunWaitsWhatWasLeftOfItsDelayAndRunsNothingTwice(String activities, String chains) {
+    ScriptedHttp http = new ScriptedHttp(0);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    Instant resumedAt = Instant.ofEpochMilli(env.currentTimeMillis());
+    String until = NodeLogEntry.timestamp(resumedAt.plus(Duration.ofHours(5)));
+    recorder.recordNodes(
+        "r2",
+        List.of(
+            logged(1, "hook", "webhook_trigger", "completed"),
+            logged(2, "first", "http_request", "completed"),
+            logged(3, "wait", "delay", "running")));
+    RunResume resume =
+        new RunResume(
+            Map.of(
+                "hook",
+                new RunResume.NodeOutcome("completed", Map.of(), null),
+                "first",
+                new RunResume.NodeOutcome(
+                    "completed", Map.of("statusCode", 200, "body", Map.of("id", 42)), null)),
+            Map.of("wait", new RunResume.WaitingDelay(3, until)),
+            3);
+
+    RunResult result =
+        stub(env.getWorkflowClient(), "r2")
+            .run(
+                resumed(
+                    input("r2", Canvases.callWaitCall(), Map.of(), activities, chains), resume));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(Duration.ofMillis(env.currentTimeMillis() - resumedAt.toEpochMilli()))
+        .as("the 5 hours left, not the whole day")
+        .isBetween(Duration.ofHours(5), Duration.ofHours(6));
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/b/42");
+    assertThat(http.calls.get(0).idempotencyKey()).isEqualTo("r2:second");
+    assertThat(recorder.log("r2"))
+        .extracting(e -> e.seq() + " " + e.nodeId() + " " + e.status())
+        .containsExactly(
+            "1 hook completed", "2 first completed", "3 wait completed", "4 second completed");
+    assertThat(recorder.finished).containsEntry("r2", "completed");
+  }
+
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aResumedRunWhoseLogShowsAFailedNodeFailsWithoutRunningMore(
+      String activities, String chains) {
+    ScriptedHttp http = new ScriptedHttp(0);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    RunResume resume =
+        new RunResume(
+            Map.of(
+                "hook",
+                new RunResume.NodeOutcome("completed", Map.of(), null),
+                "first",
+                new RunResume.NodeOutcome("failed", null, "HTTP 500 from example.com")),
+            Map.of(),
+            2);
+
+    RunResult result =
+        stub(env.getWorkflowClient(), "r3")
+            .run(
+                resumed(
+                    input("r3", Canvases.callWaitCall(), Map.of(), activities, chains), resume));
+
+    assertThat(result.status()).isEqualTo("failed");
+    assertThat(result.error())
+        .isEqualTo("node first (http_request) failed: HTTP 500 from example.com");
+    assertThat(http.calls).isEmpty();
+    assertThat(recorder.finished).containsEntry("r3", "failed");
+  }
+
   @Test
   void aTriggerLoggedWithTheRunIsNotRecordedAgain() {
     register(env.getWorkerFactory(), recorder, new ScriptedHttp(0));
@@ -158,7 +265,8 @@ class InterpreterDurabilityTest {
             List.of(),
             true,
             true,
-            true);
+            true,
+            null);
 
     RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
 

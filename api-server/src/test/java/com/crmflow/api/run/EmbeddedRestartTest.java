@@ -1,0 +1,110 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.WholeService;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The embedded defaults restarted while a run waits: the embedded Temporal server forgets every
+ * workflow, and RunResumer gives the run a new one that goes on where its node log says it stood.
+ */
+class EmbeddedRestartTest {
+
+  /** Longer than a stop and a start of the service, short for a test. */
+  private static final Duration DELAY = Duration.ofSeconds(15);
+
+  @Test
+  void aRunWaitingOnADelayGoesOnAfterARestartWithoutRepeatingItsCall(@TempDir Path dataDir) {
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      peer.answer("/first", 200, "{\"n\": 5}");
+      ApiTest.TenantClient tenant;
+      String runId;
+      JsonNode waiting;
+      try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
+        tenant = WholeService.newTenant(first);
+        activeAutomation(
+            tenant.api(),
+            canvas(
+                List.of(
+                    node("hook", "webhook_trigger", Map.of()),
+                    node(
+                        "first",
+                        "http_request",
+                        Map.of("method", "GET", "url", peer.url("/first"))),
+                    node("wait", "delay", Map.of("delayHours", DELAY.toMillis() / 3_600_000.0)),
+                    node(
+                        "second",
+                        "http_request",
+                        Map.of(
+                            "method",
+                            "POST",
+                            "url",
+                            peer.url("/second/{{http_request_1.body.n}}")))),
+                List.of(
+                    edge("e1", "hook", "first"),
+                    edge("e2", "first", "wait"),
+                    edge("e3", "wait", "second"))));
+        runId =
+            fire(new ApiClient(WholeService.baseUrl(first), null), tenant.id(), "hook", Map.of());
+        ApiClient api = tenant.api();
+        waiting =
+            await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                    () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/2"),
+                    entry -> "running".equals(entry.path("status").asString()));
+      }
+      Instant until = Instant.parse(waiting.at("/output/until").asString());
+      assertThat(Instant.now()).as("stopped before the delay ended").isBefore(until);
+
+      try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
+        Instant upAgain = Instant.now();
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        JsonNode run = awaitRun(api, runId, Duration.ofSeconds(60));
+
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        assertThat(run.at("/node_log").valueStream().map(e -> e.get("nodeId").asString()))
+            .containsExactly("hook", "first", "wait", "second");
+        assertThat(run.at("/node_log").valueStream().map(e -> e.get("status").asString()))
+            .containsOnly("completed");
+        JsonNode wait = run.at("/node_log/2");
+        assertThat(wait.get("startedAt").asString())
+            .as("the same log entry, started before the restart")
+            .isEqualTo(waiting.get("startedAt").asString());
+        Instant secondStarted = Instant.parse(run.at("/node_log/3/startedAt").asString());
+        // resumed within a reconcile interval (5 s) of the service being up; a delay that started
+        // over would end a whole DELAY after that
+        Instant resumedBy = (until.isAfter(upAgain) ? until : upAgain).plusSeconds(10);
+        assertThat(secondStarted)
+            .as("the delay waited what it had left, not its whole length again")
+            .isAfterOrEqualTo(until.minusMillis(50))
+            .isBefore(resumedBy);
+        assertThat(peer.received("/first")).as("not called again after the restart").hasSize(1);
+        assertThat(peer.received())
+            .extracting(LocalHttpServer.Received::path)
+            .containsExactly("/first", "/second/5");
+        assertThat(peer.received("/second/5").get(0).header("Idempotency-Key"))
+            .isEqualTo(runId + ":second");
+      }
+    }
+  }
+}

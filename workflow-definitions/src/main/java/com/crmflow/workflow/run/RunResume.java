@@ -1,0 +1,25 @@
+package com.crmflow.workflow.run;
+
+import java.util.Map;
+
+/**
+ * Where a run stood when the Temporal server lost its workflow (the embedded server keeps workflows
+ * in memory, so a restart of the service loses them): read back from the run's node log, so a new
+ * workflow of the same run goes on from there instead of from the start.
+ *
+ * @param done the nodes logged as finished (completed, skipped, or failed), by node id: the walk
+ *     passes them again without running them, with their logged outcome (so no email or call is
+ *     made twice, and their outputs are variables again)
+ * @param waiting the delays logged as running, by node id: they wait until their logged wake-up
+ *     time, not their full length again, and keep their log entry
+ * @param lastSeq the highest seq in the log: new entries are numbered after it
+ */
+public record RunResume(
+    Map<String, NodeOutcome> done, Map<String, WaitingDelay> waiting, int lastSeq) {
+
+  /** A finished node's logged outcome. */
+  public record NodeOutcome(String status, Map<String, Object> output, String error) {}
+
+  /** A delay that was waiting: its log entry's seq and when it wakes (ISO-8601). */
+  public record WaitingDelay(int seq, String until) {}
+}
