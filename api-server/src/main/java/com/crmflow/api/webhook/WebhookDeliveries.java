@@ -1,5 +1,6 @@
 package com.crmflow.api.webhook;
 
+import com.crmflow.api.embedded.EmbeddedTemporal;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
@@ -11,6 +12,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,7 +22,9 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -38,6 +42,9 @@ class WebhookDeliveries implements OutboxEventHandler {
   private final JsonColumns json;
   private final WorkflowClient temporal;
   private final List<Long> retryDelaysMillis;
+
+  /** Deliveries created before this moment were started by an earlier process. */
+  private final OffsetDateTime processStart = OffsetDateTime.now();
 
   WebhookDeliveries(
       WebhookRepository webhooks,
@@ -110,6 +117,28 @@ class WebhookDeliveries implements OutboxEventHandler {
     }
     webhooks.markStarted(deliveryId);
     return true;
+  }
+
+  /**
+   * On the embedded Temporal server (which keeps workflows in memory) a restart of the service lost
+   * the workflows of pending deliveries: they are started again. Their schedule starts over; the
+   * attempts already made are recorded, so they are neither sent nor counted again.
+   */
+  @EventListener(ApplicationReadyEvent.class)
+  void serviceUp(ApplicationReadyEvent ready) {
+    if (ready.getApplicationContext().containsBean(EmbeddedTemporal.BEAN_NAME)) {
+      restartLost();
+    }
+  }
+
+  /** Marks the pending deliveries of earlier processes to be started again; returns how many. */
+  int restartLost() {
+    int lost = webhooks.markUnstarted(processStart);
+    if (lost > 0) {
+      log.info(
+          "Starting {} webhook deliveries again: the embedded Temporal server lost them", lost);
+    }
+    return lost;
   }
 
   @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")

@@ -1,0 +1,65 @@
+package com.crmflow.api.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiTest;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * A pending delivery of an earlier process (its workflow lost with the embedded server) is started
+ * again: here its subscription is inactive, so the new workflow's first attempt stops it.
+ */
+class LostDeliveryRestartTest extends ApiTest {
+
+  @Autowired private WebhookDeliveries deliveries;
+
+  @Test
+  void aPendingDeliveryOfAnEarlierProcessIsStartedAgain() {
+    UUID tenantId = newTenant().id();
+    UUID subscriptionId = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into webhook_subscription (id, tenant_id, url, events, is_active)
+            values (:id, :tenant, 'https://hooks.example.com/in', '{contact.created}', false)
+            """)
+        .param("id", subscriptionId)
+        .param("tenant", tenantId)
+        .update();
+    UUID deliveryId = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into webhook_delivery (id, tenant_id, subscription_id, event_id, event, body,
+                attempts, workflow_started, created_at)
+            values (:id, :tenant, :subscription, gen_random_uuid(), 'contact.created', '{}', 1,
+                true, now() - interval '1 hour')
+            """)
+        .param("id", deliveryId)
+        .param("tenant", tenantId)
+        .param("subscription", subscriptionId)
+        .update();
+
+    assertThat(deliveries.restartLost()).isGreaterThanOrEqualTo(1);
+
+    String status =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    jdbc.sql("select status from webhook_delivery where id = :id")
+                        .param("id", deliveryId)
+                        .query(String.class)
+                        .single(),
+                s -> !s.equals("pending"));
+    assertThat(status).isEqualTo("stopped");
+    assertThat(
+            jdbc.sql("select workflow_started from webhook_delivery where id = :id")
+                .param("id", deliveryId)
+                .query(Boolean.class)
+                .single())
+        .isTrue();
+  }
+}
