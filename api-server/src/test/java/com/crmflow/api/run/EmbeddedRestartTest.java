@@ -6,10 +6,12 @@ import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WholeService;
@@ -25,7 +27,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The embedded defaults restarted while a run waits: the embedded Temporal server forgets every
- * workflow, and RunResumer gives the run a new one that goes on where its node log says it stood.
+ * workflow, and RunResumer gives each waiting run (an automation's, an enrollment's) a new one that
+ * goes on where its node log says it stood.
  */
 class EmbeddedRestartTest {
 
@@ -39,6 +42,7 @@ class EmbeddedRestartTest {
       ApiTest.TenantClient tenant;
       String runId;
       JsonNode waiting;
+      String sequenceId;
       try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
         tenant = WholeService.newTenant(first);
         activeAutomation(
@@ -72,6 +76,7 @@ class EmbeddedRestartTest {
                 .until(
                     () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/2"),
                     entry -> "running".equals(entry.path("status").asString()));
+        sequenceId = enrollInWaitingSequence(api);
       }
       Instant until = Instant.parse(waiting.at("/output/until").asString());
       assertThat(Instant.now()).as("stopped before the delay ended").isBefore(until);
@@ -104,7 +109,51 @@ class EmbeddedRestartTest {
             .containsExactly("/first", "/second/5");
         assertThat(peer.received("/second/5").get(0).header("Idempotency-Key"))
             .isEqualTo(runId + ":second");
+
+        JsonNode enrollment =
+            await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                    () -> api.get("/api/v1/sequences/" + sequenceId + "/enrollments"),
+                    list -> "completed".equals(list.at("/enrollments/0/status").asString()))
+                .at("/enrollments/0");
+        JsonNode emails =
+            api.get("/api/v1/outbound-emails?run_id=" + enrollment.get("run_id").asString()).json();
+        assertThat(
+                emails.at("/outbound_emails").valueStream().map(e -> e.get("subject").asString()))
+            .as("the welcome email once, before the restart; the follow-up after it")
+            .containsExactlyInAnyOrder("Welcome Rita", "Following up");
       }
     }
+  }
+
+  /** Rita enrolled in welcome email → delay → follow-up email, once she waits on the delay. */
+  private static String enrollInWaitingSequence(ApiClient api) {
+    String contactId =
+        api.post("/api/v1/contacts", Map.of("email", "rita@example.com", "first_name", "Rita"))
+            .text("/contact/id");
+    String sequenceId = sequence(api, "Onboarding");
+    Map<String, Object> steps =
+        canvas(
+            List.of(
+                node("welcome", "email", Map.of("subject", "Welcome {{contact.first_name}}")),
+                node("pause", "delay", Map.of("delayHours", DELAY.toMillis() / 3_600_000.0)),
+                node("follow", "email", Map.of("subject", "Following up"))),
+            List.of(edge("s1", "welcome", "pause"), edge("s2", "pause", "follow")));
+    assertThat(api.put("/api/sequences/" + sequenceId + "/canvas", steps).status()).isEqualTo(200);
+    assertThat(api.patch("/api/v1/sequences/" + sequenceId, Map.of("status", "active")).status())
+        .isEqualTo(200);
+    ApiResponse enrolled =
+        api.post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    assertThat(enrolled.status()).as(enrolled.toString()).isEqualTo(201);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> api.get("/api/v1/sequences/" + sequenceId + "/enrollments"),
+            list ->
+                "pause".equals(list.at("/enrollments/0/current_step/node_id").asString())
+                    && "running".equals(list.at("/enrollments/0/current_step/status").asString()));
+    return sequenceId;
   }
 }
