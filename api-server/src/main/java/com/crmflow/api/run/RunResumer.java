@@ -1,16 +1,16 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.embedded.EmbeddedTemporal;
+import jakarta.annotation.PreDestroy;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.EventListener;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,55 +21,72 @@ import org.springframework.stereotype.Component;
  * delay waits only for what was left of it (see {@link RunStarter#resume}). Runs whose workflow
  * never started are the {@link RunReconciler}'s. With a real Temporal server (distributed) nothing
  * is lost and this does nothing.
+ *
+ * <p>It works in a thread of its own, page after page, so that many waiting runs (a large
+ * sequence's enrollments) neither hold up the start nor the scheduler's other jobs.
  */
 @Component
 class RunResumer {
 
   private static final Logger log = LoggerFactory.getLogger(RunResumer.class);
-  private static final int PAGE = 200;
+  private static final int PAGE = 500;
+  private static final long RETRY_AFTER_SECONDS = 5;
 
   private final RunRepository runs;
   private final RunStarter starter;
-  private final ApplicationContext context;
 
   /** Runs created before this moment were started by an earlier process. */
   private final OffsetDateTime processStart = OffsetDateTime.now();
 
-  private final AtomicBoolean pending = new AtomicBoolean();
-  private UUID resumedUpTo = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
-  private int resumed;
+  private volatile boolean stopping;
 
-  RunResumer(RunRepository runs, RunStarter starter, ApplicationContext context) {
+  RunResumer(RunRepository runs, RunStarter starter) {
     this.runs = runs;
     this.starter = starter;
-    this.context = context;
   }
 
   @EventListener(ApplicationReadyEvent.class)
-  void serviceUp() {
-    pending.set(context.containsBean(EmbeddedTemporal.BEAN_NAME));
+  void serviceUp(ApplicationReadyEvent ready) {
+    if (ready.getApplicationContext().containsBean(EmbeddedTemporal.BEAN_NAME)) {
+      Thread resumer = new Thread(this::resumeLostRuns, "run-resumer");
+      resumer.setDaemon(true);
+      resumer.start();
+    }
   }
 
-  /** A page of lost runs per round, until none is left (then never again in this process). */
-  @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")
-  void resumeLostRuns() {
-    if (!pending.get()) {
-      return;
+  @PreDestroy
+  void stop() {
+    stopping = true;
+  }
+
+  /** Resumes every lost run, in id order; returns how many. */
+  int resumeLostRuns() {
+    UUID after = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
+    int resumed = 0;
+    try {
+      List<UUID> lost;
+      do {
+        lost = runs.startedBefore(processStart, after, PAGE);
+        for (UUID id : lost) {
+          Optional<AutomationRun> run = runs.findAnyTenant(id);
+          while (!stopping && run.isPresent() && !starter.resume(run.get())) {
+            TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
+          }
+          if (stopping) {
+            return resumed;
+          }
+          after = id;
+          resumed++;
+        }
+      } while (lost.size() == PAGE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.error("Resuming lost runs stopped after {}: {}", resumed, e.toString());
     }
-    List<UUID> lost = runs.startedBefore(processStart, resumedUpTo, PAGE);
-    for (UUID id : lost) {
-      var run = runs.findAnyTenant(id);
-      if (run.isPresent() && !starter.resume(run.get())) {
-        return; // Temporal refused: this run again next round
-      }
-      resumedUpTo = id;
-      resumed++;
+    if (resumed > 0) {
+      log.info("Resumed {} runs whose workflows the embedded Temporal server lost", resumed);
     }
-    if (lost.size() < PAGE) {
-      pending.set(false);
-      if (resumed > 0) {
-        log.info("Resumed {} runs whose workflows the embedded Temporal server lost", resumed);
-      }
-    }
+    return resumed;
   }
 }
