@@ -379,41 +379,29 @@ public class RunRepository {
     return json.write(bySeq.values());
   }
 
-  /** A node log entry as stored, with its seq. */
-  record LoggedNode(
-      int seq,
-      String nodeId,
-      String nodeType,
-      String status,
-      String startedAt,
-      String completedAt,
-      Map<String, Object> output,
-      String error) {
-
-    /** The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}. */
-    Map<String, Object> asSpecEntry() {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("nodeId", nodeId);
-      entry.put("nodeType", nodeType);
-      entry.put("status", status);
-      entry.put("startedAt", startedAt);
-      entry.put("completedAt", completedAt);
-      if (error != null) {
-        entry.put("error", error);
-      } else {
-        entry.put("output", output);
-      }
-      return entry;
+  /** The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}. */
+  private static Map<String, Object> specEntry(NodeLogEntry logged) {
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("nodeId", logged.nodeId());
+    entry.put("nodeType", logged.nodeType());
+    entry.put("status", logged.status());
+    entry.put("startedAt", logged.startedAt());
+    entry.put("completedAt", logged.completedAt());
+    if (logged.error() != null) {
+      entry.put("error", logged.error());
+    } else {
+      entry.put("output", logged.output());
     }
+    return entry;
   }
 
   /** The node log in execution order, in the spec's shape. */
   List<Map<String, Object>> nodeLog(UUID runId) {
-    return loggedNodes(runId).stream().map(LoggedNode::asSpecEntry).toList();
+    return loggedNodes(runId).stream().map(RunRepository::specEntry).toList();
   }
 
   /** The node log in execution order, as stored. */
-  List<LoggedNode> loggedNodes(UUID runId) {
+  List<NodeLogEntry> loggedNodes(UUID runId) {
     return jdbc.sql(
             """
             select seq, node_id, node_type, status, started_at, completed_at, output, error
@@ -422,7 +410,7 @@ public class RunRepository {
         .param("runId", runId)
         .query(
             (rs, row) ->
-                new LoggedNode(
+                new NodeLogEntry(
                     rs.getInt("seq"),
                     rs.getString("node_id"),
                     rs.getString("node_type"),
@@ -435,15 +423,14 @@ public class RunRepository {
   }
 
   /**
-   * Running runs whose workflow had started before {@code before} (the embedded server's start),
-   * after {@code afterId} in id order: the runs an embedded server restart lost.
+   * Runs still running that were accepted before {@code before} (this process's start), after
+   * {@code afterId} in id order: the runs an embedded server restart lost.
    */
-  List<UUID> startedBefore(OffsetDateTime before, UUID afterId, int limit) {
+  List<UUID> runningAcceptedBefore(OffsetDateTime before, UUID afterId, int limit) {
     return jdbc.sql(
             """
             select id from automation_run
-            where status = 'running' and workflow_started and created_at < :before
-              and id > :afterId
+            where status = 'running' and created_at < :before and id > :afterId
             order by id limit :limit
             """)
         .param("before", before)

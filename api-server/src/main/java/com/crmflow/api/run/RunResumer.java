@@ -18,12 +18,15 @@ import org.springframework.stereotype.Component;
  * memory, so when the service restarts, every run that was running has lost its workflow (run
  * records and node logs are in PostgreSQL and survive). Once the service is up, each such run gets
  * a new workflow that goes on where its node log says it stood: finished nodes are not run again, a
- * delay waits only for what was left of it (see {@link RunStarter#resume}). Runs whose workflow
- * never started are the {@link RunReconciler}'s. With a real Temporal server (distributed) nothing
- * is lost and this does nothing.
+ * delay waits only for what was left of it (see {@link RunStarter#start}). That includes runs whose
+ * workflow never recorded anything, which the {@link RunReconciler} may start too: both start them
+ * the same way, and the second start finds the first. With a real Temporal server (distributed)
+ * nothing is lost and this does nothing.
  *
  * <p>It works in a thread of its own, page after page, so that many waiting runs (a large
- * sequence's enrollments) neither hold up the start nor the scheduler's other jobs.
+ * sequence's enrollments) neither hold up the start nor the scheduler's other jobs, and each run
+ * goes through the {@link TriggerAdmission} like a trigger call: thousands of resumed runs then
+ * come in at the pace the worker finishes their first steps, and triggers keep their place.
  */
 @Component
 class RunResumer {
@@ -34,15 +37,17 @@ class RunResumer {
 
   private final RunRepository runs;
   private final RunStarter starter;
+  private final TriggerAdmission admission;
 
   /** Runs created before this moment were started by an earlier process. */
   private final OffsetDateTime processStart = OffsetDateTime.now();
 
   private volatile boolean stopping;
 
-  RunResumer(RunRepository runs, RunStarter starter) {
+  RunResumer(RunRepository runs, RunStarter starter, TriggerAdmission admission) {
     this.runs = runs;
     this.starter = starter;
+    this.admission = admission;
   }
 
   @EventListener(ApplicationReadyEvent.class)
@@ -66,10 +71,11 @@ class RunResumer {
     try {
       List<UUID> lost;
       do {
-        lost = runs.startedBefore(processStart, after, PAGE);
+        lost = runs.runningAcceptedBefore(processStart, after, PAGE);
         for (UUID id : lost) {
           Optional<AutomationRun> run = runs.findAnyTenant(id);
-          while (!stopping && run.isPresent() && !starter.resume(run.get())) {
+          admission.admit(id); // in line with the triggers: the worker is not flooded
+          while (!stopping && run.isPresent() && !starter.start(run.get())) {
             TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
           }
           if (stopping) {

@@ -6,6 +6,7 @@ import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
+import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
 import com.crmflow.workflow.run.RunResult;
 import com.crmflow.workflow.run.RunResume;
@@ -96,26 +97,21 @@ public class RunStarter {
   }
 
   /**
+   * Starts the run's workflow where the run's node log stands: from its start for a run that never
+   * ran (the log holds at most its trigger), or on from where it stood for a run whose workflow the
+   * server lost (see {@link RunResume}). The reconciler, a retry, a schedule and {@link RunResumer}
+   * start runs this way; a start that finds the workflow running changes nothing.
+   *
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    return start(run, null, runs.startNodeLogged(run.id()), null);
-  }
-
-  /**
-   * Starts a new workflow for a run whose workflow the Temporal server lost, going on where the
-   * run's node log says it stood (see {@link RunResume}).
-   *
-   * @return whether Temporal has the workflow now
-   */
-  boolean resume(AutomationRun run) {
     return start(run, null, runs.startNodeLogged(run.id()), whereItStood(run.id()));
   }
 
   /**
    * @param canvas the run's pinned canvas when the caller has it already, else null
    * @param startLogged whether the start node's log entry exists already (RunInput#triggerLogged)
-   * @param resume where the run stood when its workflow was lost, or null
+   * @param resume where the run's node log stands, or null for a run just accepted
    */
   private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
     try {
@@ -217,7 +213,7 @@ public class RunStarter {
     Map<String, RunResume.NodeOutcome> done = new HashMap<>();
     Map<String, RunResume.WaitingDelay> waiting = new HashMap<>();
     int lastSeq = 0;
-    for (RunRepository.LoggedNode entry : runs.loggedNodes(runId)) {
+    for (NodeLogEntry entry : runs.loggedNodes(runId)) {
       lastSeq = Math.max(lastSeq, entry.seq());
       if (!RunResult.RUNNING.equals(entry.status())) {
         done.put(

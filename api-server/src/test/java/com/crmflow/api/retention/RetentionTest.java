@@ -20,16 +20,7 @@ class RetentionTest extends ApiTest {
   @BeforeEach
   void setUp() {
     tenantId = newTenant().id();
-    subscriptionId = UUID.randomUUID();
-    // inactive, so the dispatcher sends nothing to it while the test runs
-    jdbc.sql(
-            """
-            insert into webhook_subscription (id, tenant_id, url, events, is_active)
-            values (:id, :tenant, 'https://hooks.example.com/in', '{contact.created}', false)
-            """)
-        .param("id", subscriptionId)
-        .param("tenant", tenantId)
-        .update();
+    subscriptionId = inactiveWebhookSubscription(tenantId);
   }
 
   /** A delivery in this state, created and (unless pending) finished this many days ago. */

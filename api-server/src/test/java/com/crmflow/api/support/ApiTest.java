@@ -84,6 +84,23 @@ public abstract class ApiTest {
     return key.text("/key");
   }
 
+  /**
+   * A webhook subscription of the tenant written straight to its table, inactive, so the dispatcher
+   * sends nothing to it; its deliveries, if any, end {@code stopped}.
+   */
+  protected UUID inactiveWebhookSubscription(UUID tenantId) {
+    UUID id = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into webhook_subscription (id, tenant_id, url, events, is_active)
+            values (:id, :tenant, 'https://hooks.example.com/in', '{contact.created}', false)
+            """)
+        .param("id", id)
+        .param("tenant", tenantId)
+        .update();
+    return id;
+  }
+
   /** The tenant's outbox events (envelopes), oldest first. */
   protected List<JsonNode> events(UUID tenantId) {
     return jdbc

@@ -20,15 +20,7 @@ class LostDeliveryRestartTest extends ApiTest {
   @Test
   void aPendingDeliveryOfAnEarlierProcessIsStartedAgain() {
     UUID tenantId = newTenant().id();
-    UUID subscriptionId = UUID.randomUUID();
-    jdbc.sql(
-            """
-            insert into webhook_subscription (id, tenant_id, url, events, is_active)
-            values (:id, :tenant, 'https://hooks.example.com/in', '{contact.created}', false)
-            """)
-        .param("id", subscriptionId)
-        .param("tenant", tenantId)
-        .update();
+    UUID subscriptionId = inactiveWebhookSubscription(tenantId);
     UUID deliveryId = UUID.randomUUID();
     jdbc.sql(
             """
