@@ -154,6 +154,13 @@ class InterpreterDurabilityTest {
         resume);
   }
 
+  /** Runs callWaitCall as a resumed run and waits for its result. */
+  private RunResult runCallWaitCallResumed(
+      String runId, RunResume resume, String activities, String chains) {
+    RunInput input = input(runId, Canvases.callWaitCall(), Map.of(), activities, chains);
+    return stub(env.getWorkflowClient(), runId).run(resumed(input, resume));
+  }
+
   private static NodeLogEntry logged(int seq, String nodeId, String type, String status) {
     return new NodeLogEntry(
         seq, nodeId, type, status, "2026-11-20T10:00:00.000Z", null, Map.of(), null);
@@ -189,11 +196,7 @@ class InterpreterDurabilityTest {
             Map.of("wait", new RunResume.WaitingDelay(3, until)),
             3);
 
-    RunResult result =
-        stub(env.getWorkflowClient(), "r2")
-            .run(
-                resumed(
-                    input("r2", Canvases.callWaitCall(), Map.of(), activities, chains), resume));
+    RunResult result = runCallWaitCallResumed("r2", resume, activities, chains);
 
     assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
     // the timer in the history, not the test server's clock: an idle time-skipping server may
@@ -241,11 +244,7 @@ class InterpreterDurabilityTest {
             Map.of(),
             2);
 
-    RunResult result =
-        stub(env.getWorkflowClient(), "r3")
-            .run(
-                resumed(
-                    input("r3", Canvases.callWaitCall(), Map.of(), activities, chains), resume));
+    RunResult result = runCallWaitCallResumed("r3", resume, activities, chains);
 
     assertThat(result.status()).isEqualTo("failed");
     assertThat(result.error())
