@@ -1,12 +1,10 @@
 package com.crmflow.api.retention;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.function.IntUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -28,17 +26,10 @@ class Retention {
 
   private final RetentionRepository rows;
   private final Duration keep;
-  private final Clock clock;
 
-  @Autowired
   Retention(RetentionRepository rows, @Value("${crm.retention.keep:30d}") Duration keep) {
-    this(rows, keep, Clock.systemUTC());
-  }
-
-  Retention(RetentionRepository rows, Duration keep, Clock clock) {
     this.rows = rows;
     this.keep = keep;
-    this.clock = clock;
   }
 
   /** One pass: every batch older than the cut-off. */
@@ -49,7 +40,7 @@ class Retention {
     if (keep.isZero() || keep.isNegative()) {
       return;
     }
-    OffsetDateTime cutOff = OffsetDateTime.now(clock).minus(keep);
+    OffsetDateTime cutOff = OffsetDateTime.now().minus(keep);
     int deliveries = inBatches(batch -> rows.deleteFinishedDeliveries(cutOff, batch));
     int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
     if (deliveries + events > 0) {

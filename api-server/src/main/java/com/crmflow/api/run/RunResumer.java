@@ -74,15 +74,17 @@ class RunResumer {
         lost = runs.runningAcceptedBefore(processStart, after, PAGE);
         for (UUID id : lost) {
           Optional<AutomationRun> run = runs.findAnyTenant(id);
-          admission.admit(id); // in line with the triggers: the worker is not flooded
-          while (!stopping && run.isPresent() && !starter.start(run.get())) {
-            TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
-          }
-          if (stopping) {
-            return resumed;
+          if (run.isPresent()) {
+            admission.admit(id); // in line with the triggers: the worker is not flooded
+            while (!stopping && !starter.start(run.get())) {
+              TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
+            }
+            if (stopping) {
+              return resumed;
+            }
+            resumed++;
           }
           after = id;
-          resumed++;
         }
       } while (lost.size() == PAGE);
     } catch (InterruptedException e) {
