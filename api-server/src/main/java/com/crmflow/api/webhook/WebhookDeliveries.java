@@ -75,7 +75,8 @@ class WebhookDeliveries implements OutboxEventHandler {
           .insertDelivery(event.tenantId(), subscription, event.eventId(), event.event(), body)
           .ifPresent(
               delivery ->
-                  starts.add(() -> start(event.tenantId().toString(), delivery, event.event())));
+                  starts.add(
+                      () -> start(event.tenantId().toString(), delivery, event.event(), false)));
     }
     return starts;
   }
@@ -91,9 +92,11 @@ class WebhookDeliveries implements OutboxEventHandler {
   }
 
   /**
+   * @param takeOver whether an earlier workflow of this delivery may have made attempts (a
+   *     straggler): the new one then goes on after them
    * @return false when Temporal could not be reached (the delivery stays for the next round)
    */
-  boolean start(String tenantId, UUID deliveryId, String event) {
+  boolean start(String tenantId, UUID deliveryId, String event, boolean takeOver) {
     WebhookDeliveryWorkflow workflow =
         temporal.newWorkflowStub(
             WebhookDeliveryWorkflow.class,
@@ -108,7 +111,9 @@ class WebhookDeliveries implements OutboxEventHandler {
     try {
       WorkflowClient.start(
           workflow::deliver,
-          new DeliveryInput(tenantId, deliveryId.toString(), event, retryDelaysMillis));
+          takeOver
+              ? takenOver(tenantId, deliveryId, event)
+              : new DeliveryInput(tenantId, deliveryId.toString(), event, retryDelaysMillis));
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before
     } catch (RuntimeException e) {
@@ -119,10 +124,27 @@ class WebhookDeliveries implements OutboxEventHandler {
     return true;
   }
 
+  /** The input of a delivery whose attempts so far are recorded: on with the next one, on time. */
+  private DeliveryInput takenOver(String tenantId, UUID deliveryId, String event) {
+    WebhookRepository.AttemptsMade made = webhooks.attemptsMade(deliveryId);
+    if (made.last() == 0) {
+      return new DeliveryInput(tenantId, deliveryId.toString(), event, retryDelaysMillis);
+    }
+    long left =
+        made.last() < retryDelaysMillis.size()
+            ? Duration.between(
+                    OffsetDateTime.now(),
+                    made.lastAt().plus(Duration.ofMillis(retryDelaysMillis.get(made.last()))))
+                .toMillis()
+            : 0;
+    return new DeliveryInput(
+        tenantId, deliveryId.toString(), event, retryDelaysMillis, made.last(), Math.max(0, left));
+  }
+
   /**
    * On the embedded Temporal server (which keeps workflows in memory) a restart of the service lost
-   * the workflows of pending deliveries: they are started again. Their schedule starts over; the
-   * attempts already made are recorded, so they are neither sent nor counted again.
+   * the workflows of pending deliveries: they are started again, and go on with their next attempt
+   * when its delay (counted from the last attempt) ends.
    */
   @EventListener(ApplicationReadyEvent.class)
   void serviceUp(ApplicationReadyEvent ready) {
@@ -144,7 +166,7 @@ class WebhookDeliveries implements OutboxEventHandler {
   @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")
   void startStragglers() {
     for (String[] delivery : webhooks.unstarted(5, 100)) {
-      if (!start(delivery[1], UUID.fromString(delivery[0]), delivery[2])) {
+      if (!start(delivery[1], UUID.fromString(delivery[0]), delivery[2], true)) {
         break;
       }
     }

@@ -213,6 +213,22 @@ class WebhookRepository {
         .optional();
   }
 
+  /** The highest attempt recorded for a delivery (0: none) and when it was made. */
+  record AttemptsMade(int last, OffsetDateTime lastAt) {}
+
+  AttemptsMade attemptsMade(UUID deliveryId) {
+    return jdbc.sql(
+            """
+            select coalesce(max(attempt), 0) as last, max(attempted_at) as last_at
+            from webhook_delivery_attempt where delivery_id = :id
+            """)
+        .param("id", deliveryId)
+        .query(
+            (rs, row) ->
+                new AttemptsMade(rs.getInt("last"), rs.getObject("last_at", OffsetDateTime.class)))
+        .single();
+  }
+
   /** The outcome recorded for this attempt, if it was recorded. */
   Optional<String[]> recordedAttempt(UUID deliveryId, int attempt) {
     return jdbc.sql(

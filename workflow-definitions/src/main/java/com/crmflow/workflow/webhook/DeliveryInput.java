@@ -7,6 +7,26 @@ import java.util.List;
  *
  * @param retryDelaysMillis the wait before each attempt (the first is usually 0); fixed when the
  *     delivery starts, so a changed default never alters deliveries in flight
+ * @param attemptsMade attempts an earlier workflow of this delivery made before it was lost (an
+ *     embedded server's restart); null or 0 for a new delivery
+ * @param nextAttemptInMillis with attemptsMade: what is left of the wait before the next attempt
  */
 public record DeliveryInput(
-    String tenantId, String deliveryId, String event, List<Long> retryDelaysMillis) {}
+    String tenantId,
+    String deliveryId,
+    String event,
+    List<Long> retryDelaysMillis,
+    Integer attemptsMade,
+    Long nextAttemptInMillis) {
+
+  /** A new delivery. */
+  public DeliveryInput(
+      String tenantId, String deliveryId, String event, List<Long> retryDelaysMillis) {
+    this(tenantId, deliveryId, event, retryDelaysMillis, null, null);
+  }
+
+  /** The first attempt this workflow makes. */
+  public int firstAttempt() {
+    return attemptsMade == null ? 1 : attemptsMade + 1;
+  }
+}

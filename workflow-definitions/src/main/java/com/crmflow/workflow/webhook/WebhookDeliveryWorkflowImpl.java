@@ -29,8 +29,15 @@ public class WebhookDeliveryWorkflowImpl implements WebhookDeliveryWorkflow {
   @Override
   public String deliver(DeliveryInput input) {
     int attempts = input.retryDelaysMillis().size();
-    for (int attempt = 1; attempt <= attempts; attempt++) {
-      Duration wait = Duration.ofMillis(input.retryDelaysMillis().get(attempt - 1));
+    int first = input.firstAttempt();
+    for (int attempt = first; attempt <= attempts; attempt++) {
+      // a delivery taken over from a lost workflow waits only what is left of its next delay
+      Duration wait =
+          Duration.ofMillis(
+              attempt == first && first > 1
+                  ? Math.max(
+                      0, input.nextAttemptInMillis() == null ? 0 : input.nextAttemptInMillis())
+                  : input.retryDelaysMillis().get(attempt - 1));
       if (wait.compareTo(Duration.ZERO) > 0) {
         Workflow.newTimer(
                 wait,

@@ -33,6 +33,7 @@ class WebhookDeliveryWorkflowTest {
 
   private TestWorkflowEnvironment env;
   private final List<Instant> attempts = new CopyOnWriteArrayList<>();
+  private final List<Integer> attemptNumbers = new CopyOnWriteArrayList<>();
   private final Map<String, String> finished = new ConcurrentHashMap<>();
   private volatile int failFirst;
   private volatile boolean disabled;
@@ -44,6 +45,7 @@ class WebhookDeliveryWorkflowTest {
         return new AttemptOutcome(AttemptOutcome.STOPPED, null, "disabled");
       }
       attempts.add(Instant.ofEpochMilli(env.currentTimeMillis()));
+      attemptNumbers.add(attempt);
       return attempt <= failFirst
           ? new AttemptOutcome(AttemptOutcome.FAILED, 500, "HTTP 500")
           : new AttemptOutcome(AttemptOutcome.DELIVERED, 204, null);
@@ -75,16 +77,19 @@ class WebhookDeliveryWorkflowTest {
   }
 
   private WorkflowExecution start(String deliveryId) {
+    return start(new DeliveryInput("t", deliveryId, "contact.created", STANDARD));
+  }
+
+  private WorkflowExecution start(DeliveryInput input) {
     WebhookDeliveryWorkflow workflow =
         env.getWorkflowClient()
             .newWorkflowStub(
                 WebhookDeliveryWorkflow.class,
                 WorkflowOptions.newBuilder()
                     .setTaskQueue(TaskQueues.AUTOMATION)
-                    .setWorkflowId(WebhookDeliveryWorkflow.workflowId(deliveryId))
+                    .setWorkflowId(WebhookDeliveryWorkflow.workflowId(input.deliveryId()))
                     .build());
-    return WorkflowClient.start(
-        workflow::deliver, new DeliveryInput("t", deliveryId, "contact.created", STANDARD));
+    return WorkflowClient.start(workflow::deliver, input);
   }
 
   private String result(WorkflowExecution execution) throws Exception {
@@ -109,6 +114,20 @@ class WebhookDeliveryWorkflowTest {
           .isLessThan(Duration.ofSeconds(5));
     }
     assertThat(finished).containsEntry("d1", AttemptOutcome.DELIVERED);
+  }
+
+  @Test
+  void aDeliveryTakenOverFromALostWorkflowGoesOnWithItsNextAttemptWhenItsDelayEnds()
+      throws Exception {
+    // attempts 1 and 2 were made before the restart; 10 minutes are left before attempt 3
+    WorkflowExecution execution =
+        start(new DeliveryInput("t", "d9", "contact.created", STANDARD, 2, 600_000L));
+
+    assertThat(result(execution)).isEqualTo(AttemptOutcome.DELIVERED);
+    assertThat(attemptNumbers).containsExactly(3);
+    assertThat(Duration.between(START.plusSeconds(600), attempts.get(0)).abs())
+        .isLessThan(Duration.ofSeconds(5));
+    assertThat(finished).containsEntry("d9", AttemptOutcome.DELIVERED);
   }
 
   @Test
