@@ -15,6 +15,8 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -225,6 +227,62 @@ class InterpreterDurabilityTest {
         .containsExactly(
             "1 hook completed", "2 first completed", "3 wait completed", "4 second completed");
     assertThat(recorder.finished).containsEntry("r2", "completed");
+  }
+
+  /**
+   * Resumed mid-graph: the condition's logged branch is followed again (the false branch stays
+   * unrun), the join after the finished transforms and the waiting delay runs once, and its body
+   * reads the merge's logged output.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aResumedRunFollowsItsLoggedBranchAndJoinsTheWaitingDelay(String activities, String chains) {
+    ScriptedHttp http = new ScriptedHttp(0);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    String until =
+        NodeLogEntry.timestamp(
+            Instant.ofEpochMilli(env.currentTimeMillis()).plus(Duration.ofMinutes(30)));
+    List<String> finished = List.of("hook", "fetch", "check", "filter", "map", "merge");
+    List<String> types =
+        List.of(
+            "webhook_trigger",
+            "http_request",
+            "condition",
+            "data_transform",
+            "data_transform",
+            "data_transform");
+    Map<String, Map<String, Object>> outputs =
+        Map.of(
+            "fetch", Map.of("statusCode", 200),
+            "check", Map.of("result", true),
+            "merge", Map.of("count", 9));
+    Map<String, RunResume.NodeOutcome> done = new HashMap<>();
+    List<NodeLogEntry> log = new ArrayList<>();
+    for (int i = 0; i < finished.size(); i++) {
+      String id = finished.get(i);
+      done.put(
+          id,
+          new RunResume.NodeOutcome(
+              "completed", outputs.getOrDefault(id, Map.of("count", 1)), null));
+      log.add(logged(i + 1, id, types.get(i), "completed"));
+    }
+    log.add(logged(7, "wait", "delay", "running"));
+    recorder.recordNodes("r5", log);
+    RunResume resume = new RunResume(done, Map.of("wait", new RunResume.WaitingDelay(7, until)), 7);
+
+    RunInput input = input("r5", Canvases.everyBuiltNodeType(), Map.of(), activities, chains);
+    RunResult result = stub(env.getWorkflowClient(), "r5").run(resumed(input, resume));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/done");
+    assertThat(http.calls.get(0).body()).isEqualTo("{\"n\": \"9\"}");
+    assertThat(recorder.log("r5"))
+        .extracting(e -> e.seq() + " " + e.nodeId() + " " + e.status())
+        .endsWith("7 wait completed", "8 notify completed")
+        .hasSize(8);
   }
 
   @ParameterizedTest(name = "{0} activities, {1}")
