@@ -8,8 +8,12 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
@@ -18,8 +22,9 @@ import java.util.Map;
  * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
  * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
- * api-server starts a trigger's runs on its embedded defaults). It writes the {@code local-} set
- * today:
+ * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
+ * given a {@link RunResume} (a run whose workflow an embedded server's restart lost). It writes the
+ * {@code resumed-} set today:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -35,19 +40,35 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
-    String prefix = "local-";
+    // stood at the delay, everything before it (the true branch) finished, 30 minutes left
+    Map<String, RunResume.NodeOutcome> done = new HashMap<>();
+    for (String id : List.of("hook", "fetch", "check", "filter", "map", "merge")) {
+      done.put(id, new RunResume.NodeOutcome("completed", Map.of("count", 9), null));
+    }
+    done.put("check", new RunResume.NodeOutcome("completed", Map.of("result", true), null));
     record(
         target,
-        prefix + "every-built-node-type",
+        "resumed-every-built-node-type",
         Canvases.everyBuiltNodeType(),
         Map.of("source", "crm"),
-        0);
-    record(target, prefix + "three-day-wait", Canvases.threeDayWait(), Map.of("id", "abc"), 0);
-    record(target, prefix + "retried-activity", Canvases.threeDayWait(), Map.of("id", "retry"), 2);
+        0,
+        now ->
+            new RunResume(
+                done,
+                Map.of(
+                    "wait",
+                    new RunResume.WaitingDelay(
+                        7, NodeLogEntry.timestamp(now.plus(Duration.ofMinutes(30))))),
+                7));
   }
 
   private static void record(
-      Path dir, String name, Canvas canvas, Map<String, Object> payload, int failures)
+      Path dir,
+      String name,
+      Canvas canvas,
+      Map<String, Object> payload,
+      int failures,
+      Function<Instant, RunResume> resumeAt)
       throws Exception {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
       InMemoryRecorder recorder = new InMemoryRecorder();
@@ -82,7 +103,9 @@ public final class HistoryRecorder {
                   true,
                   true,
                   true,
-                  null));
+                  resumeAt == null
+                      ? null
+                      : resumeAt.apply(Instant.ofEpochMilli(env.currentTimeMillis()))));
       Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
     }
   }

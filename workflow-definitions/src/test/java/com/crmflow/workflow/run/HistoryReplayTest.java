@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  * Replays recorded histories against today's interpreter: a change that would break runs in flight
  * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs, with remote and
  * with local activities: every node type the engine ran then, timers, parallel branches with a
- * join, a skipped branch, activity retries) and {@link FlowHistoryRecorder} (an enrollment, a
- * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
- * crm_update and create_record).
+ * join, a skipped branch, activity retries; a run resumed mid-graph) and {@link
+ * FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook delivery with
+ * retries, a run through email, chat_message, crm_update and create_record).
  */
 class HistoryReplayTest {
 
@@ -43,6 +43,7 @@ class HistoryReplayTest {
             "local-every-built-node-type.json",
             "local-three-day-wait.json",
             "local-retried-activity.json",
+            "resumed-every-built-node-type.json",
             "enrollment-three-steps.json",
             "schedule-berlin-spring-forward.json",
             "delivery-two-failures-then-success.json",
