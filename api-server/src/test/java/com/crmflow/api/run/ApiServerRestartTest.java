@@ -41,7 +41,7 @@ class ApiServerRestartTest {
       TestServer.createPortBoundServer(TEMPORAL_PORT, true);
 
   /** Long enough for the api-server to stop before it ends, short for a test. */
-  private static final double DELAY_SECONDS = 6;
+  private static final double DELAY_SECONDS = 10;
 
   @AfterAll
   static void stopTemporal() {

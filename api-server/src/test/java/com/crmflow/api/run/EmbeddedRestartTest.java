@@ -32,8 +32,10 @@ import tools.jackson.databind.JsonNode;
  */
 class EmbeddedRestartTest {
 
-  /** Longer than a stop and a start of the service, short for a test. */
-  private static final Duration DELAY = Duration.ofSeconds(15);
+  /**
+   * Longer than the set-up after the first wait starts plus a stop and a start, short for a test.
+   */
+  private static final Duration DELAY = Duration.ofSeconds(20);
 
   @Test
   void aRunWaitingOnADelayGoesOnAfterARestartWithoutRepeatingItsCall(@TempDir Path dataDir) {
@@ -45,6 +47,7 @@ class EmbeddedRestartTest {
       String sequenceId;
       try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
         tenant = WholeService.newTenant(first);
+        sequenceId = enrollInWaitingSequence(tenant.api());
         activeAutomation(
             tenant.api(),
             canvas(
@@ -76,7 +79,6 @@ class EmbeddedRestartTest {
                 .until(
                     () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/2"),
                     entry -> "running".equals(entry.path("status").asString()));
-        sequenceId = enrollInWaitingSequence(api);
       }
       Instant until = Instant.parse(waiting.at("/output/until").asString());
       assertThat(Instant.now()).as("stopped before the delay ended").isBefore(until);
