@@ -57,6 +57,19 @@ class InterpreterDurabilityTest {
     factory.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
   }
 
+  /** Starts the environment's workers with an http_request that fails its first calls. */
+  private ScriptedHttp startWorkers(int failures) {
+    ScriptedHttp http = new ScriptedHttp(failures);
+    register(env.getWorkerFactory(), recorder, http);
+    env.start();
+    return http;
+  }
+
+  /** When a delay waking this long from the test server's now wakes, as the log writes it. */
+  private String untilIn(Duration left) {
+    return NodeLogEntry.timestamp(Instant.ofEpochMilli(env.currentTimeMillis()).plus(left));
+  }
+
   /** How api-server starts runs: embedded (local, inline), distributed, and runs of old builds. */
   private static final String PLACEMENTS =
       """
@@ -103,9 +116,7 @@ class InterpreterDurabilityTest {
   @CsvSource(textBlock = PLACEMENTS)
   void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce(String activities, String chains)
       throws Exception {
-    ScriptedHttp http = new ScriptedHttp(0);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
+    ScriptedHttp http = startWorkers(0);
     WorkflowClient client = env.getWorkflowClient();
     WorkflowExecution execution =
         WorkflowClient.start(
@@ -176,11 +187,8 @@ class InterpreterDurabilityTest {
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunWaitsWhatWasLeftOfItsDelayAndRunsNothingTwice(String activities, String chains) {
-    ScriptedHttp http = new ScriptedHttp(0);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
-    Instant resumedAt = Instant.ofEpochMilli(env.currentTimeMillis());
-    String until = NodeLogEntry.timestamp(resumedAt.plus(Duration.ofHours(5)));
+    ScriptedHttp http = startWorkers(0);
+    String until = untilIn(Duration.ofHours(5));
     recorder.recordNodes(
         "r2",
         List.of(
@@ -237,12 +245,8 @@ class InterpreterDurabilityTest {
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunFollowsItsLoggedBranchAndJoinsTheWaitingDelay(String activities, String chains) {
-    ScriptedHttp http = new ScriptedHttp(0);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
-    String until =
-        NodeLogEntry.timestamp(
-            Instant.ofEpochMilli(env.currentTimeMillis()).plus(Duration.ofMinutes(30)));
+    ScriptedHttp http = startWorkers(0);
+    String until = untilIn(Duration.ofMinutes(30));
     List<String> finished = List.of("hook", "fetch", "check", "filter", "map", "merge");
     List<String> types =
         List.of(
@@ -289,9 +293,7 @@ class InterpreterDurabilityTest {
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunWhoseLogShowsAFailedNodeFailsWithoutRunningMore(
       String activities, String chains) {
-    ScriptedHttp http = new ScriptedHttp(0);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
+    ScriptedHttp http = startWorkers(0);
     RunResume resume =
         new RunResume(
             Map.of(
@@ -313,8 +315,7 @@ class InterpreterDurabilityTest {
 
   @Test
   void aTriggerLoggedWithTheRunIsNotRecordedAgain() {
-    register(env.getWorkerFactory(), recorder, new ScriptedHttp(0));
-    env.start();
+    startWorkers(0);
     Canvas canvas =
         new Canvas(
             List.of(
@@ -351,9 +352,7 @@ class InterpreterDurabilityTest {
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(String activities, String chains) {
-    ScriptedHttp http = new ScriptedHttp(2);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
+    ScriptedHttp http = startWorkers(2);
     Canvas canvas =
         new Canvas(
             List.of(
@@ -375,9 +374,7 @@ class InterpreterDurabilityTest {
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(String activities, String chains) {
-    ScriptedHttp http = new ScriptedHttp(0);
-    register(env.getWorkerFactory(), recorder, http);
-    env.start();
+    ScriptedHttp http = startWorkers(0);
     RunResult result =
         stub(env.getWorkflowClient(), "r3")
             .run(
