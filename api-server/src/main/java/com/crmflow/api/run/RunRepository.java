@@ -171,18 +171,6 @@ public class RunRepository {
         .optional();
   }
 
-  /** Whether the run's first log entry is its start node's (written with the run, or by it). */
-  boolean startNodeLogged(UUID runId) {
-    return jdbc.sql(
-            """
-            select exists (select 1 from run_node_log l join automation_run r on r.id = l.run_id
-                           where l.run_id = :runId and l.seq = 1 and l.node_id = r.start_node_id)
-            """)
-        .param("runId", runId)
-        .query(Boolean.class)
-        .single();
-  }
-
   private JdbcClient.StatementSpec bind(JdbcClient.StatementSpec statement, NewRun run) {
     return statement
         .param("id", run.id())
@@ -426,17 +414,18 @@ public class RunRepository {
    * Runs still running that were accepted before {@code before} (this process's start), after
    * {@code afterId} in id order: the runs an embedded server restart lost.
    */
-  List<UUID> runningAcceptedBefore(OffsetDateTime before, UUID afterId, int limit) {
+  List<AutomationRun> runningAcceptedBefore(OffsetDateTime before, UUID afterId, int limit) {
     return jdbc.sql(
             """
-            select id from automation_run
+            select %s from automation_run
             where status = 'running' and created_at < :before and id > :afterId
             order by id limit :limit
-            """)
+            """
+                .formatted(COLUMNS))
         .param("before", before)
         .param("afterId", afterId)
         .param("limit", limit)
-        .query(UUID.class)
+        .query(mapper)
         .list();
   }
 }

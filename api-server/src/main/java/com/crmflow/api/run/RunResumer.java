@@ -4,7 +4,6 @@ import com.crmflow.api.embedded.EmbeddedTemporal;
 import jakarta.annotation.PreDestroy;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -69,22 +68,19 @@ class RunResumer {
     UUID after = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
     int resumed = 0;
     try {
-      List<UUID> lost;
+      List<AutomationRun> lost;
       do {
         lost = runs.runningAcceptedBefore(processStart, after, PAGE);
-        for (UUID id : lost) {
-          Optional<AutomationRun> run = runs.findAnyTenant(id);
-          if (run.isPresent()) {
-            admission.admit(id); // in line with the triggers: the worker is not flooded
-            while (!stopping && !starter.start(run.get())) {
-              TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
-            }
-            if (stopping) {
-              return resumed;
-            }
-            resumed++;
+        for (AutomationRun run : lost) {
+          admission.admit(run.id()); // in line with the triggers: the worker is not flooded
+          while (!stopping && !starter.start(run)) {
+            TimeUnit.SECONDS.sleep(RETRY_AFTER_SECONDS); // Temporal refused: again, in a while
           }
-          after = id;
+          if (stopping) {
+            return resumed;
+          }
+          resumed++;
+          after = run.id();
         }
       } while (lost.size() == PAGE);
     } catch (InterruptedException e) {

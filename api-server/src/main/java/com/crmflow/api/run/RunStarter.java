@@ -105,7 +105,10 @@ public class RunStarter {
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    return start(run, null, runs.startNodeLogged(run.id()), whereItStood(run.id()));
+    List<NodeLogEntry> log = runs.loggedNodes(run.id());
+    boolean startLogged =
+        !log.isEmpty() && log.get(0).seq() == 1 && log.get(0).nodeId().equals(run.startNodeId());
+    return start(run, null, startLogged, whereItStood(log));
   }
 
   /**
@@ -209,11 +212,11 @@ public class RunStarter {
    * running with their seq and wake-up time. Nodes finished but not yet logged when the workflow
    * was lost run again, with the same idempotency keys (run id and node id).
    */
-  private RunResume whereItStood(UUID runId) {
+  private static RunResume whereItStood(List<NodeLogEntry> log) {
     Map<String, RunResume.NodeOutcome> done = new HashMap<>();
     Map<String, RunResume.WaitingDelay> waiting = new HashMap<>();
     int lastSeq = 0;
-    for (NodeLogEntry entry : runs.loggedNodes(runId)) {
+    for (NodeLogEntry entry : log) {
       lastSeq = Math.max(lastSeq, entry.seq());
       if (!RunResult.RUNNING.equals(entry.status())) {
         done.put(
