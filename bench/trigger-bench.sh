@@ -10,6 +10,7 @@
 # harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
 # (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
+# HEAP_AFTER_S=S: S seconds after the last flow, the service's heap after a full GC (jcmd).
 # Needs curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,3 +112,9 @@ for flow in ${FLOWS:-a b}; do
   python3 -c "import sys,os; b,t=map(float,sys.argv[1:]); print(f'machine busy over flow-$flow: {100*b/t:.0f}% of {os.cpu_count()} cores (service, PostgreSQL, harness and the rest)')" \
     $((busy_after - busy_before)) $((total_after - total_before))
 done
+if [[ -n ${HEAP_AFTER_S:-} ]]; then
+  sleep "$HEAP_AFTER_S"
+  jcmd $SERVICE GC.run >/dev/null
+  used=$(jcmd $SERVICE GC.heap_info | grep -o 'used [0-9]*K' | head -1 | grep -o '[0-9]*')
+  echo "heap after a full GC, ${HEAP_AFTER_S} s after the last flow: $((used / 1024)) MiB used"
+fi

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -122,7 +124,10 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
   private AutoCloseable startTemporal(
       ConfigurableEnvironment environment, Map<String, Object> properties) {
     int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
-    EmbeddedTemporal temporal = EmbeddedTemporal.start(port);
+    Duration keepClosed =
+        DurationStyle.detectAndParse(
+            environment.getProperty("crm.embedded.temporal-keep-closed", "15m"));
+    EmbeddedTemporal temporal = EmbeddedTemporal.start(port, keepClosed);
     temporal.fixProblems().forEach(problem -> log.warn("Temporal test server: " + problem));
     properties.put("spring.temporal.connection.target", temporal.target());
     log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");

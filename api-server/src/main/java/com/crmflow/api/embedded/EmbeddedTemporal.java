@@ -14,13 +14,20 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.temporal.api.workflowservice.v1.WorkflowServiceGrpc;
 import io.temporal.internal.testservice.GRPCServerHelper;
 import io.temporal.internal.testservice.TestServicesStarter;
+import io.temporal.internal.testservice.TestWorkflowService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded Temporal test server, reachable two ways: on a TCP port, for the {@code temporal}
@@ -35,6 +42,8 @@ import java.util.concurrent.TimeUnit;
  * Time skipping is locked: in the running service a "wait 3 days" must really take three days.
  */
 public final class EmbeddedTemporal implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedTemporal.class);
 
   /** Name of the singleton bean through which the context finds the in-process channel. */
   public static final String BEAN_NAME = "crmEmbeddedTemporal";
@@ -66,6 +75,7 @@ public final class EmbeddedTemporal implements AutoCloseable {
   private final ManagedChannel channel;
   private final List<String> fixProblems;
   private final String target;
+  private final ScheduledExecutorService retention;
 
   private EmbeddedTemporal(
       String target,
@@ -73,8 +83,10 @@ public final class EmbeddedTemporal implements AutoCloseable {
       Server portBound,
       Server inProcess,
       ManagedChannel channel,
-      List<String> fixProblems) {
+      List<String> fixProblems,
+      ScheduledExecutorService retention) {
     this.target = target;
+    this.retention = retention;
     this.services = services;
     this.portBound = portBound;
     this.inProcess = inProcess;
@@ -82,9 +94,21 @@ public final class EmbeddedTemporal implements AutoCloseable {
     this.fixProblems = fixProblems;
   }
 
-  static EmbeddedTemporal start(int port) {
+  /**
+   * Starts the server on {@code port}; workflows closed for longer than {@code keepClosed} are
+   * removed (see {@link ClosedWorkflowRetention}), unless it is zero.
+   */
+  static EmbeddedTemporal start(int port, Duration keepClosed) {
     TestServicesStarter services = new TestServicesStarter(true, 0);
     List<String> fixProblems = new ArrayList<>();
+    ScheduledExecutorService retention = null;
+    if (!keepClosed.isZero()) {
+      try {
+        retention = scheduleRetention(services, keepClosed);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        fixProblems.add("closed workflows are kept in memory as long as the service runs: " + e);
+      }
+    }
     String timerFix = TimeSkippingLogFix.apply(services);
     if (timerFix != null) {
       fixProblems.add(
@@ -116,6 +140,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
       portBound = builder.build().start();
       inProcess = inProcessBuilder.build().start();
     } catch (IOException e) {
+      if (retention != null) {
+        retention.shutdownNow();
+      }
       services.close();
       throw new UncheckedIOException("could not bind the embedded Temporal to port " + port, e);
     }
@@ -125,7 +152,37 @@ public final class EmbeddedTemporal implements AutoCloseable {
         portBound,
         inProcess,
         InProcessChannelBuilder.forName(inProcessName).directExecutor().build(),
-        List.copyOf(fixProblems));
+        List.copyOf(fixProblems),
+        retention);
+  }
+
+  /** Removes closed workflows past their time, checking every minute (or keepClosed if less). */
+  private static ScheduledExecutorService scheduleRetention(
+      TestServicesStarter services, Duration keepClosed) throws ReflectiveOperationException {
+    ClosedWorkflowRetention closed = ClosedWorkflowRetention.attach(services);
+    TestWorkflowService server = services.getWorkflowService();
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "embedded-temporal-retention");
+              thread.setDaemon(true);
+              return thread;
+            });
+    long everyMillis = Math.max(100, Math.min(keepClosed.toMillis(), 60_000));
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            closed.removeClosedBefore(
+                Instant.ofEpochMilli(server.currentTimeMillis()).minus(keepClosed));
+          } catch (ReflectiveOperationException | RuntimeException e) {
+            // a failure must not end the schedule: the next round tries again
+            log.warn("Could not remove closed workflows from the embedded Temporal server", e);
+          }
+        },
+        everyMillis,
+        everyMillis,
+        TimeUnit.MILLISECONDS);
+    return timer;
   }
 
   /** host:port of the TCP side. */
@@ -145,6 +202,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (retention != null) {
+      retention.shutdownNow();
+    }
     channel.shutdown();
     inProcess.shutdown();
     portBound.shutdown();

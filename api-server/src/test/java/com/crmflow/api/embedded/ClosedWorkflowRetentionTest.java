@@ -1,0 +1,207 @@
+package com.crmflow.api.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded server forgets a workflow once it has been closed for longer than the retention
+ * period, and only then; open workflows are left alone.
+ */
+class ClosedWorkflowRetentionTest {
+
+  private static final String QUEUE = "retention-test";
+  private static final Duration KEEP_CLOSED = Duration.ofSeconds(2);
+
+  @WorkflowInterface
+  public interface Gate {
+    @WorkflowMethod
+    String pass(boolean waitForOpen);
+
+    @SignalMethod
+    void open();
+  }
+
+  public static class GateImpl implements Gate {
+    private boolean open;
+
+    @Override
+    public String pass(boolean waitForOpen) {
+      Workflow.await(() -> open || !waitForOpen);
+      return "passed";
+    }
+
+    @Override
+    public void open() {
+      open = true;
+    }
+  }
+
+  /** Continues as new {@code times} times, then waits, as a schedule's workflow does. */
+  @WorkflowInterface
+  public interface Chain {
+    @WorkflowMethod
+    String run(int times);
+
+    @SignalMethod
+    void open();
+  }
+
+  public static class ChainImpl implements Chain {
+    private boolean open;
+
+    @Override
+    public String run(int times) {
+      if (times > 0) {
+        Workflow.continueAsNew(times - 1);
+      }
+      Workflow.await(() -> open);
+      return "ended";
+    }
+
+    @Override
+    public void open() {
+      open = true;
+    }
+  }
+
+  private EmbeddedTemporal temporal;
+  private WorkflowServiceStubs stubs;
+  private WorkflowClient client;
+  private WorkerFactory workers;
+
+  @BeforeEach
+  void startServerAndWorker() {
+    temporal = EmbeddedTemporal.start(0, KEEP_CLOSED);
+    stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setChannel(temporal.channel()).build());
+    client = WorkflowClient.newInstance(stubs);
+    workers = WorkerFactory.newInstance(client);
+    workers.newWorker(QUEUE).registerWorkflowImplementationTypes(GateImpl.class, ChainImpl.class);
+    workers.start();
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    workers.shutdownNow();
+    workers.awaitTermination(5, TimeUnit.SECONDS);
+    stubs.shutdownNow();
+    temporal.close();
+  }
+
+  @Test
+  void aClosedWorkflowIsForgottenAfterTheRetentionPeriodAndAnOpenOneIsKept() {
+    assertThat(temporal.fixProblems()).isEmpty();
+    assertThat(gate("closed").pass(false)).isEqualTo("passed");
+    Gate waiting = gate("open");
+    WorkflowClient.start(waiting::pass, true);
+
+    // within the period the closed workflow is there, and still holds its id
+    assertThat(status("closed"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    assertThatThrownBy(() -> WorkflowClient.start(gate("closed")::pass, false))
+        .isInstanceOf(WorkflowExecutionAlreadyStarted.class);
+
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(() -> status("closed"))
+                    .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND)));
+
+    // the open workflow was left as it was: it still takes its signal and ends
+    assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    waiting.open();
+    assertThat(WorkflowStub.fromTyped(waiting).getResult(String.class)).isEqualTo("passed");
+    // and the forgotten workflow's id is free again, as after a real server's retention
+    assertThat(gate("closed").pass(false)).isEqualTo("passed");
+  }
+
+  @Test
+  void theOpenRunOfAContinuedAsNewChainIsKeptWhenTheClosedRunBeforeItIsForgotten() {
+    Chain chain =
+        client.newWorkflowStub(
+            Chain.class,
+            WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId("chain").build());
+    String firstRunId = WorkflowClient.start(chain::run, 1).getRunId();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                !describe("chain", "")
+                    .getWorkflowExecutionInfo()
+                    .getExecution()
+                    .getRunId()
+                    .equals(firstRunId));
+    assertThat(describe("chain", firstRunId).getWorkflowExecutionInfo().getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW);
+
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(() -> describe("chain", firstRunId))
+                    .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND)));
+
+    assertThat(status("chain"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    client.newWorkflowStub(Chain.class, "chain").open();
+    assertThat(client.newUntypedWorkflowStub("chain").getResult(String.class)).isEqualTo("ended");
+  }
+
+  private Gate gate(String workflowId) {
+    return client.newWorkflowStub(
+        Gate.class,
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(QUEUE)
+            .setWorkflowId(workflowId)
+            .setWorkflowIdReusePolicy(
+                WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+            .build());
+  }
+
+  private WorkflowExecutionStatus status(String workflowId) {
+    return describe(workflowId, "").getWorkflowExecutionInfo().getStatus();
+  }
+
+  /** The run {@code runId} of the workflow, or its latest run when runId is empty. */
+  private DescribeWorkflowExecutionResponse describe(String workflowId, String runId) {
+    return stubs
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(client.getOptions().getNamespace())
+                .setExecution(
+                    WorkflowExecution.newBuilder().setWorkflowId(workflowId).setRunId(runId))
+                .build());
+  }
+}
