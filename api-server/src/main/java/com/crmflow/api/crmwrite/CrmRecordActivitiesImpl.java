@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,6 +34,8 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
   private final NoteService notes;
   private final TaskService tasks;
   private final JsonColumns json;
+  private final CreatedRecordRepository createdRecords;
+  private final TransactionTemplate transaction;
 
   CrmRecordActivitiesImpl(
       ContactService contacts,
@@ -40,13 +43,17 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
       OpportunityService opportunities,
       NoteService notes,
       TaskService tasks,
-      JsonColumns json) {
+      JsonColumns json,
+      CreatedRecordRepository createdRecords,
+      TransactionTemplate transaction) {
     this.contacts = contacts;
     this.accounts = accounts;
     this.opportunities = opportunities;
     this.notes = notes;
     this.tasks = tasks;
     this.json = json;
+    this.createdRecords = createdRecords;
+    this.transaction = transaction;
   }
 
   @Override
@@ -65,8 +72,31 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
             });
   }
 
+  /**
+   * Creates the record, once per (run, node): a node run again (its activity retried after the
+   * write committed, or its run resumed after a restart) answers with the record it created the
+   * first time. The record, its event and the note of it commit together.
+   */
   @Override
   public Map<String, Object> create(CrmWrite write) {
+    if (write.runId() == null || write.nodeId() == null) {
+      return createRecord(write);
+    }
+    UUID runId = UUID.fromString(write.runId());
+    return transaction.execute(
+        status ->
+            createdRecords
+                .find(runId, write.nodeId())
+                .orElseGet(
+                    () -> {
+                      Map<String, Object> output = createRecord(write);
+                      createdRecords.add(
+                          runId, write.nodeId(), UUID.fromString(write.tenantId()), output);
+                      return output;
+                    }));
+  }
+
+  private Map<String, Object> createRecord(CrmWrite write) {
     UUID tenant = UUID.fromString(write.tenantId());
     JsonNode body = body(write);
     return result(

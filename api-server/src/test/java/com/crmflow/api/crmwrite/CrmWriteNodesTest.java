@@ -11,14 +11,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** crm_update and create_record nodes write through the REST API's validation and events. */
 class CrmWriteNodesTest extends ApiTest {
+
+  @Autowired private CrmRecordActivities records;
 
   private TenantClient tenant;
 
@@ -222,6 +227,36 @@ class CrmWriteNodesTest extends ApiTest {
     assertThat(run.at("/node_log/5/output/record/opportunity_id").asString())
         .isEqualTo(opportunityId);
     assertThat(events(tenant.id(), "contact.created")).hasSize(2);
+    assertThat(events(tenant.id(), "opportunity.created")).hasSize(1);
+  }
+
+  @Test
+  void createRecordRunAgainAnswersWithTheRecordItCreatedInsteadOfASecondOne() {
+    Map<String, Object> fields = Map.of("name", "Deal for {{trigger.company}}");
+    JsonNode run =
+        runOne(
+            Map.of("entityType", "opportunity", "fieldMappings", fields),
+            "create_record",
+            Map.of("company", "Acme"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    String created = run.at("/node_log/1/output/id").asString();
+
+    // the node run again: its activity retried after the first attempt committed, or its run
+    // resumed after a restart before the node's log entry was written
+    Map<String, Object> again =
+        records.create(
+            new CrmWrite(
+                tenant.id().toString(),
+                "opportunity",
+                null,
+                Map.of("name", "Deal for Acme"),
+                run.get("id").asString(),
+                "write"));
+
+    assertThat(again.get("id")).isEqualTo(created);
+    JsonNode opportunities = tenant.api().get("/api/v1/opportunities").at("/opportunities");
+    assertThat(opportunities).hasSize(1);
+    assertThat(opportunities.get(0).get("name").asString()).isEqualTo("Deal for Acme");
     assertThat(events(tenant.id(), "opportunity.created")).hasSize(1);
   }
 }

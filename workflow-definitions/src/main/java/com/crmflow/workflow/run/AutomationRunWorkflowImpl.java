@@ -516,7 +516,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
                 + "_id in the trigger payload");
       }
     }
-    CrmWrite write = new CrmWrite(input.tenantId(), entityType, recordId, fields);
+    CrmWrite write =
+        new CrmWrite(input.tenantId(), entityType, recordId, fields, input.runId(), node.id());
     CrmRecordActivities records =
         crmStub(CrmRecordActivities.class, update ? "crm_update" : "create_record", node);
     return update ? records.update(write) : records.create(write);
