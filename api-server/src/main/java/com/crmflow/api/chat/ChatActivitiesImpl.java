@@ -1,6 +1,7 @@
 package com.crmflow.api.chat;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.OutboundHttpClient;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -37,20 +39,43 @@ class ChatActivitiesImpl implements ChatActivities {
   private final ChatIntegrationRepository integrations;
   private final SecretCipher cipher;
   private final JsonColumns json;
+  private final NodeEffectRepository effects;
 
   ChatActivitiesImpl(
       OutboundHttpClient http,
       ChatIntegrationRepository integrations,
       SecretCipher cipher,
-      JsonColumns json) {
+      JsonColumns json,
+      NodeEffectRepository effects) {
     this.http = http;
     this.integrations = integrations;
     this.cipher = cipher;
     this.json = json;
+    this.effects = effects;
   }
 
+  /**
+   * Posts once per (run, node): a node run again (its activity retried after a post whose answer
+   * was lost, or its run resumed after a restart) answers with the first post's output. Only a stop
+   * between the chat API's answer and the note of it can still post twice.
+   */
   @Override
-  public Map<String, Object> post(String tenantId, String channel, String text) {
+  public Map<String, Object> post(
+      String tenantId, String channel, String text, String runId, String nodeId) {
+    if (runId == null || nodeId == null) {
+      return postMessage(tenantId, channel, text);
+    }
+    UUID run = UUID.fromString(runId);
+    Optional<Map<String, Object>> posted = effects.find(run, nodeId);
+    if (posted.isPresent()) {
+      return posted.get();
+    }
+    Map<String, Object> output = postMessage(tenantId, channel, text);
+    effects.add(run, nodeId, UUID.fromString(tenantId), output);
+    return output;
+  }
+
+  private Map<String, Object> postMessage(String tenantId, String channel, String text) {
     ChatIntegrationRepository.Stored integration =
         integrations
             .findStored(UUID.fromString(tenantId))

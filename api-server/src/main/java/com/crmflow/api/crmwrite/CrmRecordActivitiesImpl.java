@@ -3,6 +3,7 @@ package com.crmflow.api.crmwrite;
 import com.crmflow.api.account.AccountService;
 import com.crmflow.api.contact.ContactService;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.note.NoteService;
 import com.crmflow.api.opportunity.OpportunityService;
 import com.crmflow.api.task.TaskService;
@@ -34,7 +35,7 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
   private final NoteService notes;
   private final TaskService tasks;
   private final JsonColumns json;
-  private final CreatedRecordRepository createdRecords;
+  private final NodeEffectRepository effects;
   private final TransactionTemplate transaction;
 
   CrmRecordActivitiesImpl(
@@ -44,7 +45,7 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
       NoteService notes,
       TaskService tasks,
       JsonColumns json,
-      CreatedRecordRepository createdRecords,
+      NodeEffectRepository effects,
       TransactionTemplate transaction) {
     this.contacts = contacts;
     this.accounts = accounts;
@@ -52,7 +53,7 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     this.notes = notes;
     this.tasks = tasks;
     this.json = json;
-    this.createdRecords = createdRecords;
+    this.effects = effects;
     this.transaction = transaction;
   }
 
@@ -75,7 +76,8 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
   /**
    * Creates the record, once per (run, node): a node run again (its activity retried after the
    * write committed, or its run resumed after a restart) answers with the record it created the
-   * first time. The record, its event and the note of it commit together.
+   * first time. The record, its event and the note of it ({@link NodeEffectRepository}) commit
+   * together.
    */
   @Override
   public Map<String, Object> create(CrmWrite write) {
@@ -85,13 +87,12 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     UUID runId = UUID.fromString(write.runId());
     return transaction.execute(
         status ->
-            createdRecords
+            effects
                 .find(runId, write.nodeId())
                 .orElseGet(
                     () -> {
                       Map<String, Object> output = createRecord(write);
-                      createdRecords.add(
-                          runId, write.nodeId(), UUID.fromString(write.tenantId()), output);
+                      effects.add(runId, write.nodeId(), UUID.fromString(write.tenantId()), output);
                       return output;
                     }));
   }

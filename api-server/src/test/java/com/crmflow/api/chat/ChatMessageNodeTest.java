@@ -12,18 +12,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.workflow.action.ChatActivities;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** The chat integration endpoint and chat_message nodes, against a local stand-in for Slack. */
 class ChatMessageNodeTest extends ApiTest {
 
   private static final String TOKEN = "xoxb-test-1234-secretvalue";
+
+  @Autowired private ChatActivities chat;
 
   private LocalHttpServer slack;
   private TenantClient tenant;
@@ -112,6 +116,30 @@ class ChatMessageNodeTest extends ApiTest {
     assertThat(call.body()).isEqualTo("{\"channel\":\"#sales\",\"text\":\"New lead Ada (pro)\"}");
     assertThat(run.at("/node_log/1/output/ts").asString()).isEqualTo("1.5");
     assertThat(run.at("/node_log/1/output/channel").asString()).isEqualTo("C123");
+  }
+
+  @Test
+  void aChatMessageNodeRunAgainAnswersWithTheFirstPostInsteadOfPostingTwice() {
+    connect();
+    slack.answer(
+        "/api/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C123\", \"ts\": \"1.5\"}");
+    JsonNode run = runChat(Map.of("name", "Ada", "plan", "pro"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    slack.answer(
+        "/api/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C123\", \"ts\": \"2.5\"}");
+
+    // the node run again: its activity retried after a post whose answer was lost, or its run
+    // resumed after a restart before the node's log entry was written
+    Map<String, Object> again =
+        chat.post(
+            tenant.id().toString(),
+            "#sales",
+            "New lead Ada (pro)",
+            run.get("id").asString(),
+            "say");
+
+    assertThat(again).containsEntry("ts", "1.5").containsEntry("channel", "C123");
+    assertThat(slack.received("/api/chat.postMessage")).hasSize(1);
   }
 
   @Test

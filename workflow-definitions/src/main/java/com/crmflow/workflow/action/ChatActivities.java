@@ -15,7 +15,12 @@ public interface ChatActivities {
   /** No chat integration connected, or the chat API refused the message for good: not retried. */
   String REJECTED = "Rejected";
 
-  /** Returns {@code {ok, channel, ts}} as the chat API answered. */
+  /**
+   * Returns {@code {ok, channel, ts}} as the chat API answered. Posts once per (run, node): the
+   * node run again answers with the first post's output ({@code runId} and {@code nodeId} are null
+   * in tasks scheduled by runs started before they were added: those post each time).
+   */
   @ActivityMethod(name = "chat_message")
-  Map<String, Object> post(String tenantId, String channel, String text);
+  Map<String, Object> post(
+      String tenantId, String channel, String text, String runId, String nodeId);
 }

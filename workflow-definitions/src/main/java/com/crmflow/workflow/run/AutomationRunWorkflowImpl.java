@@ -485,7 +485,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     String channel = TemplateResolver.render(stringConfig(node, "channel"), scope);
     String text = TemplateResolver.render(stringConfig(node, "messageTemplate"), scope);
     return crmStub(ChatActivities.class, "chat_message", node)
-        .post(input.tenantId(), channel, text);
+        .post(input.tenantId(), channel, text, input.runId(), node.id());
   }
 
   /**

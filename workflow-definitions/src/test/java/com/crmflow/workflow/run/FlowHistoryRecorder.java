@@ -62,7 +62,8 @@ public final class FlowHistoryRecorder {
     try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
-      ChatActivities chat = (tenant, channel, text) -> Map.of("ok", true, "ts", "1.5");
+      ChatActivities chat =
+          (tenant, channel, text, runId, nodeId) -> Map.of("ok", true, "ts", "1.5");
       CrmRecordActivities crm =
           new CrmRecordActivities() {
             @Override

@@ -1,4 +1,4 @@
-package com.crmflow.api.crmwrite;
+package com.crmflow.api.nodeeffect;
 
 import com.crmflow.api.json.JsonColumns;
 import java.util.Map;
@@ -7,23 +7,26 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** What each create_record node created, once per (run, node). */
+/**
+ * What a node with an effect outside the run (a created record, a chat message) did, once per (run,
+ * node), so that the node run again answers with it instead of doing it twice.
+ */
 @Repository
-class CreatedRecordRepository {
+public class NodeEffectRepository {
 
   private final JdbcClient jdbc;
   private final JsonColumns json;
 
-  CreatedRecordRepository(JdbcClient jdbc, JsonColumns json) {
+  NodeEffectRepository(JdbcClient jdbc, JsonColumns json) {
     this.jdbc = jdbc;
     this.json = json;
   }
 
-  /** The node's output when it created its record before. */
-  Optional<Map<String, Object>> find(UUID runId, String nodeId) {
+  /** The node's output when its effect took place before. */
+  public Optional<Map<String, Object>> find(UUID runId, String nodeId) {
     return jdbc.sql(
             """
-            select output from created_record where run_id = :runId and node_id = :nodeId
+            select output from node_effect where run_id = :runId and node_id = :nodeId
             """)
         .param("runId", runId)
         .param("nodeId", nodeId)
@@ -34,12 +37,13 @@ class CreatedRecordRepository {
 
   /**
    * Fails on a second entry for the node (primary key): of two attempts that ran at once, the one
-   * that comes second rolls back its record and, retried, finds the first one's.
+   * that comes second fails (rolling back its transaction, if any) and, retried, finds the first
+   * one's.
    */
-  void add(UUID runId, String nodeId, UUID tenantId, Map<String, Object> output) {
+  public void add(UUID runId, String nodeId, UUID tenantId, Map<String, Object> output) {
     jdbc.sql(
             """
-            insert into created_record (run_id, node_id, tenant_id, output)
+            insert into node_effect (run_id, node_id, tenant_id, output)
             values (:runId, :nodeId, :tenantId, cast(:output as jsonb))
             """)
         .param("runId", runId)
