@@ -7,8 +7,8 @@ import java.lang.reflect.Method;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +21,8 @@ import java.util.concurrent.locks.Lock;
  * steady triggers fills its heap and fails. A real Temporal server keeps a closed workflow for the
  * namespace's retention period, then deletes it. This does the same: it removes workflows closed
  * before a given time from the server's maps (the executions, their histories and their search
- * attributes). Open workflows are never touched. Run records and node logs are in PostgreSQL and
+ * attributes), and, so that memory stays bounded under any load, the oldest closed workflows beyond
+ * a given count. Open workflows are never touched. Run records and node logs are in PostgreSQL and
  * are not affected.
  *
  * <p>Reads and changes private fields of the server; if they are not where this expects them,
@@ -62,22 +63,31 @@ final class ClosedWorkflowRetention {
         TestServerInternals.read(starter, "visibilityStore"));
   }
 
-  /** Removes the workflows closed before {@code cutoff}; returns how many. */
-  int removeClosedBefore(Instant cutoff) throws ReflectiveOperationException {
+  /**
+   * Removes the workflows closed before {@code cutoff}, and the oldest closed ones beyond the
+   * newest {@code keepAtMost}; returns how many it removed.
+   */
+  int removeClosed(Instant cutoff, int keepAtMost) throws ReflectiveOperationException {
     List<Object> removed = new ArrayList<>();
     // the server takes its own lock before the store's (a start saves the first events under it)
     serviceLock.lock();
     try {
       storeLock.lock();
       try {
-        for (Iterator<? extends Map.Entry<?, ?>> it = histories.entrySet().iterator();
-            it.hasNext(); ) {
-          Map.Entry<?, ?> entry = it.next();
-          if (closedBefore(entry.getValue(), cutoff)) {
-            it.remove();
+        List<Closed> kept = new ArrayList<>();
+        for (Map.Entry<?, ?> entry : histories.entrySet()) {
+          long closedAt = closedAt(entry.getValue());
+          if (closedAt >= cutoff.toEpochMilli()) {
+            kept.add(new Closed(entry.getKey(), closedAt));
+          } else if (closedAt >= 0) {
             removed.add(entry.getKey());
           }
         }
+        if (kept.size() > keepAtMost) {
+          kept.sort(Comparator.comparingLong(Closed::closedAt));
+          kept.subList(0, kept.size() - keepAtMost).forEach(old -> removed.add(old.executionId()));
+        }
+        removed.forEach(histories::remove);
       } finally {
         storeLock.unlock();
       }
@@ -98,18 +108,20 @@ final class ClosedWorkflowRetention {
     return removed.size();
   }
 
-  /** Whether the history is closed and its last event (the close) happened before the cutoff. */
-  private boolean closedBefore(Object history, Instant cutoff) throws ReflectiveOperationException {
+  private record Closed(Object executionId, long closedAt) {}
+
+  /** When the history's workflow closed (its last event), in epoch millis; -1 while it is open. */
+  private long closedAt(Object history) throws ReflectiveOperationException {
     if (isCompleted == null) {
       isCompleted = accessible(history.getClass().getMethod("isCompleted"));
       events = accessible(history.getClass().getMethod("getHistory"));
     }
     if (!(boolean) isCompleted.invoke(history)) {
-      return false;
+      return -1;
     }
     List<?> all = (List<?>) events.invoke(history);
     HistoryEvent closing = (HistoryEvent) all.get(all.size() - 1);
-    return Timestamps.toMillis(closing.getEventTime()) < cutoff.toEpochMilli();
+    return Timestamps.toMillis(closing.getEventTime());
   }
 
   private static Method accessible(Method method) {

@@ -127,7 +127,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
     Duration keepClosed =
         DurationStyle.detectAndParse(
             environment.getProperty("crm.embedded.temporal-keep-closed", "15m"));
-    EmbeddedTemporal temporal = EmbeddedTemporal.start(port, keepClosed);
+    int keepClosedAtMost =
+        environment.getProperty("crm.embedded.temporal-keep-closed-max", Integer.class, 10_000);
+    EmbeddedTemporal temporal = EmbeddedTemporal.start(port, keepClosed, keepClosedAtMost);
     temporal.fixProblems().forEach(problem -> log.warn("Temporal test server: " + problem));
     properties.put("spring.temporal.connection.target", temporal.target());
     log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");

@@ -95,16 +95,17 @@ public final class EmbeddedTemporal implements AutoCloseable {
   }
 
   /**
-   * Starts the server on {@code port}; workflows closed for longer than {@code keepClosed} are
-   * removed (see {@link ClosedWorkflowRetention}), unless it is zero.
+   * Starts the server on {@code port}. Workflows closed for longer than {@code keepClosed}, and the
+   * oldest closed ones beyond {@code keepClosedAtMost}, are removed (see {@link
+   * ClosedWorkflowRetention}); a zero {@code keepClosed} keeps every workflow.
    */
-  static EmbeddedTemporal start(int port, Duration keepClosed) {
+  static EmbeddedTemporal start(int port, Duration keepClosed, int keepClosedAtMost) {
     TestServicesStarter services = new TestServicesStarter(true, 0);
     List<String> fixProblems = new ArrayList<>();
     ScheduledExecutorService retention = null;
     if (!keepClosed.isZero()) {
       try {
-        retention = scheduleRetention(services, keepClosed);
+        retention = scheduleRetention(services, keepClosed, keepClosedAtMost);
       } catch (ReflectiveOperationException | RuntimeException e) {
         fixProblems.add("closed workflows are kept in memory as long as the service runs: " + e);
       }
@@ -156,9 +157,14 @@ public final class EmbeddedTemporal implements AutoCloseable {
         retention);
   }
 
-  /** Removes closed workflows past their time, checking every minute (or keepClosed if less). */
+  /**
+   * Removes closed workflows past their time or beyond the count, checking every 10 s (or every
+   * keepClosed, if shorter): a pass takes the server's lock for a few milliseconds per 100,000
+   * workflows.
+   */
   private static ScheduledExecutorService scheduleRetention(
-      TestServicesStarter services, Duration keepClosed) throws ReflectiveOperationException {
+      TestServicesStarter services, Duration keepClosed, int keepClosedAtMost)
+      throws ReflectiveOperationException {
     ClosedWorkflowRetention closed = ClosedWorkflowRetention.attach(services);
     TestWorkflowService server = services.getWorkflowService();
     ScheduledExecutorService timer =
@@ -168,12 +174,13 @@ public final class EmbeddedTemporal implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    long everyMillis = Math.max(100, Math.min(keepClosed.toMillis(), 60_000));
+    long everyMillis = Math.max(100, Math.min(keepClosed.toMillis(), 10_000));
     timer.scheduleWithFixedDelay(
         () -> {
           try {
-            closed.removeClosedBefore(
-                Instant.ofEpochMilli(server.currentTimeMillis()).minus(keepClosed));
+            closed.removeClosed(
+                Instant.ofEpochMilli(server.currentTimeMillis()).minus(keepClosed),
+                keepClosedAtMost);
           } catch (ReflectiveOperationException | RuntimeException e) {
             // a failure must not end the schedule: the next round tries again
             log.warn("Could not remove closed workflows from the embedded Temporal server", e);

@@ -23,9 +23,9 @@ import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,9 +94,8 @@ class ClosedWorkflowRetentionTest {
   private WorkflowClient client;
   private WorkerFactory workers;
 
-  @BeforeEach
-  void startServerAndWorker() {
-    temporal = EmbeddedTemporal.start(0, KEEP_CLOSED);
+  private void startServerAndWorker(Duration keepClosed, int keepClosedAtMost) {
+    temporal = EmbeddedTemporal.start(0, keepClosed, keepClosedAtMost);
     stubs =
         WorkflowServiceStubs.newServiceStubs(
             WorkflowServiceStubsOptions.newBuilder().setChannel(temporal.channel()).build());
@@ -108,6 +107,9 @@ class ClosedWorkflowRetentionTest {
 
   @AfterEach
   void stop() throws InterruptedException {
+    if (temporal == null) {
+      return;
+    }
     workers.shutdownNow();
     workers.awaitTermination(5, TimeUnit.SECONDS);
     stubs.shutdownNow();
@@ -116,6 +118,7 @@ class ClosedWorkflowRetentionTest {
 
   @Test
   void aClosedWorkflowIsForgottenAfterTheRetentionPeriodAndAnOpenOneIsKept() {
+    startServerAndWorker(KEEP_CLOSED, 10_000);
     assertThat(temporal.fixProblems()).isEmpty();
     assertThat(gate("closed").pass(false)).isEqualTo("passed");
     Gate waiting = gate("open");
@@ -127,14 +130,7 @@ class ClosedWorkflowRetentionTest {
     assertThatThrownBy(() -> WorkflowClient.start(gate("closed")::pass, false))
         .isInstanceOf(WorkflowExecutionAlreadyStarted.class);
 
-    await()
-        .atMost(Duration.ofSeconds(15))
-        .untilAsserted(
-            () ->
-                assertThatThrownBy(() -> status("closed"))
-                    .isInstanceOfSatisfying(
-                        StatusRuntimeException.class,
-                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND)));
+    await().atMost(Duration.ofSeconds(15)).until(() -> forgotten("closed", ""));
 
     // the open workflow was left as it was: it still takes its signal and ends
     assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
@@ -146,6 +142,7 @@ class ClosedWorkflowRetentionTest {
 
   @Test
   void theOpenRunOfAContinuedAsNewChainIsKeptWhenTheClosedRunBeforeItIsForgotten() {
+    startServerAndWorker(KEEP_CLOSED, 10_000);
     Chain chain =
         client.newWorkflowStub(
             Chain.class,
@@ -163,19 +160,40 @@ class ClosedWorkflowRetentionTest {
     assertThat(describe("chain", firstRunId).getWorkflowExecutionInfo().getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW);
 
-    await()
-        .atMost(Duration.ofSeconds(15))
-        .untilAsserted(
-            () ->
-                assertThatThrownBy(() -> describe("chain", firstRunId))
-                    .isInstanceOfSatisfying(
-                        StatusRuntimeException.class,
-                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND)));
+    await().atMost(Duration.ofSeconds(15)).until(() -> forgotten("chain", firstRunId));
 
     assertThat(status("chain"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     client.newWorkflowStub(Chain.class, "chain").open();
     assertThat(client.newUntypedWorkflowStub("chain").getResult(String.class)).isEqualTo("ended");
+  }
+
+  @Test
+  void beyondTheCountTheOldestClosedWorkflowsAreForgottenFirst() {
+    startServerAndWorker(Duration.ofHours(1), 2);
+    Gate waiting = gate("open");
+    WorkflowClient.start(waiting::pass, true);
+    for (String workflowId : List.of("first", "second", "third")) {
+      assertThat(gate(workflowId).pass(false)).isEqualTo("passed");
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> forgotten("first", ""));
+    assertThat(forgotten("second", "")).isFalse();
+    assertThat(forgotten("third", "")).isFalse();
+    assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
+  /** Whether the server answers NOT_FOUND for the run (the latest run when runId is empty). */
+  private boolean forgotten(String workflowId, String runId) {
+    try {
+      describe(workflowId, runId);
+      return false;
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return true;
+      }
+      throw e;
+    }
   }
 
   private Gate gate(String workflowId) {
