@@ -159,8 +159,8 @@ public final class EmbeddedTemporal implements AutoCloseable {
 
   /**
    * Removes closed workflows past their time or beyond the count, checking every 10 s (or every
-   * keepClosed, if shorter): a pass takes the server's lock for a few milliseconds per 100,000
-   * workflows.
+   * keepClosed, if shorter): a pass looks at every workflow under the server's lock, so it does not
+   * run more often than that.
    */
   private static ScheduledExecutorService scheduleRetention(
       TestServicesStarter services, Duration keepClosed, int keepClosedAtMost)
