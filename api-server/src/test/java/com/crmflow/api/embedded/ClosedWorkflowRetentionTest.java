@@ -35,7 +35,9 @@ import org.junit.jupiter.api.Test;
 class ClosedWorkflowRetentionTest {
 
   private static final String QUEUE = "retention-test";
-  private static final Duration KEEP_CLOSED = Duration.ofSeconds(2);
+
+  /** Long enough that a slow machine still sees a closed workflow before it is removed. */
+  private static final Duration KEEP_CLOSED = Duration.ofSeconds(5);
 
   @WorkflowInterface
   public interface Gate {
@@ -130,7 +132,7 @@ class ClosedWorkflowRetentionTest {
     assertThatThrownBy(() -> WorkflowClient.start(gate("closed")::pass, false))
         .isInstanceOf(WorkflowExecutionAlreadyStarted.class);
 
-    await().atMost(Duration.ofSeconds(15)).until(() -> forgotten("closed", ""));
+    await().atMost(Duration.ofSeconds(30)).until(() -> forgotten("closed", ""));
 
     // the open workflow was left as it was: it still takes its signal and ends
     assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
@@ -160,7 +162,7 @@ class ClosedWorkflowRetentionTest {
     assertThat(describe("chain", firstRunId).getWorkflowExecutionInfo().getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW);
 
-    await().atMost(Duration.ofSeconds(15)).until(() -> forgotten("chain", firstRunId));
+    await().atMost(Duration.ofSeconds(30)).until(() -> forgotten("chain", firstRunId));
 
     assertThat(status("chain"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
