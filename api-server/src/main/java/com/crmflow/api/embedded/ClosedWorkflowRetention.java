@@ -37,8 +37,8 @@ final class ClosedWorkflowRetention {
   private final Lock storeLock;
   private final Map<?, ?> histories;
   private final Map<?, ?> searchAttributes;
-  private Method isCompleted;
-  private Method events;
+  private final Method isCompleted;
+  private final Method events;
 
   private ClosedWorkflowRetention(Object service, Object store, Object visibility)
       throws ReflectiveOperationException {
@@ -52,6 +52,9 @@ final class ClosedWorkflowRetention {
     this.histories = (Map<?, ?>) TestServerInternals.read(store, "histories");
     this.searchAttributes =
         (Map<?, ?>) TestServerInternals.read(visibility, "executionSearchAttributes");
+    Class<?> history = Class.forName(store.getClass().getName() + "$HistoryStore");
+    this.isCompleted = accessible(history.getDeclaredMethod("isCompleted"));
+    this.events = accessible(history.getDeclaredMethod("getHistory"));
   }
 
   /** Fails when the server's internals are not as this expects them. */
@@ -112,10 +115,6 @@ final class ClosedWorkflowRetention {
 
   /** When the history's workflow closed (its last event), in epoch millis; -1 while it is open. */
   private long closedAt(Object history) throws ReflectiveOperationException {
-    if (isCompleted == null) {
-      isCompleted = accessible(history.getClass().getMethod("isCompleted"));
-      events = accessible(history.getClass().getMethod("getHistory"));
-    }
     if (!(boolean) isCompleted.invoke(history)) {
       return -1;
     }
