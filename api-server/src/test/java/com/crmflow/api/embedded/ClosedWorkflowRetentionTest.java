@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.util.Timestamps;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -171,13 +172,16 @@ class ClosedWorkflowRetentionTest {
   }
 
   @Test
-  void beyondTheCountTheOldestClosedWorkflowsAreForgottenFirst() throws InterruptedException {
+  void beyondTheCountTheOldestClosedWorkflowsAreForgottenFirst() {
     startServerAndWorker(Duration.ofHours(1), 2);
     Gate waiting = gate("open");
     WorkflowClient.start(waiting::pass, true);
     for (String workflowId : List.of("first", "second", "third")) {
       assertThat(gate(workflowId).pass(false)).isEqualTo("passed");
-      Thread.sleep(5); // close times are in milliseconds: no two alike
+      // close times are in milliseconds: the next one closes in a later one
+      long closedAt =
+          Timestamps.toMillis(describe(workflowId, "").getWorkflowExecutionInfo().getCloseTime());
+      await().until(() -> System.currentTimeMillis() > closedAt);
     }
 
     await().atMost(Duration.ofSeconds(30)).until(() -> forgotten("first", ""));
