@@ -160,7 +160,10 @@ class EnrollmentService {
     try {
       temporal.newUntypedWorkflowStub(workflowId).cancel();
     } catch (WorkflowNotFoundException notStartedOrOver) {
-      // not started yet (the reconciler skips ended runs) or already over
+      // over already, or not started yet: a start still on its way must not run it
+      if (enrollment.runId() != null) {
+        starter.cancelledBeforeStart(enrollment.runId());
+      }
     } catch (RuntimeException unreachable) {
       throw new ApiException(
           HttpStatus.SERVICE_UNAVAILABLE,

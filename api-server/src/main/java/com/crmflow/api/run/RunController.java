@@ -94,7 +94,8 @@ class RunController {
     try {
       client.newUntypedWorkflowStub(run.workflowId()).cancel();
     } catch (WorkflowNotFoundException notStartedOrFinished) {
-      // never started (the reconciler skips cancelled runs) or already over
+      // over already, or not started yet: a start still on its way must not run it
+      starter.cancelledBeforeStart(id);
     }
     return Map.of("run", find(caller, id).withNodeLog(runs.nodeLog(id)));
   }

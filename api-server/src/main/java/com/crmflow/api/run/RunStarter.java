@@ -10,11 +10,14 @@ import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
 import com.crmflow.workflow.run.RunResult;
 import com.crmflow.workflow.run.RunResume;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
 import jakarta.annotation.PreDestroy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -58,6 +61,10 @@ public class RunStarter {
 
   private final boolean localActivities;
 
+  /** Runs cancelled before their workflow started (see {@link #cancelledBeforeStart}). */
+  private final Cache<UUID, Boolean> cancelledBeforeStart =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).maximumSize(100_000).build();
+
   /**
    * @param localActivities whether this process's own worker runs the workflows, the recorder and
    *     http_request (the embedded defaults): runs then use local activities for them. False in the
@@ -91,6 +98,22 @@ public class RunStarter {
     starts.execute(() -> start(run, canvas, true, null));
   }
 
+  /**
+   * A cancel (of the run, or an unenroll) found no workflow: the run's start may still be on its
+   * way (queued in the start pool, or about to be made by the reconciler), so this process never
+   * starts it, and cancels it at once if the start was already under way. Kept an hour, far longer
+   * than a start waits. Per process: in the distributed profile a cancel handled by another
+   * api-server in the milliseconds before the start is not seen here.
+   */
+  public void cancelledBeforeStart(UUID runId) {
+    cancelledBeforeStart.put(runId, Boolean.TRUE);
+  }
+
+  private boolean wasCancelled(UUID runId) {
+    return cancelledBeforeStart.estimatedSize() > 0
+        && cancelledBeforeStart.getIfPresent(runId) != null;
+  }
+
   @PreDestroy
   void stopStarting() {
     starts.shutdownNow();
@@ -117,6 +140,9 @@ public class RunStarter {
    * @param resume where the run's node log stands, or null for a run just accepted
    */
   private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
+    if (wasCancelled(run.id())) {
+      return true; // cancelled while its start waited: it never starts
+    }
     try {
       RunInput input = input(run, canvas, startLogged, resume);
       Map<String, Object> memo = new LinkedHashMap<>();
@@ -165,6 +191,10 @@ public class RunStarter {
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                     .build());
         WorkflowClient.start(workflow::run, input);
+      }
+      if (wasCancelled(run.id())) {
+        // the cancel came between the check above and the start
+        client.newUntypedWorkflowStub(run.workflowId()).cancel();
       }
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (an earlier attempt, or the reconciler probing a run not heard from yet)

@@ -4,6 +4,7 @@ import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
@@ -12,6 +13,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
@@ -424,6 +426,13 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
     assertThat(tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
         .isEqualTo(409);
+    // the workflow itself is cancelled, not only the run record
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                temporal.fetchHistory("run-" + runId).getEvents().stream()
+                    .anyMatch(HistoryEvent::hasWorkflowExecutionCanceledEventAttributes));
     assertThat(peer.received("/later")).isEmpty();
   }
 
@@ -687,22 +696,63 @@ class AutomationRunApiTest extends ApiTest {
                     node("call", "http_request", http("GET", peer.url("/late")))),
                 List.of(edge("e1", hook, "call"))));
     // as if the process had died between committing the run and starting its workflow
+    UUID runId = insertUnstartedRun(seq, hook, "now()");
+    JsonNode run = awaitRun(runId.toString());
+    assertThat(run.get("status").asString()).isEqualTo("completed");
+    assertThat(peer.received("/late")).hasSize(1);
+  }
+
+  /** An accepted run whose workflow was not started, created at {@code createdAt} (SQL). */
+  private UUID insertUnstartedRun(String sequenceId, String triggerNodeId, String createdAt) {
     UUID runId = UUID.randomUUID();
     jdbc.sql(
             """
         insert into automation_run (id, tenant_id, sequence_id, canvas_version, trigger_node_id,
-            start_node_id, trigger_payload, workflow_id)
-        values (:id, :t, :s, 1, :n, :n, '{"late": true}', :w)
-        """)
+            start_node_id, trigger_payload, workflow_id, created_at)
+        values (:id, :t, :s, 1, :n, :n, '{"late": true}', :w, %s)
+        """
+                .formatted(createdAt))
         .param("id", runId)
         .param("t", tenant.id())
-        .param("s", UUID.fromString(seq))
-        .param("n", hook)
+        .param("s", UUID.fromString(sequenceId))
+        .param("n", triggerNodeId)
         .param("w", "run-" + runId)
         .update();
-    JsonNode run = awaitRun(runId.toString());
-    assertThat(run.get("status").asString()).isEqualTo("completed");
-    assertThat(peer.received("/late")).hasSize(1);
+    return runId;
+  }
+
+  @Test
+  void aRunCancelledBeforeItsWorkflowStartsIsNeverStarted() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    node("call", "http_request", http("POST", peer.url("/cancelled")))),
+                List.of(edge("e1", hook, "call"))));
+    // accepted, its start still on its way (in the start pool); created "later" so that the
+    // reconciler leaves it to this test
+    UUID runId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+
+    ApiResponse cancelled =
+        tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+    assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+    assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
+
+    // the start that was on its way (the pool's, or a reconciler round's) comes after the cancel
+    var run = runRepository.find(tenant.id(), runId).orElseThrow();
+    assertThat(starter.start(run)).isTrue();
+
+    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub("run-" + runId).describe())
+        .as("never started")
+        .isInstanceOf(WorkflowNotFoundException.class);
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> peer.received("/cancelled").isEmpty());
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .isEqualTo("cancelled");
   }
 
   @Test
