@@ -46,6 +46,7 @@ public class RunStarter {
   private final CanvasRepository canvases;
   private final ContactRepository contacts;
   private final RunRepository runs;
+  private final RunEnding ending;
   private final ThreadPoolExecutor starts =
       new ThreadPoolExecutor(
           8,
@@ -75,7 +76,9 @@ public class RunStarter {
       CanvasRepository canvases,
       ContactRepository contacts,
       RunRepository runs,
+      RunEnding ending,
       @Value("${crm.runs.local-activities:true}") boolean localActivities) {
+    this.ending = ending;
     this.localActivities = localActivities;
     this.client = client;
     this.canvases = canvases;
@@ -99,14 +102,16 @@ public class RunStarter {
   }
 
   /**
-   * A cancel (of the run, or an unenroll) found no workflow: the run's start may still be on its
-   * way (queued in the start pool, or about to be made by the reconciler), so this process never
-   * starts it, and cancels it at once if the start was already under way. Kept an hour, far longer
-   * than a start waits. Per process: in the distributed profile a cancel handled by another
-   * api-server in the milliseconds before the start is not seen here.
+   * A cancel (of the run, or an unenroll) found no workflow: the run is ended as cancelled, if it
+   * still runs (the reconciler leaves it then), and since its start may still be on its way (queued
+   * in the start pool), this process never starts it, and cancels it at once if the start was
+   * already under way. Remembered an hour, far longer than a start waits. Per process: in the
+   * distributed profile a cancel handled by another api-server in the milliseconds before the start
+   * is not seen there.
    */
   public void cancelledBeforeStart(UUID runId) {
     cancelledBeforeStart.put(runId, Boolean.TRUE);
+    ending.end(runId, List.of(), RunResult.CANCELLED, null);
   }
 
   private boolean wasCancelled(UUID runId) {

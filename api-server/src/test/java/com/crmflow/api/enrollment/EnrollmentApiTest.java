@@ -7,12 +7,18 @@ import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.run.RunRepository;
+import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /** POST /sequences/enroll and /unenroll, GET /sequences/:id/enrollments, and their workflows. */
@@ -243,6 +250,89 @@ class EnrollmentApiTest extends ApiTest {
                 .at("/total")
                 .asInt())
         .isZero();
+  }
+
+  @Autowired private RunStarter starter;
+  @Autowired private RunRepository runs;
+  @Autowired private WorkflowClient temporal;
+
+  @Test
+  void anEnrollmentUnenrolledBeforeItsWorkflowStartedIsNeverStarted() {
+    String contactId = contact("dora@example.com", false);
+    String sequenceId = waitingSequence();
+    // enrolled, its run's start still on its way (in the start pool); created "later" so that
+    // the reconciler leaves it to this test
+    UUID enrollmentId = UUID.randomUUID();
+    UUID runId = UUID.randomUUID();
+    String workflowId =
+        EnrollmentWorkflow.workflowId(tenant.id().toString(), sequenceId, contactId);
+    jdbc.sql(
+            """
+            insert into enrollment (id, tenant_id, sequence_id, contact_id, run_id)
+            values (:id, :t, :s, :c, :r)
+            """)
+        .param("id", enrollmentId)
+        .param("t", tenant.id())
+        .param("s", UUID.fromString(sequenceId))
+        .param("c", UUID.fromString(contactId))
+        .param("r", runId)
+        .update();
+    jdbc.sql(
+            """
+            insert into automation_run (id, tenant_id, sequence_id, canvas_version,
+                trigger_node_id, start_node_id, trigger_payload, workflow_id, enrollment_id,
+                created_at)
+            values (:id, :t, :s, 1, 'welcome', 'welcome', '{}', :w, :e, now() + interval '1 hour')
+            """)
+        .param("id", runId)
+        .param("t", tenant.id())
+        .param("s", UUID.fromString(sequenceId))
+        .param("w", workflowId)
+        .param("e", enrollmentId)
+        .update();
+
+    ApiResponse unenrolled =
+        tenant
+            .api()
+            .post(
+                "/api/v1/sequences/unenroll",
+                Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    assertThat(unenrolled.status()).as(unenrolled.toString()).isEqualTo(200);
+    assertThat(unenrolled.text("/enrollment/status")).isEqualTo("unenrolled");
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .as("the run is over too, so the reconciler leaves it")
+        .isEqualTo("cancelled");
+
+    // the start that was on its way comes after the unenroll
+    assertThat(starter.start(runs.find(tenant.id(), runId).orElseThrow())).isTrue();
+
+    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(workflowId).describe())
+        .as("never started")
+        .isInstanceOf(WorkflowNotFoundException.class);
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(
+            () ->
+                tenant
+                        .api()
+                        .get("/api/v1/outbound-emails?run_id=" + runId)
+                        .json()
+                        .at("/total")
+                        .asInt()
+                    == 0);
+    assertThat(events(tenant.id(), "sequence.unenrolled")).hasSize(1);
+
+    // enrolled again: a new run, started as usual
+    ApiResponse again = enroll(sequenceId, contactId);
+    assertThat(again.text("/enrollment/status")).isEqualTo("active");
+    JsonNode restarted =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> enrollments(sequenceId).at("/enrollments/0"),
+                e -> "wait".equals(e.at("/current_step/node_id").asString()));
+    assertThat(restarted.get("run_id").asString()).isNotEqualTo(runId.toString());
   }
 
   @Test
