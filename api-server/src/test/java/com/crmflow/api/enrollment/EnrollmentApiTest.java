@@ -80,8 +80,25 @@ class EnrollmentApiTest extends ApiTest {
             "/api/v1/sequences/enroll", Map.of("sequence_id", sequenceId, "contact_id", contactId));
   }
 
+  private ApiResponse unenroll(String sequenceId, String contactId) {
+    return tenant
+        .api()
+        .post(
+            "/api/v1/sequences/unenroll",
+            Map.of("sequence_id", sequenceId, "contact_id", contactId));
+  }
+
   private JsonNode enrollments(String sequenceId) {
     return tenant.api().get("/api/v1/sequences/" + sequenceId + "/enrollments").json();
+  }
+
+  /** The sequence's enrollment once its current step is the delay "wait". */
+  private JsonNode awaitWaitingOnTheDelay(String sequenceId) {
+    return await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> enrollments(sequenceId).at("/enrollments/0"),
+            e -> "wait".equals(e.at("/current_step/node_id").asString()));
   }
 
   private JsonNode awaitEnrollmentStatus(String sequenceId, String status) {
@@ -197,20 +214,10 @@ class EnrollmentApiTest extends ApiTest {
     String contactId = contact("carol@example.com", false);
     String sequenceId = waitingSequence();
     String enrollmentId = enroll(sequenceId, contactId).text("/enrollment/id");
-    JsonNode waiting =
-        await()
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () -> enrollments(sequenceId).at("/enrollments/0"),
-                e -> "wait".equals(e.at("/current_step/node_id").asString()));
+    JsonNode waiting = awaitWaitingOnTheDelay(sequenceId);
     String firstRun = waiting.get("run_id").asString();
 
-    ApiResponse unenrolled =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/unenroll",
-                Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    ApiResponse unenrolled = unenroll(sequenceId, contactId);
 
     assertThat(unenrolled.status()).as(unenrolled.toString()).isEqualTo(200);
     assertThat(unenrolled.text("/enrollment/status")).isEqualTo("unenrolled");
@@ -222,24 +229,12 @@ class EnrollmentApiTest extends ApiTest {
     assertThat(emails.at("/total").asInt()).isEqualTo(1);
     assertThat(emails.at("/outbound_emails/0/subject").asString()).isEqualTo("Welcome Ada");
     assertThat(events(tenant.id(), "sequence.unenrolled")).hasSize(1);
-    assertThat(
-            tenant
-                .api()
-                .post(
-                    "/api/v1/sequences/unenroll",
-                    Map.of("sequence_id", sequenceId, "contact_id", contactId))
-                .status())
-        .isEqualTo(409);
+    assertThat(unenroll(sequenceId, contactId).status()).isEqualTo(409);
 
     ApiResponse again = enroll(sequenceId, contactId);
     assertThat(again.text("/enrollment/id")).isEqualTo(enrollmentId);
     assertThat(again.text("/enrollment/status")).isEqualTo("active");
-    JsonNode restarted =
-        await()
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () -> enrollments(sequenceId).at("/enrollments/0"),
-                e -> "wait".equals(e.at("/current_step/node_id").asString()));
+    JsonNode restarted = awaitWaitingOnTheDelay(sequenceId);
     assertThat(restarted.get("run_id").asString()).isNotEqualTo(firstRun);
     assertThat(restarted.get("status").asString()).isEqualTo("active");
     assertThat(events(tenant.id(), "sequence.enrolled")).hasSize(2);
@@ -291,12 +286,7 @@ class EnrollmentApiTest extends ApiTest {
         .param("e", enrollmentId)
         .update();
 
-    ApiResponse unenrolled =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/unenroll",
-                Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    ApiResponse unenrolled = unenroll(sequenceId, contactId);
     assertThat(unenrolled.status()).as(unenrolled.toString()).isEqualTo(200);
     assertThat(unenrolled.text("/enrollment/status")).isEqualTo("unenrolled");
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
@@ -326,12 +316,7 @@ class EnrollmentApiTest extends ApiTest {
     // enrolled again: a new run, started as usual
     ApiResponse again = enroll(sequenceId, contactId);
     assertThat(again.text("/enrollment/status")).isEqualTo("active");
-    JsonNode restarted =
-        await()
-            .atMost(Duration.ofSeconds(20))
-            .until(
-                () -> enrollments(sequenceId).at("/enrollments/0"),
-                e -> "wait".equals(e.at("/current_step/node_id").asString()));
+    JsonNode restarted = awaitWaitingOnTheDelay(sequenceId);
     assertThat(restarted.get("run_id").asString()).isNotEqualTo(runId.toString());
   }
 
@@ -526,12 +511,7 @@ class EnrollmentApiTest extends ApiTest {
                 .single())
         .isZero();
 
-    ApiResponse notEnrolled =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/unenroll",
-                Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    ApiResponse notEnrolled = unenroll(sequenceId, contactId);
     assertThat(notEnrolled.status()).isEqualTo(404);
     assertThat(other.api().get("/api/v1/sequences/" + sequenceId + "/enrollments").status())
         .isEqualTo(404);

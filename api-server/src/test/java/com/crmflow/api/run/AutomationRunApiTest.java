@@ -72,6 +72,16 @@ class AutomationRunApiTest extends ApiTest {
     return run[0];
   }
 
+  /** An active automation {@code hook → call}, the call going to the peer; returns its id. */
+  private String triggerThenCall(String hook, String method, String path) {
+    return activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("call", "http_request", http(method, peer.url(path)))),
+            List.of(edge("e1", hook, "call"))));
+  }
+
   private static Map<String, Object> http(String method, String url, Object... extra) {
     Map<String, Object> config = new HashMap<>();
     config.put("method", method);
@@ -479,12 +489,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void idempotencyKeyReturnsTheFirstRun() {
     String hook = uniqueId("hook");
-    activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("call", "http_request", http("GET", peer.url("/once")))),
-            List.of(edge("e1", hook, "call"))));
+    triggerThenCall(hook, "GET", "/once");
     var delivery = anonymous().withHeader("Idempotency-Key", "delivery-1");
     String first =
         delivery
@@ -659,13 +664,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void runsAreListedByAutomationAndStatusAndIsolatedByTenant() {
     String hook = uniqueId("hook");
-    String seq =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("call", "http_request", http("GET", peer.url("/x")))),
-                List.of(edge("e1", hook, "call"))));
+    String seq = triggerThenCall(hook, "GET", "/x");
     String runId = fire(hook, Map.of()).text("/runId");
     awaitRun(runId);
     ApiResponse listed =
@@ -688,13 +687,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void theReconcilerStartsAcceptedRunsWhoseWorkflowNeverStarted() {
     String hook = uniqueId("hook");
-    String seq =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("call", "http_request", http("GET", peer.url("/late")))),
-                List.of(edge("e1", hook, "call"))));
+    String seq = triggerThenCall(hook, "GET", "/late");
     // as if the process had died between committing the run and starting its workflow
     UUID runId = insertUnstartedRun(seq, hook, "now()");
     JsonNode run = awaitRun(runId.toString());
@@ -724,13 +717,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void aRunCancelledBeforeItsWorkflowStartsIsNeverStarted() {
     String hook = uniqueId("hook");
-    String seq =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("call", "http_request", http("POST", peer.url("/cancelled")))),
-                List.of(edge("e1", hook, "call"))));
+    String seq = triggerThenCall(hook, "POST", "/cancelled");
     // accepted, its start still on its way (in the start pool); created "later" so that the
     // reconciler leaves it to this test
     UUID runId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
@@ -788,12 +775,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void startingAFinishedRunAgainDoesNotRunItTwice() {
     String hook = uniqueId("hook");
-    activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("call", "http_request", http("POST", peer.url("/exactly-once")))),
-            List.of(edge("e1", hook, "call"))));
+    triggerThenCall(hook, "POST", "/exactly-once");
     String runId = fire(hook, Map.of()).text("/runId");
     assertThat(awaitRun(runId).get("status").asString()).isEqualTo("completed");
 
