@@ -81,7 +81,11 @@ class RunController {
     return Map.of("run", run.withNodeLog(runs.nodeLog(id)));
   }
 
-  /** Cancels a running run: status cancelled at once, and its workflow is cancelled. */
+  /**
+   * Cancels a running run: its workflow is cancelled first (so no later node runs), then the run is
+   * marked cancelled. When Temporal cannot be reached nothing changes (503), as for unenroll: a run
+   * marked cancelled whose workflow goes on would still make its calls.
+   */
   @PostMapping("/{id}/cancel")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
   Map<String, AutomationRun> cancel(Caller caller, @PathVariable UUID id) {
@@ -90,13 +94,20 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + run.status() + "; only a running run can be cancelled.");
     }
-    ending.end(id, List.of(), RunResult.CANCELLED, null);
     try {
       client.newUntypedWorkflowStub(run.workflowId()).cancel();
     } catch (WorkflowNotFoundException notStartedOrFinished) {
       // over already, or not started yet: a start still on its way must not run it
       starter.cancelledBeforeStart(id);
+    } catch (RuntimeException unreachable) {
+      throw new ApiException(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          "The workflow engine cannot be reached; the run is unchanged. Try again.",
+          List.of(),
+          Map.of("Retry-After", "5"));
     }
+    // the cancelled workflow records its end too; whichever comes first ends the run
+    ending.end(id, List.of(), RunResult.CANCELLED, null);
     return Map.of("run", find(caller, id).withNodeLog(runs.nodeLog(id)));
   }
 

@@ -1,0 +1,102 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.reset;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.run.RunResult;
+import io.grpc.Status;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowServiceException;
+import io.temporal.client.WorkflowStub;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
+
+/**
+ * Cancelling a run while Temporal cannot be reached answers 503 and changes nothing: a run marked
+ * cancelled whose workflow went on would still make its calls. Temporal's outage is simulated on
+ * the client (its cancel call fails as gRPC does when the server is down); the database, the
+ * service and the workflow are real.
+ */
+class CancelWhileTemporalUnreachableTest extends ApiTest {
+
+  @MockitoSpyBean private WorkflowClient temporal;
+
+  @Test
+  void aCancelThatCannotReachTemporalChangesNothingAndCanBeRepeated() {
+    TenantClient tenant = newTenant();
+    String hook = SequenceSupport.uniqueId("hook");
+    SequenceSupport.activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node(
+                    "later",
+                    "http_request",
+                    Map.of("method", "GET", "url", "http://127.0.0.1:9/"))),
+            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
+    String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
+    String workflowId = "run-" + runId;
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
+                    == 2);
+
+    WorkflowStub unreachable = mock(WorkflowStub.class);
+    doThrow(
+            new WorkflowServiceException(
+                WorkflowExecution.newBuilder().setWorkflowId(workflowId).build(),
+                "AutomationRunWorkflow",
+                Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException()))
+        .when(unreachable)
+        .cancel();
+    doReturn(unreachable).when(temporal).newUntypedWorkflowStub(workflowId);
+    try {
+      ApiResponse refused =
+          tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+      assertThat(refused.text("/detail")).contains("cannot be reached");
+      assertThat(refused.header("Retry-After")).isEqualTo("5");
+    } finally {
+      reset(temporal);
+    }
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .as("unchanged")
+        .isEqualTo(RunResult.RUNNING);
+    assertThat(
+            temporal.fetchHistory(workflowId).getEvents().stream()
+                .noneMatch(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes))
+        .isTrue();
+
+    // Temporal back: the same call cancels both
+    ApiResponse cancelled =
+        tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+    assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+    assertThat(cancelled.text("/run/status")).isEqualTo(RunResult.CANCELLED);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                temporal.fetchHistory(workflowId).getEvents().stream()
+                    .anyMatch(HistoryEvent::hasWorkflowExecutionCanceledEventAttributes));
+  }
+}
