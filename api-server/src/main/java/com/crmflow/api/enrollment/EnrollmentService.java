@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
@@ -165,11 +164,7 @@ class EnrollmentService {
         starter.cancelledBeforeStart(enrollment.runId());
       }
     } catch (RuntimeException unreachable) {
-      throw new ApiException(
-          HttpStatus.SERVICE_UNAVAILABLE,
-          "The workflow engine cannot be reached; the enrollment is unchanged. Try again.",
-          List.of(),
-          Map.of("Retry-After", "5"));
+      throw ApiException.workflowEngineUnreachable("enrollment");
     }
     Enrollment ended =
         transaction.execute(

@@ -100,11 +100,7 @@ class RunController {
       // over already, or not started yet: a start still on its way must not run it
       starter.cancelledBeforeStart(id);
     } catch (RuntimeException unreachable) {
-      throw new ApiException(
-          HttpStatus.SERVICE_UNAVAILABLE,
-          "The workflow engine cannot be reached; the run is unchanged. Try again.",
-          List.of(),
-          Map.of("Retry-After", "5"));
+      throw ApiException.workflowEngineUnreachable("run");
     }
     // the cancelled workflow records its end too; whichever comes first ends the run
     ending.end(id, List.of(), RunResult.CANCELLED, null);

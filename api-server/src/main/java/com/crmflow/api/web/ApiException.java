@@ -55,6 +55,15 @@ public class ApiException extends RuntimeException {
         Map.of("WWW-Authenticate", "Bearer"));
   }
 
+  /** 503: Temporal did not answer, so nothing was changed; the client may send it again. */
+  public static ApiException workflowEngineUnreachable(String unchanged) {
+    return new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        "The workflow engine cannot be reached; the " + unchanged + " is unchanged. Try again.",
+        List.of(),
+        Map.of("Retry-After", "5"));
+  }
+
   public static ApiException forbidden(String detail) {
     return new ApiException(HttpStatus.FORBIDDEN, detail, List.of(), Map.of());
   }

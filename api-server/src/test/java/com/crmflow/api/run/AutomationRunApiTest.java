@@ -420,12 +420,7 @@ class AutomationRunApiTest extends ApiTest {
                 node("later", "http_request", http("GET", peer.url("/later")))),
             List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
     String runId = fire(hook, Map.of()).text("/runId");
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () ->
-                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
-                    == 2);
+    SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay
     JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
     assertThat(waiting.get("status").asString()).isEqualTo("running");
     assertThat(waiting.at("/node_log/1/status").asString()).isEqualTo("running");

@@ -53,12 +53,7 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
             List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
     String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     String workflowId = "run-" + runId;
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () ->
-                tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size()
-                    == 2);
+    SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay
 
     WorkflowStub unreachable = mock(WorkflowStub.class);
     doThrow(

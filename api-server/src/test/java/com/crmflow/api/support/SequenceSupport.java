@@ -65,6 +65,15 @@ public final class SequenceSupport {
     return run[0];
   }
 
+  /** Waits (10 s at most) until the run's node log has this many entries. */
+  public static void awaitNodeLog(ApiClient api, String runId, int entries) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                api.get("/api/v1/automation-runs/" + runId).at("/run/node_log").size() == entries);
+  }
+
   /** A trigger id unique across tests (trigger node ids are unique per tenant). */
   public static String uniqueId(String base) {
     return base + "-" + UUID.randomUUID().toString().substring(0, 8);
