@@ -15,6 +15,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
@@ -114,6 +115,14 @@ public class RunStarter {
     ending.end(runId, List.of(), RunResult.CANCELLED, null);
   }
 
+  private void cancelStarted(AutomationRun run) {
+    try {
+      client.newUntypedWorkflowStub(run.workflowId()).cancel();
+    } catch (WorkflowNotFoundException overAlready) {
+      // it ended in the meantime: nothing left to cancel
+    }
+  }
+
   private boolean wasCancelled(UUID runId) {
     return cancelledBeforeStart.estimatedSize() > 0
         && cancelledBeforeStart.getIfPresent(runId) != null;
@@ -198,8 +207,7 @@ public class RunStarter {
         WorkflowClient.start(workflow::run, input);
       }
       if (wasCancelled(run.id())) {
-        // the cancel came between the check above and the start
-        client.newUntypedWorkflowStub(run.workflowId()).cancel();
+        cancelStarted(run); // the cancel came between the check above and the start
       }
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (an earlier attempt, or the reconciler probing a run not heard from yet)
