@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -65,14 +64,11 @@ class ChatActivitiesImpl implements ChatActivities {
     if (runId == null || nodeId == null) {
       return postMessage(tenantId, channel, text);
     }
-    UUID run = UUID.fromString(runId);
-    Optional<Map<String, Object>> posted = effects.find(run, nodeId);
-    if (posted.isPresent()) {
-      return posted.get();
-    }
-    Map<String, Object> output = postMessage(tenantId, channel, text);
-    effects.add(run, nodeId, UUID.fromString(tenantId), output);
-    return output;
+    return effects.once(
+        UUID.fromString(runId),
+        nodeId,
+        UUID.fromString(tenantId),
+        () -> postMessage(tenantId, channel, text));
   }
 
   private Map<String, Object> postMessage(String tenantId, String channel, String text) {

@@ -84,17 +84,13 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     if (write.runId() == null || write.nodeId() == null) {
       return createRecord(write);
     }
-    UUID runId = UUID.fromString(write.runId());
     return transaction.execute(
         status ->
-            effects
-                .find(runId, write.nodeId())
-                .orElseGet(
-                    () -> {
-                      Map<String, Object> output = createRecord(write);
-                      effects.add(runId, write.nodeId(), UUID.fromString(write.tenantId()), output);
-                      return output;
-                    }));
+            effects.once(
+                UUID.fromString(write.runId()),
+                write.nodeId(),
+                UUID.fromString(write.tenantId()),
+                () -> createRecord(write)));
   }
 
   private Map<String, Object> createRecord(CrmWrite write) {

@@ -4,6 +4,7 @@ import com.crmflow.api.json.JsonColumns;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -33,6 +34,21 @@ public class NodeEffectRepository {
         .query(String.class)
         .optional()
         .map(json::readMap);
+  }
+
+  /**
+   * The node's effect, once: the output noted for (run, node) if there is one, else {@code
+   * effect}'s output, noted. Inside a transaction, the effect and its note commit together.
+   */
+  public Map<String, Object> once(
+      UUID runId, String nodeId, UUID tenantId, Supplier<Map<String, Object>> effect) {
+    return find(runId, nodeId)
+        .orElseGet(
+            () -> {
+              Map<String, Object> output = effect.get();
+              add(runId, nodeId, tenantId, output);
+              return output;
+            });
   }
 
   /**

@@ -64,7 +64,7 @@ public class RunStarter {
   private final boolean localActivities;
 
   /** Runs cancelled before their workflow started (see {@link #cancelledBeforeStart}). */
-  private final Cache<UUID, Boolean> cancelledBeforeStart =
+  private final Cache<UUID, Boolean> cancelledUnstarted =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).maximumSize(100_000).build();
 
   /**
@@ -111,7 +111,7 @@ public class RunStarter {
    * is not seen there.
    */
   public void cancelledBeforeStart(UUID runId) {
-    cancelledBeforeStart.put(runId, Boolean.TRUE);
+    cancelledUnstarted.put(runId, Boolean.TRUE);
     ending.end(runId, List.of(), RunResult.CANCELLED, null);
   }
 
@@ -124,8 +124,7 @@ public class RunStarter {
   }
 
   private boolean wasCancelled(UUID runId) {
-    return cancelledBeforeStart.estimatedSize() > 0
-        && cancelledBeforeStart.getIfPresent(runId) != null;
+    return cancelledUnstarted.estimatedSize() > 0 && cancelledUnstarted.getIfPresent(runId) != null;
   }
 
   @PreDestroy
