@@ -161,7 +161,7 @@ class EnrollmentService {
     } catch (WorkflowNotFoundException notStartedOrOver) {
       // over already, or not started yet: a start still on its way must not run it
       if (enrollment.runId() != null) {
-        starter.cancelledBeforeStart(enrollment.runId());
+        starter.cancelledBeforeStart(enrollment.runId(), workflowId);
       }
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("enrollment");

@@ -98,7 +98,7 @@ class RunController {
       client.newUntypedWorkflowStub(run.workflowId()).cancel();
     } catch (WorkflowNotFoundException notStartedOrFinished) {
       // over already, or not started yet: a start still on its way must not run it
-      starter.cancelledBeforeStart(id);
+      starter.cancelledBeforeStart(id, run.workflowId());
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("run");
     }

@@ -267,6 +267,15 @@ public class RunRepository {
         .update();
   }
 
+  /** Whether the run has ended (cancelled, completed or failed); false for an unknown id. */
+  boolean hasEnded(UUID runId) {
+    return jdbc.sql("select status <> 'running' from automation_run where id = :id")
+        .param("id", runId)
+        .query(Boolean.class)
+        .optional()
+        .orElse(false);
+  }
+
   /**
    * Running runs not known to Temporal yet (neither a recording from their workflow nor a start
    * that found it existing), oldest first.

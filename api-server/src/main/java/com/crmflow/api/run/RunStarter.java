@@ -12,11 +12,15 @@ import com.crmflow.workflow.run.RunResult;
 import com.crmflow.workflow.run.RunResume;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowTargetOptions;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +28,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -63,6 +68,12 @@ public class RunStarter {
 
   private final boolean localActivities;
 
+  /**
+   * Whether other api-servers share this one's runs (the distributed profile): a cancel one of them
+   * handles is then seen here only in the database (see {@link #cancelledBeforeStart}).
+   */
+  private final boolean sharedByApiServers;
+
   /** Runs cancelled before their workflow started (see {@link #cancelledBeforeStart}). */
   private final Cache<UUID, Boolean> cancelledUnstarted =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).maximumSize(100_000).build();
@@ -71,6 +82,7 @@ public class RunStarter {
    * @param localActivities whether this process's own worker runs the workflows, the recorder and
    *     http_request (the embedded defaults): runs then use local activities for them. False in the
    *     distributed profile, where workflow-workers without this server's data run the workflows.
+   * @param sharedByApiServers whether several api-servers accept, start and cancel the same runs
    */
   RunStarter(
       WorkflowClient client,
@@ -78,9 +90,11 @@ public class RunStarter {
       ContactRepository contacts,
       RunRepository runs,
       RunEnding ending,
-      @Value("${crm.runs.local-activities:true}") boolean localActivities) {
+      @Value("${crm.runs.local-activities:true}") boolean localActivities,
+      @Value("${crm.runs.shared-by-api-servers:false}") boolean sharedByApiServers) {
     this.ending = ending;
     this.localActivities = localActivities;
+    this.sharedByApiServers = sharedByApiServers;
     this.client = client;
     this.canvases = canvases;
     this.contacts = contacts;
@@ -106,25 +120,65 @@ public class RunStarter {
    * A cancel (of the run, or an unenroll) found no workflow: the run is ended as cancelled, if it
    * still runs (the reconciler leaves it then), and since its start may still be on its way (queued
    * in the start pool), this process never starts it, and cancels it at once if the start was
-   * already under way. Remembered an hour, far longer than a start waits. Per process: in the
-   * distributed profile a cancel handled by another api-server in the milliseconds before the start
-   * is not seen there.
+   * already under way. Remembered an hour, far longer than a start waits.
+   *
+   * <p>With api-servers sharing the runs, the start may be another server's. Every start then also
+   * reads the run's status, before and after it starts the workflow, and this cancel looks for the
+   * workflow once more after the run has ended. Whatever the order, one of the two sees the other:
+   * a start after that second look finds the run ended, and a start before it is found by it.
+   *
+   * @param workflowId the run's workflow id
    */
-  public void cancelledBeforeStart(UUID runId) {
+  public void cancelledBeforeStart(UUID runId, String workflowId) {
     cancelledUnstarted.put(runId, Boolean.TRUE);
     ending.end(runId, List.of(), RunResult.CANCELLED, null);
-  }
-
-  private void cancelStarted(AutomationRun run) {
-    try {
-      client.newUntypedWorkflowStub(run.workflowId()).cancel();
-    } catch (WorkflowNotFoundException overAlready) {
-      // it ended in the meantime: nothing left to cancel
+    if (sharedByApiServers) {
+      cancelIfStartedElsewhere(runId, workflowId);
     }
   }
 
+  /**
+   * Cancels the run's workflow if another api-server has started it. An enrollment's workflow id is
+   * reused by the contact's later enrollments, so only the execution started for this run (memo
+   * run_id) is cancelled.
+   */
+  private void cancelIfStartedElsewhere(UUID runId, String workflowId) {
+    try {
+      WorkflowExecutionDescription found = client.newUntypedWorkflowStub(workflowId).describe();
+      if (found.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+          && runId.toString().equals(found.getMemo("run_id", String.class))) {
+        cancel(found.getExecution());
+      }
+    } catch (WorkflowNotFoundException notStarted) {
+      // a start still on its way finds the run ended and does not start it
+    } catch (RuntimeException unreachable) {
+      log.warn(
+          "Could not look for a workflow of cancelled run {}: {}", runId, unreachable.toString());
+    }
+  }
+
+  /** Cancels that execution of a cancelled run's workflow, if it still runs. */
+  private void cancel(WorkflowExecution execution) {
+    try {
+      client
+          .newUntypedWorkflowStub(
+              WorkflowTargetOptions.newBuilder().setWorkflowExecution(execution).build(),
+              Optional.empty())
+          .cancel();
+    } catch (WorkflowNotFoundException overAlready) {
+      // it ended in the meantime: nothing left to cancel
+    } catch (RuntimeException unreachable) {
+      log.warn(
+          "Could not cancel workflow {} of a cancelled run: {}",
+          execution.getWorkflowId(),
+          unreachable.toString());
+    }
+  }
+
+  /** Whether the run was cancelled (this process's cancels; with shared runs, anyone's). */
   private boolean wasCancelled(UUID runId) {
-    return cancelledUnstarted.estimatedSize() > 0 && cancelledUnstarted.getIfPresent(runId) != null;
+    return cancelledUnstarted.estimatedSize() > 0 && cancelledUnstarted.getIfPresent(runId) != null
+        || sharedByApiServers && runs.hasEnded(runId);
   }
 
   @PreDestroy
@@ -153,10 +207,11 @@ public class RunStarter {
    * @param resume where the run's node log stands, or null for a run just accepted
    */
   private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
-    if (wasCancelled(run.id())) {
-      return true; // cancelled while its start waited: it never starts
-    }
     try {
+      if (wasCancelled(run.id())) {
+        return true; // cancelled while its start waited: it never starts
+      }
+      WorkflowExecution started;
       RunInput input = input(run, canvas, startLogged, resume);
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
@@ -192,7 +247,7 @@ public class RunStarter {
                     .setWorkflowIdReusePolicy(
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
                     .build());
-        WorkflowClient.start(workflow::run, input);
+        started = WorkflowClient.start(workflow::run, input);
       } else {
         // the id names the (tenant, sequence, contact), reused by a later enrollment once this
         // one ended; the reconciler only restarts runs still running, so an ended run stays ended
@@ -203,10 +258,10 @@ public class RunStarter {
                     .setWorkflowIdReusePolicy(
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                     .build());
-        WorkflowClient.start(workflow::run, input);
+        started = WorkflowClient.start(workflow::run, input);
       }
       if (wasCancelled(run.id())) {
-        cancelStarted(run); // the cancel came between the check above and the start
+        cancel(started); // the cancel came between the check above and the start
       }
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (an earlier attempt, or the reconciler probing a run not heard from yet)

@@ -3,6 +3,8 @@ package com.crmflow.api.run;
 import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
+import static io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED;
+import static io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +13,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -21,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -726,15 +730,126 @@ class AutomationRunApiTest extends ApiTest {
     var run = runRepository.find(tenant.id(), runId).orElseThrow();
     assertThat(starter.start(run)).isTrue();
 
+    assertNeverStarted(runId, "/cancelled");
+  }
+
+  /** The run stays cancelled, its workflow was never created and its call never made. */
+  private void assertNeverStarted(UUID runId, String callPath) {
     assertThatThrownBy(() -> temporal.newUntypedWorkflowStub("run-" + runId).describe())
         .as("never started")
         .isInstanceOf(WorkflowNotFoundException.class);
     await()
         .during(Duration.ofSeconds(1))
         .atMost(Duration.ofSeconds(3))
-        .until(() -> peer.received("/cancelled").isEmpty());
+        .until(() -> peer.received(callPath).isEmpty());
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
         .isEqualTo("cancelled");
+  }
+
+  @Autowired private com.crmflow.api.canvas.CanvasRepository canvasRepository;
+  @Autowired private com.crmflow.api.contact.ContactRepository contactRepository;
+  @Autowired private RunEnding runEnding;
+
+  /**
+   * Another api-server sharing this one's runs (the distributed profile): its own starter, with its
+   * own memory of cancels, over the same database and Temporal.
+   */
+  private RunStarter sharingApiServer() {
+    return new RunStarter(
+        temporal, canvasRepository, contactRepository, runRepository, runEnding, true, true);
+  }
+
+  /** Runs the test with two such api-servers: the one that accepted runs, and a second one. */
+  private void onTwoSharingApiServers(BiConsumer<RunStarter, RunStarter> test) {
+    RunStarter accepting = sharingApiServer();
+    RunStarter cancelling = sharingApiServer();
+    try {
+      test.accept(accepting, cancelling);
+    } finally {
+      accepting.stopStarting();
+      cancelling.stopStarting();
+    }
+  }
+
+  /** An active automation {@code hook → wait 1 hour → call}; returns its id. */
+  private String triggerThenWaitThenCall(String hook, String path) {
+    return activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayHours", 1)),
+                node("call", "http_request", http("POST", peer.url(path)))),
+            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "call"))));
+  }
+
+  private WorkflowExecutionStatus workflowStatus(UUID runId) {
+    return temporal.newUntypedWorkflowStub("run-" + runId).describe().getStatus();
+  }
+
+  @Test
+  void withSharedRunsAStartSeesACancelAnotherApiServerHandled() {
+    String hook = uniqueId("hook");
+    String seq = triggerThenCall(hook, "POST", "/cancelled-elsewhere");
+    UUID runId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    onTwoSharingApiServers(
+        (accepting, cancelling) -> {
+          // the cancel reached the other server, which found no workflow yet
+          cancelling.cancelledBeforeStart(runId, "run-" + runId);
+          // then the accepting server's start, on its way all along, comes
+          assertThat(accepting.start(runRepository.find(tenant.id(), runId).orElseThrow()))
+              .isTrue();
+
+          assertNeverStarted(runId, "/cancelled-elsewhere");
+        });
+  }
+
+  @Test
+  void withSharedRunsACancelFindsTheWorkflowAnotherApiServerStartedMeanwhile() {
+    String hook = uniqueId("hook");
+    String seq = triggerThenWaitThenCall(hook, "/started-elsewhere");
+    UUID runId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    onTwoSharingApiServers(
+        (accepting, cancelling) -> {
+          // the cancelling server found no workflow; the other one started it before the end
+          assertThat(accepting.start(runRepository.find(tenant.id(), runId).orElseThrow()))
+              .isTrue();
+          assertThat(workflowStatus(runId)).isEqualTo(WORKFLOW_EXECUTION_STATUS_RUNNING);
+
+          cancelling.cancelledBeforeStart(runId, "run-" + runId);
+
+          await()
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> workflowStatus(runId) == WORKFLOW_EXECUTION_STATUS_CANCELED);
+          assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+              .isEqualTo("cancelled");
+          assertThat(peer.received("/started-elsewhere")).isEmpty();
+        });
+  }
+
+  @Test
+  void withSharedRunsACancelLeavesAnotherRunsWorkflowUnderTheSameIdAlone() {
+    String hook = uniqueId("hook");
+    String seq = triggerThenWaitThenCall(hook, "/other-run");
+    UUID runningId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    UUID cancelledId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    onTwoSharingApiServers(
+        (accepting, cancelling) -> {
+          assertThat(accepting.start(runRepository.find(tenant.id(), runningId).orElseThrow()))
+              .isTrue();
+
+          // as when an enrollment's workflow id has passed to the contact's next enrollment
+          cancelling.cancelledBeforeStart(cancelledId, "run-" + runningId);
+
+          assertThat(tenant.api().get("/api/v1/automation-runs/" + cancelledId).text("/run/status"))
+              .isEqualTo("cancelled");
+          await()
+              .during(Duration.ofSeconds(1))
+              .atMost(Duration.ofSeconds(3))
+              .until(() -> workflowStatus(runningId) == WORKFLOW_EXECUTION_STATUS_RUNNING);
+          assertThat(tenant.api().get("/api/v1/automation-runs/" + runningId).text("/run/status"))
+              .isEqualTo("running");
+          tenant.api().post("/api/v1/automation-runs/" + runningId + "/cancel", Map.of());
+        });
   }
 
   @Test
