@@ -267,9 +267,9 @@ public class RunRepository {
         .update();
   }
 
-  /** Whether the run has ended (cancelled, completed or failed); false for an unknown id. */
-  boolean hasEnded(UUID runId) {
-    return jdbc.sql("select status <> 'running' from automation_run where id = :id")
+  /** Whether the run was cancelled; false for an unknown id. */
+  boolean isCancelled(UUID runId) {
+    return jdbc.sql("select status = 'cancelled' from automation_run where id = :id")
         .param("id", runId)
         .query(Boolean.class)
         .optional()

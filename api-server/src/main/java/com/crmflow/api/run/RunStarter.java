@@ -125,7 +125,7 @@ public class RunStarter {
    * <p>With api-servers sharing the runs, the start may be another server's. Every start then also
    * reads the run's status, before and after it starts the workflow, and this cancel looks for the
    * workflow once more after the run has ended. Whatever the order, one of the two sees the other:
-   * a start after that second look finds the run ended, and a start before it is found by it.
+   * a start after that second look finds the run cancelled, and a start before it is found by it.
    *
    * @param workflowId the run's workflow id
    */
@@ -150,7 +150,7 @@ public class RunStarter {
         cancel(found.getExecution());
       }
     } catch (WorkflowNotFoundException notStarted) {
-      // a start still on its way finds the run ended and does not start it
+      // a start still on its way finds the run cancelled and does not start it
     } catch (RuntimeException unreachable) {
       log.warn(
           "Could not look for a workflow of cancelled run {}: {}", runId, unreachable.toString());
@@ -178,7 +178,7 @@ public class RunStarter {
   /** Whether the run was cancelled (this process's cancels; with shared runs, anyone's). */
   private boolean wasCancelled(UUID runId) {
     return cancelledUnstarted.estimatedSize() > 0 && cancelledUnstarted.getIfPresent(runId) != null
-        || sharedByApiServers && runs.hasEnded(runId);
+        || sharedByApiServers && runs.isCancelled(runId);
   }
 
   @PreDestroy
