@@ -105,7 +105,8 @@ class CustomFieldService {
 
   private static List<String> checkOptions(
       String fieldType, List<String> options, List<FieldProblem> problems) {
-    boolean needsOptions = CustomFieldTypes.WITH_OPTIONS.contains(fieldType);
+    // List.of(...).contains(null) throws: a missing field_type is reported by the caller
+    boolean needsOptions = fieldType != null && CustomFieldTypes.WITH_OPTIONS.contains(fieldType);
     if (!needsOptions) {
       if (options != null) {
         problems.add(

@@ -309,6 +309,32 @@ class CanvasValidationTest extends ApiTest {
                 List.of(edge("e1", "in", "n1"))),
             "nodes.n1.data.config.mappings"),
         Arguments.of(
+            "filter mapping without operator",
+            "automation",
+            canvas(
+                List.of(
+                    hook,
+                    node(
+                        "n1",
+                        "data_transform",
+                        Map.of(
+                            "transformType",
+                            "filter",
+                            "mappings",
+                            Map.of("source", "trigger", "field", "x", "value", 1)))),
+                List.of(edge("e1", "in", "n1"))),
+            "nodes.n1.data.config.mappings"),
+        Arguments.of(
+            "condition without operator",
+            "automation",
+            canvas(
+                List.of(
+                    hook,
+                    node("c", "condition", Map.of("field", "{{trigger.x}}")),
+                    node("n1", "delay", Map.of("delayDays", 1))),
+                List.of(edge("e1", "in", "c"), edge("e2", "c", "n1", "true"))),
+            "nodes.c.data.config.operator"),
+        Arguments.of(
             "email without subject or template",
             "automation",
             canvas(

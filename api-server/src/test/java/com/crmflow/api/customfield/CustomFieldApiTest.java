@@ -113,6 +113,10 @@ class CustomFieldApiTest extends ApiTest {
             .api()
             .post("/api/v1/custom-fields", Map.of("object_type", "contact", "field_type", "text"));
     assertThat(missingLabel.text("/errors/0/field")).isEqualTo("field_label");
+    ApiResponse empty = tenant.api().post("/api/v1/custom-fields", Map.of());
+    assertThat(empty.status()).as(empty.toString()).isEqualTo(400);
+    assertThat(empty.at("/errors").valueStream().map(e -> e.get("field").asString()))
+        .containsExactly("object_type", "field_label", "field_type");
     assertThat(tenant.api().get("/api/v1/custom-fields").at("/fields").size()).isZero();
   }
 

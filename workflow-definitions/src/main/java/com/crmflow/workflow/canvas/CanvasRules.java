@@ -503,7 +503,10 @@ public final class CanvasRules {
       }
       case CONDITION -> {
         require(node, problems, "field", "operator");
-        if (!VALUELESS_OPERATORS.contains(node.config("operator"))
+        // a missing operator is reported by require (List.contains(null) would throw)
+        Object operator = node.config("operator");
+        if (operator != null
+            && !VALUELESS_OPERATORS.contains(operator)
             && node.config("value") == null) {
           problems.add(
               CanvasProblem.node(
@@ -536,7 +539,8 @@ public final class CanvasRules {
       case "filter" -> {
         if (!(mappings.get("source") instanceof String)
             || !(mappings.get("field") instanceof String)
-            || !FILTER_OPERATORS.contains(mappings.get("operator"))) {
+            || !(mappings.get("operator") instanceof String operator)
+            || !FILTER_OPERATORS.contains(operator)) {
           problems.add(
               CanvasProblem.node(
                   node.id(), field, "filter needs {source, field, operator, value}"));
