@@ -179,7 +179,8 @@ public class RunRepository {
         .param("version", run.canvasVersion())
         .param("triggerNodeId", run.triggerNodeId())
         .param("startNodeId", run.startNodeId())
-        .param("payload", json.write(run.triggerPayload()))
+        // a JSON null body is a payload too: stored as JSON null, not as a missing payload
+        .param("payload", json.mapper().writeValueAsString(run.triggerPayload()))
         .param(
             "workflowId",
             run.workflowId() != null

@@ -585,6 +585,35 @@ class AutomationRunApiTest extends ApiTest {
         .isEqualTo(1); // only the good secret
   }
 
+  @Test
+  void aNonObjectBodyIsTheTriggersValueEvenNull() {
+    String hook = uniqueId("hook");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "call",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/value"),
+                        "bodyTemplate",
+                        "{\"value\": \"{{trigger.value}}\"}"))),
+            List.of(edge("e1", hook, "call"))));
+    String trigger = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
+
+    for (String body : List.of("null", "42", "\"text\"")) {
+      ApiResponse accepted = anonymous().send("POST", trigger, body, "application/json");
+      assertThat(accepted.status()).as(body + ": " + accepted).isEqualTo(200);
+      JsonNode run = awaitRun(accepted.text("/runId"));
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(run.get("trigger_payload").toString()).isEqualTo(body);
+    }
+    assertThat(peer.received("/value").stream().map(LocalHttpServer.Received::body))
+        .containsExactly("{\"value\": \"\"}", "{\"value\": \"42\"}", "{\"value\": \"text\"}");
+  }
+
   /** Trigger targets are remembered between calls: a change must still count from the next call. */
   @Test
   void triggerCallsFollowTheAutomationAsItIsNow() {
