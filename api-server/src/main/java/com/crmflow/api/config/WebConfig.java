@@ -1,8 +1,12 @@
 package com.crmflow.api.config;
 
+import com.crmflow.api.web.ProblemDetailsErrorReportValve;
 import com.crmflow.api.web.RequestSizeLimitFilter;
+import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,5 +27,17 @@ class WebConfig {
     registration.addUrlPatterns("/api/*", "/admin/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
     return registration;
+  }
+
+  /** Requests Tomcat refuses itself get problem details too (see the valve). */
+  @Bean
+  WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemDetailsForTomcatErrors() {
+    return factory ->
+        factory.addContextCustomizers(
+            context -> {
+              if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemDetailsErrorReportValve.class.getName());
+              }
+            });
   }
 }

@@ -6,6 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -82,5 +83,24 @@ class MalformedInputTest extends ApiTest {
           .as(table)
           .isZero();
     }
+  }
+
+  /** Tomcat refuses a header over its 8 KB limit before our code runs: still a problem, no HTML. */
+  @Test
+  void aRequestTomcatRefusesItselfIsAProblemToo() {
+    ApiResponse response =
+        anonymous()
+            .withHeader("X-Webhook-Secret", "x".repeat(20_000))
+            .send(
+                "POST",
+                "/api/webhooks/automation/" + UUID.randomUUID() + "/hook",
+                "{}",
+                "application/json");
+
+    assertThat(response.status()).isEqualTo(400);
+    assertThat(response.contentType()).startsWith("application/problem+json");
+    assertThat(response.text("/title")).isEqualTo("Bad Request");
+    assertThat(response.at("/status").asInt()).isEqualTo(400);
+    assertThat(response.text("/detail")).contains("size limit");
   }
 }
