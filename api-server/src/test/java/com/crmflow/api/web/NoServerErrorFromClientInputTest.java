@@ -1,0 +1,188 @@
+package com.crmflow.api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.SequenceSupport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Nothing a client sends gets a 5xx, and every error is a problem. Sweeps: every operation of the
+ * OpenAPI document with unknown, malformed and real ids and odd bodies; and every config key of
+ * every action node with odd values, through save, validate and activate. The first catches a
+ * custom field without field_type, the second a condition or filter without operator: both were
+ * 500s until session 11.
+ */
+class NoServerErrorFromClientInputTest extends ApiTest {
+
+  private static final List<String> BODIES =
+      List.of(
+          "null",
+          "[]",
+          "\"text\"",
+          "0",
+          "{}",
+          "{\"a\":",
+          "{\"name\": null, \"status\": \"bogus\", \"id\": \"not-a-uuid\"}",
+          "{\"name\": 5, \"email\": [], \"limit\": -5}",
+          "{\"data\": {\"config\": []}, \"nodes\": \"x\", \"edges\": 5}",
+          "{\"custom_fields\": {\"x\": {\"y\": [1, null]}}, \"value\": 1e308}");
+
+  private static final List<String> QUERIES =
+      List.of("", "?limit=-1", "?limit=abc&offset=-5", "?status=zzz&sequence_id=nope");
+
+  private static final List<Object> ODD_VALUES =
+      Arrays.asList(
+          null, "", "x", 0, -1, 1e308, true, List.of(), Map.of(), "{{", "{{http_request_0.body}}");
+
+  private ApiClient api;
+  private final Map<String, String> realIds = new LinkedHashMap<>();
+  private final List<String> failures = new ArrayList<>();
+  private int calls;
+
+  @BeforeEach
+  void setUp() {
+    var tenant = newTenant();
+    // a key without the per-minute limit getting in the way of the sweep
+    api = keyFor(tenant.id(), List.of("*"), 1_000_000);
+    realIds.put("sequence", SequenceSupport.automation(api, "sweep " + UUID.randomUUID()));
+    realIds.put(
+        "contact",
+        api.post("/api/v1/contacts", Map.of("email", UUID.randomUUID() + "@example.com"))
+            .text("/contact/id"));
+    realIds.put(
+        "account", api.post("/api/v1/accounts", Map.of("name", "Sweep")).text("/account/id"));
+  }
+
+  @Test
+  void noOperationAnswersOddIdsOrBodiesWithA5xx() {
+    JsonNode paths = anonymous().get("/v3/api-docs").at("/paths");
+    List<String[]> operations = new ArrayList<>();
+    paths
+        .properties()
+        .forEach(
+            path ->
+                path.getValue()
+                    .propertyNames()
+                    .forEach(method -> operations.add(new String[] {method, path.getKey()})));
+    // deletes last, so that the real records live through the rest of the sweep
+    operations.sort(Comparator.comparing(op -> op[0].equals("delete")));
+    for (String[] operation : operations) {
+      String method = operation[0].toUpperCase();
+      for (String id : List.of(UUID.randomUUID().toString(), "not-a-uuid", realId(operation[1]))) {
+        String path = operation[1].replaceAll("\\{[^}]+}", id);
+        if (method.equals("GET") || method.equals("DELETE")) {
+          QUERIES.forEach(query -> check(method, path + query, null, null));
+        } else {
+          BODIES.forEach(body -> check(method, path, body, "application/json"));
+          check(method, path, "{}", "text/plain");
+        }
+      }
+    }
+    assertThat(operations).as("the OpenAPI document was read").hasSizeGreaterThan(60);
+    assertThat(failures).as(calls + " calls").isEmpty();
+  }
+
+  @Test
+  void noNodeConfigAnswersWithA5xxOnSaveValidateOrActivate() {
+    Map<String, Map<String, Object>> configs = new LinkedHashMap<>();
+    configs.put("email", Map.of("subject", "Hi", "body", "Hello"));
+    configs.put("delay", Map.of("delayDays", 1));
+    configs.put("condition", Map.of("field", "{{trigger.x}}", "operator", "equals", "value", "1"));
+    configs.put(
+        "http_request",
+        Map.of("method", "POST", "url", "https://example.com/x", "timeoutSeconds", 10));
+    configs.put("chat_message", Map.of("channel", "#a", "messageTemplate", "hi"));
+    configs.put(
+        "crm_update", Map.of("entityType", "contact", "fieldMappings", Map.of("first_name", "x")));
+    configs.put(
+        "create_record", Map.of("entityType", "task", "fieldMappings", Map.of("title", "x")));
+    configs.put(
+        "data_transform",
+        Map.of(
+            "transformType",
+            "filter",
+            "mappings",
+            Map.of("source", "trigger", "field", "x", "operator", "equals", "value", 1)));
+    String sequence = realIds.get("sequence");
+    configs.forEach(
+        (type, valid) -> {
+          for (String key : valid.keySet()) {
+            for (Object odd : ODD_VALUES) {
+              Map<String, Object> config = new LinkedHashMap<>(valid);
+              config.put(key, odd);
+              saveValidateAndActivate(sequence, type, config);
+            }
+            Map<String, Object> without = new LinkedHashMap<>(valid);
+            without.remove(key);
+            saveValidateAndActivate(sequence, type, without);
+          }
+        });
+    assertThat(failures).as(calls + " calls").isEmpty();
+  }
+
+  private void saveValidateAndActivate(String sequence, String type, Map<String, Object> config) {
+    Map<String, Object> trigger =
+        Map.of(
+            "id",
+            "in",
+            "type",
+            "webhook_trigger",
+            "position",
+            Map.of("x", 0, "y", 0),
+            "data",
+            Map.of("label", "in", "config", Map.of()));
+    Map<String, Object> node =
+        Map.of(
+            "id",
+            "n",
+            "type",
+            type,
+            "position",
+            Map.of("x", 1, "y", 0),
+            "data",
+            Map.of("label", "n", "config", config));
+    String canvas =
+        ApiClient.json(
+            Map.of(
+                "nodes",
+                List.of(trigger, node),
+                "edges",
+                List.of(Map.of("id", "e", "source", "in", "target", "n", "label", "true"))));
+    check("PUT", "/api/sequences/" + sequence + "/canvas", canvas, "application/json");
+    check("POST", "/api/sequences/" + sequence + "/validate", "{}", "application/json");
+    check("PATCH", "/api/v1/sequences/" + sequence, "{\"status\": \"active\"}", "application/json");
+    check("PATCH", "/api/v1/sequences/" + sequence, "{\"status\": \"paused\"}", "application/json");
+  }
+
+  /** A real id of the kind the path names (its own records), else an unknown one. */
+  private String realId(String path) {
+    return realIds.entrySet().stream()
+        .filter(kind -> path.contains(kind.getKey()))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElse(UUID.randomUUID().toString());
+  }
+
+  private void check(String method, String path, String body, String contentType) {
+    calls++;
+    ApiResponse response = api.send(method, path, body, contentType);
+    String type = response.contentType();
+    boolean problem =
+        response.status() < 400 || type != null && type.startsWith("application/problem+json");
+    if (response.status() >= 500 || !problem) {
+      failures.add(method + " " + path + " " + body + " → " + response);
+    }
+  }
+}
