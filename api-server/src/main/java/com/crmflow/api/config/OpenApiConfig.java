@@ -5,7 +5,10 @@ import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
 
 /** The OpenAPI document served at /v3/api-docs (and the UI at /swagger-ui.html). */
 @Configuration
@@ -23,4 +26,16 @@ import org.springframework.context.annotation.Configuration;
     type = SecuritySchemeType.HTTP,
     scheme = "bearer",
     description = "An API key: Authorization: Bearer crm_...")
-class OpenApiConfig {}
+class OpenApiConfig {
+
+  static {
+    // Most endpoints read their body as a JSON tree (to tell a missing field from a null one and
+    // to refuse unknown fields); springdoc described that as JsonNode's own bean properties
+    // (array, empty, null, ...), which no client should send. A free-form object is honest.
+    SpringDocUtils.getConfig()
+        .replaceWithSchema(
+            JsonNode.class,
+            new ObjectSchema()
+                .description("A JSON object with the fields this endpoint documents (README)."));
+  }
+}
