@@ -10,6 +10,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -51,6 +53,8 @@ class SmtpEmailTest extends ApiTest {
     registry.add("spring.mail.host", () -> "127.0.0.1");
     registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
     registry.add("crm.mail.from", () -> "flows@crm.example");
+    // a server that never answers is given up on quickly
+    registry.add("spring.mail.properties.mail.smtp.timeout", () -> "2000");
   }
 
   @AfterAll
@@ -59,6 +63,7 @@ class SmtpEmailTest extends ApiTest {
   }
 
   @Autowired private WorkflowClient temporal;
+  @Autowired private JavaMailSenderImpl mailSender;
   private TenantClient tenant;
 
   @BeforeEach
@@ -192,6 +197,73 @@ class SmtpEmailTest extends ApiTest {
     JsonNode listed = tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).json();
     assertThat(listed.at("/outbound_emails").size()).isEqualTo(1);
     assertThat(listed.at("/outbound_emails/0/status").asString()).isEqualTo("sent");
+  }
+
+  @Test
+  void smtpSocketsHaveTimeoutsUnderTheActivitysOwnUnlessConfigured() {
+    assertThat(mailSender.getJavaMailProperties())
+        .containsEntry("mail.smtp.connectiontimeout", "10000")
+        .containsEntry("mail.smtp.writetimeout", "20000")
+        .containsEntry("mail.smtp.timeout", "2000");
+  }
+
+  @Test
+  void anEmailTheServerTookWithoutAnsweringIsNotSentAgainUntilTheRunIsRetried() throws Exception {
+    JsonNode run;
+    SMTP.stop();
+    try (ScriptedSmtpServer silent =
+        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.SILENT_AFTER_DATA)) {
+      run =
+          awaitRun(
+              tenant.api(),
+              start(Map.of("to", "ops@crm.example", "subject", "Exactly once"), Map.of()),
+              Duration.ofSeconds(20));
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+      assertThat(run.get("error").asString())
+          .contains("may have been delivered")
+          .contains("it is not sent again");
+      assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+      assertThat(silent.messagesReceived()).isEqualTo(1);
+    } finally {
+      SMTP = new GreenMail(SMTP_SETUP);
+      SMTP.start();
+    }
+    String runId = run.get("id").asString();
+    JsonNode booked = tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).json();
+    assertThat(booked.at("/outbound_emails").size()).isZero();
+
+    String retryId =
+        tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of()).text("/run/id");
+    JsonNode retried = awaitRun(tenant.api(), retryId, Duration.ofSeconds(20));
+
+    assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
+    assertThat(SMTP.getReceivedMessages()).hasSize(1);
+    assertThat(SMTP.getReceivedMessages()[0].getSubject()).isEqualTo("Exactly once");
+  }
+
+  @Test
+  void aRefusedEmailIsRetriedAndSentOnceTheServerTakesIt() throws Exception {
+    SMTP.stop();
+    String runId;
+    try (ScriptedSmtpServer refusing =
+        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.REFUSE_RECIPIENTS)) {
+      runId = start(Map.of("to", "ops@crm.example", "subject", "Second try"), Map.of());
+      String workflowId =
+          tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
+      await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
+      assertThat(refusing.messagesReceived()).isZero();
+    } finally {
+      SMTP = new GreenMail(SMTP_SETUP);
+      SMTP.start();
+    }
+
+    // the next attempt finds the refusal's mark, not the hand-over's, so it sends
+    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(SMTP.getReceivedMessages()).hasSize(1);
+    assertThat(run.at("/node_log/1/output/status").asString()).isEqualTo("sent");
   }
 
   /** Failed attempts of the workflow's pending send, as the Temporal server reports them. */

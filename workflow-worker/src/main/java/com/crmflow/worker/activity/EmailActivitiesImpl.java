@@ -3,24 +3,36 @@ package com.crmflow.worker.activity;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
+import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
+import jakarta.mail.Transport;
 import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.charset.StandardCharsets;
+import java.util.Date;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.mail.javamail.JavaMailSender;
+import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.stereotype.Component;
 
 /**
  * email nodes over SMTP (Spring Mail, configured with {@code spring.mail.*}). The Message-ID header
- * is the node's idempotency key, the same on every retry. SMTP failures are thrown as they are, so
- * Temporal retries them with the node's backoff; an address that cannot be valid fails the node.
+ * is the node's idempotency key, the same on every retry.
+ *
+ * <p>Never twice: SMTP has no idempotency, so an attempt that stops after the server took the
+ * message but before Temporal heard of it would be sent again by the next attempt. Just before the
+ * message goes out, the attempt records {@link #HANDING_OVER} as its heartbeat (the first heartbeat
+ * is a synchronous call to Temporal). An attempt that finds that mark left by the one before it
+ * does not send: the node fails with {@link EmailActivities#OUTCOME_UNKNOWN}. A server that
+ * answered no overwrites the mark with {@link #REFUSED}, which travels with the failure, so that
+ * refusal, like an unreachable server, is retried with the node's backoff.
  *
  * <p>With no {@code spring.mail.host} (embedded defaults) nothing is sent: the message is logged
  * and reported as captured, and api-server keeps it in its outbound email table.
@@ -28,13 +40,19 @@ import org.springframework.stereotype.Component;
 @Component("emailActivities")
 public class EmailActivitiesImpl implements EmailActivities {
 
+  /** Heartbeat of an attempt from the moment the message may reach the SMTP server. */
+  static final String HANDING_OVER = "handing-over";
+
+  /** Heartbeat of an attempt the SMTP server answered with a refusal: nothing was delivered. */
+  static final String REFUSED = "refused";
+
   private static final Logger log = LoggerFactory.getLogger(EmailActivitiesImpl.class);
 
-  private final ObjectProvider<JavaMailSender> mailSender;
+  private final ObjectProvider<JavaMailSenderImpl> mailSender;
   private final String from;
 
   public EmailActivitiesImpl(
-      ObjectProvider<JavaMailSender> mailSender,
+      ObjectProvider<JavaMailSenderImpl> mailSender,
       @Value("${crm.mail.from:automation@crmflow.local}") String from) {
     this.mailSender = mailSender;
     this.from = from;
@@ -43,8 +61,8 @@ public class EmailActivitiesImpl implements EmailActivities {
   @Override
   public EmailReceipt send(EmailMessage message) {
     InternetAddress to = address(message.to());
-    JavaMailSender sender = mailSender.getIfAvailable();
-    if (sender == null) {
+    JavaMailSenderImpl smtp = mailSender.getIfAvailable();
+    if (smtp == null) {
       log.info(
           "No SMTP configured: captured email {} to {} ({})",
           message.messageId(),
@@ -52,8 +70,35 @@ public class EmailActivitiesImpl implements EmailActivities {
           message.subject());
       return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
     }
+    ActivityExecutionContext attempt = Activity.getExecutionContext();
+    if (attempt.getHeartbeatDetails(String.class).filter(HANDING_OVER::equals).isPresent()) {
+      throw outcomeUnknown("an earlier attempt stopped while handing it to the SMTP server");
+    }
+    MimeMessage mime = mime(smtp, message, to);
+    Transport transport = connect(smtp);
     try {
-      MimeMessage mime = sender.createMimeMessage();
+      attempt.heartbeat(HANDING_OVER);
+      transport.sendMessage(mime, mime.getAllRecipients());
+    } catch (SendFailedException refused) {
+      Object[] delivered = refused.getValidSentAddresses();
+      if (delivered != null && delivered.length > 0) {
+        throw outcomeUnknown("the SMTP server took it for some recipients only");
+      }
+      attempt.heartbeat(REFUSED);
+      throw ApplicationFailure.newFailure(
+          "the SMTP server refused the email: " + described(refused), "SmtpRefused");
+    } catch (MessagingException broken) {
+      throw outcomeUnknown(
+          "the connection to the SMTP server failed while handing it over: " + broken.getMessage());
+    } finally {
+      closeQuietly(transport);
+    }
+    return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+  }
+
+  private MimeMessage mime(JavaMailSenderImpl smtp, EmailMessage message, InternetAddress to) {
+    try {
+      MimeMessage mime = smtp.createMimeMessage();
       boolean both = message.textBody() != null && message.htmlBody() != null;
       MimeMessageHelper helper = new MimeMessageHelper(mime, both, StandardCharsets.UTF_8.name());
       helper.setFrom(from);
@@ -66,14 +111,59 @@ public class EmailActivitiesImpl implements EmailActivities {
       } else {
         helper.setText(message.textBody() == null ? "" : message.textBody());
       }
-      // JavaMailSender keeps a Message-ID set before send (saveChanges would replace it)
+      mime.setSentDate(new Date());
+      // saveChanges assigns a fresh Message-ID, so ours is set after it
+      mime.saveChanges();
       mime.setHeader("Message-ID", message.messageId());
-      sender.send(mime);
+      return mime;
     } catch (MessagingException e) {
       throw ApplicationFailure.newNonRetryableFailure(
           "could not build the email: " + e.getMessage(), INVALID_ADDRESS);
     }
-    return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+  }
+
+  /** Connects as JavaMailSenderImpl does. Nothing has been handed over yet, so it is retried. */
+  private static Transport connect(JavaMailSenderImpl smtp) {
+    String username = "".equals(smtp.getUsername()) ? null : smtp.getUsername();
+    String password = username == null ? null : smtp.getPassword();
+    String protocol = smtp.getProtocol() == null ? "smtp" : smtp.getProtocol();
+    try {
+      Transport transport = smtp.getSession().getTransport(protocol);
+      transport.connect(smtp.getHost(), smtp.getPort(), username, password);
+      return transport;
+    } catch (MessagingException e) {
+      throw ApplicationFailure.newFailure(
+          "could not connect to the SMTP server: " + described(e), "SmtpUnreachable");
+    }
+  }
+
+  /** JavaMail puts the server's answer in the chained exceptions ("Invalid Addresses" → 550 …). */
+  private static String described(Exception e) {
+    StringBuilder description = new StringBuilder(String.valueOf(e.getMessage()).strip());
+    for (Exception next = e instanceof MessagingException m ? m.getNextException() : null;
+        next != null;
+        next = next instanceof MessagingException m ? m.getNextException() : null) {
+      description.append("; ").append(String.valueOf(next.getMessage()).strip());
+    }
+    return description.toString();
+  }
+
+  private static void closeQuietly(Transport transport) {
+    try {
+      transport.close();
+    } catch (MessagingException e) {
+      // QUIT after the server's answer changes nothing about what was delivered
+      log.debug("closing the SMTP connection failed", e);
+    }
+  }
+
+  private static ApplicationFailure outcomeUnknown(String why) {
+    return ApplicationFailure.newNonRetryableFailure(
+        "the email may have been delivered ("
+            + why
+            + "); it is not sent again, so it cannot arrive twice. Retry the run from this node"
+            + " to send it anyway",
+        OUTCOME_UNKNOWN);
   }
 
   private static InternetAddress address(String to) {

@@ -2,6 +2,7 @@ package com.crmflow.worker.activity;
 
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.PropertySource;
 
 /**
  * The integration activities (outbound I/O). Imported by the worker application and by api-server's
@@ -9,4 +10,5 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration
 @ComponentScan
+@PropertySource("classpath:smtp-defaults.properties")
 public class IntegrationActivitiesConfig {}
