@@ -6,8 +6,6 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.run.RunResult;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowNotFoundException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +30,6 @@ class RunController {
 
   private final RunRepository runs;
   private final RunStarter starter;
-  private final WorkflowClient client;
   private final RunEnding ending;
   private final List<RunRetryListener> retryListeners;
   private final TransactionTemplate transaction;
@@ -40,7 +37,6 @@ class RunController {
   RunController(
       RunRepository runs,
       RunStarter starter,
-      WorkflowClient client,
       RunEnding ending,
       List<RunRetryListener> retryListeners,
       TransactionTemplate transaction) {
@@ -49,7 +45,6 @@ class RunController {
     this.transaction = transaction;
     this.runs = runs;
     this.starter = starter;
-    this.client = client;
   }
 
   /** {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. */
@@ -94,13 +89,15 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + run.status() + "; only a running run can be cancelled.");
     }
+    boolean workflowCancelled;
     try {
-      client.newUntypedWorkflowStub(run.workflowId()).cancel();
-    } catch (WorkflowNotFoundException notStartedOrFinished) {
-      // over already, or not started yet: a start still on its way must not run it
-      starter.cancelledBeforeStart(id, run.workflowId());
+      workflowCancelled = starter.cancelRunning(id, run.workflowId());
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("run");
+    }
+    if (!workflowCancelled) {
+      // over already, or not started yet: a start still on its way must not run it
+      starter.cancelledBeforeStart(id, run.workflowId());
     }
     // the cancelled workflow records its end too; whichever comes first ends the run
     ending.end(id, List.of(), RunResult.CANCELLED, null);

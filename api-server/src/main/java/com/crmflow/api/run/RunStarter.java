@@ -138,19 +138,42 @@ public class RunStarter {
   }
 
   /**
-   * Cancels the run's workflow if another api-server has started it. An enrollment's workflow id is
-   * reused by the contact's later enrollments, so only the execution started for this run (memo
-   * run_id) is cancelled.
+   * Cancels the workflow execution started for this run, if it runs. An enrollment's workflow id
+   * passes to the contact's next enrollment, so the execution under the run's workflow id may be
+   * another run's: that one is left alone (memo run_id; an execution without that memo is taken to
+   * be this run's).
+   *
+   * @return false when no execution of this run runs: not started yet, or over
+   * @throws RuntimeException when Temporal cannot be reached
    */
+  public boolean cancelRunning(UUID runId, String workflowId) {
+    WorkflowExecutionDescription found;
+    try {
+      found = client.newUntypedWorkflowStub(workflowId).describe();
+    } catch (WorkflowNotFoundException notStarted) {
+      return false;
+    }
+    Object startedFor = found.getMemo("run_id", String.class);
+    if (found.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+        || startedFor != null && !startedFor.equals(runId.toString())) {
+      return false;
+    }
+    try {
+      client
+          .newUntypedWorkflowStub(
+              WorkflowTargetOptions.newBuilder().setWorkflowExecution(found.getExecution()).build(),
+              Optional.empty())
+          .cancel();
+      return true;
+    } catch (WorkflowNotFoundException endedMeanwhile) {
+      return false;
+    }
+  }
+
+  /** Cancels the run's workflow if another api-server has started it. */
   private void cancelIfStartedElsewhere(UUID runId, String workflowId) {
     try {
-      WorkflowExecutionDescription found = client.newUntypedWorkflowStub(workflowId).describe();
-      if (found.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
-          && runId.toString().equals(found.getMemo("run_id", String.class))) {
-        cancel(found.getExecution());
-      }
-    } catch (WorkflowNotFoundException notStarted) {
-      // a start still on its way finds the run cancelled and does not start it
+      cancelRunning(runId, workflowId);
     } catch (RuntimeException unreachable) {
       log.warn(
           "Could not look for a workflow of cancelled run {}: {}", runId, unreachable.toString());

@@ -882,6 +882,36 @@ class AutomationRunApiTest extends ApiTest {
   }
 
   @Test
+  void cancellingARunLeavesAnotherRunsWorkflowUnderTheSameIdAlone() {
+    String hook = uniqueId("hook");
+    String seq = triggerThenWaitThenCall(hook, "/successor");
+    UUID successorId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    assertThat(starter.start(runRepository.find(tenant.id(), successorId).orElseThrow())).isTrue();
+    UUID predecessorId = insertUnstartedRun(seq, hook, "now() + interval '1 hour'");
+    // as when an enrollment's workflow id has passed to the contact's next enrollment
+    jdbc.sql("update automation_run set workflow_id = :w where id = :id")
+        .param("w", "run-" + successorId)
+        .param("id", predecessorId)
+        .update();
+
+    ApiResponse cancelled =
+        tenant.api().post("/api/v1/automation-runs/" + predecessorId + "/cancel", Map.of());
+
+    assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+    assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> workflowStatus(successorId) == WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + successorId).text("/run/status"))
+        .isEqualTo("running");
+    tenant.api().post("/api/v1/automation-runs/" + successorId + "/cancel", Map.of());
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> workflowStatus(successorId) == WORKFLOW_EXECUTION_STATUS_CANCELED);
+  }
+
+  @Test
   void aCanvasEditedMidRunDoesNotChangeTheRun() {
     String hook = uniqueId("hook");
     String seq =
