@@ -95,12 +95,13 @@ class RunController {
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("run");
     }
-    if (!workflowCancelled) {
-      // over already, or not started yet: a start still on its way must not run it
+    if (workflowCancelled) {
+      // the cancelled workflow records its end too; whichever comes first ends the run
+      ending.end(id, List.of(), RunResult.CANCELLED, null);
+    } else {
+      // over already, or not started yet (a start still on its way must not run it): ends the run
       starter.cancelledBeforeStart(id, run.workflowId());
     }
-    // the cancelled workflow records its end too; whichever comes first ends the run
-    ending.end(id, List.of(), RunResult.CANCELLED, null);
     return Map.of("run", find(caller, id).withNodeLog(runs.nodeLog(id)));
   }
 
