@@ -1,12 +1,32 @@
 package com.crmflow.api.config;
 
+import com.crmflow.api.account.AccountSchema;
+import com.crmflow.api.contact.ContactSchema;
+import com.crmflow.api.conversation.ConversationSchema;
+import com.crmflow.api.emailtemplate.EmailTemplateRepository;
+import com.crmflow.api.note.NoteSchema;
+import com.crmflow.api.opportunity.OpportunitySchema;
+import com.crmflow.api.recordfield.RecordSchema;
+import com.crmflow.api.recordfield.RecordSchemaDocs;
+import com.crmflow.api.sequence.SequenceSchema;
+import com.crmflow.api.task.TaskSchema;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import java.util.Map;
+import java.util.Set;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.JsonNode;
 
@@ -27,6 +47,107 @@ import tools.jackson.databind.JsonNode;
     scheme = "bearer",
     description = "An API key: Authorization: Bearer crm_...")
 class OpenApiConfig {
+
+  /**
+   * The request bodies of the CRM record endpoints, as named components built from the field specs
+   * that validate them (see {@link RecordSchemaDocs}).
+   */
+  @Bean
+  OpenApiCustomizer recordRequestBodies() {
+    return openApi -> {
+      RecordBodies bodies = new RecordBodies(openApi);
+      Schema<?> createAccount = new Schema<>().types(Set.of("boolean"));
+      createAccount.setDescription("also create an account named after company (then required)");
+      Schema<Object> createOpportunity =
+          RecordSchemaDocs.body(OpportunitySchema.NESTED_IN_CONTACT, true, Map.of());
+      createOpportunity.setDescription("also create an opportunity for the contact");
+      bodies.document(
+          "/api/v1/contacts",
+          PathItem.HttpMethod.POST,
+          "ContactUpsert",
+          RecordSchemaDocs.body(
+              ContactSchema.SCHEMA,
+              true,
+              Map.of(
+                  "custom_fields", RecordSchemaDocs.customFields("contact"),
+                  "create_account", createAccount,
+                  "create_opportunity", createOpportunity)));
+      bodies.createAndPatch("/api/v1/contacts", "Contact", null, ContactSchema.SCHEMA, "contact");
+      bodies.createAndPatch("/api/v1/accounts", "Account", AccountSchema.SCHEMA, "account");
+      bodies.createAndPatch(
+          "/api/v1/opportunities", "Opportunity", OpportunitySchema.SCHEMA, "opportunity");
+      bodies.createAndPatch("/api/v1/tasks", "Task", TaskSchema.SCHEMA, null);
+      bodies.createAndPatch(
+          "/api/v1/email-templates", "EmailTemplate", EmailTemplateRepository.SCHEMA, null);
+      bodies.createAndPatch(
+          "/api/v1/conversations",
+          "Conversation",
+          ConversationSchema.CREATE,
+          ConversationSchema.UPDATE,
+          null);
+      bodies.createAndPatch(
+          "/api/v1/sequences", "Sequence", SequenceSchema.CREATE, SequenceSchema.UPDATE, null);
+      bodies.document(
+          "/api/v1/notes",
+          PathItem.HttpMethod.POST,
+          "NoteCreate",
+          RecordSchemaDocs.body(NoteSchema.SCHEMA, true, Map.of()));
+    };
+  }
+
+  /** Puts record body schemas into the document's components and points the operations at them. */
+  private record RecordBodies(OpenAPI openApi) {
+
+    /** POST on the collection and PATCH on one record, with the same fields. */
+    void createAndPatch(
+        String collection, String name, RecordSchema record, String customFieldsOf) {
+      createAndPatch(collection, name, record, record, customFieldsOf);
+    }
+
+    /**
+     * @param create the fields of POST on the collection (null: documented on its own)
+     * @param customFieldsOf the custom field object type of the record (null: none)
+     */
+    void createAndPatch(
+        String collection,
+        String name,
+        RecordSchema create,
+        RecordSchema patch,
+        String customFieldsOf) {
+      Map<String, Schema<?>> extras =
+          customFieldsOf == null
+              ? Map.of()
+              : Map.of("custom_fields", RecordSchemaDocs.customFields(customFieldsOf));
+      if (create != null) {
+        document(
+            collection,
+            PathItem.HttpMethod.POST,
+            name + "Create",
+            RecordSchemaDocs.body(create, true, extras));
+      }
+      document(
+          collection + "/{id}",
+          PathItem.HttpMethod.PATCH,
+          name + "Patch",
+          RecordSchemaDocs.body(patch, false, extras));
+    }
+
+    void document(String path, PathItem.HttpMethod method, String name, Schema<?> body) {
+      PathItem item = openApi.getPaths() == null ? null : openApi.getPaths().get(path);
+      Operation operation = item == null ? null : item.readOperationsMap().get(method);
+      if (operation == null || operation.getRequestBody() == null) {
+        throw new IllegalStateException("no " + method + " " + path + " with a body to document");
+      }
+      openApi.getComponents().addSchemas(name, body);
+      operation
+          .getRequestBody()
+          .setContent(
+              new Content()
+                  .addMediaType(
+                      "application/json",
+                      new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + name))));
+    }
+  }
 
   static {
     // Most endpoints read their body as a JSON tree (to tell a missing field from a null one and

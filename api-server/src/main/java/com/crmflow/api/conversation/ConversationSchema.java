@@ -21,7 +21,7 @@ public final class ConversationSchema {
   public static final String HUMAN_TAKEOVER = "human_active";
 
   /** POST /conversations: a new conversation, or a message appended to one. */
-  static final RecordSchema CREATE =
+  public static final RecordSchema CREATE =
       new RecordSchema(
           "conversation",
           List.of(
@@ -33,7 +33,7 @@ public final class ConversationSchema {
               FieldSpec.of("conversation_id", FieldKind.UUID)));
 
   /** PATCH /conversations/:id. */
-  static final RecordSchema UPDATE =
+  public static final RecordSchema UPDATE =
       new RecordSchema(
           "conversation",
           List.of(

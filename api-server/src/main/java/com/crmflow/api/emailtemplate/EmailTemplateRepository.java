@@ -15,7 +15,7 @@ public class EmailTemplateRepository {
 
   private static final int MAX_BODY = 100_000;
 
-  static final RecordSchema SCHEMA =
+  public static final RecordSchema SCHEMA =
       new RecordSchema(
           "email template",
           List.of(

@@ -7,6 +7,8 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,11 @@ public final class RecordSchema {
 
   public String recordType() {
     return recordType;
+  }
+
+  /** The standard fields, in schema order. */
+  public Collection<FieldSpec> fields() {
+    return Collections.unmodifiableCollection(fields.values());
   }
 
   public Set<String> fieldNames() {

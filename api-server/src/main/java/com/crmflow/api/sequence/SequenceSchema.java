@@ -4,13 +4,13 @@ import com.crmflow.api.recordfield.FieldSpec;
 import com.crmflow.api.recordfield.RecordSchema;
 import java.util.List;
 
-final class SequenceSchema {
+public final class SequenceSchema {
 
   static final List<String> BUILDER_MODES = List.of("linear", "visual");
   static final List<String> FLOW_TYPES = List.of("sequence", "automation");
   static final List<String> STATUSES = List.of("draft", "active", "paused", "archived");
 
-  static final RecordSchema CREATE =
+  public static final RecordSchema CREATE =
       new RecordSchema(
           "sequence",
           List.of(
@@ -21,7 +21,7 @@ final class SequenceSchema {
               FieldSpec.oneOf("status", STATUSES).notNull()));
 
   /** builder_mode and flow_type are fixed once created: a flow's runs depend on them. */
-  static final RecordSchema UPDATE =
+  public static final RecordSchema UPDATE =
       new RecordSchema(
           "sequence",
           List.of(

@@ -67,9 +67,67 @@ class OperabilityTest extends ApiTest {
     assertThat(docs.at("/paths").has("/api/v1/custom-fields")).isTrue();
     assertThat(docs.at("/components/securitySchemes/apiKey/scheme").asString()).isEqualTo("bearer");
     // bodies read as a JSON tree are a free-form object, not the tree class's bean properties
-    JsonNode contactBody =
-        docs.at("/paths/~1api~1v1~1contacts/post/requestBody/content/application~1json/schema");
-    assertThat(contactBody.at("/type").asString()).isEqualTo("object");
-    assertThat(contactBody.at("/properties").isMissingNode()).isTrue();
+    JsonNode enrollBody =
+        docs.at(
+            "/paths/~1api~1v1~1sequences~1enroll/post/requestBody/content/application~1json/schema");
+    assertThat(enrollBody.at("/type").asString()).isEqualTo("object");
+    assertThat(enrollBody.at("/properties").isMissingNode()).isTrue();
+  }
+
+  @Test
+  void recordBodiesAreDocumentedFromTheFieldsTheApiValidates() {
+    JsonNode docs = anonymous().get("/v3/api-docs").json();
+    JsonNode schemas = docs.at("/components/schemas");
+    for (String[] operation :
+        new String[][] {
+          {"/api/v1/contacts", "post", "ContactUpsert"},
+          {"/api/v1/contacts/{id}", "patch", "ContactPatch"},
+          {"/api/v1/accounts", "post", "AccountCreate"},
+          {"/api/v1/accounts/{id}", "patch", "AccountPatch"},
+          {"/api/v1/opportunities", "post", "OpportunityCreate"},
+          {"/api/v1/opportunities/{id}", "patch", "OpportunityPatch"},
+          {"/api/v1/tasks", "post", "TaskCreate"},
+          {"/api/v1/tasks/{id}", "patch", "TaskPatch"},
+          {"/api/v1/notes", "post", "NoteCreate"},
+          {"/api/v1/email-templates", "post", "EmailTemplateCreate"},
+          {"/api/v1/email-templates/{id}", "patch", "EmailTemplatePatch"},
+          {"/api/v1/conversations", "post", "ConversationCreate"},
+          {"/api/v1/conversations/{id}", "patch", "ConversationPatch"},
+          {"/api/v1/sequences", "post", "SequenceCreate"},
+          {"/api/v1/sequences/{id}", "patch", "SequencePatch"}
+        }) {
+      JsonNode schema =
+          docs.path("paths")
+              .path(operation[0])
+              .path(operation[1])
+              .at("/requestBody/content/application~1json/schema");
+      assertThat(schema.at("/$ref").asString())
+          .as("%s %s", operation[1], operation[0])
+          .isEqualTo("#/components/schemas/" + operation[2]);
+      assertThat(schemas.path(operation[2]).at("/properties").size()).as(operation[2]).isPositive();
+    }
+
+    JsonNode upsert = schemas.path("ContactUpsert");
+    assertThat(upsert.at("/required").toString()).isEqualTo("[\"email\"]");
+    assertThat(upsert.at("/additionalProperties").asBoolean(true)).isFalse();
+    assertThat(upsert.at("/properties/email/format").asString()).isEqualTo("email");
+    assertThat(upsert.at("/properties/first_name/type").toString())
+        .isEqualTo("[\"string\",\"null\"]");
+    assertThat(upsert.at("/properties/first_name/maxLength").asInt()).isEqualTo(255);
+    assertThat(upsert.at("/properties/do_not_email/type").asString()).isEqualTo("boolean");
+    assertThat(upsert.at("/properties/create_opportunity/required").toString())
+        .isEqualTo("[\"name\"]");
+    assertThat(upsert.at("/properties/custom_fields/type").asString()).isEqualTo("object");
+    assertThat(schemas.at("/ContactPatch/required").isMissingNode()).isTrue();
+    assertThat(schemas.at("/ContactPatch/properties/create_account").isMissingNode()).isTrue();
+    assertThat(schemas.at("/OpportunityCreate/properties/probability/maximum").asInt())
+        .isEqualTo(100);
+    assertThat(schemas.at("/TaskCreate/properties/status/enum").toString())
+        .isEqualTo("[\"open\",\"completed\",\"cancelled\"]");
+    assertThat(schemas.at("/TaskCreate/properties/due_date/format").asString()).isEqualTo("date");
+    assertThat(schemas.at("/ConversationCreate/properties/channel/enum").toString())
+        .isEqualTo("[\"email\",\"sms\",\"chat\",\"whatsapp\",null]");
+    assertThat(schemas.at("/ConversationPatch/properties/tags/items/maxLength").asInt())
+        .isEqualTo(50);
   }
 }
