@@ -1,24 +1,51 @@
 package com.crmflow.api.run;
 
 import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-/** Ends a running run and tells the {@link RunEndListener}s, in one transaction. */
+/**
+ * Ends a running run and tells the {@link RunEndListener}s, in one transaction. Counts the ends
+ * that commit in {@code crm.runs.ended} (tag status).
+ */
 @Component
 class RunEnding {
 
   private final RunRepository runs;
   private final List<RunEndListener> listeners;
   private final TriggerAdmission admission;
+  private final Map<String, Counter> endedByStatus;
 
-  RunEnding(RunRepository runs, List<RunEndListener> listeners, TriggerAdmission admission) {
+  RunEnding(
+      RunRepository runs,
+      List<RunEndListener> listeners,
+      TriggerAdmission admission,
+      MeterRegistry meters) {
     this.runs = runs;
     this.listeners = listeners;
     this.admission = admission;
+    this.endedByStatus =
+        Stream.of(RunResult.COMPLETED, RunResult.FAILED, RunResult.CANCELLED)
+            .collect(
+                Collectors.toMap(
+                    Function.identity(),
+                    status ->
+                        Counter.builder("crm.runs.ended")
+                            .description("Runs that ended, by final status")
+                            .tag("status", status)
+                            .register(meters)));
   }
 
   /**
@@ -30,6 +57,16 @@ class RunEnding {
     admission.ended(runId);
     Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
     ended.ifPresent(run -> listeners.forEach(listener -> listener.runEnded(run, status)));
+    Counter counter = endedByStatus.get(status);
+    if (ended.isPresent() && counter != null) {
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              counter.increment();
+            }
+          });
+    }
     return ended.isPresent();
   }
 }

@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -909,6 +911,35 @@ class AutomationRunApiTest extends ApiTest {
     await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> workflowStatus(successorId) == WORKFLOW_EXECUTION_STATUS_CANCELED);
+  }
+
+  @Test
+  void endedRunsAreCountedByStatusForPrometheus() {
+    double completedBefore = endedRuns("completed");
+    String hook = uniqueId("hook");
+    triggerThenCall(hook, "POST", "/counted");
+
+    String runId = fire(hook, Map.of()).text("/runId");
+
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("completed");
+    // counted once the end commits, so an instant after the run reads completed
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> endedRuns("completed") >= completedBefore + 1);
+    assertThat(anonymous().get("/actuator/prometheus").rawBody())
+        .contains("crm_runs_ended_total{status=\"failed\"}")
+        .contains("crm_runs_ended_total{status=\"cancelled\"}")
+        .contains("crm_runs_awaiting_start ");
+  }
+
+  /** crm.runs.ended for that status, as /actuator/prometheus shows it. */
+  private double endedRuns(String status) {
+    Matcher value =
+        Pattern.compile(
+                "^crm_runs_ended_total\\{status=\"" + status + "\"} (\\S+)$", Pattern.MULTILINE)
+            .matcher(anonymous().get("/actuator/prometheus").rawBody());
+    assertThat(value.find()).as("crm_runs_ended_total for " + status).isTrue();
+    return Double.parseDouble(value.group(1));
   }
 
   @Test
