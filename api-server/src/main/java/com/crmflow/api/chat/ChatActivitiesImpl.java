@@ -4,6 +4,7 @@ import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
+import com.crmflow.worker.activity.HandOver;
 import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.failure.ApplicationFailure;
@@ -55,8 +56,9 @@ class ChatActivitiesImpl implements ChatActivities {
 
   /**
    * Posts once per (run, node): a node run again (its activity retried after a post whose answer
-   * was lost, or its run resumed after a restart) answers with the first post's output. Only a stop
-   * between the chat API's answer and the note of it can still post twice.
+   * was lost, or its run resumed after a restart) answers with the first post's output. A post
+   * whose outcome is unknown (the connection lost after the message went out, or an attempt that
+   * stopped then) is not made again: the node fails (see {@link HandOver}).
    */
   @Override
   public Map<String, Object> post(
@@ -81,6 +83,8 @@ class ChatActivitiesImpl implements ChatActivities {
     Map<String, Object> message = new LinkedHashMap<>();
     message.put("channel", channel);
     message.put("text", text);
+    HandOver handOver = HandOver.begin("the chat message", OUTCOME_UNKNOWN);
+    handOver.start();
     OutboundHttpClient.Response response;
     try {
       response =
@@ -98,9 +102,16 @@ class ChatActivitiesImpl implements ChatActivities {
     } catch (ForbiddenDestinationException e) {
       throw rejected("refused to call " + uri.getHost() + ": " + e.getMessage());
     } catch (IOException e) {
+      if (!HandOver.neverSent(e)) {
+        throw handOver.outcomeUnknown(
+            "the connection to the chat API failed after the message went out: " + e);
+      }
+      handOver.notDelivered();
       throw ApplicationFailure.newFailure("chat API unreachable: " + e.getMessage(), "Network");
     }
+    // an answer says what happened: a rate limit or a server error posted nothing
     if (response.status() == 429 || response.status() >= 500) {
+      handOver.notDelivered();
       throw retryLater(
           "chat API answered " + response.status(), response.header("Retry-After").orElse(null));
     }
@@ -114,6 +125,7 @@ class ChatActivitiesImpl implements ChatActivities {
     }
     String error = String.valueOf(answer.getOrDefault("error", "unknown_error"));
     if (RETRYABLE_ERRORS.contains(error)) {
+      handOver.notDelivered();
       throw retryLater("chat API error " + error, response.header("Retry-After").orElse(null));
     }
     throw rejected("chat API refused the message: " + error);

@@ -8,11 +8,15 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.PendingActivities;
+import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.workflow.action.ChatActivities;
+import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +32,7 @@ class ChatMessageNodeTest extends ApiTest {
   private static final String TOKEN = "xoxb-test-1234-secretvalue";
 
   @Autowired private ChatActivities chat;
+  @Autowired private WorkflowClient temporal;
 
   private LocalHttpServer slack;
   private TenantClient tenant;
@@ -52,6 +57,11 @@ class ChatMessageNodeTest extends ApiTest {
   }
 
   private JsonNode runChat(Object payload) {
+    return awaitRun(tenant.api(), startChat(payload));
+  }
+
+  /** Fires a webhook_trigger → chat_message flow and returns the run id. */
+  private String startChat(Object payload) {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
@@ -67,7 +77,7 @@ class ChatMessageNodeTest extends ApiTest {
                         "messageTemplate",
                         "New lead {{trigger.name}} ({{trigger.plan}})"))),
             List.of(edge("e1", hook, "say"))));
-    return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
+    return fire(anonymous(), tenant.id(), hook, payload);
   }
 
   @Test
@@ -177,6 +187,61 @@ class ChatMessageNodeTest extends ApiTest {
         .isGreaterThanOrEqualTo(Duration.ofMillis(900));
     assertThat(run.at("/node_log/1/output/ts").asString()).isEqualTo("7.1");
     assertThat(run.at("/node_log").size()).isEqualTo(2); // one entry for the node, not one a try
+  }
+
+  @Test
+  void aPostWhoseAnswerNeverCameIsNotMadeAgainUntilTheRunIsRetried() {
+    connect();
+    slack.hangUp("/api/chat.postMessage");
+
+    JsonNode run = runChat(Map.of("name", "Ada", "plan", "pro"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+    assertThat(run.get("error").asString())
+        .contains("the chat message may have been delivered")
+        .contains("it is not sent again");
+    assertThat(slack.received("/api/chat.postMessage")).hasSize(1);
+
+    slack.answer(
+        "/api/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C1\", \"ts\": \"3.5\"}");
+    slack.stopHangingUp("/api/chat.postMessage");
+    String retryId =
+        tenant
+            .api()
+            .post("/api/v1/automation-runs/" + run.get("id").asString() + "/retry", Map.of())
+            .text("/run/id");
+    JsonNode retried = awaitRun(tenant.api(), retryId);
+
+    assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
+    // a retry logs the nodes it ran: from the failed one on
+    assertThat(retried.at("/node_log/0/output/ts").asString()).isEqualTo("3.5");
+    assertThat(slack.received("/api/chat.postMessage")).hasSize(2);
+  }
+
+  @Test
+  void anUnreachableChatApiIsRetriedAndPostsOnce() {
+    int port = WorkerProcess.freePort();
+    tenant
+        .api()
+        .put(
+            "/api/v1/integrations/chat",
+            Map.of(
+                "provider", "slack", "bot_token", TOKEN, "base_url", "http://127.0.0.1:" + port));
+    String runId = startChat(Map.of("name", "Ada"));
+    String workflowId =
+        tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> PendingActivities.failedAttempts(temporal, workflowId, "chat_message") >= 1);
+
+    try (LocalHttpServer late = new LocalHttpServer(port)) {
+      late.answer("/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C2\", \"ts\": \"4.5\"}");
+      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(20));
+
+      // the failed attempt said nothing was delivered, so the next one posted
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(late.received("/chat.postMessage")).hasSize(1);
+    }
   }
 
   @Test

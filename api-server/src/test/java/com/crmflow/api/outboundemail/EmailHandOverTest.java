@@ -94,7 +94,7 @@ class EmailHandOverTest {
     assertThat(failure.isNonRetryable()).isTrue();
     assertThat(failure.getOriginalMessage())
         .contains("may have been delivered")
-        .contains("an earlier attempt stopped while handing it to the SMTP server");
+        .contains("an earlier attempt stopped while handing it over");
     assertThat(smtp.connections()).isZero();
     assertThat(smtp.messagesReceived()).isZero();
   }
@@ -112,7 +112,7 @@ class EmailHandOverTest {
     // details (SmtpEmailTest checks that the next attempt gets it from the Temporal server)
     assertThat(heartbeats).containsExactly("handing-over after 0");
 
-    temporal.setHeartbeatDetails("refused");
+    temporal.setHeartbeatDetails("not-delivered");
     smtp.answer(Behaviour.ACCEPT);
     assertThat(email.send(MESSAGE).status()).isEqualTo(EmailReceipt.SENT);
     assertThat(smtp.messagesReceived()).isEqualTo(1);

@@ -12,17 +12,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.PendingActivities;
+import com.crmflow.api.support.WorkerProcess;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -39,7 +36,8 @@ import tools.jackson.databind.JsonNode;
 /** email nodes against a real SMTP server (GreenMail) on loopback. */
 class SmtpEmailTest extends ApiTest {
 
-  private static final ServerSetup SMTP_SETUP = new ServerSetup(freePort(), "127.0.0.1", "smtp");
+  private static final ServerSetup SMTP_SETUP =
+      new ServerSetup(WorkerProcess.freePort(), "127.0.0.1", "smtp");
 
   /** Replaced by a fresh server on the same port when a test simulates an SMTP outage. */
   private static GreenMail SMTP = new GreenMail(SMTP_SETUP);
@@ -266,29 +264,7 @@ class SmtpEmailTest extends ApiTest {
     assertThat(run.at("/node_log/1/output/status").asString()).isEqualTo("sent");
   }
 
-  /** Failed attempts of the workflow's pending send, as the Temporal server reports them. */
   private int failedSendAttempts(String workflowId) {
-    return temporal
-        .getWorkflowServiceStubs()
-        .blockingStub()
-        .describeWorkflowExecution(
-            DescribeWorkflowExecutionRequest.newBuilder()
-                .setNamespace(temporal.getOptions().getNamespace())
-                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                .build())
-        .getPendingActivitiesList()
-        .stream()
-        .filter(a -> a.getActivityType().getName().equals("email") && a.hasLastFailure())
-        .mapToInt(a -> a.getAttempt() - 1)
-        .max()
-        .orElse(0);
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return PendingActivities.failedAttempts(temporal, workflowId, "email");
   }
 }

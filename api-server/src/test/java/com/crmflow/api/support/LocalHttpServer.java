@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -46,6 +47,7 @@ public final class LocalHttpServer implements AutoCloseable {
   private final Map<String, Answer> answers = new ConcurrentHashMap<>();
   private final Map<String, Queue<Answer>> onceAnswers = new ConcurrentHashMap<>();
   private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
+  private final Set<String> hungUp = ConcurrentHashMap.newKeySet();
 
   public LocalHttpServer() {
     this(0);
@@ -76,6 +78,16 @@ public final class LocalHttpServer implements AutoCloseable {
     onceAnswers
         .computeIfAbsent(path, p -> new ConcurrentLinkedQueue<>())
         .add(new Answer(status, jsonBody, headers));
+  }
+
+  /** Requests to the path are read and recorded, then the connection is closed with no answer. */
+  public void hangUp(String path) {
+    hungUp.add(path);
+  }
+
+  /** Answers requests to the path again (see {@link #hangUp}). */
+  public void stopHangingUp(String path) {
+    hungUp.remove(path);
   }
 
   /** Requests to the path wait (at most a minute) for {@link #release} before they are answered. */
@@ -109,6 +121,11 @@ public final class LocalHttpServer implements AutoCloseable {
             Map.copyOf(exchange.getRequestHeaders()),
             body,
             Instant.now()));
+    if (hungUp.contains(path)) {
+      // no status line: the client sees the connection end after its request went out
+      exchange.close();
+      return;
+    }
     CountDownLatch hold = held.get(path);
     if (hold != null) {
       try {

@@ -16,6 +16,12 @@ public interface ChatActivities {
   String REJECTED = "Rejected";
 
   /**
+   * The chat API may have posted the message, but no answer said so: not retried, so that it can
+   * never be posted twice. Retrying the run from the node posts it again, on purpose.
+   */
+  String OUTCOME_UNKNOWN = "ChatOutcomeUnknown";
+
+  /**
    * Returns {@code {ok, channel, ts}} as the chat API answered. Posts once per (run, node): the
    * node run again answers with the first post's output ({@code runId} and {@code nodeId} are null
    * in tasks scheduled by runs started before they were added: those post each time).

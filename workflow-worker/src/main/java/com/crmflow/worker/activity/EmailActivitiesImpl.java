@@ -3,8 +3,6 @@ package com.crmflow.worker.activity;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
-import io.temporal.activity.Activity;
-import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;
@@ -24,27 +22,15 @@ import org.springframework.stereotype.Component;
 
 /**
  * email nodes over SMTP (Spring Mail, configured with {@code spring.mail.*}). The Message-ID header
- * is the node's idempotency key, the same on every retry.
- *
- * <p>Never twice: SMTP has no idempotency, so an attempt that stops after the server took the
- * message but before Temporal heard of it would be sent again by the next attempt. Just before the
- * message goes out, the attempt records {@link #HANDING_OVER} as its heartbeat (the first heartbeat
- * is a synchronous call to Temporal). An attempt that finds that mark left by the one before it
- * does not send: the node fails with {@link EmailActivities#OUTCOME_UNKNOWN}. A server that
- * answered no overwrites the mark with {@link #REFUSED}, which travels with the failure, so that
- * refusal, like an unreachable server, is retried with the node's backoff.
+ * is the node's idempotency key, the same on every retry. Never sent twice (see {@link HandOver}):
+ * an unreachable server or a refusal is retried with the node's backoff; a connection lost while
+ * the message was on its way, or an earlier attempt that stopped then, fails the node.
  *
  * <p>With no {@code spring.mail.host} (embedded defaults) nothing is sent: the message is logged
  * and reported as captured, and api-server keeps it in its outbound email table.
  */
 @Component("emailActivities")
 public class EmailActivitiesImpl implements EmailActivities {
-
-  /** Heartbeat of an attempt from the moment the message may reach the SMTP server. */
-  static final String HANDING_OVER = "handing-over";
-
-  /** Heartbeat of an attempt the SMTP server answered with a refusal: nothing was delivered. */
-  static final String REFUSED = "refused";
 
   private static final Logger log = LoggerFactory.getLogger(EmailActivitiesImpl.class);
 
@@ -70,25 +56,22 @@ public class EmailActivitiesImpl implements EmailActivities {
           message.subject());
       return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
     }
-    ActivityExecutionContext attempt = Activity.getExecutionContext();
-    if (attempt.getHeartbeatDetails(String.class).filter(HANDING_OVER::equals).isPresent()) {
-      throw outcomeUnknown("an earlier attempt stopped while handing it to the SMTP server");
-    }
+    HandOver handOver = HandOver.begin("the email", OUTCOME_UNKNOWN);
     MimeMessage mime = mime(smtp, message, to);
     Transport transport = connect(smtp);
     try {
-      attempt.heartbeat(HANDING_OVER);
+      handOver.start();
       transport.sendMessage(mime, mime.getAllRecipients());
     } catch (SendFailedException refused) {
       Object[] delivered = refused.getValidSentAddresses();
       if (delivered != null && delivered.length > 0) {
-        throw outcomeUnknown("the SMTP server took it for some recipients only");
+        throw handOver.outcomeUnknown("the SMTP server took it for some recipients only");
       }
-      attempt.heartbeat(REFUSED);
+      handOver.notDelivered();
       throw ApplicationFailure.newFailure(
           "the SMTP server refused the email: " + described(refused), "SmtpRefused");
     } catch (MessagingException broken) {
-      throw outcomeUnknown(
+      throw handOver.outcomeUnknown(
           "the connection to the SMTP server failed while handing it over: " + broken.getMessage());
     } finally {
       closeQuietly(transport);
@@ -155,15 +138,6 @@ public class EmailActivitiesImpl implements EmailActivities {
       // QUIT after the server's answer changes nothing about what was delivered
       log.debug("closing the SMTP connection failed", e);
     }
-  }
-
-  private static ApplicationFailure outcomeUnknown(String why) {
-    return ApplicationFailure.newNonRetryableFailure(
-        "the email may have been delivered ("
-            + why
-            + "); it is not sent again, so it cannot arrive twice. Retry the run from this node"
-            + " to send it anyway",
-        OUTCOME_UNKNOWN);
   }
 
   private static InternetAddress address(String to) {
