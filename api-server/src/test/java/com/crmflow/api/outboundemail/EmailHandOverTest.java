@@ -12,14 +12,19 @@ import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestActivityEnvironment;
+import jakarta.mail.internet.MimeMessage;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.mail.SimpleMailMessage;
+import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 
 /**
@@ -48,17 +53,24 @@ class EmailHandOverTest {
    * The email activity sending to {@code smtp}; each heartbeat is noted with the server's count.
    */
   private EmailActivities emailActivities(Behaviour behaviour) throws Exception {
+    return emailActivities(behaviour, sender -> sender);
+  }
+
+  /** As above, through the sender {@code wrap} makes of Spring Boot's. */
+  private EmailActivities emailActivities(
+      Behaviour behaviour, Function<JavaMailSenderImpl, JavaMailSender> wrap) throws Exception {
     smtp = new ScriptedSmtpServer(0, behaviour);
-    JavaMailSenderImpl sender = new JavaMailSenderImpl();
-    sender.setHost("127.0.0.1");
-    sender.setPort(smtp.port());
+    JavaMailSenderImpl smtpSender = new JavaMailSenderImpl();
+    smtpSender.setHost("127.0.0.1");
+    smtpSender.setPort(smtp.port());
     Properties timeouts = new Properties();
     timeouts.put("mail.smtp.timeout", "1000");
-    sender.setJavaMailProperties(timeouts);
+    smtpSender.setJavaMailProperties(timeouts);
+    JavaMailSender sender = wrap.apply(smtpSender);
     temporal.registerActivitiesImplementations(
         new EmailActivitiesImpl(
             new StaticListableBeanFactory(Map.of("mailSender", sender))
-                .getBeanProvider(JavaMailSenderImpl.class),
+                .getBeanProvider(JavaMailSender.class),
             "flows@crm.example"));
     temporal.setActivityHeartbeatListener(
         String.class, mark -> heartbeats.add(mark + " after " + smtp.messagesReceived()));
@@ -129,6 +141,47 @@ class EmailHandOverTest {
     assertThat(failure.getOriginalMessage())
         .contains("the connection to the SMTP server failed while handing it over");
     assertThat(smtp.messagesReceived()).isEqualTo(1);
+  }
+
+  /** An application's own JavaMailSender bean, which does not say which phase failed. */
+  private static JavaMailSender applicationsOwn(JavaMailSenderImpl delegate) {
+    return new JavaMailSender() {
+      @Override
+      public MimeMessage createMimeMessage() {
+        return delegate.createMimeMessage();
+      }
+
+      @Override
+      public MimeMessage createMimeMessage(InputStream contentStream) {
+        return delegate.createMimeMessage(contentStream);
+      }
+
+      @Override
+      public void send(MimeMessage... mimeMessages) {
+        delegate.send(mimeMessages);
+      }
+
+      @Override
+      public void send(SimpleMailMessage... simpleMessages) {
+        delegate.send(simpleMessages);
+      }
+    };
+  }
+
+  @Test
+  void throughAnApplicationsOwnSenderTheHandOverIsMarkedAndAFailureIsNotRetried() throws Exception {
+    EmailActivities email = emailActivities(Behaviour.ACCEPT, EmailHandOverTest::applicationsOwn);
+
+    assertThat(email.send(MESSAGE).status()).isEqualTo(EmailReceipt.SENT);
+    assertThat(heartbeats).containsExactly("handing-over after 0");
+    assertThat(smtp.messagesReceived()).isEqualTo(1);
+
+    smtp.answer(Behaviour.SILENT_AFTER_DATA);
+    ApplicationFailure failure = failureOf(() -> email.send(MESSAGE));
+
+    assertThat(failure.getType()).isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
+    assertThat(failure.isNonRetryable()).isTrue();
+    assertThat(smtp.messagesReceived()).isEqualTo(2);
   }
 
   @Test

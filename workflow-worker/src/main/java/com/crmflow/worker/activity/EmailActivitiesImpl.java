@@ -16,6 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.mail.MailException;
+import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.stereotype.Component;
@@ -34,11 +36,11 @@ public class EmailActivitiesImpl implements EmailActivities {
 
   private static final Logger log = LoggerFactory.getLogger(EmailActivitiesImpl.class);
 
-  private final ObjectProvider<JavaMailSenderImpl> mailSender;
+  private final ObjectProvider<JavaMailSender> mailSender;
   private final String from;
 
   public EmailActivitiesImpl(
-      ObjectProvider<JavaMailSenderImpl> mailSender,
+      ObjectProvider<JavaMailSender> mailSender,
       @Value("${crm.mail.from:automation@crmflow.local}") String from) {
     this.mailSender = mailSender;
     this.from = from;
@@ -47,8 +49,8 @@ public class EmailActivitiesImpl implements EmailActivities {
   @Override
   public EmailReceipt send(EmailMessage message) {
     InternetAddress to = address(message.to());
-    JavaMailSenderImpl smtp = mailSender.getIfAvailable();
-    if (smtp == null) {
+    JavaMailSender sender = mailSender.getIfAvailable();
+    if (sender == null) {
       log.info(
           "No SMTP configured: captured email {} to {} ({})",
           message.messageId(),
@@ -57,7 +59,10 @@ public class EmailActivitiesImpl implements EmailActivities {
       return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
     }
     HandOver handOver = HandOver.begin("the email", OUTCOME_UNKNOWN);
-    MimeMessage mime = mime(smtp, message, to);
+    MimeMessage mime = mime(sender, message, to);
+    if (!(sender instanceof JavaMailSenderImpl smtp)) {
+      return sendThroughOtherSender(sender, mime, message, handOver);
+    }
     Transport transport = connect(smtp);
     try {
       handOver.start();
@@ -72,16 +77,31 @@ public class EmailActivitiesImpl implements EmailActivities {
           "the SMTP server refused the email: " + described(refused), "SmtpRefused");
     } catch (MessagingException broken) {
       throw handOver.outcomeUnknown(
-          "the connection to the SMTP server failed while handing it over: " + broken.getMessage());
+          "the connection to the SMTP server failed while handing it over: " + described(broken));
     } finally {
       closeQuietly(transport);
     }
     return new EmailReceipt(EmailReceipt.SENT, message.messageId());
   }
 
-  private MimeMessage mime(JavaMailSenderImpl smtp, EmailMessage message, InternetAddress to) {
+  /**
+   * A JavaMailSender other than Spring Boot's (an application's own bean) does not say which phase
+   * failed, so any failure after the hand-over began counts as outcome unknown.
+   */
+  private static EmailReceipt sendThroughOtherSender(
+      JavaMailSender sender, MimeMessage mime, EmailMessage message, HandOver handOver) {
+    handOver.start();
     try {
-      MimeMessage mime = smtp.createMimeMessage();
+      sender.send(mime);
+    } catch (MailException failed) {
+      throw handOver.outcomeUnknown("the mail sender failed: " + failed.getMessage());
+    }
+    return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+  }
+
+  private MimeMessage mime(JavaMailSender sender, EmailMessage message, InternetAddress to) {
+    try {
+      MimeMessage mime = sender.createMimeMessage();
       boolean both = message.textBody() != null && message.htmlBody() != null;
       MimeMessageHelper helper = new MimeMessageHelper(mime, both, StandardCharsets.UTF_8.name());
       helper.setFrom(from);
