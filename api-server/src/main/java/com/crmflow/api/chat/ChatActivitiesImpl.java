@@ -5,6 +5,7 @@ import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.HandOver;
+import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.failure.ApplicationFailure;
@@ -40,18 +41,21 @@ class ChatActivitiesImpl implements ChatActivities {
   private final SecretCipher cipher;
   private final JsonColumns json;
   private final NodeEffectRepository effects;
+  private final HandOverLedger handOvers;
 
   ChatActivitiesImpl(
       OutboundHttpClient http,
       ChatIntegrationRepository integrations,
       SecretCipher cipher,
       JsonColumns json,
-      NodeEffectRepository effects) {
+      NodeEffectRepository effects,
+      HandOverLedger handOvers) {
     this.http = http;
     this.integrations = integrations;
     this.cipher = cipher;
     this.json = json;
     this.effects = effects;
+    this.handOvers = handOvers;
   }
 
   /**
@@ -64,16 +68,21 @@ class ChatActivitiesImpl implements ChatActivities {
   public Map<String, Object> post(
       String tenantId, String channel, String text, String runId, String nodeId) {
     if (runId == null || nodeId == null) {
-      return postMessage(tenantId, channel, text);
+      return postMessage(tenantId, channel, text, null);
     }
     return effects.once(
         UUID.fromString(runId),
         nodeId,
         UUID.fromString(tenantId),
-        () -> postMessage(tenantId, channel, text));
+        () -> postMessage(tenantId, channel, text, "chat " + runId + " " + nodeId));
   }
 
-  private Map<String, Object> postMessage(String tenantId, String channel, String text) {
+  /**
+   * @param effectKey the node in its run, for the hand-over ledger (null: tasks of runs started
+   *     before runs and nodes were passed)
+   */
+  private Map<String, Object> postMessage(
+      String tenantId, String channel, String text, String effectKey) {
     ChatIntegrationRepository.Stored integration =
         integrations
             .findStored(UUID.fromString(tenantId))
@@ -83,7 +92,8 @@ class ChatActivitiesImpl implements ChatActivities {
     Map<String, Object> message = new LinkedHashMap<>();
     message.put("channel", channel);
     message.put("text", text);
-    HandOver handOver = HandOver.begin("the chat message", OUTCOME_UNKNOWN);
+    // a post that went through is noted in node_effect (above), not as delivered in the ledger
+    HandOver handOver = HandOver.begin("the chat message", OUTCOME_UNKNOWN, handOvers, effectKey);
     handOver.start();
     OutboundHttpClient.Response response;
     try {

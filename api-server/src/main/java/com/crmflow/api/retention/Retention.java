@@ -43,11 +43,14 @@ class Retention {
     OffsetDateTime cutOff = OffsetDateTime.now().minus(keep);
     int deliveries = inBatches(batch -> rows.deleteFinishedDeliveries(cutOff, batch));
     int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
-    if (deliveries + events > 0) {
+    int handOvers = inBatches(batch -> rows.deleteHandOvers(cutOff, batch));
+    if (deliveries + events + handOvers > 0) {
       log.info(
-          "Retention: deleted {} finished webhook deliveries and {} dispatched events older than {}",
+          "Retention: deleted {} finished webhook deliveries, {} dispatched events and {} hand-over"
+              + " marks older than {}",
           deliveries,
           events,
+          handOvers,
           cutOff);
     }
   }

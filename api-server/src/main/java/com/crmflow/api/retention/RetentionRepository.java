@@ -28,6 +28,21 @@ class RetentionRepository {
         .update();
   }
 
+  /**
+   * Hand-over marks last changed before the cut-off: a node's run writes its log entry before the
+   * run next waits, so no resumed run looks for a mark that old.
+   */
+  int deleteHandOvers(OffsetDateTime changedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from hand_over where effect_key in (
+                select effect_key from hand_over where updated_at < :before limit :batch)
+            """)
+        .param("before", changedBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

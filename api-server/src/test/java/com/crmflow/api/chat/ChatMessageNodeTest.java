@@ -8,6 +8,7 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
@@ -16,7 +17,10 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.workflow.action.ChatActivities;
+import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestActivityEnvironment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -216,6 +220,42 @@ class ChatMessageNodeTest extends ApiTest {
     // a retry logs the nodes it ran: from the failed one on
     assertThat(retried.at("/node_log/0/output/ts").asString()).isEqualTo("3.5");
     assertThat(slack.received("/api/chat.postMessage")).hasSize(2);
+  }
+
+  @Test
+  void aPostCutShortIsNotMadeAgainByTheNodeRunAgainAfterTheEmbeddedServerWasLost() {
+    connect();
+    slack.hangUp("/api/chat.postMessage");
+    JsonNode run = runChat(Map.of("name", "Ada", "plan", "pro"));
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    slack.stopHangingUp("/api/chat.postMessage");
+
+    // a run resumed after a hard stop runs the node again as a new activity: no heartbeat is left,
+    // only the mark in the database
+    TestActivityEnvironment activities = TestActivityEnvironment.newInstance();
+    Throwable again;
+    try {
+      activities.registerActivitiesImplementations(chat);
+      ChatActivities resumed =
+          activities.newActivityStub(
+              ChatActivities.class,
+              ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(10)).build());
+      again =
+          catchThrowable(
+              () ->
+                  resumed.post(
+                      tenant.id().toString(),
+                      "#sales",
+                      "New lead Ada (pro)",
+                      run.get("id").asString(),
+                      "say"));
+    } finally {
+      activities.close();
+    }
+
+    assertThat(((ApplicationFailure) again.getCause()).getType())
+        .isEqualTo(ChatActivities.OUTCOME_UNKNOWN);
+    assertThat(slack.received("/api/chat.postMessage")).hasSize(1);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.worker.activity.EmailActivitiesImpl;
+import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
@@ -29,7 +30,8 @@ import org.springframework.mail.javamail.JavaMailSenderImpl;
 
 /**
  * The email activity's guard against sending twice, one attempt at a time, against a scripted SMTP
- * server on loopback. Temporal's side (the mark reaching the next attempt) is in SmtpEmailTest.
+ * server on loopback, with the marks kept by Temporal only (the stand-alone worker). Temporal's
+ * side (the mark reaching the next attempt) and the database's copy are in SmtpEmailTest.
  */
 class EmailHandOverTest {
 
@@ -71,6 +73,8 @@ class EmailHandOverTest {
         new EmailActivitiesImpl(
             new StaticListableBeanFactory(Map.of("mailSender", sender))
                 .getBeanProvider(JavaMailSender.class),
+            // as in the stand-alone worker: the marks live only with Temporal
+            new StaticListableBeanFactory().getBeanProvider(HandOverLedger.class),
             "flows@crm.example"));
     temporal.setActivityHeartbeatListener(
         String.class, mark -> heartbeats.add(mark + " after " + smtp.messagesReceived()));

@@ -8,26 +8,38 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.WorkerProcess;
+import com.crmflow.worker.activity.EmailActivitiesImpl;
+import com.crmflow.worker.activity.HandOverLedger;
+import com.crmflow.workflow.action.EmailActivities;
+import com.crmflow.workflow.action.EmailMessage;
+import com.crmflow.workflow.action.EmailReceipt;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
+import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestActivityEnvironment;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -62,6 +74,8 @@ class SmtpEmailTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private JavaMailSenderImpl mailSender;
+  @Autowired private ObjectProvider<JavaMailSender> mailSenders;
+  @Autowired private ObjectProvider<HandOverLedger> handOverLedgers;
   private TenantClient tenant;
 
   @BeforeEach
@@ -262,6 +276,71 @@ class SmtpEmailTest extends ApiTest {
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(SMTP.getReceivedMessages()).hasSize(1);
     assertThat(run.at("/node_log/1/output/status").asString()).isEqualTo("sent");
+  }
+
+  @Test
+  void aNodeRunAgainAfterTheEmbeddedServerWasLostDoesNotSendAgain() {
+    EmailMessage message =
+        new EmailMessage(
+            EmailMessage.messageIdFor(UUID.randomUUID().toString(), "mail"),
+            "ops@crm.example",
+            "Resumed",
+            "body",
+            null);
+
+    assertThat(sendAsANewActivity(message).status()).isEqualTo(EmailReceipt.SENT);
+    // the run resumed after a hard stop runs the node again, and no Temporal heartbeat is left
+    assertThat(sendAsANewActivity(message).status()).isEqualTo(EmailReceipt.SENT);
+
+    assertThat(SMTP.getReceivedMessages()).hasSize(1);
+  }
+
+  @Test
+  void aHandOverCutShortIsNotRepeatedByTheNodeRunAgainAfterTheEmbeddedServerWasLost()
+      throws Exception {
+    EmailMessage message =
+        new EmailMessage(
+            EmailMessage.messageIdFor(UUID.randomUUID().toString(), "mail"),
+            "ops@crm.example",
+            "Cut short",
+            "body",
+            null);
+    SMTP.stop();
+    try (ScriptedSmtpServer silent =
+        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.SILENT_AFTER_DATA)) {
+      Throwable cutShort = catchThrowable(() -> sendAsANewActivity(message));
+      assertThat(((ApplicationFailure) cutShort.getCause()).getType())
+          .isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
+      silent.answer(Behaviour.ACCEPT);
+
+      Throwable again = catchThrowable(() -> sendAsANewActivity(message));
+
+      assertThat(((ApplicationFailure) again.getCause()).getType())
+          .isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
+      assertThat(silent.messagesReceived()).isEqualTo(1);
+    } finally {
+      SMTP = new GreenMail(SMTP_SETUP);
+      SMTP.start();
+    }
+  }
+
+  /**
+   * Sends as a first attempt of a new activity, with this service's SMTP sender and hand-over
+   * ledger: what the node run again by a resumed run does once the embedded server is gone.
+   */
+  private EmailReceipt sendAsANewActivity(EmailMessage message) {
+    TestActivityEnvironment activities = TestActivityEnvironment.newInstance();
+    try {
+      activities.registerActivitiesImplementations(
+          new EmailActivitiesImpl(mailSenders, handOverLedgers, "flows@crm.example"));
+      return activities
+          .newActivityStub(
+              EmailActivities.class,
+              ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(10)).build())
+          .send(message);
+    } finally {
+      activities.close();
+    }
   }
 
   private int failedSendAttempts(String workflowId) {

@@ -118,4 +118,29 @@ class RetentionTest extends ApiTest {
                 .list())
         .containsExactly("contact.deleted", "contact.updated");
   }
+
+  @Test
+  void handOverMarksOlderThanThirtyDaysGo() {
+    String old = "email <" + UUID.randomUUID() + ".mail@crmflow.local>";
+    String recent = "email <" + UUID.randomUUID() + ".mail@crmflow.local>";
+    for (String[] mark : new String[][] {{old, "40"}, {recent, "10"}}) {
+      jdbc.sql(
+              """
+              insert into hand_over (effect_key, state, updated_at)
+              values (:key, 'delivered', now() - make_interval(days => :days))
+              """)
+          .param("key", mark[0])
+          .param("days", Integer.parseInt(mark[1]))
+          .update();
+    }
+
+    retention.purge();
+
+    assertThat(
+            jdbc.sql("select effect_key from hand_over where effect_key in (:keys)")
+                .param("keys", java.util.List.of(old, recent))
+                .query(String.class)
+                .list())
+        .containsExactly(recent);
+  }
 }

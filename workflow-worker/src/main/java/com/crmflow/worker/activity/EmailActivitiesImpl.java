@@ -37,12 +37,15 @@ public class EmailActivitiesImpl implements EmailActivities {
   private static final Logger log = LoggerFactory.getLogger(EmailActivitiesImpl.class);
 
   private final ObjectProvider<JavaMailSender> mailSender;
+  private final ObjectProvider<HandOverLedger> ledger;
   private final String from;
 
   public EmailActivitiesImpl(
       ObjectProvider<JavaMailSender> mailSender,
+      ObjectProvider<HandOverLedger> ledger,
       @Value("${crm.mail.from:automation@crmflow.local}") String from) {
     this.mailSender = mailSender;
+    this.ledger = ledger;
     this.from = from;
   }
 
@@ -58,7 +61,15 @@ public class EmailActivitiesImpl implements EmailActivities {
           message.subject());
       return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
     }
-    HandOver handOver = HandOver.begin("the email", OUTCOME_UNKNOWN);
+    HandOver handOver =
+        HandOver.begin(
+            "the email", OUTCOME_UNKNOWN, ledger.getIfAvailable(), "email " + message.messageId());
+    if (handOver.deliveredBefore()) {
+      log.info(
+          "Email {} was delivered by an earlier run of its node: not sent again",
+          message.messageId());
+      return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+    }
     MimeMessage mime = mime(sender, message, to);
     if (!(sender instanceof JavaMailSenderImpl smtp)) {
       return sendThroughOtherSender(sender, mime, message, handOver);
@@ -81,6 +92,7 @@ public class EmailActivitiesImpl implements EmailActivities {
     } finally {
       closeQuietly(transport);
     }
+    handOver.delivered();
     return new EmailReceipt(EmailReceipt.SENT, message.messageId());
   }
 
@@ -96,6 +108,7 @@ public class EmailActivitiesImpl implements EmailActivities {
     } catch (MailException failed) {
       throw handOver.outcomeUnknown("the mail sender failed: " + failed.getMessage());
     }
+    handOver.delivered();
     return new EmailReceipt(EmailReceipt.SENT, message.messageId());
   }
 

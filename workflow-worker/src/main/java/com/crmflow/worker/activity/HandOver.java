@@ -8,6 +8,8 @@ import java.net.ConnectException;
 import java.net.UnknownHostException;
 import javax.net.ssl.SSLHandshakeException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps a retried activity from repeating an effect its receiver cannot recognise as a repeat (an
@@ -22,20 +24,38 @@ import org.apache.hc.client5.http.ConnectTimeoutException;
  * the mark with {@link #NOT_DELIVERED}, which Temporal hands the next attempt with the failure, so
  * those failures are retried as before. If Temporal cannot be reached at the moment of the mark,
  * the SDK only logs it, and that one attempt goes ahead unmarked.
+ *
+ * <p>Where the activity runs next to the service's database ({@link HandOverLedger}, embedded
+ * defaults), the marks are also committed there, keyed by the effect (run and node), because the
+ * embedded Temporal server loses heartbeats with the process. A run resumed after a restart then
+ * finds the mark too, and an effect recorded {@link #DELIVERED} is not made again.
  */
 public final class HandOver {
 
   static final String UNDER_WAY = "handing-over";
   static final String NOT_DELIVERED = "not-delivered";
+  static final String DELIVERED = "delivered";
+
+  private static final Logger log = LoggerFactory.getLogger(HandOver.class);
 
   private final ActivityExecutionContext attempt;
   private final String what;
   private final String unknownOutcomeType;
+  private final HandOverLedger ledger;
+  private final String effectKey;
+  private boolean deliveredBefore;
 
-  private HandOver(ActivityExecutionContext attempt, String what, String unknownOutcomeType) {
+  private HandOver(
+      ActivityExecutionContext attempt,
+      String what,
+      String unknownOutcomeType,
+      HandOverLedger ledger,
+      String effectKey) {
     this.attempt = attempt;
     this.what = what;
     this.unknownOutcomeType = unknownOutcomeType;
+    this.ledger = effectKey == null ? null : ledger;
+    this.effectKey = effectKey;
   }
 
   /**
@@ -43,25 +63,54 @@ public final class HandOver {
    *
    * @param what the effect, for the error ("the email")
    * @param unknownOutcomeType the failure type when it may have been delivered
-   * @throws ApplicationFailure (not retried) when the attempt before stopped mid-hand-over
+   * @param ledger where marks are also kept (null: only with Temporal)
+   * @param effectKey the effect, the same for every run of the node in its run (null: no ledger)
+   * @throws ApplicationFailure (not retried) when an earlier attempt stopped mid-hand-over
    */
-  public static HandOver begin(String what, String unknownOutcomeType) {
+  public static HandOver begin(
+      String what, String unknownOutcomeType, HandOverLedger ledger, String effectKey) {
     ActivityExecutionContext attempt = Activity.getExecutionContext();
-    HandOver handOver = new HandOver(attempt, what, unknownOutcomeType);
-    if (attempt.getHeartbeatDetails(String.class).filter(UNDER_WAY::equals).isPresent()) {
+    HandOver handOver = new HandOver(attempt, what, unknownOutcomeType, ledger, effectKey);
+    String recorded = handOver.ledger == null ? null : ledger.state(effectKey).orElse(null);
+    if (UNDER_WAY.equals(recorded)
+        || attempt.getHeartbeatDetails(String.class).filter(UNDER_WAY::equals).isPresent()) {
       throw handOver.outcomeUnknown("an earlier attempt stopped while handing it over");
     }
+    handOver.deliveredBefore = DELIVERED.equals(recorded);
     return handOver;
+  }
+
+  /** Whether an earlier run of the node delivered it (known only with a ledger): do not send. */
+  public boolean deliveredBefore() {
+    return deliveredBefore;
   }
 
   /** From here on the receiver may get the message. */
   public void start() {
+    if (ledger != null) {
+      ledger.record(effectKey, UNDER_WAY);
+    }
     attempt.heartbeat(UNDER_WAY);
   }
 
   /** Nothing was delivered: the next attempt may send. Call before throwing the failure. */
   public void notDelivered() {
     attempt.heartbeat(NOT_DELIVERED);
+    if (ledger != null) {
+      ledger.record(effectKey, NOT_DELIVERED);
+    }
+  }
+
+  /** The receiver took it. A failure to note that is only logged: the message did go out. */
+  public void delivered() {
+    if (ledger == null) {
+      return;
+    }
+    try {
+      ledger.record(effectKey, DELIVERED);
+    } catch (RuntimeException e) {
+      log.warn("{} was delivered but could not be noted as such: {}", effectKey, e.toString());
+    }
   }
 
   /** The failure for a hand-over whose outcome is unknown: not retried. */
