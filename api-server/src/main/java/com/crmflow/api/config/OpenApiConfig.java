@@ -22,6 +22,7 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import java.util.Map;
 import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -93,6 +94,33 @@ class OpenApiConfig {
           "NoteCreate",
           RecordSchemaDocs.body(NoteSchema.SCHEMA, true, Map.of()));
     };
+  }
+
+  /** The optional Idempotency-Key header of every POST of the authenticated API. */
+  @Bean
+  OpenApiCustomizer idempotencyKeyHeader() {
+    return openApi ->
+        openApi
+            .getPaths()
+            .forEach(
+                (path, item) -> {
+                  if (item.getPost() != null && !path.startsWith("/api/webhooks/automation/")) {
+                    Schema<String> key = new Schema<>();
+                    key.setTypes(Set.of("string"));
+                    key.setMinLength(1);
+                    key.setMaxLength(255);
+                    item.getPost()
+                        .addParametersItem(
+                            new HeaderParameter()
+                                .name("Idempotency-Key")
+                                .required(false)
+                                .schema(key)
+                                .description(
+                                    "A repeat of this request with the same key gets the first"
+                                        + " answer again (Idempotent-Replayed: true) instead of"
+                                        + " acting twice; kept 24 h per tenant (README)."));
+                  }
+                });
   }
 
   /** Puts record body schemas into the document's components and points the operations at them. */

@@ -67,6 +67,11 @@ class OperabilityTest extends ApiTest {
     assertThat(docs.at("/paths").has("/api/v1/custom-fields")).isTrue();
     assertThat(docs.at("/components/securitySchemes/apiKey/scheme").asString()).isEqualTo("bearer");
     // bodies read as a JSON tree are a free-form object, not the tree class's bean properties
+    JsonNode createDeal = docs.at("/paths/~1api~1v1~1opportunities/post/parameters");
+    assertThat(createDeal.toString()).contains("\"name\":\"Idempotency-Key\"");
+    JsonNode trigger =
+        docs.at("/paths/~1api~1webhooks~1automation~1{tenantId}~1{nodeId}/post/parameters");
+    assertThat(trigger.toString()).doesNotContain("A repeat of this request with the same key");
     JsonNode enrollBody =
         docs.at(
             "/paths/~1api~1v1~1sequences~1enroll/post/requestBody/content/application~1json/schema");

@@ -10,6 +10,7 @@ import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.reset;
 
+import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
@@ -55,18 +56,20 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
     String workflowId = "run-" + runId;
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay
 
+    WorkflowServiceException down =
+        new WorkflowServiceException(
+            WorkflowExecution.newBuilder().setWorkflowId(workflowId).build(),
+            "AutomationRunWorkflow",
+            Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException());
     WorkflowStub unreachable = mock(WorkflowStub.class);
-    doThrow(
-            new WorkflowServiceException(
-                WorkflowExecution.newBuilder().setWorkflowId(workflowId).build(),
-                "AutomationRunWorkflow",
-                Status.UNAVAILABLE.withDescription("connection refused").asRuntimeException()))
-        .when(unreachable)
-        .cancel();
+    // the cancel first looks the workflow up (to cancel only this run's execution), then cancels
+    doThrow(down).when(unreachable).describe();
+    doThrow(down).when(unreachable).cancel();
     doReturn(unreachable).when(temporal).newUntypedWorkflowStub(workflowId);
+    // the client retries with one Idempotency-Key: the 503 is not kept for it
+    ApiClient retrying = tenant.api().withHeader("Idempotency-Key", "cancel-" + runId);
     try {
-      ApiResponse refused =
-          tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+      ApiResponse refused = retrying.post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
 
       assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
       assertThat(refused.text("/detail")).contains("cannot be reached");
@@ -83,10 +86,10 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
         .isTrue();
 
     // Temporal back: the same call cancels both
-    ApiResponse cancelled =
-        tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+    ApiResponse cancelled = retrying.post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
     assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
     assertThat(cancelled.text("/run/status")).isEqualTo(RunResult.CANCELLED);
+    assertThat(cancelled.header("Idempotent-Replayed")).isNull();
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
