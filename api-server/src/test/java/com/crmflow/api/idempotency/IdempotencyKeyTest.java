@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.UUID;
@@ -145,17 +141,8 @@ class IdempotencyKeyTest extends ApiTest {
   @Test
   void aChunkedBodyOverTheLimitIs413AndLeavesTheKeyFree() throws Exception {
     byte[] huge = ("{\"name\":\"" + "x".repeat(1_100_000) + "\"}").getBytes();
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(baseUrl() + "/api/v1/opportunities"))
-            .header("Authorization", "Bearer " + tenant.key())
-            .header("Content-Type", "application/json")
-            .header("Idempotency-Key", key)
-            // an input-stream publisher has no known length: the body goes out chunked
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
-            .build();
-
     HttpResponse<String> response =
-        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        postChunked(tenant, "/api/v1/opportunities", huge, "Idempotency-Key", key);
 
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat(response.body()).contains("\"status\":413");

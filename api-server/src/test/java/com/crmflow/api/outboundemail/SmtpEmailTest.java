@@ -280,13 +280,7 @@ class SmtpEmailTest extends ApiTest {
 
   @Test
   void aNodeRunAgainAfterTheEmbeddedServerWasLostDoesNotSendAgain() {
-    EmailMessage message =
-        new EmailMessage(
-            EmailMessage.messageIdFor(UUID.randomUUID().toString(), "mail"),
-            "ops@crm.example",
-            "Resumed",
-            "body",
-            null);
+    EmailMessage message = emailOfANewRun("Resumed");
 
     assertThat(sendAsANewActivity(message).status()).isEqualTo(EmailReceipt.SENT);
     // the run resumed after a hard stop runs the node again, and no Temporal heartbeat is left
@@ -298,13 +292,7 @@ class SmtpEmailTest extends ApiTest {
   @Test
   void aHandOverCutShortIsNotRepeatedByTheNodeRunAgainAfterTheEmbeddedServerWasLost()
       throws Exception {
-    EmailMessage message =
-        new EmailMessage(
-            EmailMessage.messageIdFor(UUID.randomUUID().toString(), "mail"),
-            "ops@crm.example",
-            "Cut short",
-            "body",
-            null);
+    EmailMessage message = emailOfANewRun("Cut short");
     SMTP.stop();
     try (ScriptedSmtpServer silent =
         new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.SILENT_AFTER_DATA)) {
@@ -322,6 +310,16 @@ class SmtpEmailTest extends ApiTest {
       SMTP = new GreenMail(SMTP_SETUP);
       SMTP.start();
     }
+  }
+
+  /** The email of node "mail" of a run of its own. */
+  private static EmailMessage emailOfANewRun(String subject) {
+    return new EmailMessage(
+        EmailMessage.messageIdFor(UUID.randomUUID().toString(), "mail"),
+        "ops@crm.example",
+        subject,
+        "body",
+        null);
   }
 
   /**

@@ -2,6 +2,11 @@ package com.crmflow.api.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,6 +43,23 @@ public abstract class ApiTest {
 
   protected String baseUrl() {
     return "http://127.0.0.1:" + port;
+  }
+
+  /**
+   * POSTs {@code body} with no known length, so it goes out chunked (a size limit is then only
+   * found while reading), with the tenant's key and these extra headers (name, value, ...).
+   */
+  protected HttpResponse<String> postChunked(
+      TenantClient tenant, String path, byte[] body, String... headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl() + path))
+            .header("Authorization", "Bearer " + tenant.key())
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   protected ApiClient admin() {

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -93,15 +89,7 @@ class ProblemDetailsTest extends ApiTest {
     var tenant = newTenant();
     byte[] huge =
         ("{\"email\":\"big@example.com\",\"title\":\"" + "x".repeat(1_100_000) + "\"}").getBytes();
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(baseUrl() + "/api/v1/contacts"))
-            .header("Authorization", "Bearer " + tenant.key())
-            .header("Content-Type", "application/json")
-            // an input-stream publisher has no known length: the body goes out chunked
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
-            .build();
-    HttpResponse<String> response =
-        HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = postChunked(tenant, "/api/v1/contacts", huge);
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat(response.body()).contains("\"status\":413");
     assertThat(contactCount(tenant.id())).isZero();
