@@ -23,7 +23,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/outbound-emails")
 class OutboundEmailController {
 
-  private static final List<String> STATUSES = List.of(EmailReceipt.SENT, EmailReceipt.CAPTURED);
+  private static final List<String> STATUSES =
+      List.of(EmailReceipt.SENT, EmailReceipt.CAPTURED, EmailReceipt.UNKNOWN);
 
   private final OutboundEmailRepository emails;
 

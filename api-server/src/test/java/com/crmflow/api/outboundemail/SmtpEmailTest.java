@@ -242,8 +242,12 @@ class SmtpEmailTest extends ApiTest {
       SMTP.start();
     }
     String runId = run.get("id").asString();
-    JsonNode booked = tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).json();
-    assertThat(booked.at("/outbound_emails").size()).isZero();
+    // booked as unknown, for an operator to look at
+    JsonNode booked =
+        tenant.api().get("/api/v1/outbound-emails?status=unknown&run_id=" + runId).json();
+    assertThat(booked.at("/outbound_emails").size()).isEqualTo(1);
+    assertThat(booked.at("/outbound_emails/0/status").asString()).isEqualTo("unknown");
+    assertThat(booked.at("/outbound_emails/0/subject").asString()).isEqualTo("Exactly once");
 
     String retryId =
         tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of()).text("/run/id");

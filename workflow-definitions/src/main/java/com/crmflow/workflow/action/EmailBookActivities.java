@@ -16,7 +16,7 @@ public interface EmailBookActivities {
   @ActivityMethod(name = "email_context")
   EmailContext context(String tenantId, String contactId, String templateId);
 
-  /** Stores the email once per (run, node), with its status: sent or captured. */
+  /** Stores the email once per (run, node), with its status: sent, captured or unknown. */
   @ActivityMethod(name = "record_email")
   void record(String tenantId, String runId, String nodeId, EmailMessage message, String status);
 }

@@ -76,6 +76,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   /** Before this version email, chat_message, crm_update and create_record failed the run. */
   static final String SIDE_EFFECT_NODES = "side-effect-nodes";
 
+  /** Before this version an email whose outcome is unknown was not booked. */
+  static final String BOOK_UNKNOWN_EMAIL = "book-unknown-email";
+
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
@@ -454,23 +457,35 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             TemplateResolver.render(subject, scope),
             TemplateResolver.render(text, scope),
             TemplateResolver.render(context.htmlBody(), scope));
-    EmailReceipt receipt =
+    EmailActivities smtp =
         Workflow.newActivityStub(
-                EmailActivities.class,
-                ActivityOptions.newBuilder()
-                    .setTaskQueue(TaskQueues.INTEGRATIONS)
-                    .setStartToCloseTimeout(Duration.ofSeconds(60))
-                    .setSummary("email · " + label(node))
-                    .setRetryOptions(
-                        RetryOptions.newBuilder()
-                            .setInitialInterval(Duration.ofSeconds(5))
-                            .setBackoffCoefficient(2)
-                            .setMaximumInterval(Duration.ofMinutes(10))
-                            .setMaximumAttempts(12)
-                            .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
-                            .build())
-                    .build())
-            .send(message);
+            EmailActivities.class,
+            ActivityOptions.newBuilder()
+                .setTaskQueue(TaskQueues.INTEGRATIONS)
+                .setStartToCloseTimeout(Duration.ofSeconds(60))
+                .setSummary("email · " + label(node))
+                .setRetryOptions(
+                    RetryOptions.newBuilder()
+                        .setInitialInterval(Duration.ofSeconds(5))
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(Duration.ofMinutes(10))
+                        .setMaximumAttempts(12)
+                        .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
+                        .build())
+                .build());
+    EmailReceipt receipt;
+    try {
+      receipt = smtp.send(message);
+    } catch (ActivityFailure failure) {
+      // booked as unknown, so operators find it among the outbound emails; the node still fails
+      if (failure.getCause() instanceof ApplicationFailure cause
+          && EmailActivities.OUTCOME_UNKNOWN.equals(cause.getType())
+          && Workflow.getVersion(BOOK_UNKNOWN_EMAIL, Workflow.DEFAULT_VERSION, 1) == 1) {
+        crmStub(EmailBookActivities.class, "email", node)
+            .record(input.tenantId(), input.runId(), node.id(), message, EmailReceipt.UNKNOWN);
+      }
+      throw failure;
+    }
     crmStub(EmailBookActivities.class, "email", node)
         .record(input.tenantId(), input.runId(), node.id(), message, receipt.status());
     Map<String, Object> output = new LinkedHashMap<>();
