@@ -27,6 +27,7 @@ import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.nio.file.Files;
@@ -55,6 +56,55 @@ public final class FlowHistoryRecorder {
     recordSchedule(target.resolve("schedule-berlin-spring-forward.json"));
     recordDelivery(target.resolve("delivery-two-failures-then-success.json"));
     recordSideEffectNodes(target.resolve("side-effects-email-chat-crm.json"));
+    recordEmailOfUnknownOutcome(target.resolve("side-effects-email-unknown-outcome.json"));
+  }
+
+  /** A run whose email's hand-over had no known outcome: booked as unknown, the run failed. */
+  private static void recordEmailOfUnknownOutcome(Path file) throws Exception {
+    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      env.newWorker(TaskQueues.AUTOMATION)
+          .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+      env.newWorker(TaskQueues.CRM)
+          .registerActivitiesImplementations(new InMemoryRecorder(), new Mail());
+      EmailActivities cutShort =
+          message -> {
+            throw ApplicationFailure.newNonRetryableFailure(
+                "the email may have been delivered", EmailActivities.OUTCOME_UNKNOWN);
+          };
+      env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(cutShort);
+      env.start();
+      Canvas canvas =
+          new Canvas(
+              List.of(
+                  node("hook", "webhook_trigger", Map.of()),
+                  node("mail", "email", Map.of("to", "ops@example.com", "subject", "Hi"))),
+              List.of(new CanvasEdge("e1", "hook", "mail", null, null)));
+      String workflowId = AutomationRunWorkflow.workflowId("unknown-email");
+      env.getWorkflowClient()
+          .newWorkflowStub(
+              AutomationRunWorkflow.class,
+              WorkflowOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.AUTOMATION)
+                  .setWorkflowId(workflowId)
+                  .build())
+          .run(
+              new RunInput(
+                  "t",
+                  "s",
+                  "unknown-email",
+                  1,
+                  canvas,
+                  "hook",
+                  Map.of(),
+                  Map.of(),
+                  Map.of(),
+                  List.of(),
+                  false,
+                  false,
+                  false,
+                  null));
+      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+    }
   }
 
   /** A run through email, chat_message, crm_update and create_record (and a skipped email). */

@@ -47,7 +47,10 @@ class HistoryReplayTest {
             "enrollment-three-steps.json",
             "schedule-berlin-spring-forward.json",
             "delivery-two-failures-then-success.json",
-            "side-effects-email-chat-crm.json");
+            "side-effects-email-chat-crm.json",
+            "side-effects-email-unknown-outcome.json");
+    assertThat(Files.readString(dir.resolve("side-effects-email-unknown-outcome.json")))
+        .contains("EmailOutcomeUnknown", "record_email", "Version");
     assertThat(Files.readString(dir.resolve("side-effects-email-chat-crm.json")))
         .contains("email_context", "\"email\"", "chat_message", "crm_update", "create_record");
     assertThat(Files.readString(dir.resolve("batched-three-day-wait.json")))
