@@ -25,9 +25,14 @@ class IdempotencyFilter extends OncePerRequestFilter {
 
   static final String HEADER = "Idempotency-Key";
 
+  private static final String PUBLIC_TRIGGER_PREFIX = "/api/webhooks/automation/";
+
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !"POST".equals(request.getMethod()) || request.getHeader(HEADER) == null;
+    return !"POST".equals(request.getMethod())
+        || request.getHeader(HEADER) == null
+        // the public trigger answers its own Idempotency-Key (the first run's id)
+        || request.getRequestURI().startsWith(PUBLIC_TRIGGER_PREFIX);
   }
 
   @Override
