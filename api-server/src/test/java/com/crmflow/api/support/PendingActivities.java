@@ -1,7 +1,5 @@
 package com.crmflow.api.support;
 
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 
 /** What the Temporal server reports of a workflow's pending activities. */
@@ -13,13 +11,9 @@ public final class PendingActivities {
   public static int failedAttempts(
       WorkflowClient temporal, String workflowId, String activityType) {
     return temporal
-        .getWorkflowServiceStubs()
-        .blockingStub()
-        .describeWorkflowExecution(
-            DescribeWorkflowExecutionRequest.newBuilder()
-                .setNamespace(temporal.getOptions().getNamespace())
-                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                .build())
+        .newUntypedWorkflowStub(workflowId)
+        .describe()
+        .getRawDescription()
         .getPendingActivitiesList()
         .stream()
         .filter(a -> a.getActivityType().getName().equals(activityType) && a.hasLastFailure())

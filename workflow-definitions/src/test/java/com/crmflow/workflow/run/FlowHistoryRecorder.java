@@ -79,31 +79,7 @@ public final class FlowHistoryRecorder {
                   node("hook", "webhook_trigger", Map.of()),
                   node("mail", "email", Map.of("to", "ops@example.com", "subject", "Hi"))),
               List.of(new CanvasEdge("e1", "hook", "mail", null, null)));
-      String workflowId = AutomationRunWorkflow.workflowId("unknown-email");
-      env.getWorkflowClient()
-          .newWorkflowStub(
-              AutomationRunWorkflow.class,
-              WorkflowOptions.newBuilder()
-                  .setTaskQueue(TaskQueues.AUTOMATION)
-                  .setWorkflowId(workflowId)
-                  .build())
-          .run(
-              new RunInput(
-                  "t",
-                  "s",
-                  "unknown-email",
-                  1,
-                  canvas,
-                  "hook",
-                  Map.of(),
-                  Map.of(),
-                  Map.of(),
-                  List.of(),
-                  false,
-                  false,
-                  false,
-                  null));
-      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+      runAndWrite(env, "unknown-email", canvas, Map.of(), Map.of(), file);
     }
   }
 
@@ -157,32 +133,40 @@ public final class FlowHistoryRecorder {
                   new CanvasEdge("e2", "mail", "say", null, null),
                   new CanvasEdge("e3", "say", "mark", null, null),
                   new CanvasEdge("e4", "mark", "note", null, null)));
-      String workflowId = AutomationRunWorkflow.workflowId("side-effects");
-      env.getWorkflowClient()
-          .newWorkflowStub(
-              AutomationRunWorkflow.class,
-              WorkflowOptions.newBuilder()
-                  .setTaskQueue(TaskQueues.AUTOMATION)
-                  .setWorkflowId(workflowId)
-                  .build())
-          .run(
-              new RunInput(
-                  "t",
-                  "s",
-                  "side-effects",
-                  1,
-                  canvas,
-                  "hook",
-                  Map.of("contact_id", "c", "name", "Ada"),
-                  Map.of("contact_id", "c", "first_name", "Ada"),
-                  Map.of(),
-                  List.of(),
-                  false,
-                  false,
-                  false,
-                  null));
-      Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
+      runAndWrite(
+          env,
+          "side-effects",
+          canvas,
+          Map.of("contact_id", "c", "name", "Ada"),
+          Map.of("contact_id", "c", "first_name", "Ada"),
+          file);
     }
+  }
+
+  /**
+   * Runs the canvas from "hook" as run {@code runId} (remote activities) and writes its history.
+   */
+  private static void runAndWrite(
+      TestWorkflowEnvironment env,
+      String runId,
+      Canvas canvas,
+      Map<String, Object> payload,
+      Map<String, Object> contact,
+      Path file)
+      throws Exception {
+    String workflowId = AutomationRunWorkflow.workflowId(runId);
+    env.getWorkflowClient()
+        .newWorkflowStub(
+            AutomationRunWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.AUTOMATION)
+                .setWorkflowId(workflowId)
+                .build())
+        .run(
+            new RunInput(
+                "t", "s", runId, 1, canvas, "hook", payload, contact, Map.of(), List.of(), false,
+                false, false, null));
+    Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
   }
 
   private static CanvasNode node(String id, String type, Map<String, Object> config) {
