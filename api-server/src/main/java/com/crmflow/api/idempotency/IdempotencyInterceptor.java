@@ -73,8 +73,7 @@ class IdempotencyInterceptor implements HandlerInterceptor {
       existing = requests.find(caller.tenantId(), key);
     }
     if (existing.isEmpty()) {
-      throw ApiException.conflict(
-          "A request with this Idempotency-Key is still being handled; send it again shortly.");
+      throw stillBeingHandled();
     }
     if (!existing.get().fingerprint().equals(fingerprint)) {
       throw ApiException.unprocessable(
@@ -84,8 +83,7 @@ class IdempotencyInterceptor implements HandlerInterceptor {
     }
     StoredAnswer first = existing.get().answer();
     if (first == null) {
-      throw ApiException.conflict(
-          "A request with this Idempotency-Key is still being handled; send it again shortly.");
+      throw stillBeingHandled();
     }
     replay(first, response);
     return false;
@@ -110,6 +108,11 @@ class IdempotencyInterceptor implements HandlerInterceptor {
         key,
         new StoredAnswer(
             response.getStatus(), response.getContentType(), answer.getContentAsByteArray()));
+  }
+
+  private static ApiException stillBeingHandled() {
+    return ApiException.conflict(
+        "A request with this Idempotency-Key is still being handled; send it again shortly.");
   }
 
   private static void replay(StoredAnswer answer, HttpServletResponse response) throws IOException {

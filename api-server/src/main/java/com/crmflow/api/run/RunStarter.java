@@ -158,10 +158,18 @@ public class RunStarter {
         || startedFor != null && !startedFor.equals(runId.toString())) {
       return false;
     }
+    return cancelExecution(found.getExecution());
+  }
+
+  /**
+   * @return false when the execution ended meanwhile
+   * @throws RuntimeException when Temporal cannot be reached
+   */
+  private boolean cancelExecution(WorkflowExecution execution) {
     try {
       client
           .newUntypedWorkflowStub(
-              WorkflowTargetOptions.newBuilder().setWorkflowExecution(found.getExecution()).build(),
+              WorkflowTargetOptions.newBuilder().setWorkflowExecution(execution).build(),
               Optional.empty())
           .cancel();
       return true;
@@ -183,13 +191,7 @@ public class RunStarter {
   /** Cancels that execution of a cancelled run's workflow, if it still runs. */
   private void cancel(WorkflowExecution execution) {
     try {
-      client
-          .newUntypedWorkflowStub(
-              WorkflowTargetOptions.newBuilder().setWorkflowExecution(execution).build(),
-              Optional.empty())
-          .cancel();
-    } catch (WorkflowNotFoundException overAlready) {
-      // it ended in the meantime: nothing left to cancel
+      cancelExecution(execution);
     } catch (RuntimeException unreachable) {
       log.warn(
           "Could not cancel workflow {} of a cancelled run: {}",
