@@ -15,7 +15,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.PendingActivities;
-import com.crmflow.api.support.WorkerProcess;
+import com.crmflow.api.support.RefusedPort;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;
@@ -259,8 +259,9 @@ class ChatMessageNodeTest extends ApiTest {
   }
 
   @Test
-  void anUnreachableChatApiIsRetriedAndPostsOnce() {
-    int port = WorkerProcess.freePort();
+  void anUnreachableChatApiIsRetriedAndPostsOnce() throws Exception {
+    RefusedPort outage = new RefusedPort();
+    int port = outage.port();
     tenant
         .api()
         .put(
@@ -274,6 +275,7 @@ class ChatMessageNodeTest extends ApiTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> PendingActivities.failedAttempts(temporal, workflowId, "chat_message") >= 1);
 
+    outage.close();
     try (LocalHttpServer late = new LocalHttpServer(port)) {
       late.answer("/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C2\", \"ts\": \"4.5\"}");
       JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(20));

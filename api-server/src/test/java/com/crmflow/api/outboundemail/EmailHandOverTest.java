@@ -61,7 +61,7 @@ class EmailHandOverTest {
   /** As above, through the sender {@code wrap} makes of Spring Boot's. */
   private EmailActivities emailActivities(
       Behaviour behaviour, Function<JavaMailSenderImpl, JavaMailSender> wrap) throws Exception {
-    smtp = new ScriptedSmtpServer(0, behaviour);
+    smtp = new ScriptedSmtpServer(behaviour);
     JavaMailSenderImpl smtpSender = new JavaMailSenderImpl();
     smtpSender.setHost("127.0.0.1");
     smtpSender.setPort(smtp.port());

@@ -33,11 +33,11 @@ final class ScriptedSmtpServer implements AutoCloseable {
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicInteger messagesReceived = new AtomicInteger();
 
-  ScriptedSmtpServer(int port, Behaviour behaviour) throws IOException {
+  /** Listens on a free loopback port, see {@link #port()}. */
+  ScriptedSmtpServer(Behaviour behaviour) throws IOException {
     this.behaviour = behaviour;
     socket = new ServerSocket();
-    socket.setReuseAddress(true);
-    socket.bind(new InetSocketAddress("127.0.0.1", port));
+    socket.bind(new InetSocketAddress("127.0.0.1", 0));
     conversations.execute(this::acceptConnections);
   }
 

@@ -14,7 +14,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.PendingActivities;
-import com.crmflow.api.support.WorkerProcess;
+import com.crmflow.api.support.RefusedPort;
 import com.crmflow.worker.activity.EmailActivitiesImpl;
 import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.workflow.action.EmailActivities;
@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
@@ -45,17 +46,21 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
-/** email nodes against a real SMTP server (GreenMail) on loopback. */
+/**
+ * email nodes against a real SMTP server (GreenMail) on loopback. A test that needs an outage or a
+ * server that answers otherwise points this service's sender at another port for its duration; the
+ * GreenMail server itself is never stopped, so no test depends on binding a port again.
+ */
 class SmtpEmailTest extends ApiTest {
 
-  private static final ServerSetup SMTP_SETUP =
-      new ServerSetup(WorkerProcess.freePort(), "127.0.0.1", "smtp");
+  private static final GreenMail SMTP = startedOnAFreePort();
 
-  /** Replaced by a fresh server on the same port when a test simulates an SMTP outage. */
-  private static GreenMail SMTP = new GreenMail(SMTP_SETUP);
-
-  static {
-    SMTP.start();
+  private static GreenMail startedOnAFreePort() {
+    ServerSetup setup = new ServerSetup(0, "127.0.0.1", "smtp");
+    setup.setServerStartupTimeout(20_000); // a busy CI machine may take longer than the default 2 s
+    GreenMail smtp = new GreenMail(setup);
+    smtp.start();
+    return smtp;
   }
 
   @DynamicPropertySource
@@ -82,6 +87,16 @@ class SmtpEmailTest extends ApiTest {
   void setUp() throws Exception {
     SMTP.purgeEmailFromAllMailboxes();
     tenant = newTenant();
+  }
+
+  @AfterEach
+  void sendThroughGreenMailAgain() {
+    mailSender.setPort(SMTP.getSmtp().getPort());
+  }
+
+  /** Points this service's SMTP sender at another server on loopback. */
+  private void sendThrough(int port) {
+    mailSender.setPort(port);
   }
 
   private String contact(String email, boolean doNotEmail) {
@@ -188,17 +203,18 @@ class SmtpEmailTest extends ApiTest {
 
   @Test
   void anSmtpOutageIsRetriedWithBackoffAndTheEmailIsSentOnce() throws Exception {
-    SMTP.stop();
-    String runId =
-        start(Map.of("to", "ops@crm.example", "subject", "After the outage"), Map.of("n", 1));
-    String workflowId =
-        tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
-    await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
-    JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
-    assertThat(waiting.get("status").asString()).isEqualTo("running");
+    String runId;
+    try (RefusedPort outage = new RefusedPort()) {
+      sendThrough(outage.port());
+      runId = start(Map.of("to", "ops@crm.example", "subject", "After the outage"), Map.of("n", 1));
+      String workflowId =
+          tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
+      await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
+      JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+      assertThat(waiting.get("status").asString()).isEqualTo("running");
+    }
 
-    SMTP = new GreenMail(SMTP_SETUP);
-    SMTP.start();
+    sendThroughGreenMailAgain();
     JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
@@ -222,9 +238,8 @@ class SmtpEmailTest extends ApiTest {
   @Test
   void anEmailTheServerTookWithoutAnsweringIsNotSentAgainUntilTheRunIsRetried() throws Exception {
     JsonNode run;
-    SMTP.stop();
-    try (ScriptedSmtpServer silent =
-        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.SILENT_AFTER_DATA)) {
+    try (ScriptedSmtpServer silent = new ScriptedSmtpServer(Behaviour.SILENT_AFTER_DATA)) {
+      sendThrough(silent.port());
       run =
           awaitRun(
               tenant.api(),
@@ -237,10 +252,8 @@ class SmtpEmailTest extends ApiTest {
           .contains("it is not sent again");
       assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
       assertThat(silent.messagesReceived()).isEqualTo(1);
-    } finally {
-      SMTP = new GreenMail(SMTP_SETUP);
-      SMTP.start();
     }
+    sendThroughGreenMailAgain();
     String runId = run.get("id").asString();
     // booked as unknown, for an operator to look at
     JsonNode booked =
@@ -260,19 +273,16 @@ class SmtpEmailTest extends ApiTest {
 
   @Test
   void aRefusedEmailIsRetriedAndSentOnceTheServerTakesIt() throws Exception {
-    SMTP.stop();
     String runId;
-    try (ScriptedSmtpServer refusing =
-        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.REFUSE_RECIPIENTS)) {
+    try (ScriptedSmtpServer refusing = new ScriptedSmtpServer(Behaviour.REFUSE_RECIPIENTS)) {
+      sendThrough(refusing.port());
       runId = start(Map.of("to", "ops@crm.example", "subject", "Second try"), Map.of());
       String workflowId =
           tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
       await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
       assertThat(refusing.messagesReceived()).isZero();
-    } finally {
-      SMTP = new GreenMail(SMTP_SETUP);
-      SMTP.start();
     }
+    sendThroughGreenMailAgain();
 
     // the next attempt finds the refusal's mark, not the hand-over's, so it sends
     JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
@@ -297,9 +307,8 @@ class SmtpEmailTest extends ApiTest {
   void aHandOverCutShortIsNotRepeatedByTheNodeRunAgainAfterTheEmbeddedServerWasLost()
       throws Exception {
     EmailMessage message = emailOfANewRun("Cut short");
-    SMTP.stop();
-    try (ScriptedSmtpServer silent =
-        new ScriptedSmtpServer(SMTP_SETUP.getPort(), Behaviour.SILENT_AFTER_DATA)) {
+    try (ScriptedSmtpServer silent = new ScriptedSmtpServer(Behaviour.SILENT_AFTER_DATA)) {
+      sendThrough(silent.port());
       Throwable cutShort = catchThrowable(() -> sendAsANewActivity(message));
       assertThat(((ApplicationFailure) cutShort.getCause()).getType())
           .isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
@@ -310,9 +319,6 @@ class SmtpEmailTest extends ApiTest {
       assertThat(((ApplicationFailure) again.getCause()).getType())
           .isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
       assertThat(silent.messagesReceived()).isEqualTo(1);
-    } finally {
-      SMTP = new GreenMail(SMTP_SETUP);
-      SMTP.start();
     }
   }
 

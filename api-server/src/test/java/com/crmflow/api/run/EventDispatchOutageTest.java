@@ -11,10 +11,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.RefusedPort;
+import com.crmflow.api.support.WorkerProcess;
 import io.temporal.testserver.TestServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext
 class EventDispatchOutageTest extends ApiTest {
 
-  private static final int TEMPORAL_PORT = freePort();
+  private static final int TEMPORAL_PORT = WorkerProcess.freePort();
   private static TestServer.PortBoundTestServer temporal =
       TestServer.createPortBoundServer(TEMPORAL_PORT, true);
 
@@ -83,6 +82,7 @@ class EventDispatchOutageTest extends ApiTest {
                   List.of(edge("e1", trigger, "tell"))));
 
       temporal.close(); // the outage
+      RefusedPort outage = new RefusedPort(TEMPORAL_PORT);
       tenant.api().post("/api/v1/contacts", Map.of("email", "outage@example.com"));
 
       await().atMost(Duration.ofSeconds(10)).until(() -> runs(tenant, sequence).size() == 1);
@@ -93,6 +93,7 @@ class EventDispatchOutageTest extends ApiTest {
           .atMost(Duration.ofSeconds(5))
           .until(() -> !started(runId) && peer.received("/created").isEmpty());
 
+      outage.close();
       temporal = TestServer.createPortBoundServer(TEMPORAL_PORT, true); // back
       JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
 
@@ -120,13 +121,5 @@ class EventDispatchOutageTest extends ApiTest {
         .param("id", runId)
         .query(Boolean.class)
         .single();
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
