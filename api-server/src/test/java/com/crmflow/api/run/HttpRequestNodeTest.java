@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
-import java.net.ServerSocket;
+import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -91,10 +91,8 @@ class HttpRequestNodeTest extends ApiTest {
 
   @Test
   void aRefusedConnectionIsRetriedUntilThePeerIsUp() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    RefusedPort outage = new RefusedPort();
+    int port = outage.port();
     String hook = automationCalling("http://127.0.0.1:" + port + "/late");
     String runId = fire(anonymous(), tenant.id(), hook, Map.of());
     // nothing listens for 1.5 s: the first attempt (right after the start) is refused, and the
@@ -109,6 +107,7 @@ class HttpRequestNodeTest extends ApiTest {
                     .get("/api/v1/automation-runs/" + runId)
                     .text("/run/status")
                     .equals("running"));
+    outage.close();
     try (LocalHttpServer late = new LocalHttpServer(port)) {
       JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
 
