@@ -8,6 +8,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.HttpsReceiver;
+import com.crmflow.api.support.RefusedPort;
 import com.crmflow.workflow.event.EventNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -321,10 +322,7 @@ class WebhookDeliveryTest extends ApiTest {
     String moved = unique("moved");
     RECEIVER.answer(moved, 302);
     String movedId = subscribe(moved, List.of("contact.created"), null);
-    int closedPort;
-    try (var socket = new java.net.ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
+    RefusedPort closed = new RefusedPort();
     String refusedId =
         tenant
             .api()
@@ -332,7 +330,7 @@ class WebhookDeliveryTest extends ApiTest {
                 "/api/v1/webhooks/subscribe",
                 Map.of(
                     "url",
-                    "https://127.0.0.1:" + closedPort + "/nobody",
+                    "https://127.0.0.1:" + closed.port() + "/nobody",
                     "events",
                     List.of("contact.created")))
             .text("/subscription/id");
@@ -350,6 +348,7 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(attemptError(movedId, 1)).contains("redirect").contains("not followed");
     assertThat(subscription(refusedId).get("failure_count").asInt()).isEqualTo(10);
     assertThat(attemptError(refusedId, 1)).containsIgnoringCase("connect");
+    closed.close();
 
     await()
         .atMost(Duration.ofSeconds(30))
