@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.worker.activity.EmailActivitiesImpl;
+import com.crmflow.worker.activity.HandOver;
 import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
+import io.grpc.Status;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -124,9 +126,9 @@ class EmailHandOverTest {
     assertThat(refused.getType()).isEqualTo("SmtpRefused");
     assertThat(refused.isNonRetryable()).isFalse();
     assertThat(refused.getOriginalMessage()).contains("550 5.1.1 no such mailbox");
-    // the refusal's mark is not a second call: it goes with the failure as its last heartbeat
-    // details (SmtpEmailTest checks that the next attempt gets it from the Temporal server)
-    assertThat(heartbeats).containsExactly("handing-over after 0");
+    // the refusal's mark also goes with the failure as its last heartbeat details (SmtpEmailTest
+    // checks that the next attempt gets it from the Temporal server)
+    assertThat(heartbeats).containsExactly("handing-over after 0", "not-delivered after 0");
 
     temporal.setHeartbeatDetails("not-delivered");
     smtp.answer(Behaviour.ACCEPT);
@@ -186,6 +188,30 @@ class EmailHandOverTest {
     assertThat(failure.getType()).isEqualTo(EmailActivities.OUTCOME_UNKNOWN);
     assertThat(failure.isNonRetryable()).isTrue();
     assertThat(smtp.messagesReceived()).isEqualTo(2);
+  }
+
+  @Test
+  void aMarkTemporalDoesNotConfirmStopsTheSendAndIsRetried() throws Exception {
+    EmailActivities email = emailActivities(Behaviour.ACCEPT);
+    temporal.setActivityHeartbeatListener(
+        String.class,
+        mark -> {
+          heartbeats.add(mark);
+          if (mark.equals("handing-over")) {
+            throw Status.UNAVAILABLE.withDescription("Temporal is away").asRuntimeException();
+          }
+        });
+
+    ApplicationFailure failure = failureOf(() -> email.send(MESSAGE));
+
+    assertThat(failure.getType()).isEqualTo(HandOver.MARK_NOT_RECORDED);
+    assertThat(failure.isNonRetryable()).isFalse();
+    assertThat(failure.getOriginalMessage())
+        .contains("the email was not sent")
+        .contains("Temporal did not confirm the mark");
+    assertThat(smtp.messagesReceived()).isZero();
+    // the next attempt may send
+    assertThat(heartbeats).containsExactly("handing-over", "not-delivered");
   }
 
   @Test

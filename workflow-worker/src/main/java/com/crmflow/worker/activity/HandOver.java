@@ -2,6 +2,7 @@ package com.crmflow.worker.activity;
 
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -17,13 +18,13 @@ import org.slf4j.LoggerFactory;
  * after the receiver took the message but before Temporal heard of it would, retried, deliver it
  * again.
  *
- * <p>So just before the message goes out, the attempt records {@link #UNDER_WAY} as its heartbeat
- * (the first heartbeat of an attempt is a synchronous call to Temporal). An attempt that finds that
- * mark left by the one before it does not send: it fails, not retried, as outcome unknown. An
- * attempt that knows nothing was delivered (no connection, or the receiver answered no) replaces
- * the mark with {@link #NOT_DELIVERED}, which Temporal hands the next attempt with the failure, so
- * those failures are retried as before. If Temporal cannot be reached at the moment of the mark,
- * the SDK only logs it, and that one attempt goes ahead unmarked.
+ * <p>So just before the message goes out, the attempt records {@link #UNDER_WAY} as its heartbeat,
+ * and nothing goes out unless Temporal confirmed it: the mark is sent through the client, which
+ * throws on failure, not through the activity context, whose heartbeats only log a failure. An
+ * attempt that finds that mark left by the one before it does not send: it fails, not retried, as
+ * outcome unknown. An attempt that knows nothing was delivered (no connection, the receiver
+ * answered no, or the mark could not be recorded) replaces the mark with {@link #NOT_DELIVERED},
+ * which Temporal hands the next attempt with the failure, so those failures are retried as before.
  *
  * <p>Where the activity runs next to the service's database ({@link HandOverLedger}, embedded
  * defaults), the marks are also committed there, keyed by the effect (run and node), because the
@@ -35,6 +36,9 @@ public final class HandOver {
   static final String UNDER_WAY = "handing-over";
   static final String NOT_DELIVERED = "not-delivered";
   static final String DELIVERED = "delivered";
+
+  /** The failure type of an attempt that sent nothing because its mark was not recorded. */
+  public static final String MARK_NOT_RECORDED = "HandOverMarkNotRecorded";
 
   private static final Logger log = LoggerFactory.getLogger(HandOver.class);
 
@@ -85,20 +89,42 @@ public final class HandOver {
     return deliveredBefore;
   }
 
-  /** From here on the receiver may get the message. */
+  /**
+   * From here on the receiver may get the message.
+   *
+   * @throws ApplicationFailure (retried) when Temporal did not confirm the mark: nothing was sent
+   */
   public void start() {
     if (ledger != null) {
       ledger.record(effectKey, UNDER_WAY);
     }
-    attempt.heartbeat(UNDER_WAY);
+    try {
+      attempt
+          .getWorkflowClient()
+          .newActivityCompletionClient()
+          .heartbeat(attempt.getInfo().getTaskToken(), UNDER_WAY);
+    } catch (ActivityCanceledException cancelled) {
+      notDelivered();
+      throw cancelled;
+    } catch (RuntimeException unconfirmed) {
+      notDelivered();
+      throw ApplicationFailure.newFailureWithCause(
+          what
+              + " was not sent: Temporal did not confirm the mark that guards it against being"
+              + " sent twice ("
+              + unconfirmed
+              + "); it is tried again",
+          MARK_NOT_RECORDED,
+          unconfirmed);
+    }
   }
 
   /** Nothing was delivered: the next attempt may send. Call before throwing the failure. */
   public void notDelivered() {
-    attempt.heartbeat(NOT_DELIVERED);
     if (ledger != null) {
       ledger.record(effectKey, NOT_DELIVERED);
     }
+    attempt.heartbeat(NOT_DELIVERED); // throws if the activity was cancelled meanwhile
   }
 
   /** The receiver took it. A failure to note that is only logged: the message did go out. */
