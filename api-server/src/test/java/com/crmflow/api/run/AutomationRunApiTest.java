@@ -25,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiConsumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -934,12 +932,7 @@ class AutomationRunApiTest extends ApiTest {
 
   /** crm.runs.ended for that status, as /actuator/prometheus shows it. */
   private double endedRuns(String status) {
-    Matcher value =
-        Pattern.compile(
-                "^crm_runs_ended_total\\{status=\"" + status + "\"} (\\S+)$", Pattern.MULTILINE)
-            .matcher(anonymous().get("/actuator/prometheus").rawBody());
-    assertThat(value.find()).as("crm_runs_ended_total for " + status).isTrue();
-    return Double.parseDouble(value.group(1));
+    return prometheus("crm_runs_ended_total{status=\"" + status + "\"}");
   }
 
   @Test

@@ -92,6 +92,8 @@ class EventDispatchOutageTest extends ApiTest {
           .during(Duration.ofSeconds(3))
           .atMost(Duration.ofSeconds(5))
           .until(() -> !started(runId) && peer.received("/created").isEmpty());
+      // what an operator's alert watches
+      assertThat(prometheus("crm_runs_awaiting_start")).isGreaterThanOrEqualTo(1);
 
       outage.close();
       temporal = TestServer.createPortBoundServer(TEMPORAL_PORT, true); // back
@@ -103,6 +105,7 @@ class EventDispatchOutageTest extends ApiTest {
       assertThat(peer.received("/created").get(0).body())
           .isEqualTo("{\"email\": \"outage@example.com\"}");
       assertThat(runs(tenant, sequence)).hasSize(1);
+      await().atMost(Duration.ofSeconds(5)).until(() -> prometheus("crm_runs_awaiting_start") == 0);
     }
   }
 

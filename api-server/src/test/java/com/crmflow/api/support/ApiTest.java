@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -68,6 +70,15 @@ public abstract class ApiTest {
 
   protected ApiClient anonymous() {
     return new ApiClient(baseUrl(), null);
+  }
+
+  /** The value of one series (name and labels as printed) on /actuator/prometheus. */
+  protected double prometheus(String series) {
+    Matcher value =
+        Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE)
+            .matcher(anonymous().get("/actuator/prometheus").rawBody());
+    assertThat(value.find()).as(series + " on /actuator/prometheus").isTrue();
+    return Double.parseDouble(value.group(1));
   }
 
   protected ApiClient withKey(String key) {
