@@ -3,6 +3,7 @@ package com.crmflow.api.web;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -46,6 +47,19 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     HttpHeaders headers = new HttpHeaders();
     e.headers().forEach(headers::set);
     return problemResponse(problem, headers);
+  }
+
+  /**
+   * Tomcat parses the query string and a form body on the first read of a parameter, and refuses
+   * bytes that do not decode (a {@code %FF} outside a UTF-8 sequence) or too many parameters.
+   */
+  @ExceptionHandler(InvalidParameterException.class)
+  ResponseEntity<Object> handleInvalidParameters(InvalidParameterException e) {
+    return handleApiException(
+        ApiException.badRequest(
+            "parameters",
+            "could not be read from the query string or form body: they must be percent-encoded"
+                + " UTF-8, and not too many"));
   }
 
   @ExceptionHandler(Exception.class)

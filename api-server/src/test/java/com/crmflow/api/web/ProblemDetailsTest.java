@@ -66,6 +66,21 @@ class ProblemDetailsTest extends ApiTest {
   }
 
   @Test
+  void parametersThatAreNotUtf8Are400NotAnError() {
+    var tenant = newTenant();
+    ApiResponse query = tenant.api().get("/api/v1/opportunities?offset=%FF");
+    assertProblem(query, 400);
+    assertThat(query.text("/errors/0/field")).isEqualTo("parameters");
+    assertThat(query.text("/errors/0/message")).contains("percent-encoded UTF-8");
+
+    ApiResponse form =
+        tenant.api().send("POST", "/api/v1/contacts", "%FF=1", "application/x-www-form-urlencoded");
+    assertProblem(form, 400);
+    assertThat(form.text("/errors/0/field")).isEqualTo("parameters");
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
   void wrongContentTypeIs415() {
     var tenant = newTenant();
     ApiResponse response =
