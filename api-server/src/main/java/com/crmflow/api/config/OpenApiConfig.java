@@ -1,6 +1,7 @@
 package com.crmflow.api.config;
 
 import com.crmflow.api.account.AccountSchema;
+import com.crmflow.api.auth.Caller;
 import com.crmflow.api.contact.ContactSchema;
 import com.crmflow.api.conversation.ConversationSchema;
 import com.crmflow.api.emailtemplate.EmailTemplateRepository;
@@ -185,6 +186,8 @@ class OpenApiConfig {
         .replaceWithSchema(
             JsonNode.class,
             new ObjectSchema()
-                .description("A JSON object with the fields this endpoint documents (README)."));
+                .description("A JSON object with the fields this endpoint documents (README)."))
+        // the authenticated caller comes from the API key, not from a query parameter
+        .addRequestWrapperToIgnore(Caller.class);
   }
 }

@@ -69,6 +69,8 @@ class OperabilityTest extends ApiTest {
     // bodies read as a JSON tree are a free-form object, not the tree class's bean properties
     JsonNode createDeal = docs.at("/paths/~1api~1v1~1opportunities/post/parameters");
     assertThat(createDeal.toString()).contains("\"name\":\"Idempotency-Key\"");
+    // the caller is the API key's, never a parameter a client could set
+    assertThat(docs.at("/paths").toString()).doesNotContain("\"name\":\"caller\"");
     JsonNode trigger =
         docs.at("/paths/~1api~1webhooks~1automation~1{tenantId}~1{nodeId}/post/parameters");
     assertThat(trigger.toString()).doesNotContain("A repeat of this request with the same key");
