@@ -6,6 +6,7 @@ import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.HandOver;
 import com.crmflow.worker.activity.HandOverLedger;
+import com.crmflow.worker.activity.NulCharacters;
 import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.failure.ApplicationFailure;
@@ -145,7 +146,7 @@ class ChatActivitiesImpl implements ChatActivities {
   private Map<String, Object> parse(OutboundHttpClient.Response response) {
     String body = new String(response.body(), StandardCharsets.UTF_8);
     try {
-      Object parsed = json.mapper().readValue(body, Object.class);
+      Object parsed = NulCharacters.replacedIn(json.mapper().readValue(body, Object.class));
       if (parsed instanceof Map<?, ?> map) {
         return (Map<String, Object>) map;
       }

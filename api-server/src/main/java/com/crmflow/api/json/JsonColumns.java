@@ -4,24 +4,57 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Reads and writes jsonb columns with the application's JSON mapper. */
+/**
+ * Reads and writes jsonb columns with the application's JSON mapper. jsonb cannot hold U+0000, NUL
+ * (PostgreSQL refuses its JSON escape), so writes spell it as U+FFFD: a NUL that got past the API's
+ * and the activities' own checks cannot make a write fail, and with it a run's recording, over and
+ * over.
+ */
 @Component
 public class JsonColumns {
+
+  /** The standard JSON escapes, with NUL written as U+FFFD. */
+  private static final CharacterEscapes NUL_AS_REPLACEMENT =
+      new CharacterEscapes() {
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        {
+          ascii[0] = ESCAPE_CUSTOM;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+          return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+          return REPLACEMENT;
+        }
+      };
+
+  private static final SerializableString REPLACEMENT = new SerializedString("\\ufffd");
 
   private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
   private static final TypeReference<List<Object>> LIST = new TypeReference<>() {};
 
   private final JsonMapper mapper;
+  private final ObjectWriter writer;
 
   public JsonColumns(JsonMapper mapper) {
     this.mapper = mapper;
+    this.writer = mapper.writer().with(NUL_AS_REPLACEMENT);
   }
 
   public String write(Object value) {
-    return value == null ? null : mapper.writeValueAsString(value);
+    return value == null ? null : writer.writeValueAsString(value);
   }
 
   public Map<String, Object> readMap(String json) {

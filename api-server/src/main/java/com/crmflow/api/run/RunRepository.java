@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.worker.activity.NulCharacters;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunResult;
 import java.time.OffsetDateTime;
@@ -357,7 +358,7 @@ public class RunRepository {
         .param("runId", runId)
         .param("entries", entriesJson(entries))
         .param("status", status)
-        .param("error", error)
+        .param("error", NulCharacters.replaced(error)) // it may quote a receiver's answer
         .query(EndedRun.class)
         .optional();
   }

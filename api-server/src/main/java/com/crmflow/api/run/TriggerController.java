@@ -2,6 +2,7 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
+import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
@@ -199,6 +200,9 @@ class TriggerController {
       throw ApiException.badRequest("body", "a JSON body is required");
     }
     try {
+      if (body.contains("\\u0000")) { // rare: only then look closer
+        JsonBodies.refuseNul(mapper.readTree(body));
+      }
       return mapper.readValue(body, Object.class);
     } catch (JacksonException e) {
       throw ApiException.badRequest("body", "is not valid JSON: " + e.getOriginalMessage());

@@ -1,11 +1,14 @@
 package com.crmflow.api.web;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -38,6 +41,9 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
+  /** SQLSTATEs of text the database cannot store: character_not_in_repertoire, untranslatable. */
+  private static final Set<String> UNSTORABLE_TEXT = Set.of("22021", "22P05");
+
   @ExceptionHandler(ApiException.class)
   ResponseEntity<Object> handleApiException(ApiException e) {
     ProblemDetail problem = ProblemDetail.forStatusAndDetail(e.status(), e.getMessage());
@@ -60,6 +66,21 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             "parameters",
             "could not be read from the query string or form body: they must be percent-encoded"
                 + " UTF-8, and not too many"));
+  }
+
+  /**
+   * PostgreSQL refuses text it cannot store: a NUL (U+0000) in a query parameter, say. JSON bodies
+   * are checked before they reach an endpoint; this is for everything else a client sends.
+   */
+  @ExceptionHandler(DataAccessException.class)
+  ResponseEntity<Object> handleDataAccess(DataAccessException e) {
+    SQLException refused = findCause(e, SQLException.class);
+    if (refused != null && UNSTORABLE_TEXT.contains(refused.getSQLState())) {
+      return handleApiException(
+          ApiException.badRequest(
+              "request", "must not contain the NUL character (U+0000), which cannot be stored"));
+    }
+    return handleUnexpected(e);
   }
 
   @ExceptionHandler(Exception.class)

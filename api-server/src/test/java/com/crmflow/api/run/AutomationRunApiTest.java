@@ -545,6 +545,17 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(anonymous().send("POST", base + hook, "{\"a\": ", "application/json").status())
         .isEqualTo(400);
     assertThat(anonymous().send("POST", base + hook, "a=1", "text/plain").status()).isEqualTo(415);
+    // a NUL cannot be stored with the run, so the delivery is refused, not accepted and lost
+    ApiResponse nul =
+        anonymous()
+            .send("POST", base + hook, "{\"a\": [\"ok\", \"x\\u0000\"]}", "application/json");
+    assertThat(nul.status()).as(nul.toString()).isEqualTo(400);
+    assertThat(nul.text("/errors/0/field")).isEqualTo("a.1");
+    assertThat(nul.text("/errors/0/message")).contains("NUL character");
+    // the same characters as text are fine
+    String literal = "{\"a\": \"\\\\u0000\"}";
+    assertThat(anonymous().send("POST", base + hook, literal, "application/json").status())
+        .isEqualTo(200);
     assertThat(
             anonymous()
                 .post("/api/webhooks/automation/" + UUID.randomUUID() + "/" + hook, Map.of())
@@ -582,7 +593,7 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(paused.contentType()).startsWith("application/problem+json");
 
     assertThat(tenant.api().get("/api/v1/automation-runs").at("/total").asInt())
-        .isEqualTo(1); // only the good secret
+        .isEqualTo(2); // the literal backslash and the good secret
   }
 
   @Test

@@ -165,4 +165,65 @@ class HttpRequestNodeTest extends ApiTest {
     assertThat(run.get("error").asString()).contains("larger than 1048576 bytes");
     assertThat(peer.received("/huge")).hasSize(1);
   }
+
+  @Test
+  void aNulCharacterInAnAnswerIsStoredAsAReplacementCharacterNotAStuckRun() {
+    // JSON may escape U+0000, which PostgreSQL cannot store in text or jsonb
+    peer.answer("/nul", 200, "{\"name\": \"Ada\\u0000Lovelace\", \"k\\u0000\": 1}");
+    peer.answer("/nul-error", 422, "broken" + (char) 0);
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/nul"))),
+                node(
+                    "use",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "map",
+                        "mappings",
+                        Map.of("name", "{{http_request_1.body.name}}"))),
+                node(
+                    "store",
+                    "crm_update",
+                    Map.of(
+                        "entityType",
+                        "contact",
+                        "fieldMappings",
+                        Map.of("title", "{{http_request_1.body.name}}")))),
+            List.of(
+                edge("e1", hook, "call"), edge("e2", "call", "use"), edge("e3", "use", "store"))));
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "ada@example.com"))
+            .text("/contact/id");
+
+    JsonNode run =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId)),
+            Duration.ofSeconds(30));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode body = run.at("/node_log/1/output/body");
+    assertThat(body.get("name").asString()).isEqualTo("Ada\uFFFDLovelace");
+    assertThat(body.has("k\uFFFD")).isTrue();
+    assertThat(run.at("/node_log/2/output/name").asString()).isEqualTo("Ada\uFFFDLovelace");
+    // replaced as the answer came in, so a later node can write it to a CRM record
+    assertThat(tenant.api().get("/api/v1/contacts/" + contactId).text("/contact/title"))
+        .isEqualTo("Ada\uFFFDLovelace");
+
+    // a raw NUL byte, quoted from an answer in the node's error, which the run's error repeats
+    JsonNode failed =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), automationCalling(peer.url("/nul-error")), Map.of()),
+            Duration.ofSeconds(30));
+    assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("failed");
+    assertThat(failed.get("error").asString()).contains("HTTP 422", "broken\uFFFD");
+  }
 }

@@ -22,7 +22,8 @@ import tools.jackson.databind.JsonNode;
  * OpenAPI document with unknown, malformed and real ids and odd bodies; and every config key of
  * every action node with odd values, through save, validate and activate. The first catches a
  * custom field without field_type, the second a condition or filter without operator: both were
- * 500s until session 11.
+ * 500s until session 11. A NUL character and parameters that are not UTF-8 were 500s until session
+ * 13.
  */
 class NoServerErrorFromClientInputTest extends ApiTest {
 
@@ -37,10 +38,19 @@ class NoServerErrorFromClientInputTest extends ApiTest {
           "{\"name\": null, \"status\": \"bogus\", \"id\": \"not-a-uuid\"}",
           "{\"name\": 5, \"email\": [], \"limit\": -5}",
           "{\"data\": {\"config\": []}, \"nodes\": \"x\", \"edges\": 5}",
-          "{\"custom_fields\": {\"x\": {\"y\": [1, null]}}, \"value\": 1e308}");
+          "{\"custom_fields\": {\"x\": {\"y\": [1, null]}}, \"value\": 1e308}",
+          // a NUL, which PostgreSQL cannot store, in a value and in a key
+          "{\"name\": \"a\\u0000b\", \"email\": \"a\\u0000@example.com\", \"x\\u0000\": 1}");
 
   private static final List<String> QUERIES =
-      List.of("", "?limit=-1", "?limit=abc&offset=-5", "?status=zzz&sequence_id=nope");
+      List.of(
+          "",
+          "?limit=-1",
+          "?limit=abc&offset=-5",
+          "?status=zzz&sequence_id=nope",
+          // a NUL in a value, and bytes that are not UTF-8
+          "?search=a%00b&email=a%00b&status=a%00b",
+          "?status=%FF");
 
   private static final List<Object> ODD_VALUES =
       Arrays.asList(
@@ -87,6 +97,7 @@ class NoServerErrorFromClientInputTest extends ApiTest {
         } else {
           BODIES.forEach(body -> check(method, path, body, "application/json"));
           check(method, path, "{}", "text/plain");
+          check(method, path, "%FF=1", "application/x-www-form-urlencoded");
         }
       }
     }

@@ -6,6 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class ProblemDetailsTest extends ApiTest {
@@ -77,6 +78,38 @@ class ProblemDetailsTest extends ApiTest {
         tenant.api().send("POST", "/api/v1/contacts", "%FF=1", "application/x-www-form-urlencoded");
     assertProblem(form, 400);
     assertThat(form.text("/errors/0/field")).isEqualTo("parameters");
+    assertThat(contactCount(tenant.id())).isZero();
+  }
+
+  @Test
+  void aNulCharacterWhichTheDatabaseCannotStoreIs400NamingWhereItIs() {
+    var tenant = newTenant();
+    ApiResponse field =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/contacts",
+                "{\"email\": \"ada@example.com\", \"first_name\": \"Ada\\u0000\"}",
+                "application/json");
+    assertProblem(field, 400);
+    assertThat(field.text("/errors/0/field")).isEqualTo("first_name");
+    assertThat(field.text("/errors/0/message")).contains("NUL character");
+
+    ApiResponse key =
+        tenant
+            .api()
+            .send(
+                "PUT",
+                "/api/sequences/" + UUID.randomUUID() + "/canvas",
+                "{\"nodes\": [{\"id\": \"n\", \"data\": {\"la\\u0000bel\": 1}}], \"edges\": []}",
+                "application/json");
+    assertProblem(key, 400);
+    assertThat(key.text("/errors/0/field")).isEqualTo("nodes.0.data.la" + (char) 0 + "bel");
+
+    ApiResponse query = tenant.api().get("/api/v1/contacts?search=A%00da");
+    assertProblem(query, 400);
+    assertThat(query.text("/errors/0/field")).isEqualTo("request");
     assertThat(contactCount(tenant.id())).isZero();
   }
 

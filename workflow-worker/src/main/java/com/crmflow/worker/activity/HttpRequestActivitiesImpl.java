@@ -82,7 +82,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
           "response body larger than " + MAX_RESPONSE_BYTES + " bytes", "ResponseTooLarge");
     }
     int status = response.status();
-    String text = new String(response.body(), StandardCharsets.UTF_8);
+    String text = NulCharacters.replaced(new String(response.body(), StandardCharsets.UTF_8));
     if (status == 429 || status >= 500) {
       throw ApplicationFailure.newBuilder()
           .setMessage("HTTP " + status + " from " + uri.getHost() + ": " + snippet(text))
@@ -97,7 +97,9 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
     Map<String, String> responseHeaders = new LinkedHashMap<>();
     response
         .headers()
-        .forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
+        .forEach(
+            (name, values) ->
+                responseHeaders.put(name, NulCharacters.replaced(String.join(", ", values))));
     return new HttpResponseData(status, responseHeaders, parse(text, response));
   }
 
@@ -120,7 +122,8 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
     String type = response.header("Content-Type").orElse("");
     if (type.toLowerCase(Locale.ROOT).contains("json") && !text.isBlank()) {
       try {
-        return JSON.readValue(text, Object.class);
+        // a JSON string may still spell the character as an escape
+        return NulCharacters.replacedIn(JSON.readValue(text, Object.class));
       } catch (IOException e) {
         return text;
       }
