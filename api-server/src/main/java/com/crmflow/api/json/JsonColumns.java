@@ -20,6 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class JsonColumns {
 
+  private static final SerializableString REPLACEMENT = new SerializedString("\\ufffd");
+
   /** The standard JSON escapes, with NUL written as U+FFFD. */
   private static final CharacterEscapes NUL_AS_REPLACEMENT =
       new CharacterEscapes() {
@@ -39,8 +41,6 @@ public class JsonColumns {
           return REPLACEMENT;
         }
       };
-
-  private static final SerializableString REPLACEMENT = new SerializedString("\\ufffd");
 
   private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
   private static final TypeReference<List<Object>> LIST = new TypeReference<>() {};
