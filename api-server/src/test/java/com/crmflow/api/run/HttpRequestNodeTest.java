@@ -15,6 +15,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -46,14 +47,25 @@ class HttpRequestNodeTest extends ApiTest {
 
   /** webhook → http_request POST url; returns the trigger node id. */
   private String automationCalling(String url) {
+    return automation(node("call", "http_request", Map.of("method", "POST", "url", url)));
+  }
+
+  /** webhook → each of the nodes in turn; returns the trigger node id. */
+  @SafeVarargs
+  private String automation(Map<String, Object>... chain) {
     String hook = uniqueId("hook");
-    activeAutomation(
-        tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("call", "http_request", Map.of("method", "POST", "url", url))),
-            List.of(edge("e1", hook, "call"))));
+    List<Map<String, Object>> nodes =
+        new ArrayList<>(List.of(node(hook, "webhook_trigger", Map.of())));
+    List<Map<String, Object>> edges = new ArrayList<>();
+    for (Map<String, Object> next : chain) {
+      edges.add(
+          edge(
+              "e" + nodes.size(),
+              (String) nodes.get(nodes.size() - 1).get("id"),
+              (String) next.get("id")));
+      nodes.add(next);
+    }
+    activeAutomation(tenant.api(), canvas(nodes, edges));
     return hook;
   }
 
@@ -171,31 +183,25 @@ class HttpRequestNodeTest extends ApiTest {
     // JSON may escape U+0000, which PostgreSQL cannot store in text or jsonb
     peer.answer("/nul", 200, "{\"name\": \"Ada\\u0000Lovelace\", \"k\\u0000\": 1}");
     peer.answer("/nul-error", 422, "broken" + (char) 0);
-    String hook = uniqueId("hook");
-    activeAutomation(
-        tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/nul"))),
-                node(
-                    "use",
-                    "data_transform",
-                    Map.of(
-                        "transformType",
-                        "map",
-                        "mappings",
-                        Map.of("name", "{{http_request_1.body.name}}"))),
-                node(
-                    "store",
-                    "crm_update",
-                    Map.of(
-                        "entityType",
-                        "contact",
-                        "fieldMappings",
-                        Map.of("title", "{{http_request_1.body.name}}")))),
-            List.of(
-                edge("e1", hook, "call"), edge("e2", "call", "use"), edge("e3", "use", "store"))));
+    String hook =
+        automation(
+            node("call", "http_request", Map.of("method", "POST", "url", peer.url("/nul"))),
+            node(
+                "use",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "map",
+                    "mappings",
+                    Map.of("name", "{{http_request_1.body.name}}"))),
+            node(
+                "store",
+                "crm_update",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "fieldMappings",
+                    Map.of("title", "{{http_request_1.body.name}}"))));
     String contactId =
         tenant
             .api()
