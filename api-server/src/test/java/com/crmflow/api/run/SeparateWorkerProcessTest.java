@@ -12,8 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WorkerProcess;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import io.temporal.testserver.TestServer;
 import io.temporal.worker.WorkerFactory;
+import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -65,17 +68,26 @@ class SeparateWorkerProcessTest extends ApiTest {
   @Autowired private WorkerFactory workers;
   private LocalHttpServer peer;
   private WorkerProcess worker;
+  private GreenMail smtp;
 
   @BeforeEach
   void setUp() throws IOException {
     peer = new LocalHttpServer();
-    worker = WorkerProcess.start(TEMPORAL_PORT);
+    smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", "smtp"));
+    smtp.start();
+    worker =
+        WorkerProcess.start(
+            TEMPORAL_PORT,
+            "--spring.mail.host=127.0.0.1",
+            "--spring.mail.port=" + smtp.getSmtp().getPort(),
+            "--crm.mail.from=flows@crm.example");
   }
 
   @AfterEach
   void tearDown() throws InterruptedException {
     peer.close();
     worker.close();
+    smtp.stop();
   }
 
   /**
@@ -85,7 +97,7 @@ class SeparateWorkerProcessTest extends ApiTest {
    * real server.
    */
   @Test
-  void aRunCompletesAcrossTheTwoProcesses() {
+  void aRunCompletesAcrossTheTwoProcesses() throws Exception {
     TenantClient tenant = newTenant();
     String contactId =
         tenant
@@ -103,9 +115,13 @@ class SeparateWorkerProcessTest extends ApiTest {
                 node(
                     "mark",
                     "crm_update",
-                    Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done")))),
+                    Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done"))),
+                node("mail", "email", Map.of("subject", "Done", "body", "All done"))),
             List.of(
-                edge("e1", hook, "wait"), edge("e2", "wait", "call"), edge("e3", "call", "mark"))));
+                edge("e1", hook, "wait"),
+                edge("e2", "wait", "call"),
+                edge("e3", "call", "mark"),
+                edge("e4", "mark", "mail"))));
     worker.awaitReady();
 
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
@@ -117,7 +133,13 @@ class SeparateWorkerProcessTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/contacts/" + contactId).text("/contact/title"))
         .isEqualTo("Done");
     assertThat(run.get("node_log").valueStream().map(e -> e.get("status").asString()))
-        .containsExactly("completed", "completed", "completed", "completed");
+        .containsExactly("completed", "completed", "completed", "completed", "completed");
+    // sent by the worker process, after Temporal confirmed its hand-over mark (no database there)
+    MimeMessage[] sent = smtp.getReceivedMessages();
+    assertThat(sent).hasSize(1);
+    assertThat(sent[0].getSubject()).isEqualTo("Done");
+    assertThat(sent[0].getAllRecipients()[0].toString()).isEqualTo("ada@example.com");
+    assertThat(sent[0].getMessageID()).isEqualTo("<" + runId + ".mail@crmflow.local>");
     // api-server (profile distributed) polls only the crm queue: the worker process ran the rest
     assertThat(workers.tryGetWorker("crm")).isNotNull();
     assertThat(workers.tryGetWorker("automation")).isNull();

@@ -8,6 +8,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -25,7 +27,10 @@ public final class WorkerProcess implements AutoCloseable {
     this.log = log;
   }
 
-  public static WorkerProcess start(int temporalPort) throws IOException {
+  /**
+   * @param settings further {@code --name=value} arguments (an SMTP server, say)
+   */
+  public static WorkerProcess start(int temporalPort, String... settings) throws IOException {
     Path jar;
     try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
       jar =
@@ -36,17 +41,18 @@ public final class WorkerProcess implements AutoCloseable {
     }
     Path log = Files.createTempFile("worker", ".log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process =
-        new ProcessBuilder(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 java,
                 "-Xmx256m",
                 "-jar",
                 jar.toString(),
                 "--spring.temporal.connection.target=127.0.0.1:" + temporalPort,
-                "--crm.http.allow-private-addresses=true")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+                "--crm.http.allow-private-addresses=true"));
+    command.addAll(List.of(settings));
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     return new WorkerProcess(process, log);
   }
 
