@@ -1,7 +1,6 @@
 package com.crmflow.api.chat;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -69,18 +68,16 @@ class ChatMessageNodeTest extends ApiTest {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node(
-                    "say",
-                    "chat_message",
-                    Map.of(
-                        "channel",
-                        "#sales",
-                        "messageTemplate",
-                        "New lead {{trigger.name}} ({{trigger.plan}})"))),
-            List.of(edge("e1", hook, "say"))));
+        chain(
+            hook,
+            node(
+                "say",
+                "chat_message",
+                Map.of(
+                    "channel",
+                    "#sales",
+                    "messageTemplate",
+                    "New lead {{trigger.name}} ({{trigger.plan}})"))));
     return fire(anonymous(), tenant.id(), hook, payload);
   }
 

@@ -1,7 +1,7 @@
 package com.crmflow.api.compose;
 
 import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.fire;
@@ -60,12 +60,10 @@ class ComposeStackTest {
     String subject = "Compose check " + hook;
     activeAutomation(
         api,
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("wait", "delay", Map.of("delayHours", 10.0 / 3600)),
-                node("mail", "email", Map.of("to", "ops@crm.example", "subject", subject))),
-            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "mail"))));
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayHours", 10.0 / 3600)),
+            node("mail", "email", Map.of("to", "ops@crm.example", "subject", subject))));
 
     String runId =
         fire(

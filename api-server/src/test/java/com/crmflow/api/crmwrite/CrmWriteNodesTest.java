@@ -1,7 +1,6 @@
 package com.crmflow.api.crmwrite;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -13,7 +12,6 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,11 +39,7 @@ class CrmWriteNodesTest extends ApiTest {
 
   private JsonNode runOne(Map<String, Object> actionConfig, String type, Object payload) {
     String hook = uniqueId("hook");
-    activeAutomation(
-        tenant.api(),
-        canvas(
-            List.of(node(hook, "webhook_trigger", Map.of()), node("write", type, actionConfig)),
-            List.of(edge("e1", hook, "write"))));
+    activeAutomation(tenant.api(), chain(hook, node("write", type, actionConfig)));
     return awaitRun(tenant.api(), fire(anonymous(), tenant.id(), hook, payload));
   }
 
@@ -152,57 +146,50 @@ class CrmWriteNodesTest extends ApiTest {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node(
-                    "c",
-                    "create_record",
+        chain(
+            hook,
+            node(
+                "c",
+                "create_record",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "fieldMappings",
+                    Map.of("email", "{{trigger.email}}", "company", "Acme"))),
+            node(
+                "a",
+                "create_record",
+                Map.of("entityType", "account", "fieldMappings", Map.of("name", "Acme Ltd"))),
+            node(
+                "o",
+                "create_record",
+                Map.of(
+                    "entityType",
+                    "opportunity",
+                    "fieldMappings",
                     Map.of(
-                        "entityType",
-                        "contact",
-                        "fieldMappings",
-                        Map.of("email", "{{trigger.email}}", "company", "Acme"))),
-                node(
-                    "a",
-                    "create_record",
-                    Map.of("entityType", "account", "fieldMappings", Map.of("name", "Acme Ltd"))),
-                node(
-                    "o",
-                    "create_record",
-                    Map.of(
-                        "entityType",
-                        "opportunity",
-                        "fieldMappings",
-                        Map.of(
-                            "name",
-                            "Acme deal",
-                            "contact_id",
-                            "{{create_record_1.id}}",
-                            "value",
-                            "{{trigger.amount}}"))),
-                node(
-                    "n",
-                    "create_record",
-                    Map.of(
-                        "entityType",
-                        "note",
-                        "fieldMappings",
-                        Map.of("content", "Met {{trigger.email}}", "contact_id", contactId))),
-                node(
-                    "t",
-                    "create_record",
-                    Map.of(
-                        "entityType",
-                        "task",
-                        "fieldMappings",
-                        Map.of("title", "Call back", "opportunity_id", "{{create_record_3.id}}")))),
-            List.of(
-                edge("e1", hook, "c"),
-                edge("e2", "c", "a"),
-                edge("e3", "a", "o"),
-                edge("e4", "o", "n"),
-                edge("e5", "n", "t"))));
+                        "name",
+                        "Acme deal",
+                        "contact_id",
+                        "{{create_record_1.id}}",
+                        "value",
+                        "{{trigger.amount}}"))),
+            node(
+                "n",
+                "create_record",
+                Map.of(
+                    "entityType",
+                    "note",
+                    "fieldMappings",
+                    Map.of("content", "Met {{trigger.email}}", "contact_id", contactId))),
+            node(
+                "t",
+                "create_record",
+                Map.of(
+                    "entityType",
+                    "task",
+                    "fieldMappings",
+                    Map.of("title", "Call back", "opportunity_id", "{{create_record_3.id}}")))));
 
     JsonNode run =
         awaitRun(

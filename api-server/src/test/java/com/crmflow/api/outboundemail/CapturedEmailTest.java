@@ -1,7 +1,6 @@
 package com.crmflow.api.outboundemail;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -11,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -30,18 +28,16 @@ class CapturedEmailTest extends ApiTest {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node(
-                    "mail",
-                    "email",
-                    Map.of(
-                        "subject",
-                        "Hi {{contact.first_name}}",
-                        "body",
-                        "Your plan: {{trigger.plan}}"))),
-            List.of(edge("e1", hook, "mail"))));
+        chain(
+            hook,
+            node(
+                "mail",
+                "email",
+                Map.of(
+                    "subject",
+                    "Hi {{contact.first_name}}",
+                    "body",
+                    "Your plan: {{trigger.plan}}"))));
 
     String runId =
         fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId, "plan", "pro"));

@@ -1,7 +1,6 @@
 package com.crmflow.api.outboundemail;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -31,7 +30,6 @@ import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -123,11 +121,7 @@ class SmtpEmailTest extends ApiTest {
   /** Fires a webhook_trigger → email flow and returns the run id. */
   private String start(Map<String, Object> emailConfig, Map<String, Object> payload) {
     String hook = uniqueId("hook");
-    activeAutomation(
-        tenant.api(),
-        canvas(
-            List.of(node(hook, "webhook_trigger", Map.of()), node("mail", "email", emailConfig)),
-            List.of(edge("e1", hook, "mail"))));
+    activeAutomation(tenant.api(), chain(hook, node("mail", "email", emailConfig)));
     return fire(anonymous(), tenant.id(), hook, payload);
   }
 

@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED;
@@ -79,11 +80,7 @@ class AutomationRunApiTest extends ApiTest {
   /** An active automation {@code hook → call}, the call going to the peer; returns its id. */
   private String triggerThenCall(String hook, String method, String path) {
     return activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("call", "http_request", http(method, peer.url(path)))),
-            List.of(edge("e1", hook, "call"))));
+        chain(hook, node("call", "http_request", http(method, peer.url(path)))));
   }
 
   private static Map<String, Object> http(String method, String url, Object... extra) {
@@ -105,26 +102,22 @@ class AutomationRunApiTest extends ApiTest {
     String hook = uniqueId("hook");
     peer.answer("/first", 200, "{\"id\": 42, \"tags\": [\"a\", \"b\"]}");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node(
-                    "first",
-                    "http_request",
-                    http(
-                        "POST",
-                        peer.url("/first"),
-                        "headers",
-                        Map.of("X-Customer", "{{trigger.customer.name}}"),
-                        "bodyTemplate",
-                        "{\"name\": \"{{trigger.customer.name}}\", \"missing\": \"{{trigger.nope}}\"}")),
-                node(
-                    "second",
-                    "http_request",
-                    http(
-                        "GET",
-                        peer.url("/items/{{http_request_1.body.id}}?plan={{trigger.plan}}")))),
-            List.of(edge("e1", hook, "first"), edge("e2", "first", "second"))));
+        chain(
+            hook,
+            node(
+                "first",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/first"),
+                    "headers",
+                    Map.of("X-Customer", "{{trigger.customer.name}}"),
+                    "bodyTemplate",
+                    "{\"name\": \"{{trigger.customer.name}}\", \"missing\": \"{{trigger.nope}}\"}")),
+            node(
+                "second",
+                "http_request",
+                http("GET", peer.url("/items/{{http_request_1.body.id}}?plan={{trigger.plan}}")))));
 
     ApiResponse accepted =
         fire(hook, Map.of("customer", Map.of("name", "Ada \"The\" Countess"), "plan", "pro"));
@@ -292,60 +285,53 @@ class AutomationRunApiTest extends ApiTest {
         200,
         "{\"items\": [{\"name\": \"a\", \"status\": \"active\"}, {\"name\": \"b\", \"status\": \"gone\"}], \"page\": 1}");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("list", "http_request", http("GET", peer.url("/list"))),
-                node(
-                    "only",
-                    "data_transform",
+        chain(
+            hook,
+            node("list", "http_request", http("GET", peer.url("/list"))),
+            node(
+                "only",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "filter",
+                    "mappings",
                     Map.of(
-                        "transformType",
-                        "filter",
-                        "mappings",
-                        Map.of(
-                            "source",
-                            "http_request_1.body.items",
-                            "field",
-                            "status",
-                            "operator",
-                            "equals",
-                            "value",
-                            "active"))),
-                node(
-                    "shape",
-                    "data_transform",
+                        "source",
+                        "http_request_1.body.items",
+                        "field",
+                        "status",
+                        "operator",
+                        "equals",
+                        "value",
+                        "active"))),
+            node(
+                "shape",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "map",
+                    "mappings",
                     Map.of(
-                        "transformType",
-                        "map",
-                        "mappings",
-                        Map.of(
-                            "first",
-                            "{{data_transform_1.items.0.name}}",
-                            "count",
-                            "{{data_transform_1.count}}"))),
-                node(
-                    "all",
-                    "data_transform",
-                    Map.of(
-                        "transformType",
-                        "merge",
-                        "mappings",
-                        Map.of("sources", List.of("trigger", "data_transform_2")))),
-                node(
-                    "send",
-                    "http_request",
-                    http(
-                        "POST",
-                        peer.url("/out"),
-                        "bodyTemplate",
-                        "{\"merged\": \"{{data_transform_3}}\"}"))),
-            List.of(
-                edge("e1", hook, "list"),
-                edge("e2", "list", "only"),
-                edge("e3", "only", "shape"),
-                edge("e4", "shape", "all"),
-                edge("e5", "all", "send"))));
+                        "first",
+                        "{{data_transform_1.items.0.name}}",
+                        "count",
+                        "{{data_transform_1.count}}"))),
+            node(
+                "all",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "merge",
+                    "mappings",
+                    Map.of("sources", List.of("trigger", "data_transform_2")))),
+            node(
+                "send",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/out"),
+                    "bodyTemplate",
+                    "{\"merged\": \"{{data_transform_3}}\"}"))));
 
     JsonNode run = awaitRun(fire(hook, Map.of("source", "crm")).text("/runId"));
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
@@ -363,12 +349,10 @@ class AutomationRunApiTest extends ApiTest {
     String hook = uniqueId("hook");
     peer.answer("/missing", 404, "{\"error\": \"no such thing\"}");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("bad", "http_request", http("GET", peer.url("/missing"))),
-                node("never", "http_request", http("GET", peer.url("/never")))),
-            List.of(edge("e1", hook, "bad"), edge("e2", "bad", "never"))));
+        chain(
+            hook,
+            node("bad", "http_request", http("GET", peer.url("/missing"))),
+            node("never", "http_request", http("GET", peer.url("/never")))));
     JsonNode failed = awaitRun(fire(hook, Map.of()).text("/runId"));
     assertThat(failed.get("status").asString()).isEqualTo("failed");
     assertThat(failed.get("error").asString()).contains("bad").contains("HTTP 404");
@@ -379,15 +363,13 @@ class AutomationRunApiTest extends ApiTest {
 
     String tolerant = uniqueId("hook");
     activeAutomation(
-        canvas(
-            List.of(
-                node(tolerant, "webhook_trigger", Map.of()),
-                node(
-                    "bad",
-                    "http_request",
-                    http("GET", peer.url("/missing"), "continueOnFailure", true)),
-                node("after", "http_request", http("GET", peer.url("/after")))),
-            List.of(edge("e1", tolerant, "bad"), edge("e2", "bad", "after"))));
+        chain(
+            tolerant,
+            node(
+                "bad",
+                "http_request",
+                http("GET", peer.url("/missing"), "continueOnFailure", true)),
+            node("after", "http_request", http("GET", peer.url("/after")))));
     JsonNode completed = awaitRun(fire(tolerant, Map.of()).text("/runId"));
     assertThat(completed.get("status").asString()).isEqualTo("completed");
     assertThat(completed.at("/node_log/1/status").asString()).isEqualTo("failed");
@@ -397,12 +379,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void emailWithoutRecipientFailsTheRunNamingTheNode() {
     String hook = uniqueId("hook");
-    activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("mail", "email", Map.of("subject", "Hi"))),
-            List.of(edge("e1", hook, "mail"))));
+    activeAutomation(chain(hook, node("mail", "email", Map.of("subject", "Hi"))));
     JsonNode run = awaitRun(fire(hook, Map.of()).text("/runId"));
     assertThat(run.get("status").asString()).isEqualTo("failed");
     assertThat(run.get("error").asString())
@@ -417,12 +394,10 @@ class AutomationRunApiTest extends ApiTest {
   void cancelStopsAWaitingRun() {
     String hook = uniqueId("hook");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("wait", "delay", Map.of("delayDays", 1)),
-                node("later", "http_request", http("GET", peer.url("/later")))),
-            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node("later", "http_request", http("GET", peer.url("/later")))));
     String runId = fire(hook, Map.of()).text("/runId");
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay
     JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
@@ -451,19 +426,17 @@ class AutomationRunApiTest extends ApiTest {
     peer.answer("/lookup", 200, "{\"id\": 7}");
     peer.answer("/flaky", 400, "{\"error\": \"bad\"}");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("lookup", "http_request", http("GET", peer.url("/lookup"))),
-                node(
-                    "flaky",
-                    "http_request",
-                    http(
-                        "POST",
-                        peer.url("/flaky"),
-                        "bodyTemplate",
-                        "{\"id\": \"{{http_request_1.body.id}}\"}"))),
-            List.of(edge("e1", hook, "lookup"), edge("e2", "lookup", "flaky"))));
+        chain(
+            hook,
+            node("lookup", "http_request", http("GET", peer.url("/lookup"))),
+            node(
+                "flaky",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/flaky"),
+                    "bodyTemplate",
+                    "{\"id\": \"{{http_request_1.body.id}}\"}"))));
     String runId = fire(hook, Map.of()).text("/runId");
     assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
 
@@ -517,13 +490,7 @@ class AutomationRunApiTest extends ApiTest {
   void everyTriggerErrorStatus() {
     String hook = uniqueId("hook");
     String secretHook = uniqueId("secret");
-    String seq =
-        activeAutomation(
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    node("w", "delay", Map.of("delayDays", 1))),
-                List.of(edge("e1", hook, "w"))));
+    String seq = activeAutomation(chain(hook, node("w", "delay", Map.of("delayDays", 1))));
     activeAutomation(
         canvas(
             List.of(
@@ -600,18 +567,16 @@ class AutomationRunApiTest extends ApiTest {
   void aNonObjectBodyIsTheTriggersValueEvenNull() {
     String hook = uniqueId("hook");
     activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node(
-                    "call",
-                    "http_request",
-                    http(
-                        "POST",
-                        peer.url("/value"),
-                        "bodyTemplate",
-                        "{\"value\": \"{{trigger.value}}\"}"))),
-            List.of(edge("e1", hook, "call"))));
+        chain(
+            hook,
+            node(
+                "call",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/value"),
+                    "bodyTemplate",
+                    "{\"value\": \"{{trigger.value}}\"}"))));
     String trigger = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
 
     for (String body : List.of("null", "42", "\"text\"")) {
@@ -814,12 +779,10 @@ class AutomationRunApiTest extends ApiTest {
   /** An active automation {@code hook → wait 1 hour → call}; returns its id. */
   private String triggerThenWaitThenCall(String hook, String path) {
     return activeAutomation(
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("wait", "delay", Map.of("delayHours", 1)),
-                node("call", "http_request", http("POST", peer.url(path)))),
-            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "call"))));
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayHours", 1)),
+            node("call", "http_request", http("POST", peer.url(path)))));
   }
 
   private WorkflowExecutionStatus workflowStatus(UUID runId) {

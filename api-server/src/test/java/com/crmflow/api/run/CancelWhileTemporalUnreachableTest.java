@@ -1,7 +1,6 @@
 package com.crmflow.api.run;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,7 +21,6 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
@@ -43,15 +41,10 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
     String hook = SequenceSupport.uniqueId("hook");
     SequenceSupport.activeAutomation(
         tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("wait", "delay", Map.of("delayDays", 1)),
-                node(
-                    "later",
-                    "http_request",
-                    Map.of("method", "GET", "url", "http://127.0.0.1:9/"))),
-            List.of(edge("e1", hook, "wait"), edge("e2", "wait", "later"))));
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node("later", "http_request", Map.of("method", "GET", "url", "http://127.0.0.1:9/"))));
     String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     String workflowId = "run-" + runId;
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay

@@ -1,7 +1,6 @@
 package com.crmflow.api.run;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -15,7 +14,6 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -52,20 +50,9 @@ class HttpRequestNodeTest extends ApiTest {
 
   /** webhook → each of the nodes in turn; returns the trigger node id. */
   @SafeVarargs
-  private String automation(Map<String, Object>... chain) {
+  private String automation(Map<String, Object>... steps) {
     String hook = uniqueId("hook");
-    List<Map<String, Object>> nodes =
-        new ArrayList<>(List.of(node(hook, "webhook_trigger", Map.of())));
-    List<Map<String, Object>> edges = new ArrayList<>();
-    for (Map<String, Object> next : chain) {
-      edges.add(
-          edge(
-              "e" + nodes.size(),
-              (String) nodes.get(nodes.size() - 1).get("id"),
-              (String) next.get("id")));
-      nodes.add(next);
-    }
-    activeAutomation(tenant.api(), canvas(nodes, edges));
+    activeAutomation(tenant.api(), chain(hook, steps));
     return hook;
   }
 

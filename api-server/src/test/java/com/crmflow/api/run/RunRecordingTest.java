@@ -1,7 +1,6 @@
 package com.crmflow.api.run;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -89,11 +88,9 @@ class RunRecordingTest extends ApiTest {
       String trigger = SequenceSupport.uniqueId("silent");
       SequenceSupport.activeAutomation(
           tenant.api(),
-          canvas(
-              List.of(
-                  node(trigger, "webhook_trigger", Map.of()),
-                  node("call", "http_request", Map.of("method", "GET", "url", peer.url("/slow")))),
-              List.of(edge("e1", trigger, "call"))));
+          chain(
+              trigger,
+              node("call", "http_request", Map.of("method", "GET", "url", peer.url("/slow")))));
       String runId = SequenceSupport.fire(anonymous(), tenant.id(), trigger, Map.of("n", 1));
 
       // nothing recorded while the call hangs: the reconciler (1 s grace in tests) probes the run

@@ -1,7 +1,6 @@
 package com.crmflow.api.run;
 
-import static com.crmflow.api.support.Flows.canvas;
-import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -18,7 +17,6 @@ import io.temporal.testserver.TestServer;
 import io.temporal.worker.WorkerFactory;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,21 +105,15 @@ class SeparateWorkerProcessTest extends ApiTest {
     String hook = uniqueId("hook");
     activeAutomation(
         tenant.api(),
-        canvas(
-            List.of(
-                node(hook, "webhook_trigger", Map.of()),
-                node("wait", "delay", Map.of("delayHours", 1.0 / 3600)),
-                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/done"))),
-                node(
-                    "mark",
-                    "crm_update",
-                    Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done"))),
-                node("mail", "email", Map.of("subject", "Done", "body", "All done"))),
-            List.of(
-                edge("e1", hook, "wait"),
-                edge("e2", "wait", "call"),
-                edge("e3", "call", "mark"),
-                edge("e4", "mark", "mail"))));
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayHours", 1.0 / 3600)),
+            node("call", "http_request", Map.of("method", "POST", "url", peer.url("/done"))),
+            node(
+                "mark",
+                "crm_update",
+                Map.of("entityType", "contact", "fieldMappings", Map.of("title", "Done"))),
+            node("mail", "email", Map.of("subject", "Done", "body", "All done"))));
     worker.awaitReady();
 
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));

@@ -1,5 +1,6 @@
 package com.crmflow.api.support;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,17 +42,29 @@ public final class Flows {
     return Map.of("nodes", nodes, "edges", edges);
   }
 
+  /**
+   * A webhook_trigger with this id, then each of the nodes in turn (edges e1, e2, ...): the shape
+   * of most tests' flows.
+   */
+  @SafeVarargs
+  public static Map<String, Object> chain(String triggerId, Map<String, Object>... steps) {
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    nodes.add(node(triggerId, "webhook_trigger", Map.of()));
+    List<Map<String, Object>> edges = new ArrayList<>();
+    for (Map<String, Object> step : steps) {
+      Object previous = nodes.get(nodes.size() - 1).get("id");
+      edges.add(edge("e" + nodes.size(), (String) previous, (String) step.get("id")));
+      nodes.add(step);
+    }
+    return canvas(nodes, edges);
+  }
+
   /** webhook → http_request → delay: a complete automation. */
   public static Map<String, Object> completeAutomation(String triggerId) {
-    return canvas(
-        List.of(
-            node(triggerId, "webhook_trigger", Map.of()),
-            node(
-                "call",
-                "http_request",
-                Map.of("method", "POST", "url", "https://example.com/hook")),
-            node("wait", "delay", Map.of("delayDays", 1))),
-        List.of(edge("e1", triggerId, "call"), edge("e2", "call", "wait")));
+    return chain(
+        triggerId,
+        node("call", "http_request", Map.of("method", "POST", "url", "https://example.com/hook")),
+        node("wait", "delay", Map.of("delayDays", 1)));
   }
 
   /** email → delay → email: a complete sequence. */
