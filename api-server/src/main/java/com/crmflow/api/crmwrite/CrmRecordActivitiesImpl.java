@@ -138,15 +138,14 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     }
   }
 
+  /** Each field's problem ("title: must be at most 255 characters; value: ..."), or the detail. */
   private static String describe(ApiException refused) {
     if (refused.fieldProblems().isEmpty()) {
       return refused.getMessage();
     }
-    return refused.getMessage()
-        + ": "
-        + refused.fieldProblems().stream()
-            .map(p -> p.field() + " " + p.message())
-            .collect(Collectors.joining("; "));
+    return refused.fieldProblems().stream()
+        .map(p -> p.field() + ": " + p.message())
+        .collect(Collectors.joining("; "));
   }
 
   private static ApplicationFailure rejected(String message) {

@@ -107,6 +107,32 @@ class CrmWriteNodesTest extends ApiTest {
   }
 
   @Test
+  void aRefusedWriteNamesEachFieldOnce() {
+    String id =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Deal")).text("/opportunity/id");
+
+    JsonNode run =
+        runOne(
+            Map.of(
+                "entityType",
+                "opportunity",
+                "recordId",
+                "{{trigger.deal}}",
+                "fieldMappings",
+                Map.of("value", -5, "probability", 500)),
+            "crm_update",
+            Map.of("deal", id));
+
+    assertThat(run.get("status").asString()).isEqualTo("failed");
+    assertThat(run.at("/node_log/1/error").asString())
+        .contains("value: must be between 0 and 9999999999999999.99")
+        .contains("probability: must be between 0 and 100")
+        .doesNotContain("see errors");
+    assertThat(tenant.api().get("/api/v1/opportunities/" + id).at("/opportunity/value").isNull())
+        .isTrue();
+  }
+
+  @Test
   void anInvalidFieldFailsTheRunNamingTheFieldAndChangesNothing() {
     String contactId = contact("grace@example.com");
 
