@@ -80,6 +80,20 @@ class CrmWriteNodesTest extends ApiTest {
     assertThat(output.at("/record/lead_status").asString()).isEqualTo("qualified");
   }
 
+  /** crm_update of the opportunity whose id the trigger payload carries as {@code deal}. */
+  private JsonNode updateOpportunity(Map<String, Object> fieldMappings, Object payload) {
+    return runOne(
+        Map.of(
+            "entityType",
+            "opportunity",
+            "recordId",
+            "{{trigger.deal}}",
+            "fieldMappings",
+            fieldMappings),
+        "crm_update",
+        payload);
+  }
+
   @Test
   void crmUpdateOfAnOpportunityStageEmitsStageChanged() {
     ApiResponse opportunity =
@@ -88,15 +102,8 @@ class CrmWriteNodesTest extends ApiTest {
     String id = opportunity.text("/opportunity/id");
 
     JsonNode run =
-        runOne(
-            Map.of(
-                "entityType",
-                "opportunity",
-                "recordId",
-                "{{trigger.deal}}",
-                "fieldMappings",
-                Map.of("stage", "won", "value", "{{trigger.amount}}")),
-            "crm_update",
+        updateOpportunity(
+            Map.of("stage", "won", "value", "{{trigger.amount}}"),
             Map.of("deal", id, "amount", 1250.5));
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
@@ -111,17 +118,7 @@ class CrmWriteNodesTest extends ApiTest {
     String id =
         tenant.api().post("/api/v1/opportunities", Map.of("name", "Deal")).text("/opportunity/id");
 
-    JsonNode run =
-        runOne(
-            Map.of(
-                "entityType",
-                "opportunity",
-                "recordId",
-                "{{trigger.deal}}",
-                "fieldMappings",
-                Map.of("value", -5, "probability", 500)),
-            "crm_update",
-            Map.of("deal", id));
+    JsonNode run = updateOpportunity(Map.of("value", -5, "probability", 500), Map.of("deal", id));
 
     assertThat(run.get("status").asString()).isEqualTo("failed");
     assertThat(run.at("/node_log/1/error").asString())
