@@ -44,13 +44,15 @@ class Retention {
     int deliveries = inBatches(batch -> rows.deleteFinishedDeliveries(cutOff, batch));
     int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
     int handOvers = inBatches(batch -> rows.deleteHandOvers(cutOff, batch));
-    if (deliveries + events + handOvers > 0) {
+    int nodeEffects = inBatches(batch -> rows.deleteNodeEffects(cutOff, batch));
+    if (deliveries + events + handOvers + nodeEffects > 0) {
       log.info(
-          "Retention: deleted {} finished webhook deliveries, {} dispatched events and {} hand-over"
-              + " marks older than {}",
+          "Retention: deleted {} finished webhook deliveries, {} dispatched events, {} hand-over"
+              + " marks and {} node effects of ended runs, older than {}",
           deliveries,
           events,
           handOvers,
+          nodeEffects,
           cutOff);
     }
   }

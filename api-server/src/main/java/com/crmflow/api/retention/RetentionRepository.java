@@ -43,6 +43,25 @@ class RetentionRepository {
         .update();
   }
 
+  /**
+   * What create_record and chat_message nodes did, recorded before the cut-off, in runs that have
+   * ended: only a run still going can run such a node again and need the row (retrying a run starts
+   * a new one).
+   */
+  int deleteNodeEffects(OffsetDateTime createdBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from node_effect where (run_id, node_id) in (
+                select e.run_id, e.node_id from node_effect e
+                join automation_run r on r.id = e.run_id
+                where e.created_at < :before and r.status <> 'running'
+                limit :batch)
+            """)
+        .param("before", createdBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

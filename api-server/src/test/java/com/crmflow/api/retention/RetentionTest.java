@@ -3,6 +3,7 @@ package com.crmflow.api.retention;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.SequenceSupport;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,12 +15,14 @@ class RetentionTest extends ApiTest {
 
   @Autowired private Retention retention;
 
+  private TenantClient tenant;
   private UUID tenantId;
   private UUID subscriptionId;
 
   @BeforeEach
   void setUp() {
-    tenantId = newTenant().id();
+    tenant = newTenant();
+    tenantId = tenant.id();
     subscriptionId = inactiveWebhookSubscription(tenantId);
   }
 
@@ -142,5 +145,62 @@ class RetentionTest extends ApiTest {
                 .query(String.class)
                 .list())
         .containsExactly(recent);
+  }
+
+  @Test
+  void nodeEffectsOlderThanThirtyDaysGoOnceTheirRunHasEnded() {
+    String sequence = SequenceSupport.automation(tenant.api(), "retention " + UUID.randomUUID());
+    UUID ended = run(sequence, "completed");
+    UUID stillRunning = run(sequence, "running");
+    nodeEffect(ended, "old", 40);
+    nodeEffect(ended, "recent", 10);
+    nodeEffect(stillRunning, "old", 40); // its run may still run the node again
+
+    retention.purge();
+
+    assertThat(
+            jdbc.sql(
+                    """
+                    select case when run_id = :ended then 'ended' else 'running' end
+                        || '/' || node_id
+                    from node_effect where run_id in (:ended, :running) order by 1
+                    """)
+                .param("ended", ended)
+                .param("running", stillRunning)
+                .query(String.class)
+                .list())
+        .containsExactly("ended/recent", "running/old");
+  }
+
+  /** A run of the sequence in this status, as the trigger would have stored it. */
+  private UUID run(String sequence, String status) {
+    UUID id = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into automation_run (id, tenant_id, sequence_id, canvas_version,
+                trigger_node_id, start_node_id, trigger_payload, status, workflow_id,
+                workflow_started)
+            values (:id, :tenant, cast(:sequence as uuid), 1, 'hook', 'hook', '{}', :status,
+                'run-' || :id, true)
+            """)
+        .param("id", id)
+        .param("tenant", tenantId)
+        .param("sequence", sequence)
+        .param("status", status)
+        .update();
+    return id;
+  }
+
+  private void nodeEffect(UUID runId, String nodeId, int daysAgo) {
+    jdbc.sql(
+            """
+            insert into node_effect (run_id, node_id, tenant_id, output, created_at)
+            values (:run, :node, :tenant, '{}', now() - make_interval(days => :days))
+            """)
+        .param("run", runId)
+        .param("node", nodeId)
+        .param("tenant", tenantId)
+        .param("days", daysAgo)
+        .update();
   }
 }
