@@ -1,31 +1,24 @@
 package com.crmflow.api.idempotency;
 
-import java.time.Duration;
-import java.time.OffsetDateTime;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Idempotency-Key on the API's POST requests: the filter (after the request size limit), the
- * interceptor (after the API key and rate limit ones, which are registered first), and the hourly
- * removal of keys older than {@code crm.idempotency.keep}.
+ * Idempotency-Key on the API's POST requests: the filter (after the request size limit) and the
+ * interceptor (after the API key and rate limit ones, which are registered first). Keys older than
+ * {@code crm.idempotency.keep} are removed by the hourly retention pass.
  */
 @Configuration
 class IdempotencyConfig implements WebMvcConfigurer {
 
   private final IdempotentRequestRepository requests;
-  private final Duration keep;
 
-  IdempotencyConfig(
-      IdempotentRequestRepository requests, @Value("${crm.idempotency.keep:24h}") Duration keep) {
+  IdempotencyConfig(IdempotentRequestRepository requests) {
     this.requests = requests;
-    this.keep = keep;
   }
 
   @Bean
@@ -44,15 +37,5 @@ class IdempotencyConfig implements WebMvcConfigurer {
         .addPathPatterns("/api/**")
         // after the API key interceptor (order 0), which tells whose key it is
         .order(1);
-  }
-
-  @Scheduled(
-      initialDelayString = "${crm.retention.initial-delay:1m}",
-      fixedDelayString = "${crm.retention.interval:1h}")
-  void forgetOldKeys() {
-    OffsetDateTime cutOff = OffsetDateTime.now().minus(keep);
-    while (requests.deleteOlderThan(cutOff, 1_000) == 1_000) {
-      // the next batch
-    }
   }
 }

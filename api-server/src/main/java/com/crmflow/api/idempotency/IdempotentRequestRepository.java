@@ -1,6 +1,5 @@
 package com.crmflow.api.idempotency;
 
-import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -94,19 +93,6 @@ class IdempotentRequestRepository {
             """)
         .param("tenantId", tenantId)
         .param("key", key)
-        .update();
-  }
-
-  /** Keys first used before the cut-off, a batch at a time. */
-  int deleteOlderThan(OffsetDateTime before, int batch) {
-    return jdbc.sql(
-            """
-            delete from idempotent_request where (tenant_id, idempotency_key) in (
-                select tenant_id, idempotency_key from idempotent_request
-                where created_at < :before limit :batch)
-            """)
-        .param("before", before)
-        .param("batch", batch)
         .update();
   }
 }

@@ -11,13 +11,15 @@ import org.springframework.stereotype.Component;
 
 /**
  * Keeps the tables that grow with traffic from growing without bound: finished webhook deliveries
- * (with their attempts) and dispatched CRM events are deleted once older than {@code
- * crm.retention.keep} (30 days by default; 0 keeps everything). Pending deliveries and events not
- * yet dispatched are never touched, whatever their age. Run records, enrollments and outbound
- * emails are the product's history and are kept.
+ * (with their attempts), dispatched CRM events, hand-over marks and the node effects of ended runs
+ * are deleted once older than {@code crm.retention.keep} (30 days by default; 0 keeps everything).
+ * Pending deliveries and events not yet dispatched are never touched, whatever their age. The
+ * answers kept for Idempotency-Key repeats go after {@code crm.idempotency.keep} (a day), which is
+ * part of the API's promise, not of retention. Run records, enrollments and outbound emails are the
+ * product's history and are kept.
  */
 @Component
-class Retention {
+public class Retention {
 
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
@@ -26,21 +28,31 @@ class Retention {
 
   private final RetentionRepository rows;
   private final Duration keep;
+  private final Duration idempotencyKeep;
 
-  Retention(RetentionRepository rows, @Value("${crm.retention.keep:30d}") Duration keep) {
+  Retention(
+      RetentionRepository rows,
+      @Value("${crm.retention.keep:30d}") Duration keep,
+      @Value("${crm.idempotency.keep:24h}") Duration idempotencyKeep) {
     this.rows = rows;
     this.keep = keep;
+    this.idempotencyKeep = idempotencyKeep;
   }
 
   /** One pass: every batch older than the cut-off. */
   @Scheduled(
       initialDelayString = "${crm.retention.initial-delay:1m}",
       fixedDelayString = "${crm.retention.interval:1h}")
-  void purge() {
+  public void purge() {
+    OffsetDateTime now = OffsetDateTime.now();
+    int keys = inBatches(batch -> rows.deleteIdempotentRequests(now.minus(idempotencyKeep), batch));
+    if (keys > 0) {
+      log.info("Retention: forgot {} Idempotency-Keys older than {}", keys, idempotencyKeep);
+    }
     if (keep.isZero() || keep.isNegative()) {
       return;
     }
-    OffsetDateTime cutOff = OffsetDateTime.now().minus(keep);
+    OffsetDateTime cutOff = now.minus(keep);
     int deliveries = inBatches(batch -> rows.deleteFinishedDeliveries(cutOff, batch));
     int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
     int handOvers = inBatches(batch -> rows.deleteHandOvers(cutOff, batch));

@@ -62,6 +62,19 @@ class RetentionRepository {
         .update();
   }
 
+  /** Idempotency-Keys first used before the cut-off, with the answers kept for their repeats. */
+  int deleteIdempotentRequests(OffsetDateTime firstUsedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from idempotent_request where (tenant_id, idempotency_key) in (
+                select tenant_id, idempotency_key from idempotent_request
+                where created_at < :before limit :batch)
+            """)
+        .param("before", firstUsedBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

@@ -2,6 +2,7 @@ package com.crmflow.api.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.retention.Retention;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
@@ -15,7 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 /** Idempotency-Key on the API's POST requests, over HTTP against PostgreSQL. */
 class IdempotencyKeyTest extends ApiTest {
 
-  @Autowired private IdempotencyConfig config;
+  @Autowired private Retention retention;
 
   private TenantClient tenant;
   private String key;
@@ -156,7 +157,7 @@ class IdempotencyKeyTest extends ApiTest {
     claim("old-" + key, "0".repeat(64), "now() - interval '25 hours'");
     claim("new-" + key, "0".repeat(64), "now() - interval '23 hours'");
 
-    config.forgetOldKeys();
+    retention.purge();
 
     assertThat(
             jdbc.sql(
