@@ -146,7 +146,7 @@ class ChatActivitiesImpl implements ChatActivities {
   private Map<String, Object> parse(OutboundHttpClient.Response response) {
     String body = new String(response.body(), StandardCharsets.UTF_8);
     try {
-      Object parsed = NulCharacters.replacedIn(json.mapper().readValue(body, Object.class));
+      Object parsed = NulCharacters.replacedIn(json.mapper().readValue(body, Object.class), body);
       if (parsed instanceof Map<?, ?> map) {
         return (Map<String, Object>) map;
       }

@@ -123,7 +123,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
     if (type.toLowerCase(Locale.ROOT).contains("json") && !text.isBlank()) {
       try {
         // a JSON string may still spell the character as an escape
-        return NulCharacters.replacedIn(JSON.readValue(text, Object.class));
+        return NulCharacters.replacedIn(JSON.readValue(text, Object.class), text);
       } catch (IOException e) {
         return text;
       }

@@ -22,8 +22,15 @@ public final class NulCharacters {
     return text == null || text.indexOf(NUL) < 0 ? text : text.replace(NUL, REPLACEMENT);
   }
 
-  /** The value (strings, and maps and lists of them, as a JSON reader makes) without NUL. */
-  public static Object replacedIn(Object value) {
+  /**
+   * A value read from this JSON text (strings, and maps and lists of them), without NUL. Only a
+   * text that escapes the character can hold one, so any other answer is not walked or copied.
+   */
+  public static Object replacedIn(Object parsed, String json) {
+    return json.contains("\\u0000") ? replacedIn(parsed) : parsed;
+  }
+
+  private static Object replacedIn(Object value) {
     if (value instanceof String text) {
       return replaced(text);
     }
