@@ -439,4 +439,26 @@ public class RunRepository {
         .query(mapper)
         .list();
   }
+
+  /** A running run whose workflow Temporal has (or had). */
+  record StartedRun(UUID id, String workflowId) {}
+
+  /**
+   * Running runs whose workflow started, accepted longer than {@code olderThanSeconds} ago, after
+   * {@code afterId} in id order.
+   */
+  List<StartedRun> runningStartedAfter(UUID afterId, int olderThanSeconds, int limit) {
+    return jdbc.sql(
+            """
+            select id, workflow_id from automation_run
+            where status = 'running' and workflow_started and id > :afterId
+              and created_at < now() - make_interval(secs => :age)
+            order by id limit :limit
+            """)
+        .param("afterId", afterId)
+        .param("age", olderThanSeconds)
+        .param("limit", limit)
+        .query(StartedRun.class)
+        .list();
+  }
 }

@@ -1,0 +1,189 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
+import io.temporal.client.WorkflowClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/** Runs whose workflow an operator closed in Temporal, outside the run's own recording. */
+class ClosedWorkflowSweepTest extends ApiTest {
+
+  @Autowired private WorkflowClient temporal;
+  @Autowired private ClosedWorkflowSweep sweep;
+
+  private LocalHttpServer peer;
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    peer = new LocalHttpServer();
+    tenant = newTenant();
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  /** An active automation hook → wait a day → call; returns the hook's node id. */
+  private String waitingFlow() {
+    String hook = SequenceSupport.uniqueId("hook");
+    String seq = SequenceSupport.automation(tenant.api(), "Flow " + UUID.randomUUID());
+    tenant
+        .api()
+        .put(
+            "/api/sequences/" + seq + "/canvas",
+            chain(
+                hook,
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("later", "http_request", Map.of("method", "GET", "url", peer.url("/later")))));
+    tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    return hook;
+  }
+
+  /** Fires the hook and waits until the run waits on its delay; returns the run id. */
+  private String waitingRun(String hook) {
+    String runId =
+        anonymous()
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of())
+            .text("/runId");
+    SequenceSupport.awaitNodeLog(tenant.api(), runId, 2);
+    return runId;
+  }
+
+  private JsonNode run(String runId) {
+    return tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+  }
+
+  /** Enough rounds of the sweep to look at every running run at least once. */
+  private void sweepEveryRunningRun() {
+    long running =
+        jdbc.sql(
+                "select count(*) from automation_run where status = 'running' and workflow_started")
+            .query(Long.class)
+            .single();
+    for (long round = 0; round <= running / 100 + 1; round++) {
+      sweep.checkNextBatch(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void aRunWhoseWorkflowIsTerminatedInTemporalEndsFailedAndCanBeRetriedFromItsNode() {
+    String runId = waitingRun(waitingFlow());
+    double endedBefore = prometheus("crm_runs_closed_elsewhere_total");
+
+    temporal.newUntypedWorkflowStub("run-" + runId).terminate("stuck, said the operator");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              sweep.checkNextBatch(Duration.ZERO);
+              return !run(runId).get("status").asString().equals("running");
+            });
+
+    JsonNode ended = run(runId);
+    String error = "The workflow was terminated in Temporal: stuck, said the operator";
+    assertThat(ended.get("status").asString()).isEqualTo("failed");
+    assertThat(ended.get("error").asString()).isEqualTo(error);
+    assertThat(ended.get("completed_at").isNull()).isFalse();
+    assertThat(ended.at("/node_log/0/status").asString()).isEqualTo("completed");
+    JsonNode delay = ended.at("/node_log/1");
+    assertThat(delay.get("nodeId").asString()).isEqualTo("wait");
+    assertThat(delay.get("status").asString()).isEqualTo("failed");
+    assertThat(delay.get("error").asString()).isEqualTo(error);
+    assertThat(delay.get("completedAt").asString()).matches("\\d{4}-.*T.*\\.\\d{3}Z");
+    assertThat(ended.get("node_log").size()).isEqualTo(2);
+    assertThat(prometheus("crm_runs_closed_elsewhere_total")).isEqualTo(endedBefore + 1);
+    assertThat(peer.received("/later")).isEmpty();
+
+    // the retry starts at the node the workflow was stopped in
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    String retryId = retry.text("/run/id");
+    SequenceSupport.awaitNodeLog(tenant.api(), retryId, 1);
+    JsonNode retried = run(retryId);
+    assertThat(retried.at("/node_log/0/nodeId").asString()).isEqualTo("wait");
+    assertThat(retried.at("/node_log/0/status").asString()).isEqualTo("running");
+    tenant.api().post("/api/v1/automation-runs/" + retryId + "/cancel", Map.of());
+  }
+
+  /** Fires the hook and waits until its run has ended; returns the run id. */
+  private String endedRun(String hook, String status) {
+    String runId =
+        anonymous()
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of())
+            .text("/runId");
+    await().until(() -> run(runId).get("status").asString().equals(status));
+    return runId;
+  }
+
+  /** As if the run's end were still on its way to the database. */
+  private void markRunning(String runId) {
+    jdbc.sql("update automation_run set status = 'running', completed_at = null where id = :id")
+        .param("id", UUID.fromString(runId))
+        .update();
+  }
+
+  @Test
+  void aWorkflowCancelledInTemporalWithoutItsRecordEndsItsRunCancelled() {
+    String runId = waitingRun(waitingFlow());
+    temporal.newUntypedWorkflowStub("run-" + runId).cancel();
+    await().until(() -> run(runId).get("status").asString().equals("cancelled"));
+    markRunning(runId);
+
+    sweepEveryRunningRun();
+
+    JsonNode ended = run(runId);
+    assertThat(ended.get("status").asString()).isEqualTo("cancelled");
+    assertThat(ended.get("error").isNull()).isTrue();
+    assertThat(ended.get("completed_at").isNull()).isFalse();
+  }
+
+  @Test
+  void runsWhoseWorkflowRunsCompletedOrIsUnknownAreLeftRunning() {
+    String hook = waitingFlow();
+    String waiting = waitingRun(hook);
+    // a workflow Temporal does not know (an embedded server's restart lost it)
+    String forgotten = waitingRun(hook);
+    jdbc.sql("update automation_run set workflow_id = 'run-forgotten-' || id where id = :id")
+        .param("id", UUID.fromString(forgotten))
+        .update();
+    // a workflow that completed, its run's end not written yet
+    String quickHook = SequenceSupport.uniqueId("quick");
+    String quick = SequenceSupport.automation(tenant.api(), "Quick " + UUID.randomUUID());
+    tenant
+        .api()
+        .put(
+            "/api/sequences/" + quick + "/canvas",
+            chain(
+                quickHook,
+                node("call", "http_request", Map.of("method", "GET", "url", peer.url("/now")))));
+    tenant.api().patch("/api/v1/sequences/" + quick, Map.of("status", "active"));
+    String completing = endedRun(quickHook, "completed");
+    markRunning(completing);
+
+    sweepEveryRunningRun();
+
+    for (String runId : new String[] {waiting, forgotten, completing}) {
+      JsonNode run = run(runId);
+      assertThat(run.get("status").asString()).as(runId).isEqualTo("running");
+      assertThat(run.get("error").isNull()).as(runId).isTrue();
+    }
+    assertThat(run(waiting).at("/node_log/1/status").asString()).isEqualTo("running");
+    temporal.newUntypedWorkflowStub("run-" + waiting).cancel();
+  }
+}
