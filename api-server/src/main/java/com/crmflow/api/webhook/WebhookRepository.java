@@ -1,5 +1,6 @@
 package com.crmflow.api.webhook;
 
+import com.crmflow.worker.activity.NulCharacters;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -245,6 +246,7 @@ class WebhookRepository {
   /** Records the attempt once; false when it was recorded already (nothing else changes then). */
   boolean recordAttempt(
       UUID deliveryId, int attempt, String result, Integer statusCode, String error) {
+    String stored = NulCharacters.replaced(error); // it may quote the receiver's answer
     int inserted =
         jdbc.sql(
                 """
@@ -257,7 +259,7 @@ class WebhookRepository {
             .param("attempt", attempt)
             .param("result", result)
             .param("statusCode", statusCode)
-            .param("error", error)
+            .param("error", stored)
             .update();
     if (inserted == 0) {
       return false;
@@ -271,7 +273,7 @@ class WebhookRepository {
         .param("id", deliveryId)
         .param("attempt", attempt)
         .param("statusCode", statusCode)
-        .param("error", error)
+        .param("error", stored)
         .update();
     return true;
   }

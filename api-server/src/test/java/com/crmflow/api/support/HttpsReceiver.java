@@ -50,6 +50,7 @@ public final class HttpsReceiver implements AutoCloseable {
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private final Map<String, Answer> defaults = new ConcurrentHashMap<>();
   private final Map<String, Queue<Answer>> once = new ConcurrentHashMap<>();
+  private final Map<String, String> locations = new ConcurrentHashMap<>();
 
   public HttpsReceiver() {
     try {
@@ -137,6 +138,14 @@ public final class HttpsReceiver implements AutoCloseable {
         .add(new Answer(status, delayMillis));
   }
 
+  /**
+   * Answers requests to the path with a 302 to this Location (sent as it is, whatever it holds).
+   */
+  public void redirect(String path, String location) {
+    locations.put(path, location);
+    answer(path, 302);
+  }
+
   public List<Received> received(String path) {
     return received.stream().filter(r -> r.path().equals(path)).toList();
   }
@@ -155,7 +164,9 @@ public final class HttpsReceiver implements AutoCloseable {
         Thread.sleep(answer.delayMillis());
       }
       if (answer.status() >= 300 && answer.status() < 400) {
-        exchange.getResponseHeaders().add("Location", url("/redirected"));
+        exchange
+            .getResponseHeaders()
+            .add("Location", locations.getOrDefault(path, url("/redirected")));
       }
       exchange.sendResponseHeaders(answer.status(), -1);
     } catch (InterruptedException e) {

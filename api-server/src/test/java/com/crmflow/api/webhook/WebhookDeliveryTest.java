@@ -315,6 +315,23 @@ class WebhookDeliveryTest extends ApiTest {
   }
 
   @Test
+  void aRedirectWhoseLocationHoldsANulIsRecordedAsAFailedAttempt() {
+    // the attempt's error quotes the Location, which PostgreSQL cannot store with a NUL in it:
+    // the attempt was never recorded, and the delivery's activity failed again and again
+    String path = unique("nul-location");
+    RECEIVER.redirect(path, "https://127.0.0.1/a" + (char) 0 + "b");
+    String id = subscribe(path, List.of("contact.created"), null);
+
+    contact("nul-location@example.com");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> subscription(id).get("failure_count").asInt() >= 1);
+    assertThat(attemptError(id, 1))
+        .isEqualTo("redirect to https://127.0.0.1/a\uFFFDb (not followed)");
+  }
+
+  @Test
   void timeoutRedirectAndRefusedConnectionCountAsFailures() throws Exception {
     String slow = unique("slow");
     RECEIVER.answerOnce(slow, 200, 11_000); // past the 10-second timeout, then fine
