@@ -107,8 +107,10 @@ class RunController {
 
   /**
    * Retries a failed run from its failed node: a new run (retry_of the old one) on the same canvas
-   * version and payload, with the outputs of the nodes that completed before. The retry of an
-   * enrollment's run is that enrollment's run again (same workflow id; see EnrollmentRunRetry).
+   * version and payload, with the outputs of the nodes that completed before. A run is retried
+   * once: a second retry would run its failed node again beside the first (retry the retry). The
+   * retry of an enrollment's run is that enrollment's run again (same workflow id; see
+   * EnrollmentRunRetry).
    */
   @PostMapping("/{id}/retry")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
@@ -141,6 +143,16 @@ class RunController {
     AutomationRun retry =
         transaction.execute(
             tx -> {
+              runs.lockForRetry(failed.id())
+                  .ifPresent(
+                      earlier -> {
+                        throw ApiException.conflict(
+                            "Run "
+                                + id
+                                + " was retried already, by run "
+                                + earlier
+                                + "; retry that run if it failed too.");
+                      });
               AutomationRun inserted = runs.insert(next).orElseThrow();
               retryListeners.forEach(listener -> listener.runRetried(failed, inserted));
               return inserted;

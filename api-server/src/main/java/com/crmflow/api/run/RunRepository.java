@@ -461,4 +461,20 @@ public class RunRepository {
         .query(StartedRun.class)
         .list();
   }
+
+  /**
+   * The run that retries this one, if there is one. Locks this run's row until the transaction
+   * ends, so that of two retries of the same run asked for at once, the second sees the first.
+   */
+  Optional<UUID> lockForRetry(UUID runId) {
+    jdbc.sql("select id from automation_run where id = :id for update")
+        .param("id", runId)
+        .query(UUID.class)
+        .optional();
+    return jdbc.sql(
+            "select id from automation_run where retry_of = :id order by created_at limit 1")
+        .param("id", runId)
+        .query(UUID.class)
+        .optional();
+  }
 }

@@ -386,24 +386,36 @@ public class RunStarter {
   }
 
   /**
-   * The variables the retried run's nodes produced, rebuilt from its node log in execution order.
-   * Ordinals count every executed node of a type, as the interpreter does, except the failed node
-   * being retried, which runs again.
+   * The variables the nodes before the retried node produced, rebuilt in execution order from the
+   * node logs of the retried run and of the runs it retries in turn (a retry's log starts at the
+   * node it ran again, so the earlier outputs are in the logs before it). Ordinals count every
+   * executed node of a type, as the interpreter does, except each failed node that the next run of
+   * the chain runs again.
    */
   private void priorOutputs(
       UUID retriedRunId, String retriedNode, Map<String, Object> prior, List<String> completed) {
+    List<AutomationRun> chain = new ArrayList<>(); // the first run first
+    for (UUID id = retriedRunId; id != null; ) {
+      AutomationRun earlier = runs.findAnyTenant(id).orElseThrow();
+      chain.add(0, earlier);
+      id = earlier.retryOf();
+    }
     Map<String, Integer> ordinals = new HashMap<>();
-    for (Map<String, Object> entry : runs.nodeLog(retriedRunId)) {
-      String nodeId = (String) entry.get("nodeId");
-      boolean failed = "failed".equals(entry.get("status"));
-      if (failed && nodeId.equals(retriedNode)) {
-        continue;
+    for (int i = 0; i < chain.size(); i++) {
+      String ranAgain = i + 1 < chain.size() ? chain.get(i + 1).startNodeId() : retriedNode;
+      for (Map<String, Object> entry : runs.nodeLog(chain.get(i).id())) {
+        String nodeId = (String) entry.get("nodeId");
+        boolean failed = "failed".equals(entry.get("status"));
+        if (failed && nodeId.equals(ranAgain)) {
+          continue;
+        }
+        String type = (String) entry.get("nodeType");
+        int ordinal = ordinals.merge(type, 1, Integer::sum);
+        prior.put(
+            type + "_" + ordinal,
+            failed ? Map.of("error", entry.get("error")) : entry.get("output"));
+        completed.add(nodeId);
       }
-      String type = (String) entry.get("nodeType");
-      int ordinal = ordinals.merge(type, 1, Integer::sum);
-      prior.put(
-          type + "_" + ordinal, failed ? Map.of("error", entry.get("error")) : entry.get("output"));
-      completed.add(nodeId);
     }
   }
 }

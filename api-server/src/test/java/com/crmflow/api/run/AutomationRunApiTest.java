@@ -459,6 +459,46 @@ class AutomationRunApiTest extends ApiTest {
   }
 
   @Test
+  void aRetryOfARetrySeesTheOutputsOfTheWholeChainAndARunIsRetriedOnce() {
+    String hook = uniqueId("hook");
+    peer.answer("/lookup-twice", 200, "{\"id\": 7}");
+    peer.answer("/flaky-twice", 400, "{\"error\": \"bad\"}");
+    activeAutomation(
+        chain(
+            hook,
+            node("lookup", "http_request", http("GET", peer.url("/lookup-twice"))),
+            node(
+                "flaky",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/flaky-twice"),
+                    "bodyTemplate",
+                    "{\"id\": \"{{http_request_1.body.id}}\"}"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
+    String firstRetry =
+        tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of()).text("/run/id");
+    assertThat(awaitRun(firstRetry).get("status").asString()).isEqualTo("failed");
+
+    // the failed run has its retry: a second one would run the node again beside it
+    ApiResponse again = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(again.status()).as(again.toString()).isEqualTo(409);
+    assertThat(again.text("/detail")).contains("retried already", firstRetry);
+
+    peer.answer("/flaky-twice", 200, "{\"ok\": true}");
+    ApiResponse secondRetry =
+        tenant.api().post("/api/v1/automation-runs/" + firstRetry + "/retry", Map.of());
+    assertThat(secondRetry.status()).as(secondRetry.toString()).isEqualTo(201);
+    JsonNode rerun = awaitRun(secondRetry.text("/run/id"));
+    assertThat(rerun.get("status").asString()).isEqualTo("completed");
+    assertThat(peer.received("/lookup-twice")).hasSize(1);
+    // each call saw the lookup's output, which only the first run has in its log
+    assertThat(peer.received("/flaky-twice").stream().map(LocalHttpServer.Received::body))
+        .containsExactly("{\"id\": \"7\"}", "{\"id\": \"7\"}", "{\"id\": \"7\"}");
+  }
+
+  @Test
   void idempotencyKeyReturnsTheFirstRun() {
     String hook = uniqueId("hook");
     triggerThenCall(hook, "GET", "/once");
