@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -394,11 +395,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void cancelStopsAWaitingRun() {
     String hook = uniqueId("hook");
-    activeAutomation(
-        chain(
-            hook,
-            node("wait", "delay", Map.of("delayDays", 1)),
-            node("later", "http_request", http("GET", peer.url("/later")))));
+    activeAutomation(Flows.waitADayThenCall(hook, peer.url("/later")));
     String runId = fire(hook, Map.of()).text("/runId");
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay
     JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
@@ -421,23 +418,31 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(peer.received("/later")).isEmpty();
   }
 
-  @Test
-  void retryRunsFromTheFailedNodeWithEarlierOutputs() {
-    String hook = uniqueId("hook");
-    peer.answer("/lookup", 200, "{\"id\": 7}");
-    peer.answer("/flaky", 400, "{\"error\": \"bad\"}");
+  /**
+   * An active automation hook → lookup → flaky: the lookup answers {"id": 7}, which flaky (400
+   * until told otherwise) posts on as {"id": "{{http_request_1.body.id}}"}.
+   */
+  private void lookupThenFlaky(String hook, String lookupPath, String flakyPath) {
+    peer.answer(lookupPath, 200, "{\"id\": 7}");
+    peer.answer(flakyPath, 400, "{\"error\": \"bad\"}");
     activeAutomation(
         chain(
             hook,
-            node("lookup", "http_request", http("GET", peer.url("/lookup"))),
+            node("lookup", "http_request", http("GET", peer.url(lookupPath))),
             node(
                 "flaky",
                 "http_request",
                 http(
                     "POST",
-                    peer.url("/flaky"),
+                    peer.url(flakyPath),
                     "bodyTemplate",
                     "{\"id\": \"{{http_request_1.body.id}}\"}"))));
+  }
+
+  @Test
+  void retryRunsFromTheFailedNodeWithEarlierOutputs() {
+    String hook = uniqueId("hook");
+    lookupThenFlaky(hook, "/lookup", "/flaky");
     String runId = fire(hook, Map.of()).text("/runId");
     assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
 
@@ -462,20 +467,7 @@ class AutomationRunApiTest extends ApiTest {
   @Test
   void aRetryOfARetrySeesTheOutputsOfTheWholeChainAndARunIsRetriedOnce() {
     String hook = uniqueId("hook");
-    peer.answer("/lookup-twice", 200, "{\"id\": 7}");
-    peer.answer("/flaky-twice", 400, "{\"error\": \"bad\"}");
-    activeAutomation(
-        chain(
-            hook,
-            node("lookup", "http_request", http("GET", peer.url("/lookup-twice"))),
-            node(
-                "flaky",
-                "http_request",
-                http(
-                    "POST",
-                    peer.url("/flaky-twice"),
-                    "bodyTemplate",
-                    "{\"id\": \"{{http_request_1.body.id}}\"}"))));
+    lookupThenFlaky(hook, "/lookup-twice", "/flaky-twice");
     String runId = fire(hook, Map.of()).text("/runId");
     assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
     String firstRetry =

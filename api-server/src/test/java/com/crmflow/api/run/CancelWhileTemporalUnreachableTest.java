@@ -1,7 +1,5 @@
 package com.crmflow.api.run;
 
-import static com.crmflow.api.support.Flows.chain;
-import static com.crmflow.api.support.Flows.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.doReturn;
@@ -12,6 +10,7 @@ import static org.mockito.Mockito.reset;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.run.RunResult;
 import io.grpc.Status;
@@ -40,11 +39,7 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
     TenantClient tenant = newTenant();
     String hook = SequenceSupport.uniqueId("hook");
     SequenceSupport.activeAutomation(
-        tenant.api(),
-        chain(
-            hook,
-            node("wait", "delay", Map.of("delayDays", 1)),
-            node("later", "http_request", Map.of("method", "GET", "url", "http://127.0.0.1:9/"))));
+        tenant.api(), Flows.waitADayThenCall(hook, "http://127.0.0.1:9/"));
     String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     String workflowId = "run-" + runId;
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2); // waiting on the delay

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import io.temporal.client.WorkflowClient;
@@ -42,25 +43,14 @@ class ClosedWorkflowSweepTest extends ApiTest {
   /** An active automation hook → wait a day → call; returns the hook's node id. */
   private String waitingFlow() {
     String hook = SequenceSupport.uniqueId("hook");
-    String seq = SequenceSupport.automation(tenant.api(), "Flow " + UUID.randomUUID());
-    tenant
-        .api()
-        .put(
-            "/api/sequences/" + seq + "/canvas",
-            chain(
-                hook,
-                node("wait", "delay", Map.of("delayDays", 1)),
-                node("later", "http_request", Map.of("method", "GET", "url", peer.url("/later")))));
-    tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    SequenceSupport.activeAutomation(
+        tenant.api(), Flows.waitADayThenCall(hook, peer.url("/later")));
     return hook;
   }
 
   /** Fires the hook and waits until the run waits on its delay; returns the run id. */
   private String waitingRun(String hook) {
-    String runId =
-        anonymous()
-            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of())
-            .text("/runId");
+    String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     SequenceSupport.awaitNodeLog(tenant.api(), runId, 2);
     return runId;
   }
@@ -123,10 +113,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
 
   /** Fires the hook and waits until its run has ended; returns the run id. */
   private String endedRun(String hook, String status) {
-    String runId =
-        anonymous()
-            .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of())
-            .text("/runId");
+    String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     await().until(() -> run(runId).get("status").asString().equals(status));
     return runId;
   }
@@ -164,15 +151,11 @@ class ClosedWorkflowSweepTest extends ApiTest {
         .update();
     // a workflow that completed, its run's end not written yet
     String quickHook = SequenceSupport.uniqueId("quick");
-    String quick = SequenceSupport.automation(tenant.api(), "Quick " + UUID.randomUUID());
-    tenant
-        .api()
-        .put(
-            "/api/sequences/" + quick + "/canvas",
-            chain(
-                quickHook,
-                node("call", "http_request", Map.of("method", "GET", "url", peer.url("/now")))));
-    tenant.api().patch("/api/v1/sequences/" + quick, Map.of("status", "active"));
+    SequenceSupport.activeAutomation(
+        tenant.api(),
+        chain(
+            quickHook,
+            node("call", "http_request", Map.of("method", "GET", "url", peer.url("/now")))));
     String completing = endedRun(quickHook, "completed");
     markRunning(completing);
 

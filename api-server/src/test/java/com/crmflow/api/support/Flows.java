@@ -67,6 +67,14 @@ public final class Flows {
         node("wait", "delay", Map.of("delayDays", 1)));
   }
 
+  /** webhook → wait a day ("wait") → GET the url ("later"): its runs wait on the delay. */
+  public static Map<String, Object> waitADayThenCall(String triggerId, String url) {
+    return chain(
+        triggerId,
+        node("wait", "delay", Map.of("delayDays", 1)),
+        node("later", "http_request", Map.of("method", "GET", "url", url)));
+  }
+
   /** email → delay → email: a complete sequence. */
   public static Map<String, Object> completeSequence() {
     return canvas(
