@@ -140,6 +140,18 @@ class ScheduleTriggers {
     reconcile();
   }
 
+  /**
+   * Every minute as well: a schedule whose workflow was closed from outside (terminated in the
+   * Temporal UI or CLI, say) is started again, so that it goes on firing while its automation is
+   * active. An automation's schedule stops when the automation is paused or archived.
+   */
+  @Scheduled(
+      fixedDelayString = "${crm.schedules.check-interval:60s}",
+      initialDelayString = "${crm.schedules.check-interval:60s}")
+  void restartClosedSchedules() {
+    restartLostSchedules();
+  }
+
   @Scheduled(fixedDelayString = "${crm.schedules.reconcile-interval:5s}")
   void reconcile() {
     for (ScheduleRow row : schedules.pending(100)) {

@@ -174,6 +174,33 @@ class ScheduleTriggerApiTest extends ApiTest {
   }
 
   @Test
+  void aScheduleWhoseWorkflowIsTerminatedInTemporalIsStartedAgain() {
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(clock, "06:45"));
+    WorkflowExecutionInfo before =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+
+    temporal
+        .newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock)
+        .terminate("stopped by an operator");
+
+    // the periodic check (every second in tests) starts it again; nothing else is called
+    WorkflowExecutionInfo after =
+        await()
+            .atMost(Duration.ofSeconds(15))
+            .until(
+                () -> describe(clock),
+                info ->
+                    info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+                        && !info.getExecution()
+                            .getRunId()
+                            .equals(before.getExecution().getRunId()));
+    assertThat(after.getType().getName()).isEqualTo("ScheduleTriggerWorkflow");
+    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+  }
+
+  @Test
   void eachFireStartsOneRunCarryingItsScheduledTime() {
     String clock = uniqueId("clock");
     String sequence = activeAutomation(tenant.api(), scheduled(clock, "09:00"));

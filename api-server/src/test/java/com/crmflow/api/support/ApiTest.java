@@ -33,7 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
       // the tests' HTTP peers listen on loopback
       "crm.http.allow-private-addresses=true",
       "crm.runs.reconcile-interval=500ms",
-      "crm.runs.reconcile-grace-seconds=1"
+      "crm.runs.reconcile-grace-seconds=1",
+      "crm.schedules.check-interval=1s"
     })
 public abstract class ApiTest {
 
