@@ -268,7 +268,7 @@ class WebhookRepository {
             """
             update webhook_delivery set attempts = :attempt, last_status_code = :statusCode,
                                         last_error = :error
-            where id = :id
+            where id = :id and status = 'pending'
             """)
         .param("id", deliveryId)
         .param("attempt", attempt)
@@ -330,6 +330,42 @@ class WebhookRepository {
     jdbc.sql("update webhook_delivery set workflow_started = true where id = :id")
         .param("id", deliveryId)
         .update();
+  }
+
+  /**
+   * Pending deliveries whose workflow started, created over {@code olderThanSeconds} ago, by id.
+   */
+  List<UUID> pendingStartedAfter(UUID afterId, int olderThanSeconds, int limit) {
+    return jdbc.sql(
+            """
+            select id from webhook_delivery
+            where status = 'pending' and workflow_started and id > :afterId
+              and created_at < now() - make_interval(secs => :age)
+            order by id limit :limit
+            """)
+        .param("afterId", afterId)
+        .param("age", olderThanSeconds)
+        .param("limit", limit)
+        .query(UUID.class)
+        .list();
+  }
+
+  /**
+   * Ends a pending delivery as stopped, saying why.
+   *
+   * @return false when it was no longer pending
+   */
+  boolean stop(UUID deliveryId, String why) {
+    return jdbc.sql(
+                """
+                update webhook_delivery set status = 'stopped', last_error = :why,
+                                            completed_at = now()
+                where id = :id and status = 'pending'
+                """)
+            .param("id", deliveryId)
+            .param("why", NulCharacters.replaced(why)) // an operator's reason, in Temporal
+            .update()
+        == 1;
   }
 
   /** Stored deliveries whose workflow has not started, oldest first. */

@@ -10,6 +10,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.Map;
@@ -67,7 +68,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
             .query(Long.class)
             .single();
     for (long round = 0; round <= running / 100 + 1; round++) {
-      sweep.checkNextBatch(Duration.ZERO);
+      sweep.checkNextBatches(Duration.ZERO);
     }
   }
 
@@ -81,7 +82,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
         .atMost(Duration.ofSeconds(20))
         .until(
             () -> {
-              sweep.checkNextBatch(Duration.ZERO);
+              sweep.checkNextBatches(Duration.ZERO);
               return !run(runId).get("status").asString().equals("running");
             });
 

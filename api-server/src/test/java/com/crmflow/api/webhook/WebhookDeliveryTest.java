@@ -9,7 +9,9 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.RefusedPort;
+import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import com.crmflow.workflow.event.EventNames;
+import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +50,8 @@ class WebhookDeliveryTest extends ApiTest {
     RECEIVER.close();
   }
 
+  @Autowired private WorkflowClient temporal;
+  @Autowired private ClosedWorkflowSweep sweep;
   private TenantClient tenant;
 
   @BeforeEach
@@ -312,6 +317,49 @@ class WebhookDeliveryTest extends ApiTest {
         tenant.api().patch("/api/v1/webhooks/subscriptions/" + id, Map.of("is_active", true));
     assertThat(enabled.at("/subscription/is_active").asBoolean()).isTrue();
     assertThat(enabled.at("/subscription/failure_count").asInt()).isZero();
+  }
+
+  @Test
+  void aDeliveryWhoseWorkflowIsTerminatedInTemporalEndsStoppedSayingSo() {
+    String path = unique("terminated");
+    RECEIVER.answerOnce(path, 200, 3_000); // the first attempt is still on its way
+    String id = subscribe(path, List.of("contact.created"), null);
+    contact("terminated@example.com");
+    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
+    String deliveries = "/api/v1/webhooks/subscriptions/" + id + "/deliveries";
+    String deliveryId = tenant.api().get(deliveries).text("/deliveries/0/id");
+
+    temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              sweep.checkNextBatches(Duration.ZERO);
+              return !tenant.api().get(deliveries).text("/deliveries/0/status").equals("pending");
+            });
+
+    String why = "The workflow was terminated in Temporal: stopped by an operator";
+    JsonNode stopped = tenant.api().get(deliveries).at("/deliveries/0");
+    assertThat(stopped.get("status").asString()).isEqualTo("stopped");
+    assertThat(stopped.get("last_error").asString()).isEqualTo(why);
+    // the attempt on its way is recorded when it ends, and leaves the stopped delivery as it is
+    await().atMost(Duration.ofSeconds(10)).until(() -> attemptCount(id) == 1);
+    JsonNode after = tenant.api().get(deliveries).at("/deliveries/0");
+    assertThat(after.get("status").asString()).isEqualTo("stopped");
+    assertThat(after.get("last_error").asString()).isEqualTo(why);
+    assertThat(RECEIVER.received(path)).hasSize(1);
+  }
+
+  private int attemptCount(String subscriptionId) {
+    return jdbc.sql(
+            """
+            select count(*) from webhook_delivery_attempt a
+            join webhook_delivery d on d.id = a.delivery_id
+            where d.subscription_id = cast(:s as uuid)
+            """)
+        .param("s", subscriptionId)
+        .query(Integer.class)
+        .single();
   }
 
   @Test

@@ -1,0 +1,84 @@
+package com.crmflow.api.run;
+
+import com.crmflow.api.temporal.MirroredRecords;
+import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs, for the {@link com.crmflow.api.temporal.ClosedWorkflowSweep}: a run whose workflow was
+ * terminated, timed out or failed in Temporal ends {@code failed} with how (the node entries still
+ * running fail with it, so a retry starts at the node the workflow was stopped in); one whose
+ * workflow was cancelled without its record ends {@code cancelled}. Counted in {@code
+ * crm.runs.closed.elsewhere}.
+ */
+@Component
+class RunsClosedElsewhere implements MirroredRecords {
+
+  private final RunRepository runs;
+  private final RunEnding ending;
+  private final Counter ended;
+
+  RunsClosedElsewhere(RunRepository runs, RunEnding ending, MeterRegistry meters) {
+    this.runs = runs;
+    this.ending = ending;
+    this.ended =
+        Counter.builder("crm.runs.closed.elsewhere")
+            .description(
+                "Runs ended because their workflow was closed outside the run's own recording"
+                    + " (terminated or timed out in Temporal)")
+            .register(meters);
+  }
+
+  @Override
+  public String kind() {
+    return "run";
+  }
+
+  @Override
+  public List<Open> openAfter(UUID afterId, Duration minimumAge, int limit) {
+    return runs.runningStartedAfter(afterId, (int) minimumAge.toSeconds(), limit).stream()
+        .map(run -> new Open(run.id(), run.workflowId(), run.id().toString()))
+        .toList();
+  }
+
+  @Override
+  public boolean endClosed(Open run, ClosedExecution closed) {
+    String error = closed.cancelled() ? null : closed.description();
+    List<NodeLogEntry> closedEntries = new ArrayList<>();
+    if (!closed.cancelled()) {
+      String now = NodeLogEntry.timestamp(Instant.now());
+      for (NodeLogEntry entry : runs.loggedNodes(run.id())) {
+        if (RunResult.RUNNING.equals(entry.status())) {
+          closedEntries.add(
+              new NodeLogEntry(
+                  entry.seq(),
+                  entry.nodeId(),
+                  entry.nodeType(),
+                  RunResult.FAILED,
+                  entry.startedAt(),
+                  now,
+                  null,
+                  error));
+        }
+      }
+    }
+    boolean endedHere =
+        ending.end(
+            run.id(),
+            closedEntries,
+            closed.cancelled() ? RunResult.CANCELLED : RunResult.FAILED,
+            error);
+    if (endedHere) {
+      ended.increment();
+    }
+    return endedHere;
+  }
+}

@@ -1,0 +1,40 @@
+package com.crmflow.api.webhook;
+
+import com.crmflow.api.temporal.MirroredRecords;
+import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+
+/**
+ * Webhook deliveries, for the {@link com.crmflow.api.temporal.ClosedWorkflowSweep}: a pending
+ * delivery whose workflow was closed in Temporal (terminated in the Temporal UI, say) makes no more
+ * attempts, so it ends {@code stopped}, its last_error saying how the workflow closed.
+ */
+@Component
+class DeliveriesClosedElsewhere implements MirroredRecords {
+
+  private final WebhookRepository webhooks;
+
+  DeliveriesClosedElsewhere(WebhookRepository webhooks) {
+    this.webhooks = webhooks;
+  }
+
+  @Override
+  public String kind() {
+    return "webhook delivery";
+  }
+
+  @Override
+  public List<Open> openAfter(UUID afterId, Duration minimumAge, int limit) {
+    return webhooks.pendingStartedAfter(afterId, (int) minimumAge.toSeconds(), limit).stream()
+        .map(id -> new Open(id, WebhookDeliveryWorkflow.workflowId(id.toString()), null))
+        .toList();
+  }
+
+  @Override
+  public boolean endClosed(Open delivery, ClosedExecution closed) {
+    return webhooks.stop(delivery.id(), closed.description());
+  }
+}
