@@ -153,39 +153,18 @@ class ScheduleTriggerApiTest extends ApiTest {
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
   }
 
-  @Test
-  void aScheduleWhoseWorkflowWasLostIsStartedAgainOnStart() {
-    String clock = uniqueId("clock");
+  /** A running schedule whose workflow is then terminated; returns the terminated run's id. */
+  private String terminatedSchedule(String clock, String reason) {
     activeAutomation(tenant.api(), scheduled(clock, "06:45"));
-    WorkflowExecutionInfo before =
+    WorkflowExecutionInfo running =
         awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
-    // as if the embedded Temporal server had restarted and forgotten it
-    temporal
-        .newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock)
-        .terminate("lost in a restart");
-
-    scheduleTriggers.restartLostSchedules();
-
-    WorkflowExecutionInfo after =
-        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    assertThat(after.getExecution().getRunId()).isNotEqualTo(before.getExecution().getRunId());
-    assertThat(state(clock)).isEqualTo("running");
+    temporal.newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock).terminate(reason);
+    return running.getExecution().getRunId();
   }
 
-  @Test
-  void aScheduleWhoseWorkflowIsTerminatedInTemporalIsStartedAgain() {
-    String clock = uniqueId("clock");
-    activeAutomation(tenant.api(), scheduled(clock, "06:45"));
-    WorkflowExecutionInfo before =
-        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
-
-    temporal
-        .newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock)
-        .terminate("stopped by an operator");
-
-    // the periodic check (every second in tests) starts it again; nothing else is called
+  /** Waits until a new workflow of the schedule runs, after the terminated one. */
+  private void awaitStartedAgain(String clock, String terminatedRunId) {
     WorkflowExecutionInfo after =
         await()
             .atMost(Duration.ofSeconds(15))
@@ -193,11 +172,29 @@ class ScheduleTriggerApiTest extends ApiTest {
                 () -> describe(clock),
                 info ->
                     info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
-                        && !info.getExecution()
-                            .getRunId()
-                            .equals(before.getExecution().getRunId()));
+                        && !info.getExecution().getRunId().equals(terminatedRunId));
     assertThat(after.getType().getName()).isEqualTo("ScheduleTriggerWorkflow");
     await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+  }
+
+  @Test
+  void aScheduleWhoseWorkflowWasLostIsStartedAgainOnStart() {
+    String clock = uniqueId("clock");
+    // as if the embedded Temporal server had restarted and forgotten it
+    String lost = terminatedSchedule(clock, "lost in a restart");
+
+    scheduleTriggers.restartLostSchedules();
+
+    awaitStartedAgain(clock, lost);
+  }
+
+  @Test
+  void aScheduleWhoseWorkflowIsTerminatedInTemporalIsStartedAgain() {
+    String clock = uniqueId("clock");
+    String terminated = terminatedSchedule(clock, "stopped by an operator");
+
+    // the periodic check (every second in tests) starts it again; nothing else is called
+    awaitStartedAgain(clock, terminated);
   }
 
   @Test
