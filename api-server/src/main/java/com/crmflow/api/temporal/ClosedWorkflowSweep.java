@@ -60,7 +60,7 @@ public class ClosedWorkflowSweep {
       List<MirroredRecords> kinds,
       WorkflowClient client,
       @Value("${crm.close-check.batch:100}") int batch,
-      @Value("${crm.close-check.older-than:5m}") Duration olderThan) {
+      @Value("${crm.close-check.older-than:1m}") Duration olderThan) {
     this.kinds = kinds;
     this.client = client;
     this.batch = batch;
