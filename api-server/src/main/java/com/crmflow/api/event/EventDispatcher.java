@@ -1,11 +1,17 @@
 package com.crmflow.api.event;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.worker.activity.NulCharacters;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -17,6 +23,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * lock keeps one dispatcher at a time across api-server instances, which keeps the order. A batch
  * that fails rolls back whole and is dispatched again on the next round: at least once, and the
  * handlers' work is keyed by event id, so a repeat stores nothing twice.
+ *
+ * <p>A batch fails whole when one of its events fails, and that event would hold up every event
+ * after it, of every tenant, for good if its failure is its own (a handler's bug, a constraint it
+ * breaks). So after a failed batch the events go one at a time, each in its own transaction, up to
+ * the one that fails: its failures are counted, and at {@link #MAX_ATTEMPTS} it is set aside
+ * (dispatched_at set, with last_error; logged, counted in {@code crm.events.set.aside}). Events
+ * after it wait for it meanwhile, which keeps the order; a database that is down fails the counting
+ * too, so an outage sets nothing aside.
  */
 @Component
 class EventDispatcher {
@@ -24,21 +38,33 @@ class EventDispatcher {
   private static final Logger log = LoggerFactory.getLogger(EventDispatcher.class);
   private static final long DISPATCH_LOCK = 0x0c7a_0e7e_0001L;
   private static final int BATCH = 200;
+  static final int MAX_ATTEMPTS = 5;
 
   private final JdbcClient jdbc;
   private final JsonColumns json;
   private final TransactionTemplate transaction;
   private final List<OutboxEventHandler> handlers;
+  private final Counter setAsideEvents;
+  private final Duration setAsideAfter;
 
   EventDispatcher(
       JdbcClient jdbc,
       JsonColumns json,
       TransactionTemplate transaction,
-      List<OutboxEventHandler> handlers) {
+      List<OutboxEventHandler> handlers,
+      @Value("${crm.events.set-aside-after:1m}") Duration setAsideAfter,
+      MeterRegistry meters) {
+    this.setAsideAfter = setAsideAfter;
     this.jdbc = jdbc;
     this.json = json;
     this.transaction = transaction;
     this.handlers = handlers;
+    this.setAsideEvents =
+        Counter.builder("crm.events.set.aside")
+            .description(
+                "Outbox events set aside after failing to dispatch for a while (their error is"
+                    + " in event_outbox.last_error)")
+            .register(meters);
   }
 
   @Scheduled(fixedDelayString = "${crm.events.dispatch-interval:250ms}")
@@ -49,12 +75,79 @@ class EventDispatcher {
         dispatched = dispatchBatch();
       } while (dispatched == BATCH);
     } catch (RuntimeException e) {
-      log.warn("Event dispatch failed; the events stay pending for the next round", e);
+      log.warn("Event dispatch failed; dispatching one event at a time to find which", e);
+      dispatchOneAtATime();
     }
   }
 
   /** One batch; returns how many events it dispatched. */
   int dispatchBatch() {
+    return dispatch(BATCH, new AtomicLong());
+  }
+
+  /**
+   * Up to a batch of events, each in its own transaction, up to the first that fails, whose failure
+   * is counted (and which is set aside at the last attempt).
+   */
+  void dispatchOneAtATime() {
+    AtomicLong current = new AtomicLong(-1);
+    try {
+      for (int i = 0; i < BATCH && dispatch(1, current) == 1; i++) {
+        current.set(-1);
+      }
+    } catch (RuntimeException failed) {
+      if (current.get() >= 0) {
+        countFailure(current.get(), failed);
+      } else {
+        log.warn("Event dispatch failed; the events stay pending for the next round", failed);
+      }
+    }
+  }
+
+  private void countFailure(long eventId, RuntimeException failed) {
+    try {
+      Boolean setAside =
+          jdbc.sql(
+                  """
+                  update event_outbox
+                  set failed_attempts = failed_attempts + 1, last_error = :error,
+                      first_failed_at = coalesce(first_failed_at, now()),
+                      dispatched_at =
+                          case when failed_attempts + 1 >= :max
+                                    and first_failed_at <= now() - make_interval(secs => :after)
+                               then now() end
+                  where id = :id and dispatched_at is null
+                  returning dispatched_at is not null
+                  """)
+              .param("id", eventId)
+              .param("error", NulCharacters.replaced(String.valueOf(failed)))
+              .param("max", MAX_ATTEMPTS)
+              .param("after", setAsideAfter.toMillis() / 1000.0)
+              .query(Boolean.class)
+              .optional()
+              .orElse(false);
+      if (setAside) {
+        setAsideEvents.increment();
+        log.error(
+            "Event {} kept failing to dispatch for {} and is set aside; the events after it go on",
+            eventId,
+            setAsideAfter,
+            failed);
+      } else {
+        log.warn("Event {} failed to dispatch; it is tried again next round", eventId, failed);
+      }
+    } catch (RuntimeException notCounted) {
+      log.warn("Event dispatch failed; the events stay pending for the next round", failed);
+    }
+  }
+
+  /**
+   * Dispatches up to {@code limit} pending events in one transaction; {@code current} holds the id
+   * of the event being handled.
+   *
+   * @return how many it dispatched
+   */
+  private int dispatch(int limit, AtomicLong current) {
     List<Runnable> afterCommit = new ArrayList<>();
     Integer count =
         transaction.execute(
@@ -67,8 +160,9 @@ class EventDispatcher {
               if (!mine) {
                 return 0;
               }
-              List<DispatchedEvent> events = pending();
+              List<DispatchedEvent> events = pending(limit);
               for (DispatchedEvent event : events) {
+                current.set(event.id());
                 for (OutboxEventHandler handler : handlers) {
                   afterCommit.addAll(handler.dispatch(event));
                 }
@@ -84,13 +178,13 @@ class EventDispatcher {
     return count == null ? 0 : count;
   }
 
-  private List<DispatchedEvent> pending() {
+  private List<DispatchedEvent> pending(int limit) {
     return jdbc.sql(
             """
             select id, tenant_id, event_id, event, envelope::text as envelope from event_outbox
             where dispatched_at is null order by id limit :limit
             """)
-        .param("limit", BATCH)
+        .param("limit", limit)
         .query(
             (rs, row) ->
                 new DispatchedEvent(
