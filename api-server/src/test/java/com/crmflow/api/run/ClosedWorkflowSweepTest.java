@@ -98,7 +98,9 @@ class ClosedWorkflowSweepTest extends ApiTest {
     assertThat(delay.get("error").asString()).isEqualTo(error);
     assertThat(delay.get("completedAt").asString()).matches("\\d{4}-.*T.*\\.\\d{3}Z");
     assertThat(ended.get("node_log").size()).isEqualTo(2);
-    assertThat(prometheus("crm_runs_closed_elsewhere_total")).isEqualTo(endedBefore + 1);
+    // at least: the scheduled sweep of this shared service may end another test's run meanwhile
+    assertThat(prometheus("crm_runs_closed_elsewhere_total"))
+        .isGreaterThanOrEqualTo(endedBefore + 1);
     assertThat(peer.received("/later")).isEmpty();
 
     // the retry starts at the node the workflow was stopped in
