@@ -18,7 +18,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Ends a running run and tells the {@link RunEndListener}s, in one transaction. Counts the ends
- * that commit in {@code crm.runs.ended} (tag status).
+ * that commit in {@code crm.runs.ended} (tag status). A run that fails or is cancelled may have
+ * nodes still running in other branches (a delay waiting): their log entries end skipped.
  */
 @Component
 class RunEnding {
@@ -56,6 +57,13 @@ class RunEnding {
   boolean end(UUID runId, List<NodeLogEntry> lastEntries, String status, String error) {
     admission.ended(runId);
     Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
+    if (ended.isPresent() && !RunResult.COMPLETED.equals(status)) {
+      runs.skipUnfinishedNodes(
+          runId,
+          RunResult.CANCELLED.equals(status)
+              ? "the run was cancelled before this node finished"
+              : "the run failed before this node finished");
+    }
     ended.ifPresent(run -> listeners.forEach(listener -> listener.runEnded(run, status)));
     Counter counter = endedByStatus.get(status);
     if (ended.isPresent() && counter != null) {

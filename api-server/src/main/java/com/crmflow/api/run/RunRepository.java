@@ -346,6 +346,25 @@ public class RunRepository {
     jdbc.sql(RECORD_NODES).param("runId", runId).param("entries", entriesJson(entries)).update();
   }
 
+  /**
+   * Marks the log entries of an ended run that are still running (a delay another branch's failure
+   * or a cancel cut short) skipped, saying why, so that the log of an ended run shows nothing
+   * running. Their output keeps what it had (a delay's until).
+   */
+  void skipUnfinishedNodes(UUID runId, String why) {
+    jdbc.sql(
+            """
+            update run_node_log
+            set status = 'skipped',
+                completed_at = to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                output = coalesce(output, cast('{}' as jsonb)) || jsonb_build_object('skipped', :why)
+            where run_id = :runId and status = 'running'
+            """)
+        .param("runId", runId)
+        .param("why", why)
+        .update();
+  }
+
   /** A run that {@link #end} ended, with what its listeners need to know. */
   public record EndedRun(UUID id, UUID enrollmentId) {}
 

@@ -379,6 +379,31 @@ class AutomationRunApiTest extends ApiTest {
   }
 
   @Test
+  void aFailureEndsTheRunAtOnceAndTheDelayWaitingBesideItEndsSkipped() {
+    String hook = uniqueId("hook");
+    peer.answer("/fails-beside", 404, "{\"error\": \"no such thing\"}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("bad", "http_request", http("GET", peer.url("/fails-beside")))),
+            List.of(edge("e1", hook, "wait"), edge("e2", hook, "bad"))));
+    JsonNode failed = awaitRun(fire(hook, Map.of()).text("/runId"));
+    assertThat(failed.get("status").asString()).isEqualTo("failed");
+
+    Map<String, JsonNode> byNode = new HashMap<>();
+    failed.get("node_log").forEach(entry -> byNode.put(entry.get("nodeId").asString(), entry));
+    assertThat(byNode.get("bad").get("status").asString()).isEqualTo("failed");
+    JsonNode cut = byNode.get("wait");
+    assertThat(cut.get("status").asString()).isEqualTo("skipped");
+    assertThat(cut.at("/output/skipped").asString())
+        .isEqualTo("the run failed before this node finished");
+    assertThat(cut.get("completedAt").asString())
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+  }
+
+  @Test
   void emailWithoutRecipientFailsTheRunNamingTheNode() {
     String hook = uniqueId("hook");
     activeAutomation(chain(hook, node("mail", "email", Map.of("subject", "Hi"))));
@@ -408,6 +433,12 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
     assertThat(tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
         .isEqualTo(409);
+    // the delay it waited on ends skipped in the log: nothing of an ended run reads running
+    JsonNode cancelledRun = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(cancelledRun.at("/node_log/1/status").asString()).isEqualTo("skipped");
+    assertThat(cancelledRun.at("/node_log/1/output/skipped").asString())
+        .isEqualTo("the run was cancelled before this node finished");
+    assertThat(cancelledRun.at("/node_log/1/output/until").asString()).isNotEmpty();
     // the workflow itself is cancelled, not only the run record
     await()
         .atMost(Duration.ofSeconds(10))

@@ -56,6 +56,19 @@ public final class Canvases {
         List.of(edge("hook", "first"), edge("first", "wait"), edge("wait", "second")));
   }
 
+  /** webhook → wait a day, and beside it webhook → http_request that the peer refuses (404) */
+  static Canvas failureBesideADelay() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node(
+                "bad",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/refused"))),
+        List.of(edge("hook", "wait"), edge("hook", "bad")));
+  }
+
   /** webhook → wait 3 days → http_request */
   static Canvas threeDayWait() {
     return new Canvas(

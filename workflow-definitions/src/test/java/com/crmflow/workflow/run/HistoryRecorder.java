@@ -8,9 +8,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,8 +21,9 @@ import java.util.function.Function;
  * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
- * given a {@link RunResume} (a run whose workflow an embedded server's restart lost). It writes the
- * {@code resumed-} set today:
+ * given a {@link RunResume} (a run whose workflow an embedded server's restart lost). It writes
+ * {@code local-failure-cuts-delay} today (version 1 of {@value
+ * AutomationRunWorkflowImpl#FAILURE_CUTS_DELAYS}; the {@code resumed-} set came before it):
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -40,26 +39,14 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
-    // stood at the delay, everything before it (the true branch) finished, 30 minutes left
-    Map<String, RunResume.NodeOutcome> done = new HashMap<>();
-    for (String id : List.of("hook", "fetch", "check", "filter", "map", "merge")) {
-      done.put(id, new RunResume.NodeOutcome("completed", Map.of("count", 9), null));
-    }
-    done.put("check", new RunResume.NodeOutcome("completed", Map.of("result", true), null));
+    // a branch fails while the other waits a day: version 1 of FAILURE_CUTS_DELAYS ends the run
     record(
         target,
-        "resumed-every-built-node-type",
-        Canvases.everyBuiltNodeType(),
+        "local-failure-cuts-delay",
+        Canvases.failureBesideADelay(),
         Map.of("source", "crm"),
         0,
-        now ->
-            new RunResume(
-                done,
-                Map.of(
-                    "wait",
-                    new RunResume.WaitingDelay(
-                        7, NodeLogEntry.timestamp(now.plus(Duration.ofMinutes(30))))),
-                7));
+        null);
   }
 
   private static void record(

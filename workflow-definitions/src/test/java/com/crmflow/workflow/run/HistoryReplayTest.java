@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
  * Replays recorded histories against today's interpreter: a change that would break runs in flight
  * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs, with remote and
  * with local activities: every node type the engine ran then, timers, parallel branches with a
- * join, a skipped branch, activity retries; a run resumed mid-graph) and {@link
- * FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook delivery with
- * retries, a run through email, chat_message, crm_update and create_record).
+ * join, a skipped branch, activity retries; a run resumed mid-graph; a run whose failure cut the
+ * delay beside it short) and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST
+ * change, a webhook delivery with retries, a run through email, chat_message, crm_update and
+ * create_record).
  */
 class HistoryReplayTest {
 
@@ -48,7 +49,12 @@ class HistoryReplayTest {
             "schedule-berlin-spring-forward.json",
             "delivery-two-failures-then-success.json",
             "side-effects-email-chat-crm.json",
-            "side-effects-email-unknown-outcome.json");
+            "side-effects-email-unknown-outcome.json",
+            "local-failure-cuts-delay.json");
+    // the failed run ended while its other branch's day-long timer was still pending
+    assertThat(Files.readString(dir.resolve("local-failure-cuts-delay.json")))
+        .contains("EVENT_TYPE_TIMER_STARTED", "HTTP 404 from peer")
+        .doesNotContain("EVENT_TYPE_TIMER_FIRED");
     assertThat(Files.readString(dir.resolve("side-effects-email-unknown-outcome.json")))
         .contains("EmailOutcomeUnknown", "record_email", "Version");
     assertThat(Files.readString(dir.resolve("side-effects-email-chat-crm.json")))

@@ -373,6 +373,28 @@ class InterpreterDurabilityTest {
 
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
+  void aFailureEndsTheRunAtOnceAndCutsTheDelayBesideItShort(String activities, String chains) {
+    startWorkers(0);
+    long started = env.currentTimeMillis();
+
+    RunResult result =
+        stub(env.getWorkflowClient(), "r5")
+            .run(input("r5", Canvases.failureBesideADelay(), Map.of(), activities, chains));
+
+    assertThat(result.status()).isEqualTo("failed");
+    assertThat(result.error()).isEqualTo("node bad (http_request) failed: HTTP 404 from peer");
+    // the day's delay did not hold the failed run: no timer fired, hardly any time went by
+    assertThat(env.currentTimeMillis() - started).isLessThan(Duration.ofHours(1).toMillis());
+    assertThat(
+            env.getWorkflowClient()
+                .fetchHistory(AutomationRunWorkflow.workflowId("r5"))
+                .getEvents())
+        .noneMatch(HistoryEvent::hasTimerFiredEventAttributes);
+    assertThat(recorder.finished).containsEntry("r5", "failed");
+  }
+
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
   void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(String activities, String chains) {
     ScriptedHttp http = startWorkers(0);
     RunResult result =

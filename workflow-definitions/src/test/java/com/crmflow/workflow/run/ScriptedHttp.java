@@ -19,6 +19,9 @@ class ScriptedHttp implements HttpRequestActivities {
   @Override
   public HttpResponseData send(HttpRequestCommand command) {
     calls.add(command);
+    if (command.url().contains("/refused")) {
+      throw ApplicationFailure.newNonRetryableFailure("HTTP 404 from peer", "HttpClientError");
+    }
     if (failuresLeft.getAndDecrement() > 0) {
       throw ApplicationFailure.newFailure("HTTP 503 from peer", "HttpServerError");
     }
