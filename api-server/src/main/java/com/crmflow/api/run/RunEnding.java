@@ -50,16 +50,42 @@ class RunEnding {
   }
 
   /**
+   * Nodes still running (a delay in another branch) end skipped.
+   *
    * @param lastEntries node log entries written with the end (the workflow's last batch)
    * @return false when the run had ended already (it keeps its status; nobody is told twice)
    */
   @Transactional
   boolean end(UUID runId, List<NodeLogEntry> lastEntries, String status, String error) {
+    return end(runId, lastEntries, status, error, false);
+  }
+
+  /**
+   * Ends a run whose workflow was stopped in Temporal without its record (see {@link
+   * RunsClosedElsewhere}): when it failed, the nodes still running are the ones the workflow was
+   * stopped in, and fail with the error, so that a retry starts at them.
+   *
+   * @return false when the run had ended already
+   */
+  @Transactional
+  boolean endStopped(UUID runId, String status, String error) {
+    return end(runId, List.of(), status, error, true);
+  }
+
+  private boolean end(
+      UUID runId,
+      List<NodeLogEntry> lastEntries,
+      String status,
+      String error,
+      boolean unfinishedFailWithTheRun) {
     admission.ended(runId);
     Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
-    if (ended.isPresent() && !RunResult.COMPLETED.equals(status)) {
-      runs.skipUnfinishedNodes(
+    if (ended.isPresent() && RunResult.FAILED.equals(status) && unfinishedFailWithTheRun) {
+      runs.endUnfinishedNodes(runId, RunResult.FAILED, error);
+    } else if (ended.isPresent() && !RunResult.COMPLETED.equals(status)) {
+      runs.endUnfinishedNodes(
           runId,
+          RunResult.SKIPPED,
           RunResult.CANCELLED.equals(status)
               ? "the run was cancelled before this node finished"
               : "the run failed before this node finished");

@@ -347,21 +347,27 @@ public class RunRepository {
   }
 
   /**
-   * Marks the log entries of an ended run that are still running (a delay another branch's failure
-   * or a cancel cut short) skipped, saying why, so that the log of an ended run shows nothing
-   * running. Their output keeps what it had (a delay's until).
+   * Ends the log entries of an ended run that are still running (a delay that another branch's
+   * failure or a cancel cut short, a node its workflow was stopped in), so that the log of an ended
+   * run shows nothing running: {@code skipped}, with {@code why} in the output (which keeps what it
+   * had, a delay's until), or {@code failed}, with {@code why} as the error.
    */
-  void skipUnfinishedNodes(UUID runId, String why) {
+  void endUnfinishedNodes(UUID runId, String status, String why) {
     jdbc.sql(
             """
             update run_node_log
-            set status = 'skipped',
+            set status = :status,
                 completed_at = to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                output = coalesce(output, cast('{}' as jsonb)) || jsonb_build_object('skipped', :why)
+                output =
+                    case when :status = 'skipped'
+                         then coalesce(output, cast('{}' as jsonb)) || jsonb_build_object('skipped', :why)
+                    end,
+                error = case when :status = 'failed' then :why end
             where run_id = :runId and status = 'running'
             """)
         .param("runId", runId)
-        .param("why", why)
+        .param("status", status)
+        .param("why", NulCharacters.replaced(why))
         .update();
   }
 

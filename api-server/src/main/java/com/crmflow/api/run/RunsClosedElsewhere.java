@@ -1,13 +1,10 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.temporal.MirroredRecords;
-import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -51,31 +48,10 @@ class RunsClosedElsewhere implements MirroredRecords {
 
   @Override
   public boolean endClosed(Open run, ClosedExecution closed) {
-    String error = closed.cancelled() ? null : closed.description();
-    List<NodeLogEntry> closedEntries = new ArrayList<>();
-    if (!closed.cancelled()) {
-      String now = NodeLogEntry.timestamp(Instant.now());
-      for (NodeLogEntry entry : runs.loggedNodes(run.id())) {
-        if (RunResult.RUNNING.equals(entry.status())) {
-          closedEntries.add(
-              new NodeLogEntry(
-                  entry.seq(),
-                  entry.nodeId(),
-                  entry.nodeType(),
-                  RunResult.FAILED,
-                  entry.startedAt(),
-                  now,
-                  null,
-                  error));
-        }
-      }
-    }
     boolean endedHere =
-        ending.end(
-            run.id(),
-            closedEntries,
-            closed.cancelled() ? RunResult.CANCELLED : RunResult.FAILED,
-            error);
+        closed.cancelled()
+            ? ending.endStopped(run.id(), RunResult.CANCELLED, null)
+            : ending.endStopped(run.id(), RunResult.FAILED, closed.description());
     if (endedHere) {
       ended.increment();
     }
