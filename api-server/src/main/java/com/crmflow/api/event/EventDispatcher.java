@@ -72,17 +72,12 @@ class EventDispatcher {
     try {
       int dispatched;
       do {
-        dispatched = dispatchBatch();
+        dispatched = dispatch(BATCH, new AtomicLong());
       } while (dispatched == BATCH);
     } catch (RuntimeException e) {
       log.warn("Event dispatch failed; dispatching one event at a time to find which", e);
       dispatchOneAtATime();
     }
-  }
-
-  /** One batch; returns how many events it dispatched. */
-  int dispatchBatch() {
-    return dispatch(BATCH, new AtomicLong());
   }
 
   /**
