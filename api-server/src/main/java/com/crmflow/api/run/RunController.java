@@ -106,11 +106,11 @@ class RunController {
   }
 
   /**
-   * Retries a failed run from its failed node: a new run (retry_of the old one) on the same canvas
-   * version and payload, with the outputs of the nodes that completed before. A run is retried
-   * once: a second retry would run its failed node again beside the first (retry the retry). The
-   * retry of an enrollment's run is that enrollment's run again (same workflow id; see
-   * EnrollmentRunRetry).
+   * Retries a failed run from its failed node, and from every other node it left unrun (see {@link
+   * RetryStarts}): a new run (retry_of the old one) on the same canvas version and payload, with
+   * the outputs of the nodes that completed before. A run is retried once: a second retry would run
+   * its failed node again beside the first (retry the retry). The retry of an enrollment's run is
+   * that enrollment's run again (same workflow id; see EnrollmentRunRetry).
    */
   @PostMapping("/{id}/retry")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
@@ -122,11 +122,7 @@ class RunController {
           "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
     }
     String failedNode =
-        runs.nodeLog(id).stream()
-            .filter(e -> RunResult.FAILED.equals(e.get("status")))
-            .map(e -> (String) e.get("nodeId"))
-            .reduce((first, second) -> second)
-            .orElse(failed.startNodeId());
+        starter.retryStarts(failed).stream().findFirst().orElse(failed.startNodeId());
     RunRepository.NewRun next =
         new RunRepository.NewRun(
             UUID.randomUUID(),

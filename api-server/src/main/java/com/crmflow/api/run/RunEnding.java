@@ -88,7 +88,7 @@ class RunEnding {
           RunResult.SKIPPED,
           RunResult.CANCELLED.equals(status)
               ? "the run was cancelled before this node finished"
-              : "the run failed before this node finished");
+              : RunResult.CUT_BY_FAILURE);
     }
     ended.ifPresent(run -> listeners.forEach(listener -> listener.runEnded(run, status)));
     Counter counter = endedByStatus.get(status);

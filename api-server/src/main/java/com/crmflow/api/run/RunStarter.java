@@ -300,18 +300,11 @@ public class RunStarter {
   }
 
   private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged, RunResume resume) {
-    Canvas canvas =
-        pinned != null
-            ? pinned
-            : canvases
-                .version(run.tenantId(), run.sequenceId(), run.canvasVersion())
-                .orElseThrow()
-                .toCanvas();
-    Map<String, Object> prior = new HashMap<>();
-    List<String> completed = new ArrayList<>();
-    if (run.retryOf() != null) {
-      priorOutputs(run.retryOf(), run.startNodeId(), prior, completed);
-    }
+    Canvas canvas = pinned != null ? pinned : canvasOf(run);
+    RetryContext retry =
+        run.retryOf() == null
+            ? new RetryContext(Map.of(), List.of(), List.of(), null)
+            : retryContext(canvas, run);
     return new RunInput(
         run.tenantId().toString(),
         run.sequenceId().toString(),
@@ -321,12 +314,29 @@ public class RunStarter {
         run.startNodeId(),
         payloadMap(run.triggerPayload()),
         contactOf(run),
-        prior,
-        completed,
+        retry.priorOutputs(),
+        retry.completedNodeIds(),
         localActivities,
         true,
         startLogged,
-        resume);
+        resume,
+        retry.alsoStartAt(),
+        retry.rerunOrdinals());
+  }
+
+  private Canvas canvasOf(AutomationRun run) {
+    return canvases
+        .version(run.tenantId(), run.sequenceId(), run.canvasVersion())
+        .orElseThrow()
+        .toCanvas();
+  }
+
+  /**
+   * Where a retry of the failed run starts (see {@link RetryStarts}): the failed node first; empty
+   * when its log names no node.
+   */
+  List<String> retryStarts(AutomationRun failed) {
+    return RetryStarts.of(canvasOf(failed), runs.loggedNodes(failed.id()), failed.error());
   }
 
   /**
@@ -385,37 +395,64 @@ public class RunStarter {
     return null;
   }
 
+  /** What a retry carries on from the runs it retries (see the fields of {@link RunInput}). */
+  private record RetryContext(
+      Map<String, Object> priorOutputs,
+      List<String> completedNodeIds,
+      List<String> alsoStartAt,
+      Map<String, Integer> rerunOrdinals) {}
+
   /**
-   * The variables the nodes before the retried node produced, rebuilt in execution order from the
-   * node logs of the retried run and of the runs it retries in turn (a retry's log starts at the
-   * node it ran again, so the earlier outputs are in the logs before it). Ordinals count every
-   * executed node of a type, as the interpreter does, except each failed node that the next run of
-   * the chain runs again.
+   * The variables the nodes before the retry's start nodes produced, rebuilt in execution order
+   * from the node logs of the retried run and of the runs it retries in turn (a retry's log starts
+   * at the nodes it ran again, so the earlier outputs are in the logs before it). A node is
+   * numbered where it first ran in the chain ({@code http_request_2}), as the interpreter numbers
+   * it; a node run again keeps its number, and one that never started (its turn came after a
+   * failure) has none yet.
    */
-  private void priorOutputs(
-      UUID retriedRunId, String retriedNode, Map<String, Object> prior, List<String> completed) {
+  private RetryContext retryContext(Canvas canvas, AutomationRun retry) {
     List<AutomationRun> chain = new ArrayList<>(); // the first run first
-    for (UUID id = retriedRunId; id != null; ) {
+    for (UUID id = retry.retryOf(); id != null; ) {
       AutomationRun earlier = runs.findAnyTenant(id).orElseThrow();
       chain.add(0, earlier);
       id = earlier.retryOf();
     }
-    Map<String, Integer> ordinals = new HashMap<>();
-    for (int i = 0; i < chain.size(); i++) {
-      String ranAgain = i + 1 < chain.size() ? chain.get(i + 1).startNodeId() : retriedNode;
-      for (Map<String, Object> entry : runs.nodeLog(chain.get(i).id())) {
-        String nodeId = (String) entry.get("nodeId");
-        boolean failed = "failed".equals(entry.get("status"));
-        if (failed && nodeId.equals(ranAgain)) {
+    Map<String, Object> prior = new HashMap<>();
+    List<String> completed = new ArrayList<>();
+    Map<String, Integer> ordinalOf = new HashMap<>();
+    Map<String, Integer> counts = new HashMap<>();
+    List<String> starts = List.of();
+    for (AutomationRun earlier : chain) {
+      List<NodeLogEntry> log = runs.loggedNodes(earlier.id());
+      List<String> ranAgain = new ArrayList<>(RetryStarts.of(canvas, log, earlier.error()));
+      if (earlier.id().equals(retry.retryOf())) {
+        ranAgain.remove(retry.startNodeId());
+        ranAgain.add(0, retry.startNodeId());
+        starts = List.copyOf(ranAgain);
+      }
+      for (NodeLogEntry entry : log) {
+        if (entry.output() != null
+            && RunResult.NOT_STARTED_FOR_FAILURE.equals(entry.output().get("skipped"))) {
           continue;
         }
-        String type = (String) entry.get("nodeType");
-        int ordinal = ordinals.merge(type, 1, Integer::sum);
+        int ordinal =
+            ordinalOf.computeIfAbsent(
+                entry.nodeId(), node -> counts.merge(entry.nodeType(), 1, Integer::sum));
+        if (ranAgain.contains(entry.nodeId())) {
+          continue;
+        }
         prior.put(
-            type + "_" + ordinal,
-            failed ? Map.of("error", entry.get("error")) : entry.get("output"));
-        completed.add(nodeId);
+            entry.nodeType() + "_" + ordinal,
+            RunResult.FAILED.equals(entry.status())
+                ? Map.of("error", String.valueOf(entry.error()))
+                : entry.output() == null ? Map.of() : entry.output());
+        completed.add(entry.nodeId());
       }
     }
+    Map<String, Integer> rerunOrdinals = new HashMap<>();
+    starts.stream()
+        .filter(ordinalOf::containsKey)
+        .forEach(node -> rerunOrdinals.put(node, ordinalOf.get(node)));
+    return new RetryContext(prior, completed, starts.subList(1, starts.size()), rerunOrdinals);
   }
 }

@@ -403,6 +403,116 @@ class AutomationRunApiTest extends ApiTest {
         .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
   }
 
+  /**
+   * hook → bad (404 until fixed), hook → slow (held) → after, hook → wait 2 s → tail. The run fails
+   * once the call in flight has finished; its retry runs bad, after and the delay with tail, and
+   * not the slow call or the trigger again.
+   */
+  @Test
+  void aRetryRunsEveryNodeTheFailureLeftUnrunAndNothingThatRan() {
+    String hook = uniqueId("hook");
+    peer.answer("/unrun-bad", 404, "{\"error\": \"not yet\"}");
+    peer.answer("/unrun-slow", 200, "{\"n\": 5}");
+    peer.hold("/unrun-slow");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("bad", "http_request", http("GET", peer.url("/unrun-bad"))),
+                node("slow", "http_request", http("GET", peer.url("/unrun-slow"))),
+                node("after", "http_request", http("GET", peer.url("/unrun-after"))),
+                node("wait", "delay", Map.of("delayHours", 2 / 3600.0)),
+                node("tail", "http_request", http("GET", peer.url("/unrun-tail")))),
+            List.of(
+                edge("e1", hook, "bad"),
+                edge("e2", hook, "slow"),
+                edge("e3", "slow", "after"),
+                edge("e4", hook, "wait"),
+                edge("e5", "wait", "tail"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+
+    // bad's failure shows while the run waits for the call still in flight
+    await().atMost(Duration.ofSeconds(10)).until(() -> byNode(runId).containsKey("bad"));
+    JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(waiting.get("status").asString()).isEqualTo("running");
+    assertThat(byNode(runId).get("bad").get("status").asString()).isEqualTo("failed");
+    peer.release("/unrun-slow");
+    JsonNode failed = awaitRun(runId);
+    assertThat(failed.get("status").asString()).isEqualTo("failed");
+    assertThat(failed.get("error").asString()).startsWith("node bad (http_request) failed");
+    Map<String, JsonNode> logged = byNode(runId);
+    assertThat(logged).containsOnlyKeys(hook, "bad", "slow", "after", "wait");
+    assertThat(logged.get("slow").get("status").asString()).isEqualTo("completed");
+    assertThat(logged.get("after").at("/output/skipped").asString())
+        .isEqualTo("the run failed before this node started");
+    assertThat(logged.get("wait").at("/output/skipped").asString())
+        .isEqualTo("the run failed before this node finished");
+    assertThat(peer.received("/unrun-after")).isEmpty();
+
+    peer.answer("/unrun-bad", 200, "{}");
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    assertThat(retry.text("/run/start_node_id")).isEqualTo("bad");
+    JsonNode rerun = awaitRun(retry.text("/run/id"));
+    assertThat(rerun.get("status").asString()).as(rerun.toString()).isEqualTo("completed");
+    assertThat(rerun.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactlyInAnyOrder("bad", "after", "wait", "tail");
+    assertThat(peer.received("/unrun-bad")).hasSize(2);
+    assertThat(peer.received("/unrun-slow")).hasSize(1); // it ran: not again
+    assertThat(peer.received("/unrun-after")).hasSize(1);
+    assertThat(peer.received("/unrun-tail")).hasSize(1);
+  }
+
+  /**
+   * hook → bad → next, beside hook → other: bad started first, so it was http_request_1 and other
+   * http_request_2. The retry runs bad as http_request_1 again, so next's variable still names bad
+   * (until session 15 other took the 1 in the retry, and next posted other's output).
+   */
+  @Test
+  void aRetryNumbersTheNodesItRunsAgainAsTheFailedRunDid() {
+    String hook = uniqueId("hook");
+    peer.answer("/numbered-bad", 404, "{\"error\": \"not yet\"}");
+    peer.answer("/numbered-other", 200, "{\"x\": \"from other\"}");
+    activeAutomation(
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("bad", "http_request", http("GET", peer.url("/numbered-bad"))),
+                node(
+                    "next",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/numbered-next"),
+                        "bodyTemplate",
+                        "{\"x\": \"{{http_request_1.body.x}}\"}")),
+                node("other", "http_request", http("GET", peer.url("/numbered-other")))),
+            List.of(
+                edge("e1", hook, "bad"), edge("e2", "bad", "next"), edge("e3", hook, "other"))));
+    String runId = fire(hook, Map.of()).text("/runId");
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
+    assertThat(byNode(runId).get("other").get("status").asString()).isEqualTo("completed");
+
+    peer.answer("/numbered-bad", 200, "{\"x\": \"from bad\"}");
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(awaitRun(retry.text("/run/id")).get("status").asString()).isEqualTo("completed");
+    assertThat(peer.received("/numbered-next"))
+        .extracting(LocalHttpServer.Received::body)
+        .containsExactly("{\"x\": \"from bad\"}");
+    assertThat(peer.received("/numbered-other")).hasSize(1);
+  }
+
+  /** The run's node log by node id. */
+  private Map<String, JsonNode> byNode(String runId) {
+    Map<String, JsonNode> byNode = new HashMap<>();
+    tenant
+        .api()
+        .get("/api/v1/automation-runs/" + runId)
+        .at("/run/node_log")
+        .forEach(entry -> byNode.put(entry.get("nodeId").asString(), entry));
+    return byNode;
+  }
+
   @Test
   void emailWithoutRecipientFailsTheRunNamingTheNode() {
     String hook = uniqueId("hook");

@@ -86,6 +86,15 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    */
   static final String FAILURE_CUTS_DELAYS = "failure-cuts-delays";
 
+  /**
+   * Before this version a failure ended the run at once: a node in flight in another branch (an
+   * email, a call) was abandoned with no log entry though it may have acted, and the nodes whose
+   * turn came after the failure were not logged at all, so a retry could not find them. Now the
+   * branches settle first: nodes in flight finish and are logged as they ended, no new node starts,
+   * and each node whose turn comes is logged skipped ({@link RunResult#NOT_STARTED_FOR_FAILURE}).
+   */
+  static final String FAILURE_SETTLES_BRANCHES = "failure-settles-branches";
+
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
@@ -104,6 +113,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private int logSeq;
   private int active;
   private String failure;
+  private boolean branchesSettle;
   private boolean batched;
   private Integer sideEffectNodesVersion;
   private final List<NodeLogEntry> pending = new ArrayList<>();
@@ -135,6 +145,16 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       scope.putAll(input.priorOutputs());
       input.priorOutputs().keySet().forEach(this::countPriorOutput);
     }
+    if (input.rerunOrdinals() != null) {
+      // later nodes are numbered after the nodes run again, as in the failed run
+      input
+          .rerunOrdinals()
+          .forEach(
+              (nodeId, ordinal) ->
+                  canvas
+                      .node(nodeId)
+                      .ifPresent(n -> executedByType.merge(n.type(), ordinal, Math::max)));
+    }
     if (input.completedNodeIds() != null && !input.completedNodeIds().isEmpty()) {
       resumeAfter(input.completedNodeIds());
     }
@@ -142,18 +162,20 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       logSeq = input.resume().lastSeq();
     }
     try {
-      settled.add(input.startNodeId());
+      List<String> starts = input.startNodeIds();
+      settled.addAll(starts);
       if (input.runsInlineChains()) {
+        starts.subList(1, starts.size()).forEach(this::startThread);
         active++;
         try {
-          runFrom(input.startNodeId());
+          runFrom(starts.get(0));
         } finally {
           active--;
         }
       } else {
-        startThread(input.startNodeId());
+        starts.forEach(this::startThread);
       }
-      Workflow.await(() -> active == 0 || failure != null);
+      Workflow.await(() -> active == 0 || (failure != null && !branchesSettle));
     } catch (CanceledFailure cancelled) {
       Workflow.newDetachedCancellationScope(() -> end(RunResult.CANCELLED, null)).run();
       throw cancelled;
@@ -204,12 +226,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   /**
-   * A retry starts at the failed node: edges from outside its part of the graph count as taken when
-   * their source completed in the failed run, and as not taken otherwise.
+   * A retry starts at the failed node (and at the other nodes the failure left unrun, see {@link
+   * RunInput#alsoStartAt}): edges from outside their part of the graph count as taken when their
+   * source completed in the failed run, and as not taken otherwise.
    */
   private void resumeAfter(List<String> completedNodeIds) {
     Set<String> ahead =
-        com.crmflow.workflow.canvas.CanvasRules.reachableFrom(canvas, List.of(input.startNodeId()));
+        com.crmflow.workflow.canvas.CanvasRules.reachableFrom(canvas, input.startNodeIds());
     for (CanvasEdge edge : canvas.edges()) {
       if (!ahead.contains(edge.source())) {
         edgeTaken.put(edge.id(), completedNodeIds.contains(edge.source()));
@@ -270,7 +293,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   /** Runs the node, logs it and adds the nodes it makes ready to {@code ready}. */
   private void execute(CanvasNode node, List<String> ready) {
     String type = node.type();
-    int ordinal = executedByType.merge(type, 1, Integer::sum);
+    Integer rerun = input.rerunOrdinals() == null ? null : input.rerunOrdinals().get(node.id());
+    int ordinal = rerun != null ? rerun : executedByType.merge(type, 1, Integer::sum);
     RunResume.NodeOutcome before =
         input.resume() == null ? null : input.resume().done().get(node.id());
     if (before != null) {
@@ -310,7 +334,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       record(
           new NodeLogEntry(
               seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null));
-      follow(node, edge -> true, ready);
+      if (!(skipped instanceof NodeCut)) {
+        // a node cut short by the failure is not passed: a retry runs it and what follows it
+        follow(node, edge -> true, ready);
+      }
       return;
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
@@ -320,8 +347,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
         scope.put(type + "_" + ordinal, Map.of("error", message));
         follow(node, edge -> true, ready);
-      } else if (failure == null) {
-        failure = "node " + node.id() + " (" + type + ") failed: " + message;
+      } else {
+        fail("node " + node.id() + " (" + type + ") failed: " + message);
       }
       return;
     }
@@ -340,6 +367,22 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
               null));
     }
     followCompleted(node, output, ready);
+  }
+
+  /**
+   * The run fails with the first failure. From {@value #FAILURE_SETTLES_BRANCHES} on, the failed
+   * node's entry is written at once, since the run may now wait for nodes in flight elsewhere.
+   */
+  private void fail(String reason) {
+    if (failure != null) {
+      return;
+    }
+    branchesSettle =
+        Workflow.getVersion(FAILURE_SETTLES_BRANCHES, Workflow.DEFAULT_VERSION, 1) == 1;
+    failure = reason;
+    if (branchesSettle) {
+      flush();
+    }
   }
 
   /** A condition follows the edges of its branch; any other node all of its edges. */
@@ -365,11 +408,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
           scope.put(variable, Map.of("error", String.valueOf(before.error())));
           follow(node, edge -> true, ready);
-        } else if (failure == null) {
-          failure = "node " + node.id() + " (" + node.type() + ") failed: " + before.error();
+        } else {
+          fail("node " + node.id() + " (" + node.type() + ") failed: " + before.error());
         }
       }
       case RunResult.SKIPPED -> {
+        if (before.output() != null && leftForFailure(before.output().get("skipped"))) {
+          return; // logged after the failure, which its own entry brings back: nothing follows it
+        }
         scope.put(variable, before.output() == null ? Map.of() : before.output());
         follow(node, edge -> true, ready);
       }
@@ -379,6 +425,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         followCompleted(node, output, ready);
       }
     }
+  }
+
+  private static boolean leftForFailure(Object skippedReason) {
+    return RunResult.CUT_BY_FAILURE.equals(skippedReason)
+        || RunResult.NOT_STARTED_FOR_FAILURE.equals(skippedReason);
   }
 
   /** The delay's log entry and wake-up time if it was waiting when the workflow was lost. */
@@ -603,7 +654,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       if (cutByFailure) {
         Workflow.await(() -> timer.isCompleted() || failure != null);
         if (!timer.isCompleted()) {
-          throw new NodeSkipped("the run failed before this node finished");
+          throw new NodeCut();
         }
       }
       timer.get();
@@ -687,7 +738,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   private void resolve(String nodeId, List<String> ready) {
-    if (settled.contains(nodeId) || failure != null) {
+    if (settled.contains(nodeId) || (failure != null && !branchesSettle)) {
       return;
     }
     List<CanvasEdge> incoming = canvas.incoming(nodeId);
@@ -695,12 +746,29 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       return; // another branch into this node has not arrived yet
     }
     settled.add(nodeId);
-    if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id()))) {
+    if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id())) && failure != null) {
+      notStarted(node(nodeId));
+    } else if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id()))) {
       ready.add(nodeId);
     } else {
       // every way in was a branch not taken: skip, and let the skip flow on
       canvas.node(nodeId).ifPresent(skipped -> follow(skipped, edge -> false, ready));
     }
+  }
+
+  /** Its turn came after the run failed: logged, so that operators and a retry see it unrun. */
+  private void notStarted(CanvasNode node) {
+    String at = now();
+    record(
+        new NodeLogEntry(
+            ++logSeq,
+            node.id(),
+            node.type(),
+            RunResult.SKIPPED,
+            at,
+            at,
+            Map.of("skipped", RunResult.NOT_STARTED_FOR_FAILURE),
+            null));
   }
 
   /** The trigger's output is the payload, already stored on the run: the log does not copy it. */

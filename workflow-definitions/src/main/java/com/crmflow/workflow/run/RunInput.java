@@ -23,6 +23,11 @@ import java.util.Map;
  *     the run row; the workflow then does not record it. Null means false.
  * @param resume for a run whose workflow the server lost: where it stood (see {@link RunResume});
  *     null otherwise (and for every run started before it existed)
+ * @param alsoStartAt for a retry: the other nodes the failed run left unrun (a second failed node,
+ *     a delay its failure cut short, a node whose turn came after it), which start beside {@code
+ *     startNodeId}, none of them after another; null or empty otherwise
+ * @param rerunOrdinals for a retry: the ordinal ({@code http_request_2}: 2) that each node it runs
+ *     again had in the failed run, so that variables name the same nodes as there; null otherwise
  */
 public record RunInput(
     String tenantId,
@@ -38,7 +43,9 @@ public record RunInput(
     Boolean localActivities,
     Boolean inlineChains,
     Boolean triggerLogged,
-    RunResume resume) {
+    RunResume resume,
+    List<String> alsoStartAt,
+    Map<String, Integer> rerunOrdinals) {
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);
@@ -46,6 +53,16 @@ public record RunInput(
 
   public boolean runsInlineChains() {
     return Boolean.TRUE.equals(inlineChains);
+  }
+
+  /** Where the walk begins: {@code startNodeId} first, then {@code alsoStartAt}. */
+  public List<String> startNodeIds() {
+    if (alsoStartAt == null || alsoStartAt.isEmpty()) {
+      return List.of(startNodeId);
+    }
+    List<String> starts = new java.util.ArrayList<>(List.of(startNodeId));
+    starts.addAll(alsoStartAt);
+    return starts;
   }
 
   public boolean startLogged() {

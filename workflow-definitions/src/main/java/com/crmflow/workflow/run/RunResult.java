@@ -10,4 +10,16 @@ public record RunResult(String status, String error) {
 
   /** A node log status only: the node chose not to act, the run goes on. */
   public static final String SKIPPED = "skipped";
+
+  /**
+   * A skipped node's reason when the run failed while it waited (a delay cut short by another
+   * branch's failure, or a delay still running when a failed run was ended): a retry runs it again.
+   */
+  public static final String CUT_BY_FAILURE = "the run failed before this node finished";
+
+  /**
+   * A skipped node's reason when its turn came after another branch had failed the run: it never
+   * started, and a retry runs it.
+   */
+  public static final String NOT_STARTED_FOR_FAILURE = "the run failed before this node started";
 }

@@ -119,6 +119,8 @@ class EnrollmentTimeSkipBench {
               false,
               true,
               false,
+              null,
+              null,
               null));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;

@@ -122,6 +122,8 @@ class EnrollmentWorkflowTest {
             false,
             true,
             false,
+            null,
+            null,
             null));
     return WorkflowStub.fromTyped(workflow);
   }

@@ -69,6 +69,37 @@ public final class Canvases {
         List.of(edge("hook", "wait"), edge("hook", "bad")));
   }
 
+  /**
+   * webhook → bad (a 404), beside webhook → slow (answers when told) → after, and webhook → wait a
+   * day → tail.
+   */
+  static Canvas failureBesideASlowCallAndADelay() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "bad",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/refused")),
+            node(
+                "slow", "http_request", Map.of("method", "GET", "url", "https://example.com/slow")),
+            node(
+                "after",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/after")),
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node(
+                "tail",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/tail"))),
+        List.of(
+            edge("hook", "bad"),
+            edge("hook", "slow"),
+            edge("slow", "after"),
+            edge("hook", "wait"),
+            edge("wait", "tail")));
+  }
+
   /** webhook → wait 3 days → http_request */
   static Canvas threeDayWait() {
     return new Canvas(

@@ -4,14 +4,13 @@ import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
@@ -22,8 +21,9 @@ import java.util.function.Function;
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
  * given a {@link RunResume} (a run whose workflow an embedded server's restart lost). It writes
- * {@code local-failure-cuts-delay} today (version 1 of {@value
- * AutomationRunWorkflowImpl#FAILURE_CUTS_DELAYS}; the {@code resumed-} set came before it):
+ * today's two (version 1 of {@value AutomationRunWorkflowImpl#FAILURE_SETTLES_BRANCHES}, and a
+ * retry that starts at several nodes); the {@code resumed-} and {@code local-failure-cuts-delay}
+ * files came before them:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -39,27 +39,66 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
-    // a branch fails while the other waits a day: version 1 of FAILURE_CUTS_DELAYS ends the run
+    // a branch fails while a call is in flight in another and a third waits a day: version 1 of
+    // FAILURE_SETTLES_BRANCHES lets the call finish and logs the node after it as not started
+    Canvas canvas = Canvases.failureBesideASlowCallAndADelay();
     record(
         target,
-        "local-failure-cuts-delay",
-        Canvases.failureBesideADelay(),
-        Map.of("source", "crm"),
-        0,
-        null);
+        input("local-failure-settles-branches", canvas, "hook", null, List.of(), Map.of(), null));
+    // its retry starts at every node it left unrun at once (RunInput#alsoStartAt), numbering them
+    // as the failed run did (bad was http_request_1, slow http_request_2); bad fails again
+    record(
+        target,
+        input(
+            "local-retry-of-unrun-nodes",
+            canvas,
+            "bad",
+            List.of("after", "wait"),
+            List.of("hook", "slow"),
+            Map.of("webhook_trigger_1", Map.of(), "http_request_2", Map.of("statusCode", 200)),
+            Map.of("bad", 1, "wait", 1)));
   }
 
-  private static void record(
-      Path dir,
+  /** A run as api-server starts it on its embedded defaults. */
+  private static RunInput input(
       String name,
       Canvas canvas,
-      Map<String, Object> payload,
-      int failures,
-      Function<Instant, RunResume> resumeAt)
-      throws Exception {
-    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+      String startNodeId,
+      List<String> alsoStartAt,
+      List<String> completedNodeIds,
+      Map<String, Object> priorOutputs,
+      Map<String, Integer> rerunOrdinals) {
+    return new RunInput(
+        "tenant",
+        "sequence",
+        name,
+        1,
+        canvas,
+        startNodeId,
+        Map.of("source", "crm"),
+        null,
+        priorOutputs,
+        completedNodeIds,
+        true,
+        true,
+        true,
+        null,
+        alsoStartAt,
+        rerunOrdinals);
+  }
+
+  /**
+   * Runs the input to its end, in real time: with time skipping the test server may skip ahead
+   * while a local activity runs, which it cannot see. A call to a "/slow" URL is answered once a
+   * failure is recorded.
+   */
+  private static void record(Path dir, RunInput input) throws Exception {
+    try (TestWorkflowEnvironment env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build())) {
       InMemoryRecorder recorder = new InMemoryRecorder();
-      ScriptedHttp http = new ScriptedHttp(failures);
+      ScriptedHttp http = new ScriptedHttp(0);
+      recorder.firstFailure.thenRun(() -> http.slowAnswer.complete(null));
       Worker automation = env.newWorker(TaskQueues.AUTOMATION);
       automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
       automation.registerActivitiesImplementations(recorder, http);
@@ -67,7 +106,7 @@ public final class HistoryRecorder {
       env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
       env.start();
       WorkflowClient client = env.getWorkflowClient();
-      String workflowId = AutomationRunWorkflow.workflowId(name);
+      String workflowId = AutomationRunWorkflow.workflowId(input.runId());
       client
           .newWorkflowStub(
               AutomationRunWorkflow.class,
@@ -75,25 +114,9 @@ public final class HistoryRecorder {
                   .setTaskQueue(TaskQueues.AUTOMATION)
                   .setWorkflowId(workflowId)
                   .build())
-          .run(
-              new RunInput(
-                  "tenant",
-                  "sequence",
-                  name,
-                  1,
-                  canvas,
-                  "hook",
-                  payload,
-                  null,
-                  Map.of(),
-                  List.of(),
-                  true,
-                  true,
-                  true,
-                  resumeAt == null
-                      ? null
-                      : resumeAt.apply(Instant.ofEpochMilli(env.currentTimeMillis()))));
-      Files.writeString(dir.resolve(name + ".json"), client.fetchHistory(workflowId).toJson(true));
+          .run(input);
+      Files.writeString(
+          dir.resolve(input.runId() + ".json"), client.fetchHistory(workflowId).toJson(true));
     }
   }
 }

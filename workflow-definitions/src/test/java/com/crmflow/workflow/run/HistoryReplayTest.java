@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -50,11 +52,19 @@ class HistoryReplayTest {
             "delivery-two-failures-then-success.json",
             "side-effects-email-chat-crm.json",
             "side-effects-email-unknown-outcome.json",
-            "local-failure-cuts-delay.json");
+            "local-failure-cuts-delay.json",
+            "local-failure-settles-branches.json",
+            "local-retry-of-unrun-nodes.json");
     // the failed run ended while its other branch's day-long timer was still pending
     assertThat(Files.readString(dir.resolve("local-failure-cuts-delay.json")))
         .contains("EVENT_TYPE_TIMER_STARTED", "HTTP 404 from peer")
         .doesNotContain("EVENT_TYPE_TIMER_FIRED");
+    // the call in flight when the run failed finished in it; the retry called the node after it
+    assertThat(markerPayloads(dir.resolve("local-failure-settles-branches.json")))
+        .contains("https://example.com/slow", "the run failed before this node started")
+        .doesNotContain("https://example.com/after");
+    assertThat(markerPayloads(dir.resolve("local-retry-of-unrun-nodes.json")))
+        .contains("https://example.com/after", "\"nodeId\":\"wait\"");
     assertThat(Files.readString(dir.resolve("side-effects-email-unknown-outcome.json")))
         .contains("EmailOutcomeUnknown", "record_email", "Version");
     assertThat(Files.readString(dir.resolve("side-effects-email-chat-crm.json")))
@@ -67,6 +77,24 @@ class HistoryReplayTest {
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(Files.readString(history), implementation(history));
     }
+  }
+
+  /** The payloads of a history's markers (local activities, versions) as text. */
+  private static String markerPayloads(Path history) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (HistoryEvent event :
+        WorkflowExecutionHistory.fromJson(Files.readString(history)).getEvents()) {
+      event
+          .getMarkerRecordedEventAttributes()
+          .getDetailsMap()
+          .values()
+          .forEach(
+              payloads ->
+                  payloads
+                      .getPayloadsList()
+                      .forEach(payload -> text.append(payload.getData().toStringUtf8())));
+    }
+    return text.toString();
   }
 
   /** Which workflow a recorded history belongs to, by its file name (see the recorders). */

@@ -3,6 +3,7 @@ package com.crmflow.workflow.run;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,11 +15,17 @@ public class InMemoryRecorder implements RunRecorderActivities {
   final Map<String, TreeMap<Integer, NodeLogEntry>> logs = new ConcurrentHashMap<>();
   public final Map<String, String> finished = new ConcurrentHashMap<>();
 
+  /** The first failed entry recorded, of any run. */
+  final CompletableFuture<NodeLogEntry> firstFailure = new CompletableFuture<>();
+
   @Override
   public synchronized void recordNode(String runId, NodeLogEntry entry) {
     TreeMap<Integer, NodeLogEntry> log = logs.computeIfAbsent(runId, id -> new TreeMap<>());
     if (!"running".equals(entry.status()) || !log.containsKey(entry.seq())) {
       log.put(entry.seq(), entry);
+    }
+    if ("failed".equals(entry.status())) {
+      firstFailure.complete(entry);
     }
   }
 

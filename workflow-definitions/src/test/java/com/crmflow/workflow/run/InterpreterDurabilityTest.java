@@ -95,6 +95,8 @@ class InterpreterDurabilityTest {
         activities.equals("local"),
         chains.equals("inline"),
         false,
+        null,
+        null,
         null);
   }
 
@@ -165,7 +167,9 @@ class InterpreterDurabilityTest {
         input.localActivities(),
         input.inlineChains(),
         input.triggerLogged(),
-        resume);
+        resume,
+        null,
+        null);
   }
 
   /** Runs callWaitCall as a resumed run and waits for its result. */
@@ -339,6 +343,8 @@ class InterpreterDurabilityTest {
             true,
             true,
             true,
+            null,
+            null,
             null);
 
     RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
@@ -399,6 +405,53 @@ class InterpreterDurabilityTest {
                 .getEvents())
         .noneMatch(HistoryEvent::hasTimerFiredEventAttributes);
     assertThat(recorder.finished).containsEntry("r5", "failed");
+  }
+
+  /**
+   * A node in flight in another branch when the run fails finishes and is logged as it ended (it
+   * may have acted), the node whose turn comes after it is logged as not started, and the delay is
+   * cut: a retry finds every node the failure left unrun.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aFailureLetsTheNodesInFlightFinishAndLogsWhatItLeftUnrun(String activities, String chains)
+      throws Exception {
+    env.close(); // in real time, as in the test above
+    env =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    ScriptedHttp http = startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    WorkflowClient.start(
+        stub(client, "r6")::run,
+        input("r6", Canvases.failureBesideASlowCallAndADelay(), Map.of(), activities, chains));
+
+    // the failed node is logged at once, and the run waits for the call still in flight
+    assertThat(recorder.firstFailure.get(30, java.util.concurrent.TimeUnit.SECONDS).nodeId())
+        .isEqualTo("bad");
+    assertThat(recorder.finished).doesNotContainKey("r6");
+    http.slowAnswer.complete(null);
+    RunResult result =
+        client
+            .newUntypedWorkflowStub(AutomationRunWorkflow.workflowId("r6"))
+            .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class);
+
+    assertThat(result.status()).isEqualTo("failed");
+    assertThat(result.error()).isEqualTo("node bad (http_request) failed: HTTP 404 from peer");
+    Map<String, NodeLogEntry> byNode = new HashMap<>();
+    recorder.log("r6").forEach(entry -> byNode.put(entry.nodeId(), entry));
+    assertThat(byNode).containsOnlyKeys("hook", "bad", "slow", "after", "wait");
+    assertThat(byNode.get("slow").status()).isEqualTo("completed");
+    assertThat(byNode.get("slow").output()).containsEntry("statusCode", 200);
+    assertThat(byNode.get("after").status()).isEqualTo("skipped");
+    assertThat(byNode.get("after").output())
+        .containsEntry("skipped", RunResult.NOT_STARTED_FOR_FAILURE);
+    assertThat(byNode.get("wait").status()).isEqualTo("skipped");
+    assertThat(byNode.get("wait").output()).containsEntry("skipped", RunResult.CUT_BY_FAILURE);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactlyInAnyOrder("https://example.com/refused", "https://example.com/slow");
+    assertThat(recorder.finished).containsEntry("r6", "failed");
   }
 
   @ParameterizedTest(name = "{0} activities, {1}")

@@ -3,13 +3,21 @@ package com.crmflow.workflow.run;
 import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** An http_request activity that fails its first {@code failures} attempts, then answers 200. */
+/**
+ * An http_request activity that fails its first {@code failures} attempts, then answers 200. A URL
+ * with "/refused" gets a 404, and one with "/slow" waits for {@link #slowAnswer} first.
+ */
 class ScriptedHttp implements HttpRequestActivities {
 
   final List<HttpRequestCommand> calls = new CopyOnWriteArrayList<>();
+  final CompletableFuture<Void> slowAnswer = new CompletableFuture<>();
   private final AtomicInteger failuresLeft;
 
   ScriptedHttp(int failures) {
@@ -21,6 +29,13 @@ class ScriptedHttp implements HttpRequestActivities {
     calls.add(command);
     if (command.url().contains("/refused")) {
       throw ApplicationFailure.newNonRetryableFailure("HTTP 404 from peer", "HttpClientError");
+    }
+    if (command.url().contains("/slow")) {
+      try {
+        slowAnswer.get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException | ExecutionException | TimeoutException e) {
+        throw ApplicationFailure.newFailure("no slow answer: " + e, "HttpServerError");
+      }
     }
     if (failuresLeft.getAndDecrement() > 0) {
       throw ApplicationFailure.newFailure("HTTP 503 from peer", "HttpServerError");
