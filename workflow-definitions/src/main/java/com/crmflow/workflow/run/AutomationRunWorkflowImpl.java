@@ -746,9 +746,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       return; // another branch into this node has not arrived yet
     }
     settled.add(nodeId);
-    if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id())) && failure != null) {
-      notStarted(node(nodeId));
-    } else if (incoming.stream().anyMatch(e -> edgeTaken.get(e.id()))) {
+    boolean taken = incoming.stream().anyMatch(e -> edgeTaken.get(e.id()));
+    if (taken && failure != null) {
+      notStarted(node(nodeId)); // only while the branches settle: see the check above
+    } else if (taken) {
       ready.add(nodeId);
     } else {
       // every way in was a branch not taken: skip, and let the skip flow on
