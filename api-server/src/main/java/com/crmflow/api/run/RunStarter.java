@@ -303,7 +303,7 @@ public class RunStarter {
     Canvas canvas = pinned != null ? pinned : canvasOf(run);
     RetryContext retry =
         run.retryOf() == null
-            ? new RetryContext(Map.of(), List.of(), List.of(), null)
+            ? new RetryContext(Map.of(), List.of(), List.of(), null, null)
             : retryContext(canvas, run);
     return new RunInput(
         run.tenantId().toString(),
@@ -321,7 +321,8 @@ public class RunStarter {
         startLogged,
         resume,
         retry.alsoStartAt(),
-        retry.rerunOrdinals());
+        retry.rerunOrdinals(),
+        retry.delaysWakeUp());
   }
 
   private Canvas canvasOf(AutomationRun run) {
@@ -400,7 +401,8 @@ public class RunStarter {
       Map<String, Object> priorOutputs,
       List<String> completedNodeIds,
       List<String> alsoStartAt,
-      Map<String, Integer> rerunOrdinals) {}
+      Map<String, Integer> rerunOrdinals,
+      Map<String, String> delaysWakeUp) {}
 
   /**
    * The variables the nodes before the retry's start nodes produced, rebuilt in execution order
@@ -422,6 +424,7 @@ public class RunStarter {
     Map<String, Integer> ordinalOf = new HashMap<>();
     Map<String, Integer> counts = new HashMap<>();
     List<String> starts = List.of();
+    Map<String, String> delaysWakeUp = Map.of();
     for (AutomationRun earlier : chain) {
       List<NodeLogEntry> log = runs.loggedNodes(earlier.id());
       List<String> ranAgain = new ArrayList<>(RetryStarts.of(canvas, log, earlier.error()));
@@ -429,6 +432,7 @@ public class RunStarter {
         ranAgain.remove(retry.startNodeId());
         ranAgain.add(0, retry.startNodeId());
         starts = List.copyOf(ranAgain);
+        delaysWakeUp = wakeUps(log, starts);
       }
       for (NodeLogEntry entry : log) {
         if (entry.output() != null
@@ -453,6 +457,23 @@ public class RunStarter {
     starts.stream()
         .filter(ordinalOf::containsKey)
         .forEach(node -> rerunOrdinals.put(node, ordinalOf.get(node)));
-    return new RetryContext(prior, completed, starts.subList(1, starts.size()), rerunOrdinals);
+    return new RetryContext(
+        prior, completed, starts.subList(1, starts.size()), rerunOrdinals, delaysWakeUp);
+  }
+
+  /**
+   * When each delay among the retry's start nodes would have woken in the failed run: the {@code
+   * until} that its entry, cut short by the failure, keeps.
+   */
+  private static Map<String, String> wakeUps(List<NodeLogEntry> log, List<String> starts) {
+    Map<String, String> wakeUps = new HashMap<>();
+    for (NodeLogEntry entry : log) {
+      if (starts.contains(entry.nodeId())
+          && entry.output() != null
+          && entry.output().get("until") instanceof String until) {
+        wakeUps.put(entry.nodeId(), until);
+      }
+    }
+    return wakeUps;
   }
 }

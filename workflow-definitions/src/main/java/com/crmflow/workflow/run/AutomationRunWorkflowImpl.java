@@ -95,6 +95,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    */
   static final String FAILURE_SETTLES_BRANCHES = "failure-settles-branches";
 
+  /**
+   * Before this version the entries of a branch that ended while another branch waited (a call
+   * beside a day's delay) stayed in the buffer until the run ended: a running run did not show
+   * them. Now a branch that ends while others go on writes them.
+   */
+  static final String FLUSH_ENDED_BRANCHES = "flush-ended-branches";
+
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
@@ -172,6 +179,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         } finally {
           active--;
         }
+        branchEnded();
       } else {
         starts.forEach(this::startThread);
       }
@@ -283,7 +291,18 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
           } finally {
             active--;
           }
+          branchEnded();
         });
+  }
+
+  /** A branch ended: while others go on, its entries are written now, not with the run's end. */
+  private void branchEnded() {
+    if (batched
+        && active > 0
+        && !pending.isEmpty()
+        && Workflow.getVersion(FLUSH_ENDED_BRANCHES, Workflow.DEFAULT_VERSION, 1) == 1) {
+      flush();
+    }
   }
 
   private CanvasNode node(String nodeId) {
@@ -308,11 +327,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     try {
       if (NodeType.DELAY.value().equals(type)) {
         // "until" lets operators (and the enrollment list's next step time) see when it wakes
-        String until =
-            waiting != null
-                ? waiting.until()
-                : NodeLogEntry.timestamp(
-                    Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node)));
+        String until = NodeLogEntry.timestamp(wakeUp(node));
         record(
             new NodeLogEntry(
                 seq,
@@ -329,7 +344,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       }
       output = run(node);
     } catch (NodeSkipped skipped) {
-      Map<String, Object> reason = Map.of("skipped", skipped.getMessage());
+      Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
       record(
           new NodeLogEntry(
@@ -634,18 +649,37 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     return first != null ? first : second != null ? second : otherwise;
   }
 
+  /**
+   * When a delay that starts now wakes: at the time logged for it before (a resumed run's delay
+   * that was waiting, a retry's delay that the failure cut short), else its length from now.
+   */
+  private Instant wakeUp(CanvasNode node) {
+    String logged = loggedWakeUp(node);
+    return logged != null
+        ? Instant.parse(logged)
+        : Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node));
+  }
+
+  private String loggedWakeUp(CanvasNode node) {
+    RunResume.WaitingDelay waiting = waitingBefore(node);
+    if (waiting != null) {
+      return waiting.until();
+    }
+    return input.delaysWakeUp() == null ? null : input.delaysWakeUp().get(node.id());
+  }
+
   private Map<String, Object> delay(CanvasNode node) {
     double days = number(node.config("delayDays"));
     double hours = number(node.config("delayHours"));
     Duration duration = delayDuration(node);
-    RunResume.WaitingDelay waiting = waitingBefore(node);
+    boolean wakesAtLoggedTime = loggedWakeUp(node) != null;
+    Instant wakeUp = wakeUp(node);
     Duration left =
-        waiting == null
-            ? duration
-            : Duration.between(
-                Instant.ofEpochMilli(Workflow.currentTimeMillis()), Instant.parse(waiting.until()));
-    // a resumed delay waits only for what is left of it, if anything
-    if (waiting == null || left.compareTo(Duration.ZERO) > 0) {
+        wakesAtLoggedTime
+            ? Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), wakeUp)
+            : duration;
+    // a resumed or retried delay waits only for what is left of it, if anything
+    if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
       boolean cutByFailure =
           Workflow.getVersion(FAILURE_CUTS_DELAYS, Workflow.DEFAULT_VERSION, 1) == 1;
       Promise<Void> timer =
@@ -654,7 +688,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       if (cutByFailure) {
         Workflow.await(() -> timer.isCompleted() || failure != null);
         if (!timer.isCompleted()) {
-          throw new NodeCut();
+          // from FAILURE_SETTLES_BRANCHES on, its retry wakes when it would have
+          throw new NodeCut(branchesSettle ? NodeLogEntry.timestamp(wakeUp) : null);
         }
       }
       timer.get();

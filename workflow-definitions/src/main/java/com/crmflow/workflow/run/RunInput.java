@@ -28,6 +28,9 @@ import java.util.Map;
  *     startNodeId}, none of them after another; null or empty otherwise
  * @param rerunOrdinals for a retry: the ordinal ({@code http_request_2}: 2) that each node it runs
  *     again had in the failed run, so that variables name the same nodes as there; null otherwise
+ * @param delaysWakeUp for a retry: when each delay that the failure cut short would have woken
+ *     (ISO-8601, as logged); the retry's delay waits until then (not at all if that has passed)
+ *     instead of its full length again; null otherwise
  */
 public record RunInput(
     String tenantId,
@@ -45,7 +48,8 @@ public record RunInput(
     Boolean triggerLogged,
     RunResume resume,
     List<String> alsoStartAt,
-    Map<String, Integer> rerunOrdinals) {
+    Map<String, Integer> rerunOrdinals,
+    Map<String, String> delaysWakeUp) {
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);

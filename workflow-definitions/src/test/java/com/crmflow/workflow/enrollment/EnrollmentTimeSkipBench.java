@@ -121,6 +121,7 @@ class EnrollmentTimeSkipBench {
               false,
               null,
               null,
+              null,
               null));
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;

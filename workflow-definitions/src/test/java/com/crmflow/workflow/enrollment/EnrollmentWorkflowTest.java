@@ -124,6 +124,7 @@ class EnrollmentWorkflowTest {
             false,
             null,
             null,
+            null,
             null));
     return WorkflowStub.fromTyped(workflow);
   }

@@ -100,6 +100,21 @@ public final class Canvases {
             edge("wait", "tail")));
   }
 
+  /** webhook → call, beside webhook → wait a day → tail. */
+  static Canvas callBesideADelay() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "call", "http_request", Map.of("method", "GET", "url", "https://example.com/call")),
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node(
+                "tail",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/tail"))),
+        List.of(edge("hook", "call"), edge("hook", "wait"), edge("wait", "tail")));
+  }
+
   /** webhook → wait 3 days → http_request */
   static Canvas threeDayWait() {
     return new Canvas(

@@ -165,7 +165,7 @@ public final class FlowHistoryRecorder {
         .run(
             new RunInput(
                 "t", "s", runId, 1, canvas, "hook", payload, contact, Map.of(), List.of(), false,
-                false, false, null, null, null));
+                false, false, null, null, null, null));
     Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
   }
 
@@ -225,6 +225,7 @@ public final class FlowHistoryRecorder {
                   false,
                   false,
                   false,
+                  null,
                   null,
                   null,
                   null));

@@ -54,7 +54,8 @@ class HistoryReplayTest {
             "side-effects-email-unknown-outcome.json",
             "local-failure-cuts-delay.json",
             "local-failure-settles-branches.json",
-            "local-retry-of-unrun-nodes.json");
+            "local-retry-of-unrun-nodes.json",
+            "local-branch-ends-beside-delay.json");
     // the failed run ended while its other branch's day-long timer was still pending
     assertThat(Files.readString(dir.resolve("local-failure-cuts-delay.json")))
         .contains("EVENT_TYPE_TIMER_STARTED", "HTTP 404 from peer")
@@ -63,6 +64,9 @@ class HistoryReplayTest {
     assertThat(markerPayloads(dir.resolve("local-failure-settles-branches.json")))
         .contains("https://example.com/slow", "the run failed before this node started")
         .doesNotContain("https://example.com/after");
+    // the call's entry was written while the delay beside it waited, before the run's end
+    assertThat(markerPayloads(dir.resolve("local-branch-ends-beside-delay.json")))
+        .contains("flush-ended-branches", "https://example.com/tail");
     assertThat(markerPayloads(dir.resolve("local-retry-of-unrun-nodes.json")))
         .contains("https://example.com/after", "\"nodeId\":\"wait\"");
     assertThat(Files.readString(dir.resolve("side-effects-email-unknown-outcome.json")))

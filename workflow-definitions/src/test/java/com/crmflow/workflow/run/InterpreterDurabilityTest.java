@@ -97,6 +97,7 @@ class InterpreterDurabilityTest {
         false,
         null,
         null,
+        null,
         null);
   }
 
@@ -168,6 +169,7 @@ class InterpreterDurabilityTest {
         input.inlineChains(),
         input.triggerLogged(),
         resume,
+        null,
         null,
         null);
   }
@@ -345,6 +347,7 @@ class InterpreterDurabilityTest {
             true,
             null,
             null,
+            null,
             null);
 
     RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
@@ -447,11 +450,100 @@ class InterpreterDurabilityTest {
     assertThat(byNode.get("after").output())
         .containsEntry("skipped", RunResult.NOT_STARTED_FOR_FAILURE);
     assertThat(byNode.get("wait").status()).isEqualTo("skipped");
-    assertThat(byNode.get("wait").output()).containsEntry("skipped", RunResult.CUT_BY_FAILURE);
+    assertThat(byNode.get("wait").output())
+        .containsEntry("skipped", RunResult.CUT_BY_FAILURE)
+        .containsKey("until"); // a retry's delay wakes then
     assertThat(http.calls)
         .extracting(HttpRequestCommand::url)
         .containsExactlyInAnyOrder("https://example.com/refused", "https://example.com/slow");
     assertThat(recorder.finished).containsEntry("r6", "failed");
+  }
+
+  /**
+   * A branch that ends while another waits on a day's delay has its entries written then, not when
+   * the run ends: a running run shows them.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aBranchThatEndsBesideAWaitingDelayShowsItsEntriesAtOnce(String activities, String chains)
+      throws Exception {
+    startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    WorkflowClient.start(
+        stub(client, "r9")::run,
+        input("r9", Canvases.callBesideADelay(), Map.of(), activities, chains));
+
+    env.sleep(Duration.ofHours(1));
+    Map<String, String> statusByNode = new HashMap<>();
+    recorder.log("r9").forEach(entry -> statusByNode.put(entry.nodeId(), entry.status()));
+    assertThat(statusByNode)
+        .containsEntry("call", "completed")
+        .containsEntry("wait", "running")
+        .doesNotContainKey("tail");
+    assertThat(recorder.finished).doesNotContainKey("r9");
+    RunResult result =
+        client
+            .newUntypedWorkflowStub(AutomationRunWorkflow.workflowId("r9"))
+            .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class);
+    assertThat(result.status()).isEqualTo("completed");
+    assertThat(recorder.log("r9")).extracting(NodeLogEntry::status).containsOnly("completed");
+  }
+
+  /**
+   * A retry's delay that the failure cut short wakes when it would have woken in the failed run: in
+   * 5 hours here, not 3 days; and at once when that time has passed.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aRetriedDelayWakesWhenItWouldHaveInTheFailedRun(String activities, String chains) {
+    ScriptedHttp http = startWorkers(0);
+    String inFiveHours = untilIn(Duration.ofHours(5));
+    long started = env.currentTimeMillis();
+    RunResult result =
+        stub(env.getWorkflowClient(), "r7").run(retryOfWait("r7", inFiveHours, activities, chains));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(Duration.ofMillis(env.currentTimeMillis() - started))
+        .isBetween(Duration.ofHours(5), Duration.ofHours(6));
+    assertThat(recorder.log("r7").get(0).nodeId()).isEqualTo("wait");
+    assertThat(recorder.log("r7").get(0).output().get("waitedSeconds"))
+        .hasToString(String.valueOf(3 * 24 * 3600));
+    assertThat(http.calls).hasSize(1);
+
+    String anHourAgo = untilIn(Duration.ofHours(-1));
+    RunResult overdue =
+        stub(env.getWorkflowClient(), "r8").run(retryOfWait("r8", anHourAgo, activities, chains));
+    assertThat(overdue.status()).isEqualTo("completed");
+    assertThat(
+            env.getWorkflowClient()
+                .fetchHistory(AutomationRunWorkflow.workflowId("r8"))
+                .getEvents())
+        .noneMatch(HistoryEvent::hasTimerStartedEventAttributes);
+    assertThat(http.calls).hasSize(2);
+  }
+
+  /** A retry of threeDayWait whose delay the failure cut short: it starts at the delay. */
+  private static RunInput retryOfWait(
+      String runId, String wakeUp, String activities, String chains) {
+    RunInput first = input(runId, Canvases.threeDayWait(), Map.of("id", "x"), activities, chains);
+    return new RunInput(
+        first.tenantId(),
+        first.sequenceId(),
+        runId,
+        first.canvasVersion(),
+        first.canvas(),
+        "wait",
+        first.triggerPayload(),
+        null,
+        Map.of("webhook_trigger_1", Map.of()),
+        List.of("hook"),
+        first.localActivities(),
+        first.inlineChains(),
+        false,
+        null,
+        null,
+        Map.of("wait", 1),
+        Map.of("wait", wakeUp));
   }
 
   @ParameterizedTest(name = "{0} activities, {1}")
