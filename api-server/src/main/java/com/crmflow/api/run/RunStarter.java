@@ -303,7 +303,7 @@ public class RunStarter {
     Canvas canvas = pinned != null ? pinned : canvasOf(run);
     RetryContext retry =
         run.retryOf() == null
-            ? new RetryContext(Map.of(), List.of(), List.of(), null, null)
+            ? new RetryContext(Map.of(), List.of(), List.of(), null, null, null)
             : retryContext(canvas, run);
     return new RunInput(
         run.tenantId().toString(),
@@ -319,7 +319,7 @@ public class RunStarter {
         localActivities,
         true,
         startLogged,
-        resume,
+        retry.passedOver() == null ? resume : passOver(retry.passedOver(), resume),
         retry.alsoStartAt(),
         retry.rerunOrdinals(),
         retry.delaysWakeUp());
@@ -402,7 +402,8 @@ public class RunStarter {
       List<String> completedNodeIds,
       List<String> alsoStartAt,
       Map<String, Integer> rerunOrdinals,
-      Map<String, String> delaysWakeUp) {}
+      Map<String, String> delaysWakeUp,
+      RunResume passedOver) {}
 
   /**
    * The variables the nodes before the retry's start nodes produced, rebuilt in execution order
@@ -425,14 +426,23 @@ public class RunStarter {
     Map<String, Integer> counts = new HashMap<>();
     List<String> starts = List.of();
     Map<String, String> delaysWakeUp = Map.of();
+    RunResume passedOver = null;
     for (AutomationRun earlier : chain) {
       List<NodeLogEntry> log = runs.loggedNodes(earlier.id());
-      List<String> ranAgain = new ArrayList<>(RetryStarts.of(canvas, log, earlier.error()));
+      List<String> unrun = RetryStarts.of(canvas, log, earlier.error());
+      List<String> ranAgain = new ArrayList<>(unrun);
       if (earlier.id().equals(retry.retryOf())) {
         ranAgain.remove(retry.startNodeId());
         ranAgain.add(0, retry.startNodeId());
         starts = List.copyOf(ranAgain);
         delaysWakeUp = wakeUps(log, starts);
+        if (unrun.isEmpty()) {
+          // nothing logged as left unrun (its workflow was terminated while a call was in flight,
+          // which has no entry yet): the retry walks again from where it started and passes over
+          // the nodes it logged, as a resumed run does, so no call is made twice
+          passedOver = whereItStood(log);
+          log.forEach(entry -> ranAgain.add(entry.nodeId()));
+        }
       }
       for (NodeLogEntry entry : log) {
         if (entry.output() != null
@@ -458,7 +468,25 @@ public class RunStarter {
         .filter(ordinalOf::containsKey)
         .forEach(node -> rerunOrdinals.put(node, ordinalOf.get(node)));
     return new RetryContext(
-        prior, completed, starts.subList(1, starts.size()), rerunOrdinals, delaysWakeUp);
+        prior,
+        completed,
+        starts.subList(1, starts.size()),
+        rerunOrdinals,
+        delaysWakeUp,
+        passedOver);
+  }
+
+  /**
+   * The retried run's logged nodes to pass over, with the retry's own log (where its workflow
+   * stood, if the server lost it) on top.
+   */
+  private static RunResume passOver(RunResume retried, RunResume own) {
+    Map<String, RunResume.NodeOutcome> done = new HashMap<>(retried.done());
+    if (own == null) {
+      return new RunResume(done, Map.of(), 0);
+    }
+    done.putAll(own.done());
+    return new RunResume(done, own.waiting(), own.lastSeq());
   }
 
   /**

@@ -3,6 +3,7 @@ package com.crmflow.api.run;
 import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
 import static io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED;
 import static io.temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
@@ -83,16 +84,6 @@ class AutomationRunApiTest extends ApiTest {
   private String triggerThenCall(String hook, String method, String path) {
     return activeAutomation(
         chain(hook, node("call", "http_request", http(method, peer.url(path)))));
-  }
-
-  private static Map<String, Object> http(String method, String url, Object... extra) {
-    Map<String, Object> config = new HashMap<>();
-    config.put("method", method);
-    config.put("url", url);
-    for (int i = 0; i < extra.length; i += 2) {
-      config.put((String) extra[i], extra[i + 1]);
-    }
-    return config;
   }
 
   private String uniqueId(String base) {

@@ -60,6 +60,18 @@ class ClosedWorkflowSweepTest extends ApiTest {
     return tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
   }
 
+  /** Terminates the run's workflow as an operator would, and sweeps until the run has ended. */
+  private void terminateAndSweep(String runId, String reason) {
+    temporal.newUntypedWorkflowStub("run-" + runId).terminate(reason);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              sweep.checkNextBatches(Duration.ZERO);
+              return !run(runId).get("status").asString().equals("running");
+            });
+  }
+
   /** Enough rounds of the sweep to look at every running run at least once. */
   private void sweepEveryRunningRun() {
     long running =
@@ -77,14 +89,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     String runId = waitingRun(waitingFlow());
     double endedBefore = prometheus("crm_runs_closed_elsewhere_total");
 
-    temporal.newUntypedWorkflowStub("run-" + runId).terminate("stuck, said the operator");
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () -> {
-              sweep.checkNextBatches(Duration.ZERO);
-              return !run(runId).get("status").asString().equals("running");
-            });
+    terminateAndSweep(runId, "stuck, said the operator");
 
     JsonNode ended = run(runId);
     String error = "The workflow was terminated in Temporal: stuck, said the operator";
@@ -112,6 +117,46 @@ class ClosedWorkflowSweepTest extends ApiTest {
     assertThat(retried.at("/node_log/0/nodeId").asString()).isEqualTo("wait");
     assertThat(retried.at("/node_log/0/status").asString()).isEqualTo("running");
     tenant.api().post("/api/v1/automation-runs/" + retryId + "/cancel", Map.of());
+  }
+
+  /**
+   * hook → first → slow → after, terminated while slow's call is in flight (no entry for it yet):
+   * the retry passes over the trigger and first, as logged, and calls slow and after.
+   */
+  @Test
+  void aRetryOfARunTerminatedWithACallInFlightMakesNoLoggedCallAgain() {
+    String hook = SequenceSupport.uniqueId("hook");
+    peer.hold("/slow-call");
+    SequenceSupport.activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node("first", "http_request", Flows.http("GET", peer.url("/first-call"))),
+            node("slow", "http_request", Flows.http("GET", peer.url("/slow-call"))),
+            node("after", "http_request", Flows.http("GET", peer.url("/after-call")))));
+    String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
+    await().until(() -> peer.received("/slow-call").size() == 1);
+    terminateAndSweep(runId, "stuck on slow");
+    assertThat(run(runId).get("status").asString()).isEqualTo("failed");
+    assertThat(run(runId).get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "first"); // the call in flight has no entry
+
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    String retryId = retry.text("/run/id");
+    assertThat(retry.text("/run/start_node_id")).isEqualTo(hook);
+    await().until(() -> peer.received("/slow-call").size() == 2);
+    peer.release("/slow-call");
+    JsonNode retried = SequenceSupport.awaitRun(tenant.api(), retryId);
+    assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
+    assertThat(retried.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly("slow", "after");
+    assertThat(peer.received("/first-call")).hasSize(1); // until session 15: called again
+    // the retry's own calls, by their Idempotency-Key: the terminated workflow's worker may still
+    // finish the local activity it was in and go on for a moment (see the README)
+    assertThat(peer.received("/after-call"))
+        .filteredOn(call -> (retryId + ":after").equals(call.header("Idempotency-Key")))
+        .hasSize(1);
   }
 
   /** Fires the hook and waits until its run has ended; returns the run id. */

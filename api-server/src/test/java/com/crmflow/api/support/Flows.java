@@ -75,6 +75,17 @@ public final class Flows {
         node("later", "http_request", Map.of("method", "GET", "url", url)));
   }
 
+  /** An http_request config: method, url and further key, value pairs. */
+  public static Map<String, Object> http(String method, String url, Object... extra) {
+    Map<String, Object> config = new HashMap<>();
+    config.put("method", method);
+    config.put("url", url);
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put((String) extra[i], extra[i + 1]);
+    }
+    return config;
+  }
+
   /** email → delay → email: a complete sequence. */
   public static Map<String, Object> completeSequence() {
     return canvas(
