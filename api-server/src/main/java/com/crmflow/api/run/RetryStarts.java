@@ -49,6 +49,14 @@ final class RetryStarts {
     return starts;
   }
 
+  /**
+   * Whether the run failed at a node of its own, the first of {@code starts} (its error names it);
+   * otherwise it was stopped in Temporal ("The workflow was terminated in Temporal: ...").
+   */
+  static boolean failedAtANode(List<String> starts, String error) {
+    return !starts.isEmpty() && error != null && error.startsWith("node " + starts.get(0) + " (");
+  }
+
   private static boolean leftUnrun(Canvas canvas, NodeLogEntry entry) {
     if (RunResult.FAILED.equals(entry.status())) {
       return canvas

@@ -121,8 +121,7 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
     }
-    String failedNode =
-        starter.retryStarts(failed).stream().findFirst().orElse(failed.startNodeId());
+    String failedNode = starter.retryStartNode(failed);
     RunRepository.NewRun next =
         new RunRepository.NewRun(
             UUID.randomUUID(),

@@ -333,11 +333,19 @@ public class RunStarter {
   }
 
   /**
-   * Where a retry of the failed run starts (see {@link RetryStarts}): the failed node first; empty
-   * when its log names no node.
+   * The {@code start_node_id} of a retry of the failed run: its failed node (see {@link
+   * RetryStarts}); for a run stopped in Temporal, where the run started (see {@link
+   * #retryContext}).
    */
-  List<String> retryStarts(AutomationRun failed) {
-    return RetryStarts.of(canvasOf(failed), runs.loggedNodes(failed.id()), failed.error());
+  String retryStartNode(AutomationRun failed) {
+    List<String> unrun =
+        RetryStarts.of(canvasOf(failed), runs.loggedNodes(failed.id()), failed.error());
+    return RetryStarts.failedAtANode(unrun, failed.error()) ? unrun.get(0) : failed.startNodeId();
+  }
+
+  /** The log as a {@link RunResume}, leaving out the nodes to run again. */
+  private static RunResume whereItStood(List<NodeLogEntry> log, List<String> runAgain) {
+    return whereItStood(log.stream().filter(entry -> !runAgain.contains(entry.nodeId())).toList());
   }
 
   /**
@@ -431,18 +439,19 @@ public class RunStarter {
       List<NodeLogEntry> log = runs.loggedNodes(earlier.id());
       List<String> unrun = RetryStarts.of(canvas, log, earlier.error());
       List<String> ranAgain = new ArrayList<>(unrun);
-      if (earlier.id().equals(retry.retryOf())) {
+      if (earlier.id().equals(retry.retryOf())
+          && !RetryStarts.failedAtANode(unrun, earlier.error())) {
+        // stopped in Temporal (terminated, timed out): a call in flight then has no entry, so the
+        // retry walks again from where the run started, passes over the nodes it logged as
+        // finished (as a resumed run does) and runs the others
+        starts = List.of(retry.startNodeId());
+        passedOver = whereItStood(log, unrun);
+        log.forEach(entry -> ranAgain.add(entry.nodeId()));
+      } else if (earlier.id().equals(retry.retryOf())) {
         ranAgain.remove(retry.startNodeId());
         ranAgain.add(0, retry.startNodeId());
         starts = List.copyOf(ranAgain);
         delaysWakeUp = wakeUps(log, starts);
-        if (unrun.isEmpty()) {
-          // nothing logged as left unrun (its workflow was terminated while a call was in flight,
-          // which has no entry yet): the retry walks again from where it started and passes over
-          // the nodes it logged, as a resumed run does, so no call is made twice
-          passedOver = whereItStood(log);
-          log.forEach(entry -> ranAgain.add(entry.nodeId()));
-        }
       }
       for (NodeLogEntry entry : log) {
         if (entry.output() != null

@@ -13,6 +13,8 @@ import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -108,7 +110,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
         .isGreaterThanOrEqualTo(endedBefore + 1);
     assertThat(peer.received("/later")).isEmpty();
 
-    // the retry starts at the node the workflow was stopped in
+    // the retry passes over the logged trigger and runs the node the workflow was stopped in
     ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
     assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
     String retryId = retry.text("/run/id");
@@ -120,26 +122,39 @@ class ClosedWorkflowSweepTest extends ApiTest {
   }
 
   /**
-   * hook → first → slow → after, terminated while slow's call is in flight (no entry for it yet):
-   * the retry passes over the trigger and first, as logged, and calls slow and after.
+   * hook → first → slow → after, beside hook → wait a day → later; terminated while slow's call is
+   * in flight (no entry for it yet) and the delay waits. The retry walks again from the trigger,
+   * passes over first, as logged, and runs slow, after and the delay.
    */
   @Test
-  void aRetryOfARunTerminatedWithACallInFlightMakesNoLoggedCallAgain() {
+  void aRetryOfARunTerminatedWithACallInFlightMakesNoLoggedCallAgainAndRunsTheRest() {
     String hook = SequenceSupport.uniqueId("hook");
     peer.hold("/slow-call");
     SequenceSupport.activeAutomation(
         tenant.api(),
-        chain(
-            hook,
-            node("first", "http_request", Flows.http("GET", peer.url("/first-call"))),
-            node("slow", "http_request", Flows.http("GET", peer.url("/slow-call"))),
-            node("after", "http_request", Flows.http("GET", peer.url("/after-call")))));
+        Flows.canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node("first", "http_request", Flows.http("GET", peer.url("/first-call"))),
+                node("slow", "http_request", Flows.http("GET", peer.url("/slow-call"))),
+                node("after", "http_request", Flows.http("GET", peer.url("/after-call"))),
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("later", "http_request", Flows.http("GET", peer.url("/later")))),
+            List.of(
+                Flows.edge("e1", hook, "first"),
+                Flows.edge("e2", "first", "slow"),
+                Flows.edge("e3", "slow", "after"),
+                Flows.edge("e4", hook, "wait"),
+                Flows.edge("e5", "wait", "later"))));
     String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
     await().until(() -> peer.received("/slow-call").size() == 1);
+    SequenceSupport.awaitNodeLog(tenant.api(), runId, 3); // hook, first, wait
     terminateAndSweep(runId, "stuck on slow");
     assertThat(run(runId).get("status").asString()).isEqualTo("failed");
-    assertThat(run(runId).get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
-        .containsExactly(hook, "first"); // the call in flight has no entry
+    Map<String, String> logged = statusByNode(runId);
+    assertThat(logged) // the call in flight has no entry
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(hook, "completed", "first", "completed", "wait", "failed"));
 
     ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
     assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
@@ -147,16 +162,26 @@ class ClosedWorkflowSweepTest extends ApiTest {
     assertThat(retry.text("/run/start_node_id")).isEqualTo(hook);
     await().until(() -> peer.received("/slow-call").size() == 2);
     peer.release("/slow-call");
-    JsonNode retried = SequenceSupport.awaitRun(tenant.api(), retryId);
-    assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
-    assertThat(retried.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
-        .containsExactly("slow", "after");
+    await().until(() -> "completed".equals(statusByNode(retryId).get("after")));
+    assertThat(statusByNode(retryId))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("slow", "completed", "after", "completed", "wait", "running"));
     assertThat(peer.received("/first-call")).hasSize(1); // until session 15: called again
     // the retry's own calls, by their Idempotency-Key: the terminated workflow's worker may still
     // finish the local activity it was in and go on for a moment (see the README)
     assertThat(peer.received("/after-call"))
         .filteredOn(call -> (retryId + ":after").equals(call.header("Idempotency-Key")))
         .hasSize(1);
+    assertThat(peer.received("/later")).isEmpty();
+    tenant.api().post("/api/v1/automation-runs/" + retryId + "/cancel", Map.of());
+  }
+
+  private Map<String, String> statusByNode(String runId) {
+    Map<String, String> statuses = new HashMap<>();
+    run(runId)
+        .get("node_log")
+        .forEach(e -> statuses.put(e.get("nodeId").asString(), e.get("status").asString()));
+    return statuses;
   }
 
   /** Fires the hook and waits until its run has ended; returns the run id. */

@@ -78,8 +78,11 @@ class RetryStartsTest {
 
     assertThat(RetryStarts.of(CANVAS, log, ERROR)).containsExactly("bad");
     // a run stopped in Temporal names no node in its error: its failed nodes in log order
+    assertThat(RetryStarts.failedAtANode(List.of("bad"), ERROR)).isTrue();
     assertThat(RetryStarts.of(CANVAS, log, "The workflow was terminated in Temporal: x"))
         .containsExactly("bad");
+    assertThat(RetryStarts.failedAtANode(List.of("bad"), "The workflow was terminated: x"))
+        .isFalse();
   }
 
   private static NodeLogEntry entry(int seq, String nodeId, String status, String skipped) {
