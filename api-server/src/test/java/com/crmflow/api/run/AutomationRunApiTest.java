@@ -380,11 +380,10 @@ class AutomationRunApiTest extends ApiTest {
                 node("wait", "delay", Map.of("delayDays", 1)),
                 node("bad", "http_request", http("GET", peer.url("/fails-beside")))),
             List.of(edge("e1", hook, "wait"), edge("e2", hook, "bad"))));
-    JsonNode failed = awaitRun(fire(hook, Map.of()).text("/runId"));
-    assertThat(failed.get("status").asString()).isEqualTo("failed");
+    String runId = fire(hook, Map.of()).text("/runId");
+    assertThat(awaitRun(runId).get("status").asString()).isEqualTo("failed");
 
-    Map<String, JsonNode> byNode = new HashMap<>();
-    failed.get("node_log").forEach(entry -> byNode.put(entry.get("nodeId").asString(), entry));
+    Map<String, JsonNode> byNode = byNode(runId);
     assertThat(byNode.get("bad").get("status").asString()).isEqualTo("failed");
     JsonNode cut = byNode.get("wait");
     assertThat(cut.get("status").asString()).isEqualTo("skipped");
