@@ -102,11 +102,33 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    */
   static final String FLUSH_ENDED_BRANCHES = "flush-ended-branches";
 
+  /**
+   * Before this version a recorder activity carried whatever entries were buffered, whatever their
+   * size: on a real server, a batch over its 2 MB payload limit failed the workflow task again and
+   * again and the run never moved. Now (recording through the crm queue) batches stay under {@link
+   * HistoryPayloads#BATCH_LIMIT_BYTES} and an output over {@link HistoryPayloads#ENTRY_LIMIT_BYTES}
+   * is logged as a note of its size. A run whose entries are small records no marker.
+   */
+  static final String SIZED_RECORDING = "sized-recording";
+
+  /**
+   * Before this version a local http_request started whatever its task's markers already held: a
+   * chain of large answers took one task's completion over 4 MB and the server terminated the run.
+   * Now each call waits, when the task is full, for it to be handed in ({@link TaskAnswerBudget}).
+   */
+  static final String ANSWERS_PER_TASK = "answers-per-task";
+
+  /** A local http_request's request larger than this is left out of its marker. */
+  private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
+
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(10))
           .setRetryOptions(RECORDING.getRetryOptions())
+          // the entries are in PostgreSQL: copying them into history too only doubled its size
+          // (and the embedded server's memory) and could take a marker over a real server's limit
+          .setDoNotIncludeArgumentsIntoMarker(true)
           .build();
 
   private RunRecorderActivities recorder;
@@ -123,6 +145,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private boolean branchesSettle;
   private boolean batched;
   private Integer sideEffectNodesVersion;
+  private Boolean sizedRecording;
+  private Boolean answersPerTask;
+  private final TaskAnswerBudget answerBudget = new TaskAnswerBudget(this::answersPerTask);
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -197,20 +222,64 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   private void record(NodeLogEntry entry) {
+    NodeLogEntry recorded =
+        recordsThroughHistory() && HistoryPayloads.overLimit(entry) && recordsSized()
+            ? HistoryPayloads.withoutOutput(entry)
+            : entry;
     if (batched) {
-      pending.add(entry);
+      pending.add(recorded);
     } else {
-      recorder.recordNode(input.runId(), entry);
+      recorder.recordNode(input.runId(), recorded);
     }
   }
 
   /** Starts writing the buffered entries without waiting: called just before the run waits. */
   private void flush() {
     if (batched && !pending.isEmpty()) {
-      List<NodeLogEntry> batch = List.copyOf(pending);
+      List<NodeLogEntry> entries = List.copyOf(pending);
       pending.clear();
-      flushes.add(new Flush(batch, Async.procedure(recorder::recordNodes, input.runId(), batch)));
+      List<List<NodeLogEntry>> batches = sizedBatches(entries);
+      Promise<Void> written =
+          batches.size() == 1
+              ? Async.procedure(recorder::recordNodes, input.runId(), entries)
+              // one after the other, so that no workflow task carries them all at once
+              : Async.procedure(
+                  () -> batches.forEach(batch -> recorder.recordNodes(input.runId(), batch)));
+      flushes.add(new Flush(entries, written));
     }
+  }
+
+  /**
+   * The recorder's activities carry their entries in history when they go through the crm queue; as
+   * local activities they do not (see {@link #LOCAL_RECORDING}).
+   */
+  private boolean recordsThroughHistory() {
+    return !input.runsLocalActivities();
+  }
+
+  /** The entries as one batch, or cut to the server's payload limit ({@value #SIZED_RECORDING}). */
+  private List<List<NodeLogEntry>> sizedBatches(List<NodeLogEntry> entries) {
+    if (!recordsThroughHistory()) {
+      return List.of(entries);
+    }
+    List<List<NodeLogEntry>> batches = HistoryPayloads.batches(entries);
+    return batches.size() > 1 && recordsSized() ? batches : List.of(entries);
+  }
+
+  /** Asked only when a task's answers are too large, so most runs record no marker. */
+  private boolean answersPerTask() {
+    if (answersPerTask == null) {
+      answersPerTask = Workflow.getVersion(ANSWERS_PER_TASK, Workflow.DEFAULT_VERSION, 1) == 1;
+    }
+    return answersPerTask;
+  }
+
+  /** Asked only when a batch or an entry is too large, so small runs record no marker. */
+  private boolean recordsSized() {
+    if (sizedRecording == null) {
+      sizedRecording = Workflow.getVersion(SIZED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
+    }
+    return sizedRecording;
   }
 
   private void end(String status, String error) {
@@ -230,7 +299,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     }
     last.addAll(pending);
     pending.clear();
-    recorder.endRun(input.runId(), last, status, error);
+    List<List<NodeLogEntry>> batches = sizedBatches(last);
+    for (List<NodeLogEntry> batch : batches.subList(0, batches.size() - 1)) {
+      recorder.recordNodes(input.runId(), batch);
+    }
+    recorder.endRun(input.runId(), batches.get(batches.size() - 1), status, error);
   }
 
   /**
@@ -733,24 +806,41 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             .build();
     Duration deadline = Duration.ofSeconds(timeout + 5L);
     String summary = "http_request · " + label(node);
-    HttpRequestActivities http =
-        input.runsLocalActivities()
-            ? Workflow.newLocalActivityStub(
-                HttpRequestActivities.class,
-                LocalActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(deadline)
-                    .setSummary(summary)
-                    .setRetryOptions(retry)
-                    .build())
-            : Workflow.newActivityStub(
-                HttpRequestActivities.class,
-                ActivityOptions.newBuilder()
-                    .setTaskQueue(TaskQueues.INTEGRATIONS)
-                    .setStartToCloseTimeout(deadline)
-                    .setSummary(summary)
-                    .setRetryOptions(retry)
-                    .build());
-    HttpResponseData response = http.send(command);
+    HttpResponseData response;
+    if (input.runsLocalActivities()) {
+      // the request shows in the Temporal UI unless it would crowd the task's answers out
+      long requestBytes = HistoryPayloads.bytes(command);
+      boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
+      long reserved = TaskAnswerBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
+      answerBudget.reserve(reserved);
+      long carried = requestInMarker ? requestBytes : 0;
+      try {
+        response =
+            Workflow.newLocalActivityStub(
+                    HttpRequestActivities.class,
+                    LocalActivityOptions.newBuilder()
+                        .setStartToCloseTimeout(deadline)
+                        .setSummary(summary)
+                        .setRetryOptions(retry)
+                        .setDoNotIncludeArgumentsIntoMarker(!requestInMarker)
+                        .build())
+                .send(command);
+        carried += HistoryPayloads.bytes(response);
+      } finally {
+        answerBudget.landed(reserved, carried);
+      }
+    } else {
+      response =
+          Workflow.newActivityStub(
+                  HttpRequestActivities.class,
+                  ActivityOptions.newBuilder()
+                      .setTaskQueue(TaskQueues.INTEGRATIONS)
+                      .setStartToCloseTimeout(deadline)
+                      .setSummary(summary)
+                      .setRetryOptions(retry)
+                      .build())
+              .send(command);
+    }
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("statusCode", response.statusCode());
     output.put("headers", response.headers());

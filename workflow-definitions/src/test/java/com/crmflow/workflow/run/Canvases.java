@@ -5,6 +5,7 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -207,5 +208,65 @@ public final class Canvases {
             edge("map", "merge"),
             edge("merge", "notify"),
             edge("wait", "notify")));
+  }
+
+  /**
+   * Outputs near Temporal's payload limit: webhook → large (an answer of {@link
+   * ScriptedHttp#LARGE_BLOB} characters) → copy (map: that blob again) → merge (the trigger and the
+   * answer: over 1.5 MiB when the trigger carries a large value too) → wait an hour → done.
+   */
+  static Canvas largeOutputs() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "large",
+                "http_request",
+                Map.of("method", "GET", "url", "https://example.com/large")),
+            node(
+                "copy",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "map",
+                    "mappings",
+                    Map.of("copy", "{{http_request_1.body.blob}}"))),
+            node(
+                "merge",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "merge",
+                    "mappings",
+                    Map.of("sources", List.of("trigger", "http_request_1.body")))),
+            node("wait", "delay", Map.of("delayHours", 1)),
+            node(
+                "done",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/done"))),
+        List.of(
+            edge("hook", "large"),
+            edge("large", "copy"),
+            edge("copy", "merge"),
+            edge("merge", "wait"),
+            edge("wait", "done")));
+  }
+
+  /**
+   * webhook → call1 → … → callN, each answering {@code {blob}} of 900 kB (ScriptedHttp "/large")
+   */
+  static Canvas chainOfLargeCalls(int calls) {
+    List<CanvasNode> nodes = new ArrayList<>();
+    List<CanvasEdge> edges = new ArrayList<>();
+    nodes.add(node("hook", "webhook_trigger", Map.of()));
+    String previous = "hook";
+    for (int i = 1; i <= calls; i++) {
+      String id = "call" + i;
+      nodes.add(
+          node(id, "http_request", Map.of("method", "GET", "url", "https://example.com/large")));
+      edges.add(edge(previous, id));
+      previous = id;
+    }
+    return new Canvas(nodes, edges);
   }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -18,8 +20,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -614,6 +618,142 @@ class InterpreterDurabilityTest {
       assertThat(markers).isZero();
       assertThat(scheduled).isGreaterThanOrEqualTo(4);
     }
+  }
+
+  /**
+   * A real Temporal server refuses a payload over 2 MB; a workflow task that carries one fails
+   * again on every attempt and the run never moves. Outputs near that limit (two answers of 900 kB
+   * and a merge of 1.7 MB) keep every event of the run's history under it: recordings through the
+   * crm queue go in batches of at most 1 MiB, and the merge, too large to pass at all, is logged as
+   * a note of its size; local recordings keep no copy of their entries in history, so there the log
+   * holds every output whole.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void largeOutputsKeepEveryEventOfTheHistoryUnderTemporalsPayloadLimit(
+      String activities, String chains) throws Exception {
+    startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    String note = "y".repeat(800_000);
+    RunResult result =
+        stub(client, "r9")
+            .run(input("r9", Canvases.largeOutputs(), Map.of("note", note), activities, chains));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    Map<String, NodeLogEntry> log = new LinkedHashMap<>();
+    recorder.log("r9").forEach(entry -> log.put(entry.nodeId(), entry));
+    assertThat(log.keySet()).containsExactly("hook", "large", "copy", "merge", "wait", "done");
+    assertThat(log.values()).extracting(NodeLogEntry::status).containsOnly("completed");
+    String blob = "x".repeat(ScriptedHttp.LARGE_BLOB);
+    assertThat(log.get("large").output().get("body")).isEqualTo(Map.of("blob", blob));
+    assertThat(log.get("copy").output()).isEqualTo(Map.of("copy", blob));
+    if (activities.equals("local")) {
+      assertThat(log.get("merge").output()).isEqualTo(Map.of("note", note, "blob", blob));
+    } else {
+      assertThat(log.get("merge").output())
+          .containsEntry("omitted", HistoryPayloads.OMITTED)
+          .extractingByKey("bytes", InstanceOfAssertFactories.INTEGER)
+          .isGreaterThan(HistoryPayloads.ENTRY_LIMIT_BYTES);
+    }
+
+    WorkflowExecutionHistory recorded = client.fetchHistory(AutomationRunWorkflow.workflowId("r9"));
+    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
+    List<HistoryEvent> history = recorded.getEvents();
+    assertThat(history)
+        .allSatisfy(
+            event ->
+                assertThat(event.getSerializedSize())
+                    .as(event.getEventType().name())
+                    .isLessThan(2 * 1024 * 1024));
+    assertThat(history.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes))
+        .as("batches of at most 1 MiB; an entry of up to 1.5 MiB alone")
+        .allSatisfy(
+            event ->
+                assertThat(event.getSerializedSize())
+                    .isLessThan(HistoryPayloads.ENTRY_LIMIT_BYTES + 4096));
+    List<Map<String, Payloads>> recordings =
+        history.stream()
+            .filter(HistoryEvent::hasMarkerRecordedEventAttributes)
+            .map(e -> e.getMarkerRecordedEventAttributes().getDetailsMap())
+            .filter(details -> details.containsKey("type"))
+            .filter(details -> activityType(details).startsWith("record_"))
+            .toList();
+    assertThat(recordings).hasSizeGreaterThanOrEqualTo(activities.equals("local") ? 2 : 0);
+    assertThat(recordings)
+        .as("local recordings keep no copy of their entries in history")
+        .allSatisfy(details -> assertThat(details).doesNotContainKey("input"));
+  }
+
+  /**
+   * On the embedded defaults a chain of calls runs in one workflow task, and the task is handed in
+   * as one message with the marker of every local activity in it, which a server takes only up to 4
+   * MB: six answers of 900 kB made 5.4 MB and the server terminated the run. A call now waits for a
+   * full task to be handed in first.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aChainOfLargeAnswersIsSpreadOverWorkflowTasksAndCompletes(String activities, String chains)
+      throws Exception {
+    ScriptedHttp http = startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    RunResult result =
+        stub(client, "r10")
+            .run(input("r10", Canvases.chainOfLargeCalls(6), Map.of(), activities, chains));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(http.calls).hasSize(6);
+    List<NodeLogEntry> log = recorder.log("r10");
+    assertThat(log)
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("hook", "call1", "call2", "call3", "call4", "call5", "call6");
+    assertThat(log).extracting(NodeLogEntry::status).containsOnly("completed");
+    assertThat(log.subList(1, log.size()))
+        .extracting(entry -> entry.output().get("body"))
+        .containsOnly(Map.of("blob", "x".repeat(ScriptedHttp.LARGE_BLOB)));
+
+    WorkflowExecutionHistory recorded =
+        client.fetchHistory(AutomationRunWorkflow.workflowId("r10"));
+    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
+    List<HistoryEvent> history = recorded.getEvents();
+    assertThat(bytesPerWorkflowTask(history))
+        .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
+    long handIns =
+        history.stream()
+            .filter(HistoryEvent::hasTimerStartedEventAttributes)
+            .filter(e -> summary(e).equals("hand in the workflow task"))
+            .count();
+    // local: three 900 kB answers fit in a task's 3 MiB, the fourth waits for the first three to be
+    // handed in; remote: each answer comes in a task of its own
+    assertThat(handIns).isEqualTo(activities.equals("local") ? 1 : 0);
+  }
+
+  /**
+   * For each workflow task handed in, the size of the events from its completion to the next task's
+   * start: what the task's completion carried, and what arrived before the next one.
+   */
+  private static List<Long> bytesPerWorkflowTask(List<HistoryEvent> history) {
+    List<Long> sizes = new ArrayList<>();
+    Long current = null;
+    for (HistoryEvent event : history) {
+      if (event.hasWorkflowTaskCompletedEventAttributes()) {
+        current = 0L;
+        sizes.add(current);
+      }
+      if (event.hasWorkflowTaskStartedEventAttributes()) {
+        current = null;
+      }
+      if (current != null) {
+        current += event.getSerializedSize();
+        sizes.set(sizes.size() - 1, current);
+      }
+    }
+    return sizes;
+  }
+
+  /** The activity type a local activity's marker names. */
+  private static String activityType(Map<String, Payloads> details) {
+    return DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+        details.get("type").getPayloads(0), String.class, String.class);
   }
 
   private static String summary(HistoryEvent event) {

@@ -12,9 +12,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An http_request activity that fails its first {@code failures} attempts, then answers 200. A URL
- * with "/refused" gets a 404, and one with "/slow" waits for {@link #slowAnswer} first.
+ * with "/refused" gets a 404, one with "/slow" waits for {@link #slowAnswer} first, and one with
+ * "/large" answers {@code {blob}}, a string of {@link #LARGE_BLOB} characters.
  */
 class ScriptedHttp implements HttpRequestActivities {
+
+  /** Below http_request's 1 MiB cap, as a real answer would be. */
+  static final int LARGE_BLOB = 900_000;
 
   final List<HttpRequestCommand> calls = new CopyOnWriteArrayList<>();
   final CompletableFuture<Void> slowAnswer = new CompletableFuture<>();
@@ -39,6 +43,10 @@ class ScriptedHttp implements HttpRequestActivities {
     }
     if (failuresLeft.getAndDecrement() > 0) {
       throw ApplicationFailure.newFailure("HTTP 503 from peer", "HttpServerError");
+    }
+    if (command.url().contains("/large")) {
+      return new HttpResponseData(
+          200, Map.of("content-type", "application/json"), Map.of("blob", "x".repeat(LARGE_BLOB)));
     }
     return new HttpResponseData(
         200,
