@@ -122,6 +122,20 @@ class RunController {
           "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
     }
     String failedNode = starter.retryStartNode(failed);
+    int inputBytes = starter.retryInputBytes(failed, failedNode);
+    if (inputBytes > RunStarter.INPUT_LIMIT_BYTES) {
+      throw ApiException.unprocessable(
+          "Run "
+              + id
+              + " cannot be retried: the outputs its retry would carry on, with the trigger"
+              + " payload and the canvas, make "
+              + inputBytes
+              + " bytes of JSON, over the "
+              + RunStarter.INPUT_LIMIT_BYTES
+              + " bytes a workflow's input may carry in Temporal. Fire the trigger again to run"
+              + " it from the start.",
+          List.of());
+    }
     RunRepository.NewRun next =
         new RunRepository.NewRun(
             UUID.randomUUID(),

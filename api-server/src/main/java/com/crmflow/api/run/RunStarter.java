@@ -4,6 +4,7 @@ import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.NodeLogEntry;
@@ -21,6 +22,7 @@ import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowTargetOptions;
+import io.temporal.common.converter.GlobalDataConverter;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -65,6 +68,13 @@ public class RunStarter {
           new ArrayBlockingQueue<>(32),
           new CustomizableThreadFactory("run-starter-"),
           new ThreadPoolExecutor.CallerRunsPolicy());
+
+  /**
+   * The most JSON a run's workflow input may carry: a Temporal server refuses a payload over 2 MB
+   * (the embedded one a request over 4 MB). Only retries and resumed runs, which carry outputs on,
+   * can come near it: a trigger's payload is at most 1 MB.
+   */
+  static final int INPUT_LIMIT_BYTES = 1536 * 1024;
 
   private final boolean localActivities;
 
@@ -178,6 +188,24 @@ public class RunStarter {
     }
   }
 
+  /**
+   * Whether Temporal has an execution started for this run, running or closed.
+   *
+   * @throws RuntimeException when Temporal cannot be reached
+   */
+  private boolean hasExecution(AutomationRun run) {
+    try {
+      Object startedFor =
+          client
+              .newUntypedWorkflowStub(run.workflowId())
+              .describe()
+              .getMemo("run_id", String.class);
+      return startedFor == null || startedFor.equals(run.id().toString());
+    } catch (WorkflowNotFoundException none) {
+      return false;
+    }
+  }
+
   /** Cancels the run's workflow if another api-server has started it. */
   private void cancelIfStartedElsewhere(UUID runId, String workflowId) {
     try {
@@ -238,6 +266,26 @@ public class RunStarter {
       }
       WorkflowExecution started;
       RunInput input = input(run, canvas, startLogged, resume);
+      if (run.retryOf() != null || resume != null) { // the starts that carry outputs on
+        int bytes = inputBytes(input);
+        if (bytes > INPUT_LIMIT_BYTES) {
+          if (hasExecution(run)) {
+            return true; // started before (a reconciler probe of a run not heard from lately)
+          }
+          // no server would take it, and trying again would not change that
+          ending.end(
+              run.id(),
+              List.of(),
+              RunResult.FAILED,
+              "the run cannot start: its workflow input (trigger payload, canvas and the outputs"
+                  + " it carries on) is "
+                  + bytes
+                  + " bytes of JSON, over the "
+                  + INPUT_LIMIT_BYTES
+                  + " bytes Temporal takes");
+          return true;
+        }
+      }
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
       memo.put("sequence_id", run.sequenceId().toString());
@@ -297,6 +345,39 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
+  }
+
+  /**
+   * How much JSON a retry of the failed run, started at the node, would carry in its workflow's
+   * input (compare with {@link #INPUT_LIMIT_BYTES}).
+   */
+  int retryInputBytes(AutomationRun failed, String startNodeId) {
+    AutomationRun retry =
+        new AutomationRun(
+            UUID.randomUUID(),
+            failed.tenantId(),
+            failed.sequenceId(),
+            failed.canvasVersion(),
+            failed.triggerNodeId(),
+            startNodeId,
+            failed.triggerPayload(),
+            RunResult.RUNNING,
+            List.of(),
+            null,
+            failed.workflowId(),
+            failed.id(),
+            failed.enrollmentId(),
+            null,
+            null,
+            null);
+    return inputBytes(input(retry, null, false, null));
+  }
+
+  private static int inputBytes(RunInput input) {
+    return GlobalDataConverter.get()
+        .toPayload(input)
+        .map(payload -> payload.getSerializedSize())
+        .orElse(0);
   }
 
   private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged, RunResume resume) {
@@ -472,6 +553,10 @@ public class RunStarter {
         completed.add(entry.nodeId());
       }
     }
+    // carried in the workflow's input, which Temporal takes only up to 2 MB: outputs no node reads
+    // travel empty, keeping their names so that later nodes are numbered as before
+    Set<String> read = CanvasRules.variablesRead(canvas);
+    prior.replaceAll((variable, output) -> read.contains(variable) ? output : Map.of());
     Map<String, Integer> rerunOrdinals = new HashMap<>();
     starts.stream()
         .filter(ordinalOf::containsKey)

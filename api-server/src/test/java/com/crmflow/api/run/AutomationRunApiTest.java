@@ -16,6 +16,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.run.NodeLogEntry;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -606,6 +607,73 @@ class AutomationRunApiTest extends ApiTest {
         .isEqualTo(409);
   }
 
+  /**
+   * hook → large1 … large5, each answering {"n": 7, "blob": 900 kB}, → flaky (400 until told
+   * otherwise), which posts {@code body}; returns the automation's sequence id.
+   */
+  private String fiveLargeAnswersThenFlaky(String hook, String prefix, String body) {
+    peer.answer(prefix + "/large", 200, "{\"n\": 7, \"blob\": \"" + "x".repeat(900_000) + "\"}");
+    peer.answer(prefix + "/flaky", 400, "{\"error\": \"bad\"}");
+    List<Map<String, Object>> steps = new java.util.ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      steps.add(node("large" + i, "http_request", http("GET", peer.url(prefix + "/large"))));
+    }
+    steps.add(
+        node(
+            "flaky",
+            "http_request",
+            http("POST", peer.url(prefix + "/flaky"), "bodyTemplate", body)));
+    @SuppressWarnings("unchecked")
+    Map<String, Object>[] chain = steps.toArray(new Map[0]);
+    return activeAutomation(chain(hook, chain));
+  }
+
+  /**
+   * A retry carries the outputs of the nodes before it in its workflow's input, which a Temporal
+   * server takes only up to 2 MB (the embedded one 4 MB): five answers of 900 kB do not fit. It
+   * carries on only the outputs the canvas reads, and when even those are too large it is refused
+   * and nothing is made.
+   */
+  @Test
+  void aRetryCarriesOnOnlyTheOutputsTheCanvasReadsAndIsRefusedWhenThoseAreTooLarge() {
+    String hook = uniqueId("hook");
+    fiveLargeAnswersThenFlaky(hook, "/reads-one", "{\"n\": \"{{http_request_1.body.n}}\"}");
+    String runId = fire(hook, Map.of()).text("/runId");
+    JsonNode failed = awaitRun(runId);
+    assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("failed");
+    assertThat(failed.at("/node_log/5/output/body/blob").asString()).hasSize(900_000);
+
+    peer.answer("/reads-one/flaky", 200, "{\"ok\": true}");
+    ApiResponse retry = tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    JsonNode rerun = awaitRun(retry.text("/run/id"));
+    assertThat(rerun.get("status").asString()).as(rerun.toString()).isEqualTo("completed");
+    assertThat(peer.received("/reads-one/large")).hasSize(5);
+    assertThat(peer.received("/reads-one/flaky").get(1).body()).isEqualTo("{\"n\": \"7\"}");
+    HistoryEvent started =
+        temporal.fetchHistory(rerun.get("workflow_id").asString()).getEvents().get(0);
+    assertThat(started.getSerializedSize())
+        .as("only http_request_1's answer is carried on, not all five")
+        .isBetween(900_000, 1_000_000);
+
+    String readsAll = uniqueId("hook");
+    StringBuilder body = new StringBuilder("{");
+    for (int i = 1; i <= 5; i++) {
+      body.append(i == 1 ? "" : ", ")
+          .append("\"b" + i + "\": \"{{http_request_" + i + ".body.blob}}\"");
+    }
+    String seq = fiveLargeAnswersThenFlaky(readsAll, "/reads-all", body.append("}").toString());
+    String allId = fire(readsAll, Map.of()).text("/runId");
+    assertThat(awaitRun(allId).get("status").asString()).isEqualTo("failed");
+    ApiResponse refused =
+        tenant.api().post("/api/v1/automation-runs/" + allId + "/retry", Map.of());
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
+    assertThat(refused.text("/detail"))
+        .contains("cannot be retried", "outputs", "over the 1572864 bytes");
+    assertThat(tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq).at("/total").asInt())
+        .isEqualTo(1);
+  }
+
   @Test
   void aRetryOfARetrySeesTheOutputsOfTheWholeChainAndARunIsRetriedOnce() {
     String hook = uniqueId("hook");
@@ -1144,5 +1212,80 @@ class AutomationRunApiTest extends ApiTest {
         .until(() -> peer.received("/exactly-once").size() == 1);
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size())
         .isEqualTo(2);
+  }
+
+  /**
+   * A run resumed where its log stands carries the logged outputs in its workflow's input. One that
+   * carries more than Temporal takes fails with the reason instead of being tried again forever;
+   * while its workflow still runs, a start leaves it alone.
+   */
+  @Test
+  void aRunWhoseLoggedOutputsAreTooLargeToResumeFailsSayingSoUnlessItsWorkflowRuns() {
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            chain(
+                hook,
+                node("one", "http_request", http("GET", peer.url("/never-one"))),
+                node("two", "http_request", http("GET", peer.url("/never-two"))),
+                node("three", "http_request", http("GET", peer.url("/never-three")))));
+    UUID runId = UUID.randomUUID();
+    AutomationRun run =
+        runRepository
+            .insert(
+                new RunRepository.NewRun(
+                    runId,
+                    tenant.id(),
+                    UUID.fromString(seq),
+                    1,
+                    hook,
+                    hook,
+                    Map.of(),
+                    null,
+                    null,
+                    null,
+                    null))
+            .orElseThrow();
+    String at = "2026-11-24T10:00:00.000Z";
+    Map<String, Object> answer = Map.of("statusCode", 200, "body", "x".repeat(900_000));
+    runRepository.recordNodes(
+        runId,
+        List.of(
+            new NodeLogEntry(1, hook, "webhook_trigger", "completed", at, at, Map.of(), null),
+            new NodeLogEntry(2, "one", "http_request", "completed", at, at, answer, null),
+            new NodeLogEntry(3, "two", "http_request", "completed", at, at, answer, null)));
+
+    assertThat(starter.start(run)).isTrue();
+
+    JsonNode failed = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(failed.get("status").asString()).isEqualTo("failed");
+    assertThat(failed.get("error").asString())
+        .startsWith("the run cannot start: its workflow input")
+        .contains("over the 1572864 bytes Temporal takes");
+    assertThat(failed.get("node_log").size()).isEqualTo(3);
+    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(run.workflowId()).describe())
+        .isInstanceOf(WorkflowNotFoundException.class);
+    assertThat(peer.received("/never-three")).isEmpty();
+
+    // the same log under a workflow that waits on: a reconciler's probe changes nothing
+    String waiting = uniqueId("hook");
+    peer.answer("/large-answer", 200, "\"" + "x".repeat(900_000) + "\"");
+    activeAutomation(
+        chain(
+            waiting,
+            node("one", "http_request", http("GET", peer.url("/large-answer"))),
+            node("two", "http_request", http("GET", peer.url("/large-answer"))),
+            node("wait", "delay", Map.of("delayDays", 1))));
+    UUID waitingId = UUID.fromString(fire(waiting, Map.of()).text("/runId"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                tenant.api().get("/api/v1/automation-runs/" + waitingId).at("/run/node_log").size()
+                    == 4);
+    assertThat(starter.start(runRepository.find(tenant.id(), waitingId).orElseThrow())).isTrue();
+    JsonNode stillWaiting = tenant.api().get("/api/v1/automation-runs/" + waitingId).at("/run");
+    assertThat(stillWaiting.get("status").asString()).isEqualTo("running");
+    assertThat(stillWaiting.at("/node_log/3/status").asString()).isEqualTo("running");
   }
 }

@@ -626,6 +626,25 @@ public final class CanvasRules {
     return null;
   }
 
+  /**
+   * The variables the canvas's nodes can read: each {@code {{source...}}} of a template, and the
+   * first name of every other text in a node's config, since data_transform names its sources as
+   * plain paths ({@code http_request_1.body.items}). More than are read, never fewer.
+   */
+  public static Set<String> variablesRead(Canvas canvas) {
+    Set<String> read = new HashSet<>();
+    for (CanvasNode node : canvas.nodes()) {
+      if (node.data() == null || node.data().config() == null) {
+        continue;
+      }
+      for (String text : strings(node.data().config())) {
+        TemplateReference.in(text).forEach(reference -> read.add(reference.source()));
+        read.add(text.strip().split("\\.", 2)[0]);
+      }
+    }
+    return read;
+  }
+
   private static List<String> strings(Object value) {
     List<String> out = new ArrayList<>();
     if (value instanceof String s) {
