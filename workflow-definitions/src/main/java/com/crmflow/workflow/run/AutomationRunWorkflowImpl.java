@@ -118,6 +118,17 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    */
   static final String ANSWERS_PER_TASK = "answers-per-task";
 
+  /**
+   * Before this version a node scheduled its activity whatever the size of its input (an email
+   * whose body a template filled with a large answer): over a real server's 2 MB payload limit the
+   * workflow task failed on every attempt, and over 4 MB even the embedded server terminated the
+   * run. Now such a node fails, saying why ({@link #requireFitsInHistory}).
+   */
+  static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
+
+  /** The most JSON a node's activity input may carry through a task queue (and so history). */
+  static final int ACTIVITY_INPUT_LIMIT_BYTES = 1536 * 1024;
+
   /** A local http_request's request larger than this is left out of its marker. */
   private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
 
@@ -264,6 +275,28 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     }
     List<List<NodeLogEntry>> batches = HistoryPayloads.batches(entries);
     return batches.size() > 1 && recordsSized() ? batches : List.of(entries);
+  }
+
+  /**
+   * Fails the node when its activity's input is too large to pass through history. The version is
+   * asked only then, so most runs record no marker.
+   */
+  private void requireFitsInHistory(String nodeType, Object... arguments) {
+    long bytes = 0;
+    for (Object argument : arguments) {
+      bytes += HistoryPayloads.bytes(argument);
+    }
+    if (bytes > ACTIVITY_INPUT_LIMIT_BYTES
+        && Workflow.getVersion(ACTIVITY_INPUTS_FIT, Workflow.DEFAULT_VERSION, 1) == 1) {
+      throw new NodeFailure(
+          "the "
+              + nodeType
+              + " is "
+              + bytes
+              + " bytes of JSON, over the "
+              + ACTIVITY_INPUT_LIMIT_BYTES
+              + " bytes an activity's input may carry through Temporal");
+    }
   }
 
   /** Asked only when a task's answers are too large, so most runs record no marker. */
@@ -603,6 +636,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             TemplateResolver.render(subject, scope),
             TemplateResolver.render(text, scope),
             TemplateResolver.render(context.htmlBody(), scope));
+    requireFitsInHistory("email", message);
     EmailActivities smtp =
         Workflow.newActivityStub(
             EmailActivities.class,
@@ -645,6 +679,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private Map<String, Object> chatMessage(CanvasNode node) {
     String channel = TemplateResolver.render(stringConfig(node, "channel"), scope);
     String text = TemplateResolver.render(stringConfig(node, "messageTemplate"), scope);
+    requireFitsInHistory("message", channel, text);
     return crmStub(ChatActivities.class, "chat_message", node)
         .post(input.tenantId(), channel, text, input.runId(), node.id());
   }
@@ -679,6 +714,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     }
     CrmWrite write =
         new CrmWrite(input.tenantId(), entityType, recordId, fields, input.runId(), node.id());
+    requireFitsInHistory("record", write);
     CrmRecordActivities records =
         crmStub(CrmRecordActivities.class, update ? "crm_update" : "create_record", node);
     return update ? records.update(write) : records.create(write);
@@ -830,6 +866,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         answerBudget.landed(reserved, carried);
       }
     } else {
+      requireFitsInHistory("request", command);
       response =
           Workflow.newActivityStub(
                   HttpRequestActivities.class,

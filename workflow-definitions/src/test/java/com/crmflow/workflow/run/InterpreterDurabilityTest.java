@@ -1,6 +1,7 @@
 package com.crmflow.workflow.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
@@ -725,6 +726,55 @@ class InterpreterDurabilityTest {
     // local: three 900 kB answers fit in a task's 3 MiB, the fourth waits for the first three to be
     // handed in; remote: each answer comes in a task of its own
     assertThat(handIns).isEqualTo(activities.equals("local") ? 1 : 0);
+  }
+
+  /**
+   * A request too large to pass through history (a template filled with a 1.7 MB value) would stop
+   * the run for good on a real server, and over 4 MB get it terminated even on the embedded one.
+   * Through the integrations queue the node fails instead, saying why; a local call keeps its
+   * request out of its marker and is made.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aRequestTooLargeForHistoryFailsItsNodeUnlessTheCallIsLocal(
+      String activities, String chains) {
+    ScriptedHttp http = startWorkers(0);
+    String big = "z".repeat(1_700_000);
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                Canvases.node("hook", "webhook_trigger", Map.of()),
+                Canvases.node(
+                    "post",
+                    "http_request",
+                    Map.of(
+                        "method",
+                        "POST",
+                        "url",
+                        "https://example.com/post",
+                        "bodyTemplate",
+                        "{{trigger.big}}"))),
+            List.of(Canvases.edge("hook", "post")));
+
+    RunResult result =
+        stub(env.getWorkflowClient(), "r11")
+            .run(input("r11", canvas, Map.of("big", big), activities, chains));
+
+    if (activities.equals("local")) {
+      assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+      assertThat(http.calls).extracting(HttpRequestCommand::body).containsExactly(big);
+    } else {
+      assertThat(result.status()).isEqualTo("failed");
+      assertThat(result.error())
+          .startsWith("node post (http_request) failed: the request is ")
+          .endsWith(
+              " bytes of JSON, over the 1572864 bytes an activity's input may carry through"
+                  + " Temporal");
+      assertThat(http.calls).isEmpty();
+      assertThat(recorder.log("r11"))
+          .extracting(NodeLogEntry::nodeId, NodeLogEntry::status)
+          .containsExactly(tuple("hook", "completed"), tuple("post", "failed"));
+    }
   }
 
   /**
