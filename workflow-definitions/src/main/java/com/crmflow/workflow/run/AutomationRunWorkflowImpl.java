@@ -114,7 +114,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   /**
    * Before this version a local http_request started whatever its task's markers already held: a
    * chain of large answers took one task's completion over 4 MB and the server terminated the run.
-   * Now each call waits, when the task is full, for it to be handed in ({@link TaskAnswerBudget}).
+   * Now a call that finds no room in its task goes through the integrations queue ({@link
+   * TaskAnswerBudget}).
    */
   static final String ANSWERS_PER_TASK = "answers-per-task";
 
@@ -842,13 +843,12 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             .build();
     Duration deadline = Duration.ofSeconds(timeout + 5L);
     String summary = "http_request · " + label(node);
+    // the request shows in the Temporal UI unless it would crowd the task's answers out
+    long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
+    boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
+    long reserved = TaskAnswerBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
     HttpResponseData response;
-    if (input.runsLocalActivities()) {
-      // the request shows in the Temporal UI unless it would crowd the task's answers out
-      long requestBytes = HistoryPayloads.bytes(command);
-      boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
-      long reserved = TaskAnswerBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
-      answerBudget.reserve(reserved);
+    if (input.runsLocalActivities() && answerBudget.reserve(reserved)) {
       long carried = requestInMarker ? requestBytes : 0;
       try {
         response =
@@ -866,6 +866,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         answerBudget.landed(reserved, carried);
       }
     } else {
+      // distributed, or no room left in this task for a local call's answer (see answerBudget)
       requireFitsInHistory("request", command);
       response =
           Workflow.newActivityStub(

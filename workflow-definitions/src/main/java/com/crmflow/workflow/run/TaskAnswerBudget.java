@@ -1,9 +1,6 @@
 package com.crmflow.workflow.run;
 
-import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -14,11 +11,11 @@ import java.util.function.BooleanSupplier;
  * local activity that ended during the task (its answer, and its request unless left out) travels
  * in it. On the embedded defaults a chain of http_request nodes runs in a single task, so six
  * answers of 900 kB made a 5.4 MB message and the server terminated the run
- * ("GrpcMessageTooLarge"); a real server does the same. So a call first reserves room for the
- * largest answer it can get; when the task has no room left, the call waits until the task has been
- * handed in, which a 1 ms timer ("hand in the workflow task") forces. The answers handed in no
- * longer count. A call that waits costs a timer and a workflow task; calls with small answers never
- * wait.
+ * ("GrpcMessageTooLarge"); a real server does the same. So a call first reserves room in the task
+ * for the largest answer it can get. When there is none, the call goes as a normal activity through
+ * the integrations queue instead: its answer comes back as an event of its own, outside any task's
+ * message, and calls in parallel branches still run at the same time. A task ends when the run next
+ * waits (the history's length then changes), and its answers no longer count.
  */
 final class TaskAnswerBudget {
 
@@ -29,42 +26,45 @@ final class TaskAnswerBudget {
   static final long ANSWER_BYTES = 1280L * 1024;
 
   private final BooleanSupplier versioned;
+  private long task = -1;
   private long landed;
   private long inFlight;
-  private Promise<Void> handIn;
 
   /**
-   * @param versioned asked the first time a call would wait: false when the run's history was made
-   *     before the budget existed (its calls never waited)
+   * @param versioned asked the first time a call finds no room: false when the run's history was
+   *     made before the budget existed (its calls were all local)
    */
   TaskAnswerBudget(BooleanSupplier versioned) {
     this.versioned = versioned;
   }
 
-  /** Reserves room for a call's marker, waiting for the task to be handed in if there is none. */
-  void reserve(long bytes) {
-    while (landed + inFlight + bytes > TASK_BYTES && versioned.getAsBoolean()) {
-      if (handIn == null) {
-        handIn =
-            Workflow.newTimer(
-                    Duration.ofMillis(1),
-                    TimerOptions.newBuilder().setSummary("hand in the workflow task").build())
-                .thenApply(
-                    fired -> {
-                      landed = 0;
-                      handIn = null;
-                      return null;
-                    });
-      }
-      Promise<Void> current = handIn;
-      Workflow.await(() -> current.isCompleted() || landed + inFlight + bytes <= TASK_BYTES);
+  /**
+   * Reserves room for a call's marker in the current task.
+   *
+   * @return false when there is none: the call is to go through the task queue
+   */
+  boolean reserve(long bytes) {
+    newTask();
+    if (landed + inFlight + bytes > TASK_BYTES && versioned.getAsBoolean()) {
+      return false;
     }
     inFlight += bytes;
+    return true;
   }
 
   /** The call ended: its reservation gives way to what its marker really carries. */
   void landed(long reserved, long bytes) {
+    newTask();
     inFlight -= reserved;
     landed += bytes;
+  }
+
+  /** The answers of tasks handed in no longer count (the length is read at each task's start). */
+  private void newTask() {
+    long length = Workflow.getInfo().getHistoryLength();
+    if (length != task) {
+      task = length;
+      landed = 0;
+    }
   }
 }

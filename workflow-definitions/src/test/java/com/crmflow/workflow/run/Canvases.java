@@ -269,4 +269,18 @@ public final class Canvases {
     }
     return new Canvas(nodes, edges);
   }
+
+  /** webhook → call1 … callN in parallel branches, each held until ScriptedHttp's slow answer */
+  static Canvas parallelSlowCalls(int calls) {
+    List<CanvasNode> nodes = new ArrayList<>();
+    List<CanvasEdge> edges = new ArrayList<>();
+    nodes.add(node("hook", "webhook_trigger", Map.of()));
+    for (int i = 1; i <= calls; i++) {
+      String id = "call" + i;
+      nodes.add(
+          node(id, "http_request", Map.of("method", "GET", "url", "https://example.com/slow")));
+      edges.add(edge("hook", id));
+    }
+    return new Canvas(nodes, edges);
+  }
 }

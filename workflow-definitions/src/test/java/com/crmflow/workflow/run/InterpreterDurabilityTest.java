@@ -688,13 +688,13 @@ class InterpreterDurabilityTest {
   /**
    * On the embedded defaults a chain of calls runs in one workflow task, and the task is handed in
    * as one message with the marker of every local activity in it, which a server takes only up to 4
-   * MB: six answers of 900 kB made 5.4 MB and the server terminated the run. A call now waits for a
-   * full task to be handed in first.
+   * MB: six answers of 900 kB made 5.4 MB and the server terminated the run. A call that finds no
+   * room for its answer in the task now goes through the integrations queue.
    */
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
-  void aChainOfLargeAnswersIsSpreadOverWorkflowTasksAndCompletes(String activities, String chains)
-      throws Exception {
+  void aChainOfLargeAnswersKeepsEachWorkflowTaskUnderTheLimitAndCompletes(
+      String activities, String chains) throws Exception {
     ScriptedHttp http = startWorkers(0);
     WorkflowClient client = env.getWorkflowClient();
     RunResult result =
@@ -718,14 +718,55 @@ class InterpreterDurabilityTest {
     List<HistoryEvent> history = recorded.getEvents();
     assertThat(bytesPerWorkflowTask(history))
         .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
-    long handIns =
+    List<String> throughTheQueue =
         history.stream()
-            .filter(HistoryEvent::hasTimerStartedEventAttributes)
-            .filter(e -> summary(e).equals("hand in the workflow task"))
-            .count();
-    // local: three 900 kB answers fit in a task's 3 MiB, the fourth waits for the first three to be
-    // handed in; remote: each answer comes in a task of its own
-    assertThat(handIns).isEqualTo(activities.equals("local") ? 1 : 0);
+            .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+            .filter(e -> e.getUserMetadata().hasSummary())
+            .map(e -> summary(e))
+            .filter(summary -> summary.startsWith("http_request"))
+            .toList();
+    // local: three 900 kB answers fit in a task's 3 MiB; the fourth call goes through the queue,
+    // and the two after it, in the next task, are local again
+    assertThat(throughTheQueue)
+        .containsExactlyElementsOf(
+            activities.equals("local")
+                ? List.of("http_request · call4")
+                : List.of(
+                    "http_request · call1",
+                    "http_request · call2",
+                    "http_request · call3",
+                    "http_request · call4",
+                    "http_request · call5",
+                    "http_request · call6"));
+  }
+
+  /**
+   * Calls in parallel branches run at the same time even when their task has no room for all of
+   * their answers: the ones that find none go through the integrations queue instead of waiting.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void parallelCallsBeyondATasksRoomStillRunAtTheSameTime(String activities, String chains)
+      throws Exception {
+    ScriptedHttp http = startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    WorkflowClient.start(
+        stub(client, "r12")::run,
+        input("r12", Canvases.parallelSlowCalls(4), Map.of(), activities, chains));
+
+    // every call is in flight before any answers
+    assertThat(http.slowCallsWaiting.tryAcquire(4, 20, java.util.concurrent.TimeUnit.SECONDS))
+        .as("all four calls in flight at once")
+        .isTrue();
+    http.slowAnswer.complete(null);
+    RunResult result =
+        client
+            .newUntypedWorkflowStub(AutomationRunWorkflow.workflowId("r12"))
+            .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class);
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(recorder.log("r12"))
+        .extracting(NodeLogEntry::status)
+        .containsExactly("completed", "completed", "completed", "completed", "completed");
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +23,10 @@ class ScriptedHttp implements HttpRequestActivities {
 
   final List<HttpRequestCommand> calls = new CopyOnWriteArrayList<>();
   final CompletableFuture<Void> slowAnswer = new CompletableFuture<>();
+
+  /** A permit for each "/slow" call that has started waiting. */
+  final Semaphore slowCallsWaiting = new Semaphore(0);
+
   private final AtomicInteger failuresLeft;
 
   ScriptedHttp(int failures) {
@@ -35,6 +40,7 @@ class ScriptedHttp implements HttpRequestActivities {
       throw ApplicationFailure.newNonRetryableFailure("HTTP 404 from peer", "HttpClientError");
     }
     if (command.url().contains("/slow")) {
+      slowCallsWaiting.release();
       try {
         slowAnswer.get(30, TimeUnit.SECONDS);
       } catch (InterruptedException | ExecutionException | TimeoutException e) {
