@@ -115,7 +115,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * Before this version a local http_request started whatever its task's markers already held: a
    * chain of large answers took one task's completion over 4 MB and the server terminated the run.
    * Now a call that finds no room in its task goes through the integrations queue ({@link
-   * TaskAnswerBudget}).
+   * WorkflowTaskBudget}).
    */
   static final String ANSWERS_PER_TASK = "answers-per-task";
 
@@ -126,6 +126,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * run. Now such a node fails, saying why ({@link #requireFitsInHistory}).
    */
   static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
+
+  /**
+   * Before this version a node scheduled its activity in the current workflow task whatever the
+   * task carried already: three 1.4 MB requests in parallel branches took the task's message over 4
+   * MB and the server terminated the run. Now an input that would take its task over waits for the
+   * next task ({@link WorkflowTaskBudget#schedule}).
+   */
+  static final String INPUTS_PER_TASK = "inputs-per-task";
 
   /** The most JSON a node's activity input may carry through a task queue (and so history). */
   static final int ACTIVITY_INPUT_LIMIT_BYTES = 1536 * 1024;
@@ -159,7 +167,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private Integer sideEffectNodesVersion;
   private Boolean sizedRecording;
   private Boolean answersPerTask;
-  private final TaskAnswerBudget answerBudget = new TaskAnswerBudget(this::answersPerTask);
+  private Boolean inputsPerTask;
+  private final WorkflowTaskBudget taskBudget =
+      new WorkflowTaskBudget(this::answersPerTask, this::inputsPerTask);
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -279,8 +289,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   /**
-   * Fails the node when its activity's input is too large to pass through history. The version is
-   * asked only then, so most runs record no marker.
+   * Fails the node when its activity's input is too large to pass through history, and waits for
+   * the next workflow task when the current one has no room left for it. The versions are asked
+   * only then, so most runs record no marker.
    */
   private void requireFitsInHistory(String nodeType, Object... arguments) {
     long bytes = 0;
@@ -298,6 +309,15 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
               + ACTIVITY_INPUT_LIMIT_BYTES
               + " bytes an activity's input may carry through Temporal");
     }
+    taskBudget.schedule(bytes);
+  }
+
+  /** Asked only when a task's inputs are too large, so most runs record no marker. */
+  private boolean inputsPerTask() {
+    if (inputsPerTask == null) {
+      inputsPerTask = Workflow.getVersion(INPUTS_PER_TASK, Workflow.DEFAULT_VERSION, 1) == 1;
+    }
+    return inputsPerTask;
   }
 
   /** Asked only when a task's answers are too large, so most runs record no marker. */
@@ -846,9 +866,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     // the request shows in the Temporal UI unless it would crowd the task's answers out
     long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
     boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
-    long reserved = TaskAnswerBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
+    long reserved = WorkflowTaskBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
     HttpResponseData response;
-    if (input.runsLocalActivities() && answerBudget.reserve(reserved)) {
+    if (input.runsLocalActivities() && taskBudget.reserve(reserved)) {
       long carried = requestInMarker ? requestBytes : 0;
       try {
         response =
@@ -863,10 +883,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
                 .send(command);
         carried += HistoryPayloads.bytes(response);
       } finally {
-        answerBudget.landed(reserved, carried);
+        taskBudget.landed(reserved, carried);
       }
     } else {
-      // distributed, or no room left in this task for a local call's answer (see answerBudget)
+      // distributed, or no room left in this task for a local call's answer (see taskBudget)
       requireFitsInHistory("request", command);
       response =
           Workflow.newActivityStub(

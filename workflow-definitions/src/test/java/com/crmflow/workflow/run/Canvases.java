@@ -283,4 +283,27 @@ public final class Canvases {
     }
     return new Canvas(nodes, edges);
   }
+
+  /** webhook → post1 … postN in parallel branches, each POSTing {@code bodyTemplate} */
+  static Canvas parallelPosts(int posts, String bodyTemplate) {
+    List<CanvasNode> nodes = new ArrayList<>();
+    List<CanvasEdge> edges = new ArrayList<>();
+    nodes.add(node("hook", "webhook_trigger", Map.of()));
+    for (int i = 1; i <= posts; i++) {
+      String id = "post" + i;
+      nodes.add(
+          node(
+              id,
+              "http_request",
+              Map.of(
+                  "method",
+                  "POST",
+                  "url",
+                  "https://example.com/post",
+                  "bodyTemplate",
+                  bodyTemplate)));
+      edges.add(edge("hook", id));
+    }
+    return new Canvas(nodes, edges);
+  }
 }

@@ -819,6 +819,46 @@ class InterpreterDurabilityTest {
   }
 
   /**
+   * Parallel branches schedule their activities in the same workflow task, and the task's message
+   * carries every input: three requests of 1.4 MB (each under the 1.5 MiB an input may carry) make
+   * 4.2 MB, which the server refuses and terminates the run for. A request that would take its task
+   * over waits for the next task.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void parallelLargeRequestsAreSpreadOverWorkflowTasks(String activities, String chains)
+      throws Exception {
+    ScriptedHttp http = startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    String big = "q".repeat(1_400_000);
+    RunResult result =
+        stub(client, "r13")
+            .run(
+                input(
+                    "r13",
+                    Canvases.parallelPosts(3, "{{trigger.big}}"),
+                    Map.of("big", big),
+                    activities,
+                    chains));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    assertThat(http.calls).extracting(HttpRequestCommand::body).containsOnly(big).hasSize(3);
+    WorkflowExecutionHistory recorded =
+        client.fetchHistory(AutomationRunWorkflow.workflowId("r13"));
+    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
+    assertThat(bytesPerWorkflowTask(recorded.getEvents()))
+        .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
+    // through the queue two inputs fit in a task's 3 MiB and the third waits for the next task;
+    // locally two calls reserve room for their answers, and the third, sent through the queue for
+    // want of room, waits likewise
+    assertThat(
+            recorded.getEvents().stream()
+                .filter(HistoryEvent::hasTimerStartedEventAttributes)
+                .map(e -> summary(e)))
+        .containsExactly("hand in the workflow task");
+  }
+
+  /**
    * For each workflow task handed in, the size of the events from its completion to the next task's
    * start: what the task's completion carried, and what arrived before the next one.
    */

@@ -1,0 +1,109 @@
+package com.crmflow.workflow.run;
+
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Keeps what one workflow task hands in under what a Temporal server accepts (workflow code: one
+ * per run, used from its workflow threads).
+ *
+ * <p>A workflow task is handed in as one gRPC message of at most 4 MB. It carries the marker of
+ * every local activity that ended during the task (its answer, and its request unless left out) and
+ * the input of every activity the task schedules; over 4 MB the server terminates the run
+ * ("GrpcMessageTooLarge"), the embedded one as a real one. Two ways a run went over:
+ *
+ * <ul>
+ *   <li>On the embedded defaults a chain of http_request nodes runs in a single task: six answers
+ *       of 900 kB made 5.4 MB. So a local call first reserves room in the task for the largest
+ *       answer it can get ({@link #reserve}). When there is none, the call goes as a normal
+ *       activity through the integrations queue instead: its answer comes back as an event of its
+ *       own, outside any task's message, and calls in parallel branches still run at the same time.
+ *   <li>Parallel branches schedule their activities in the same task: three requests of 1.4 MB made
+ *       4.2 MB. So an input that would take its task over waits for the next task ({@link
+ *       #schedule}), which a 1 ms timer ("hand in the workflow task") brings when nothing else
+ *       would.
+ * </ul>
+ *
+ * A task ends when the run next waits (the history's length then changes); what it carried no
+ * longer counts. The recorder's batches (at most 1 MiB, see {@link HistoryPayloads}) are not
+ * counted: the 1 MiB between {@link #TASK_BYTES} and the server's 4 MB is theirs.
+ */
+final class WorkflowTaskBudget {
+
+  /** What one task may carry of answers and inputs: 4 MB less room for its other commands. */
+  static final long TASK_BYTES = 3L * 1024 * 1024;
+
+  /** The most an answer takes: http_request's 1 MiB body cap, its headers, and JSON's escapes. */
+  static final long ANSWER_BYTES = 1280L * 1024;
+
+  private final BooleanSupplier answersCount;
+  private final BooleanSupplier inputsWait;
+  private long task = -1;
+  private long carried;
+  private long inFlight;
+  private Promise<Void> handIn;
+
+  /**
+   * @param answersCount asked the first time a local call finds no room: false when the run's
+   *     history was made before answers were counted (its calls were all local)
+   * @param inputsWait asked the first time an input finds no room: false when the run's history was
+   *     made before inputs waited
+   */
+  WorkflowTaskBudget(BooleanSupplier answersCount, BooleanSupplier inputsWait) {
+    this.answersCount = answersCount;
+    this.inputsWait = inputsWait;
+  }
+
+  /**
+   * Reserves room for a local call's marker in the current task.
+   *
+   * @return false when there is none: the call is to go through the task queue
+   */
+  boolean reserve(long bytes) {
+    newTask();
+    if (carried + inFlight + bytes > TASK_BYTES && answersCount.getAsBoolean()) {
+      return false;
+    }
+    inFlight += bytes;
+    return true;
+  }
+
+  /** The local call ended: its reservation gives way to what its marker really carries. */
+  void landed(long reserved, long bytes) {
+    newTask();
+    inFlight -= reserved;
+    carried += bytes;
+  }
+
+  /** An activity with an input of this size is to be scheduled: waits for a task with room. */
+  void schedule(long bytes) {
+    newTask();
+    while (carried + inFlight + bytes > TASK_BYTES && inputsWait.getAsBoolean()) {
+      if (handIn == null) {
+        handIn =
+            Workflow.newTimer(
+                Duration.ofMillis(1),
+                TimerOptions.newBuilder().setSummary("hand in the workflow task").build());
+      }
+      Promise<Void> current = handIn;
+      current.get();
+      if (handIn == current) {
+        handIn = null;
+      }
+      newTask();
+    }
+    carried += bytes;
+  }
+
+  /** What tasks handed in carried no longer counts (the length is read at each task's start). */
+  private void newTask() {
+    long length = Workflow.getInfo().getHistoryLength();
+    if (length != task) {
+      task = length;
+      carried = 0;
+    }
+  }
+}
