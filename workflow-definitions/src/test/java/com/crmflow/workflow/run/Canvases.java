@@ -284,7 +284,7 @@ public final class Canvases {
     return new Canvas(nodes, edges);
   }
 
-  /** webhook → post1 … postN in parallel branches, each POSTing {@code bodyTemplate} */
+  /** webhook → post1 … postN (in parallel branches), each POSTing {@code bodyTemplate} */
   static Canvas parallelPosts(int posts, String bodyTemplate) {
     List<CanvasNode> nodes = new ArrayList<>();
     List<CanvasEdge> edges = new ArrayList<>();

@@ -781,21 +781,7 @@ class InterpreterDurabilityTest {
       String activities, String chains) {
     ScriptedHttp http = startWorkers(0);
     String big = "z".repeat(1_700_000);
-    Canvas canvas =
-        new Canvas(
-            List.of(
-                Canvases.node("hook", "webhook_trigger", Map.of()),
-                Canvases.node(
-                    "post",
-                    "http_request",
-                    Map.of(
-                        "method",
-                        "POST",
-                        "url",
-                        "https://example.com/post",
-                        "bodyTemplate",
-                        "{{trigger.big}}"))),
-            List.of(Canvases.edge("hook", "post")));
+    Canvas canvas = Canvases.parallelPosts(1, "{{trigger.big}}");
 
     RunResult result =
         stub(env.getWorkflowClient(), "r11")
@@ -807,14 +793,14 @@ class InterpreterDurabilityTest {
     } else {
       assertThat(result.status()).isEqualTo("failed");
       assertThat(result.error())
-          .startsWith("node post (http_request) failed: the request is ")
+          .startsWith("node post1 (http_request) failed: the request is ")
           .endsWith(
               " bytes of JSON, over the 1572864 bytes an activity's input may carry through"
                   + " Temporal");
       assertThat(http.calls).isEmpty();
       assertThat(recorder.log("r11"))
           .extracting(NodeLogEntry::nodeId, NodeLogEntry::status)
-          .containsExactly(tuple("hook", "completed"), tuple("post", "failed"));
+          .containsExactly(tuple("hook", "completed"), tuple("post1", "failed"));
     }
   }
 
