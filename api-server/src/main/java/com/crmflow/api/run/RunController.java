@@ -5,6 +5,7 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
+import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.RunResult;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,7 +124,7 @@ class RunController {
     }
     String failedNode = starter.retryStartNode(failed);
     int inputBytes = starter.retryInputBytes(failed, failedNode);
-    if (inputBytes > RunStarter.INPUT_LIMIT_BYTES) {
+    if (inputBytes > HistoryPayloads.LIMIT_BYTES) {
       throw ApiException.unprocessable(
           "Run "
               + id
@@ -131,7 +132,7 @@ class RunController {
               + " payload and the canvas, make "
               + inputBytes
               + " bytes of JSON, over the "
-              + RunStarter.INPUT_LIMIT_BYTES
+              + HistoryPayloads.LIMIT_BYTES
               + " bytes a workflow's input may carry in Temporal. Fire the trigger again to run"
               + " it from the start.",
           List.of());

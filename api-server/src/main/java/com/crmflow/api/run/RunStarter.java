@@ -7,6 +7,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
+import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
 import com.crmflow.workflow.run.RunResult;
@@ -22,7 +23,6 @@ import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowTargetOptions;
-import io.temporal.common.converter.GlobalDataConverter;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,13 +68,6 @@ public class RunStarter {
           new ArrayBlockingQueue<>(32),
           new CustomizableThreadFactory("run-starter-"),
           new ThreadPoolExecutor.CallerRunsPolicy());
-
-  /**
-   * The most JSON a run's workflow input may carry: a Temporal server refuses a payload over 2 MB
-   * (the embedded one a request over 4 MB). Only retries and resumed runs, which carry outputs on,
-   * can come near it: a trigger's payload is at most 1 MB.
-   */
-  static final int INPUT_LIMIT_BYTES = 1536 * 1024;
 
   private final boolean localActivities;
 
@@ -157,18 +150,31 @@ public class RunStarter {
    * @throws RuntimeException when Temporal cannot be reached
    */
   public boolean cancelRunning(UUID runId, String workflowId) {
+    Optional<WorkflowExecutionDescription> found = executionOf(runId, workflowId);
+    if (found.isEmpty()
+        || found.get().getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      return false;
+    }
+    return cancelExecution(found.get().getExecution());
+  }
+
+  /**
+   * The execution under the workflow id, running or closed, if it was started for this run (memo
+   * run_id; an execution without that memo is taken to be this run's).
+   *
+   * @throws RuntimeException when Temporal cannot be reached
+   */
+  private Optional<WorkflowExecutionDescription> executionOf(UUID runId, String workflowId) {
     WorkflowExecutionDescription found;
     try {
       found = client.newUntypedWorkflowStub(workflowId).describe();
     } catch (WorkflowNotFoundException notStarted) {
-      return false;
+      return Optional.empty();
     }
     Object startedFor = found.getMemo("run_id", String.class);
-    if (found.getStatus() != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
-        || startedFor != null && !startedFor.equals(runId.toString())) {
-      return false;
-    }
-    return cancelExecution(found.getExecution());
+    return startedFor == null || startedFor.equals(runId.toString())
+        ? Optional.of(found)
+        : Optional.empty();
   }
 
   /**
@@ -184,24 +190,6 @@ public class RunStarter {
           .cancel();
       return true;
     } catch (WorkflowNotFoundException endedMeanwhile) {
-      return false;
-    }
-  }
-
-  /**
-   * Whether Temporal has an execution started for this run, running or closed.
-   *
-   * @throws RuntimeException when Temporal cannot be reached
-   */
-  private boolean hasExecution(AutomationRun run) {
-    try {
-      Object startedFor =
-          client
-              .newUntypedWorkflowStub(run.workflowId())
-              .describe()
-              .getMemo("run_id", String.class);
-      return startedFor == null || startedFor.equals(run.id().toString());
-    } catch (WorkflowNotFoundException none) {
       return false;
     }
   }
@@ -266,10 +254,12 @@ public class RunStarter {
       }
       WorkflowExecution started;
       RunInput input = input(run, canvas, startLogged, resume);
-      if (run.retryOf() != null || resume != null) { // the starts that carry outputs on
-        int bytes = inputBytes(input);
-        if (bytes > INPUT_LIMIT_BYTES) {
-          if (hasExecution(run)) {
+      // only retries and resumed runs, which carry outputs on, can come near the limit: a
+      // trigger's payload is at most 1 MB
+      if (run.retryOf() != null || resume != null) {
+        int bytes = HistoryPayloads.bytes(input);
+        if (bytes > HistoryPayloads.LIMIT_BYTES) {
+          if (executionOf(run.id(), run.workflowId()).isPresent()) {
             return true; // started before (a reconciler probe of a run not heard from lately)
           }
           // no server would take it, and trying again would not change that
@@ -281,7 +271,7 @@ public class RunStarter {
                   + " it carries on) is "
                   + bytes
                   + " bytes of JSON, over the "
-                  + INPUT_LIMIT_BYTES
+                  + HistoryPayloads.LIMIT_BYTES
                   + " bytes Temporal takes");
           return true;
         }
@@ -349,7 +339,7 @@ public class RunStarter {
 
   /**
    * How much JSON a retry of the failed run, started at the node, would carry in its workflow's
-   * input (compare with {@link #INPUT_LIMIT_BYTES}).
+   * input (compare with {@link HistoryPayloads#LIMIT_BYTES}).
    */
   int retryInputBytes(AutomationRun failed, String startNodeId) {
     AutomationRun retry =
@@ -370,14 +360,7 @@ public class RunStarter {
             null,
             null,
             null);
-    return inputBytes(input(retry, null, false, null));
-  }
-
-  private static int inputBytes(RunInput input) {
-    return GlobalDataConverter.get()
-        .toPayload(input)
-        .map(payload -> payload.getSerializedSize())
-        .orElse(0);
+    return HistoryPayloads.bytes(input(retry, null, false, null));
   }
 
   private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged, RunResume resume) {

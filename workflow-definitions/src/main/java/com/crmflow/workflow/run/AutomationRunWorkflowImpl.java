@@ -106,8 +106,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * Before this version a recorder activity carried whatever entries were buffered, whatever their
    * size: on a real server, a batch over its 2 MB payload limit failed the workflow task again and
    * again and the run never moved. Now (recording through the crm queue) batches stay under {@link
-   * HistoryPayloads#BATCH_LIMIT_BYTES} and an output over {@link HistoryPayloads#ENTRY_LIMIT_BYTES}
-   * is logged as a note of its size. A run whose entries are small records no marker.
+   * HistoryPayloads#BATCH_LIMIT_BYTES} and an output over {@link HistoryPayloads#LIMIT_BYTES} is
+   * logged as a note of its size. A run whose entries are small records no marker.
    */
   static final String SIZED_RECORDING = "sized-recording";
 
@@ -134,9 +134,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * next task ({@link WorkflowTaskBudget#schedule}).
    */
   static final String INPUTS_PER_TASK = "inputs-per-task";
-
-  /** The most JSON a node's activity input may carry through a task queue (and so history). */
-  static final int ACTIVITY_INPUT_LIMIT_BYTES = 1536 * 1024;
 
   /** A local http_request's request larger than this is left out of its marker. */
   private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
@@ -165,11 +162,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private boolean branchesSettle;
   private boolean batched;
   private Integer sideEffectNodesVersion;
-  private Boolean sizedRecording;
-  private Boolean answersPerTask;
-  private Boolean inputsPerTask;
   private final WorkflowTaskBudget taskBudget =
-      new WorkflowTaskBudget(this::answersPerTask, this::inputsPerTask);
+      new WorkflowTaskBudget(() -> since(ANSWERS_PER_TASK), () -> since(INPUTS_PER_TASK));
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -245,7 +239,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
   private void record(NodeLogEntry entry) {
     NodeLogEntry recorded =
-        recordsThroughHistory() && HistoryPayloads.overLimit(entry) && recordsSized()
+        recordsThroughHistory() && HistoryPayloads.overLimit(entry) && since(SIZED_RECORDING)
             ? HistoryPayloads.withoutOutput(entry)
             : entry;
     if (batched) {
@@ -285,7 +279,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       return List.of(entries);
     }
     List<List<NodeLogEntry>> batches = HistoryPayloads.batches(entries);
-    return batches.size() > 1 && recordsSized() ? batches : List.of(entries);
+    return batches.size() > 1 && since(SIZED_RECORDING) ? batches : List.of(entries);
   }
 
   /**
@@ -298,42 +292,26 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     for (Object argument : arguments) {
       bytes += HistoryPayloads.bytes(argument);
     }
-    if (bytes > ACTIVITY_INPUT_LIMIT_BYTES
-        && Workflow.getVersion(ACTIVITY_INPUTS_FIT, Workflow.DEFAULT_VERSION, 1) == 1) {
+    if (bytes > HistoryPayloads.LIMIT_BYTES && since(ACTIVITY_INPUTS_FIT)) {
       throw new NodeFailure(
           "the "
               + nodeType
               + " is "
               + bytes
               + " bytes of JSON, over the "
-              + ACTIVITY_INPUT_LIMIT_BYTES
+              + HistoryPayloads.LIMIT_BYTES
               + " bytes an activity's input may carry through Temporal");
     }
     taskBudget.schedule(bytes);
   }
 
-  /** Asked only when a task's inputs are too large, so most runs record no marker. */
-  private boolean inputsPerTask() {
-    if (inputsPerTask == null) {
-      inputsPerTask = Workflow.getVersion(INPUTS_PER_TASK, Workflow.DEFAULT_VERSION, 1) == 1;
-    }
-    return inputsPerTask;
-  }
-
-  /** Asked only when a task's answers are too large, so most runs record no marker. */
-  private boolean answersPerTask() {
-    if (answersPerTask == null) {
-      answersPerTask = Workflow.getVersion(ANSWERS_PER_TASK, Workflow.DEFAULT_VERSION, 1) == 1;
-    }
-    return answersPerTask;
-  }
-
-  /** Asked only when a batch or an entry is too large, so small runs record no marker. */
-  private boolean recordsSized() {
-    if (sizedRecording == null) {
-      sizedRecording = Workflow.getVersion(SIZED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
-    }
-    return sizedRecording;
+  /**
+   * Whether the run takes the path of version 1 of the change. Asked only where the path differs (a
+   * size over its limit), so most runs record no marker; the SDK answers the same for the rest of
+   * the run.
+   */
+  private static boolean since(String changeId) {
+    return Workflow.getVersion(changeId, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   private void end(String status, String error) {

@@ -16,25 +16,27 @@ import java.util.Map;
  * its run for good. Recording as local activities (the embedded defaults) keeps no input in
  * history, so this applies only to the recorder's activities.
  */
-final class HistoryPayloads {
+public final class HistoryPayloads {
 
   /**
-   * An entry whose JSON is over this is logged with a note of its size instead of its output. It is
-   * above an http_request answer at its 1 MiB cap, so such an answer is always logged whole.
+   * The most JSON one payload may carry through history: a workflow's input, an activity's input, a
+   * log entry. Under a real server's 2 MB, and above an http_request answer at its 1 MiB cap, so
+   * such an answer is always logged whole; an entry over it is logged with a note of its size
+   * instead of its output.
    */
-  static final int ENTRY_LIMIT_BYTES = 1536 * 1024;
+  public static final int LIMIT_BYTES = 1536 * 1024;
 
   /** Entries are written in batches of at most this much JSON (a larger entry on its own). */
   static final int BATCH_LIMIT_BYTES = 1024 * 1024;
 
-  /** The note logged in place of an output over {@link #ENTRY_LIMIT_BYTES}. */
+  /** The note logged in place of an output over {@link #LIMIT_BYTES}. */
   static final String OMITTED =
       "the output is too large to log: over the 1.5 MiB a log entry can carry through Temporal";
 
   private HistoryPayloads() {}
 
   /** The size of the value as the data converter writes it into history. */
-  static int bytes(Object value) {
+  public static int bytes(Object value) {
     return GlobalDataConverter.get()
         .toPayload(value)
         .map(payload -> payload.getSerializedSize())
@@ -43,7 +45,7 @@ final class HistoryPayloads {
 
   /** Whether the entry must give up its output to pass through history. */
   static boolean overLimit(NodeLogEntry entry) {
-    return entry.output() != null && bytes(entry) > ENTRY_LIMIT_BYTES;
+    return entry.output() != null && bytes(entry) > LIMIT_BYTES;
   }
 
   /** The entry with its output replaced by {@code {omitted, bytes}}. */

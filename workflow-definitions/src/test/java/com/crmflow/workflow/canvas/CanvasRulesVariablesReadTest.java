@@ -1,5 +1,6 @@
 package com.crmflow.workflow.canvas;
 
+import static com.crmflow.workflow.run.Canvases.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -7,10 +8,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CanvasRulesVariablesReadTest {
-
-  private static CanvasNode node(String id, String type, Map<String, Object> config) {
-    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
-  }
 
   @Test
   void templatesAndDataTransformPathsNameTheVariablesRead() {

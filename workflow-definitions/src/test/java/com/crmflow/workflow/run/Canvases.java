@@ -14,7 +14,7 @@ public final class Canvases {
 
   private Canvases() {}
 
-  static CanvasNode node(String id, String type, Map<String, Object> config) {
+  public static CanvasNode node(String id, String type, Map<String, Object> config) {
     return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
   }
 
@@ -272,37 +272,25 @@ public final class Canvases {
 
   /** webhook → call1 … callN in parallel branches, each held until ScriptedHttp's slow answer */
   static Canvas parallelSlowCalls(int calls) {
-    List<CanvasNode> nodes = new ArrayList<>();
-    List<CanvasEdge> edges = new ArrayList<>();
-    nodes.add(node("hook", "webhook_trigger", Map.of()));
-    for (int i = 1; i <= calls; i++) {
-      String id = "call" + i;
-      nodes.add(
-          node(id, "http_request", Map.of("method", "GET", "url", "https://example.com/slow")));
-      edges.add(edge("hook", id));
-    }
-    return new Canvas(nodes, edges);
+    return parallelCalls("call", calls, Map.of("method", "GET", "url", "https://example.com/slow"));
   }
 
   /** webhook → post1 … postN (in parallel branches), each POSTing {@code bodyTemplate} */
   static Canvas parallelPosts(int posts, String bodyTemplate) {
+    return parallelCalls(
+        "post",
+        posts,
+        Map.of("method", "POST", "url", "https://example.com/post", "bodyTemplate", bodyTemplate));
+  }
+
+  /** webhook → {prefix}1 … {prefix}N in parallel branches, http_request nodes of one config */
+  private static Canvas parallelCalls(String prefix, int calls, Map<String, Object> config) {
     List<CanvasNode> nodes = new ArrayList<>();
     List<CanvasEdge> edges = new ArrayList<>();
     nodes.add(node("hook", "webhook_trigger", Map.of()));
-    for (int i = 1; i <= posts; i++) {
-      String id = "post" + i;
-      nodes.add(
-          node(
-              id,
-              "http_request",
-              Map.of(
-                  "method",
-                  "POST",
-                  "url",
-                  "https://example.com/post",
-                  "bodyTemplate",
-                  bodyTemplate)));
-      edges.add(edge("hook", id));
+    for (int i = 1; i <= calls; i++) {
+      nodes.add(node(prefix + i, "http_request", config));
+      edges.add(edge("hook", prefix + i));
     }
     return new Canvas(nodes, edges);
   }

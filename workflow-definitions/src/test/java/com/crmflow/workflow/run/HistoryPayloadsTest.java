@@ -49,8 +49,8 @@ class HistoryPayloadsTest {
 
   @Test
   void anEntryOverTheLimitKeepsEverythingButItsOutputWhichBecomesANoteOfItsSize() {
-    NodeLogEntry fits = entry(1, HistoryPayloads.ENTRY_LIMIT_BYTES - 1000);
-    NodeLogEntry over = entry(2, HistoryPayloads.ENTRY_LIMIT_BYTES);
+    NodeLogEntry fits = entry(1, HistoryPayloads.LIMIT_BYTES - 1000);
+    NodeLogEntry over = entry(2, HistoryPayloads.LIMIT_BYTES);
 
     assertThat(HistoryPayloads.overLimit(fits)).isFalse();
     assertThat(HistoryPayloads.overLimit(over)).isTrue();
@@ -59,8 +59,7 @@ class HistoryPayloadsTest {
         .containsExactly(
             Map.entry("omitted", HistoryPayloads.OMITTED),
             Map.entry("bytes", HistoryPayloads.bytes(over.output())));
-    assertThat((Integer) logged.output().get("bytes"))
-        .isGreaterThan(HistoryPayloads.ENTRY_LIMIT_BYTES);
+    assertThat((Integer) logged.output().get("bytes")).isGreaterThan(HistoryPayloads.LIMIT_BYTES);
     assertThat(logged).usingRecursiveComparison().ignoringFields("output").isEqualTo(over);
   }
 }

@@ -654,7 +654,7 @@ class InterpreterDurabilityTest {
       assertThat(log.get("merge").output())
           .containsEntry("omitted", HistoryPayloads.OMITTED)
           .extractingByKey("bytes", InstanceOfAssertFactories.INTEGER)
-          .isGreaterThan(HistoryPayloads.ENTRY_LIMIT_BYTES);
+          .isGreaterThan(HistoryPayloads.LIMIT_BYTES);
     }
 
     WorkflowExecutionHistory recorded = client.fetchHistory(AutomationRunWorkflow.workflowId("r9"));
@@ -671,7 +671,7 @@ class InterpreterDurabilityTest {
         .allSatisfy(
             event ->
                 assertThat(event.getSerializedSize())
-                    .isLessThan(HistoryPayloads.ENTRY_LIMIT_BYTES + 4096));
+                    .isLessThan(HistoryPayloads.LIMIT_BYTES + 4096));
     List<Map<String, Payloads>> recordings =
         history.stream()
             .filter(HistoryEvent::hasMarkerRecordedEventAttributes)
