@@ -81,6 +81,14 @@ public class RunStarter {
   private final Cache<UUID, Boolean> cancelledUnstarted =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).maximumSize(100_000).build();
 
+  /** The JSON size of each canvas version in a run's workflow input (see {@link #canvasBytes}). */
+  private final Cache<CanvasVersion, Integer> canvasBytes =
+      Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
+
+  private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
+
+  private static final int EMPTY_CANVAS_BYTES = HistoryPayloads.bytes(Canvas.empty());
+
   /**
    * @param localActivities whether this process's own worker runs the workflows, the recorder and
    *     http_request (the embedded defaults): runs then use local activities for them. False in the
@@ -254,27 +262,25 @@ public class RunStarter {
       }
       WorkflowExecution started;
       RunInput input = input(run, canvas, startLogged, resume);
-      // only retries and resumed runs, which carry outputs on, can come near the limit: a
-      // trigger's payload is at most 1 MB
-      if (run.retryOf() != null || resume != null) {
-        int bytes = HistoryPayloads.bytes(input);
-        if (bytes > HistoryPayloads.LIMIT_BYTES) {
-          if (executionOf(run.id(), run.workflowId()).isPresent()) {
-            return true; // started before (a reconciler probe of a run not heard from lately)
-          }
-          // no server would take it, and trying again would not change that
-          ending.end(
-              run.id(),
-              List.of(),
-              RunResult.FAILED,
-              "the run cannot start: its workflow input (trigger payload, canvas and the outputs"
-                  + " it carries on) is "
-                  + bytes
-                  + " bytes of JSON, over the "
-                  + HistoryPayloads.LIMIT_BYTES
-                  + " bytes Temporal takes");
-          return true;
+      // a payload and a contact of up to 1 MB each, a canvas of up to 1 MB, the outputs a retry or
+      // a resumed run carries on: together they can be more than a server takes
+      int bytes = inputBytes(run, input);
+      if (bytes > HistoryPayloads.LIMIT_BYTES) {
+        if (executionOf(run.id(), run.workflowId()).isPresent()) {
+          return true; // started before (a reconciler probe of a run not heard from lately)
         }
+        // no server would take it, and trying again would not change that
+        ending.end(
+            run.id(),
+            List.of(),
+            RunResult.FAILED,
+            "the run cannot start: its workflow input (trigger payload, contact, canvas and any"
+                + " outputs it carries on) is "
+                + bytes
+                + " bytes of JSON, over the "
+                + HistoryPayloads.LIMIT_BYTES
+                + " bytes Temporal takes");
+        return true;
       }
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
@@ -335,6 +341,27 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
+  }
+
+  /**
+   * How much JSON the run's workflow input is, as the data converter writes it. The canvas is
+   * measured once per version (it is most of a typical input, and the same for every run of it).
+   */
+  private int inputBytes(AutomationRun run, RunInput input) {
+    return HistoryPayloads.bytes(input.withCanvas(Canvas.empty()))
+        - EMPTY_CANVAS_BYTES
+        + canvasBytes(run.tenantId(), run.sequenceId(), run.canvasVersion(), input.canvas());
+  }
+
+  /**
+   * How much JSON the canvas version is in a run's workflow input (remembered: a version never
+   * changes).
+   *
+   * @param canvas that version
+   */
+  int canvasBytes(UUID tenantId, UUID sequenceId, int version, Canvas canvas) {
+    return canvasBytes.get(
+        new CanvasVersion(tenantId, sequenceId, version), key -> HistoryPayloads.bytes(canvas));
   }
 
   /**

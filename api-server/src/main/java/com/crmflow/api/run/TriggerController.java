@@ -8,6 +8,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.NodeLogEntry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -150,6 +151,7 @@ class TriggerController {
           "The automation is " + trigger.status() + ", not active.", List.of());
     }
     Object payload = parse(call.body());
+    refuseIfTooLargeToStart(tenant, trigger, canvas, call.body(), payload);
     String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {
       throw ApiException.badRequest("Idempotency-Key", "must be at most 255 characters");
@@ -189,6 +191,36 @@ class TriggerController {
     // a concurrent delivery with the same key won the insert, or the target is out of date
     admission.ended(runId);
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
+  }
+
+  /**
+   * A run's workflow input carries the payload and the pinned canvas; over what Temporal takes, the
+   * run could never start, so the call is refused (413) instead of accepted and failed. Only a body
+   * that could come near the limit is measured again (its JSON as the data converter writes it is
+   * at most about three bytes per character sent).
+   */
+  private void refuseIfTooLargeToStart(
+      UUID tenant, TriggerTarget trigger, Canvas canvas, String body, Object payload) {
+    int canvasBytes =
+        starter.canvasBytes(tenant, trigger.sequenceId(), trigger.currentVersion(), canvas);
+    if (3L * body.length() + canvasBytes <= HistoryPayloads.LIMIT_BYTES) {
+      return;
+    }
+    int payloadBytes = HistoryPayloads.bytes(payload);
+    if (payloadBytes + canvasBytes > HistoryPayloads.LIMIT_BYTES) {
+      throw new ApiException(
+          HttpStatus.CONTENT_TOO_LARGE,
+          "This payload ("
+              + payloadBytes
+              + " bytes of JSON) and the automation's canvas ("
+              + canvasBytes
+              + " bytes) together are over the "
+              + HistoryPayloads.LIMIT_BYTES
+              + " bytes a run's workflow input may carry through Temporal. Send a smaller"
+              + " payload.",
+          List.of(),
+          Map.of());
+    }
   }
 
   private static Map<String, Object> accepted(AutomationRun run) {

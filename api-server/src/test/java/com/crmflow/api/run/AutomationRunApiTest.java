@@ -24,6 +24,7 @@ import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -1287,5 +1288,95 @@ class AutomationRunApiTest extends ApiTest {
     JsonNode stillWaiting = tenant.api().get("/api/v1/automation-runs/" + waitingId).at("/run");
     assertThat(stillWaiting.get("status").asString()).isEqualTo("running");
     assertThat(stillWaiting.at("/node_log/3/status").asString()).isEqualTo("running");
+  }
+
+  /**
+   * hook → check → call when {@code trigger.go} is "yes", else a chain of 55 http_request nodes
+   * whose 15,000-character bodies make the canvas about 830 kB of JSON (never run).
+   */
+  private String largeCanvasAutomation(String hook, String path) {
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    List<Map<String, Object>> edges = new ArrayList<>();
+    nodes.add(node(hook, "webhook_trigger", Map.of()));
+    nodes.add(
+        node(
+            "check",
+            "condition",
+            Map.of("field", "{{trigger.go}}", "operator", "equals", "value", "yes")));
+    nodes.add(node("call", "http_request", http("POST", peer.url(path))));
+    edges.add(edge("e-check", hook, "check"));
+    edges.add(edge("e-call", "check", "call", "true"));
+    String padding = "\"" + "p".repeat(15_000) + "\"";
+    for (int i = 1; i <= 55; i++) {
+      nodes.add(
+          node(
+              "pad" + i,
+              "http_request",
+              http("POST", peer.url("/never"), "bodyTemplate", padding)));
+      edges.add(
+          i == 1
+              ? edge("e-pad1", "check", "pad1", "false")
+              : edge("e-pad" + i, "pad" + (i - 1), "pad" + i));
+    }
+    return activeAutomation(canvas(nodes, edges));
+  }
+
+  @Test
+  void aTriggerWhosePayloadAndCanvasTogetherAreTooLargeToStartARunIsRefused() {
+    String hook = uniqueId("hook");
+    String seq = largeCanvasAutomation(hook, "/large-canvas");
+
+    ApiResponse refused = fire(hook, Map.of("go", "yes", "blob", "b".repeat(800_000)));
+
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(413);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.text("/detail"))
+        .contains("This payload (800", "the automation's canvas (8", "over the 1572864 bytes");
+    assertThat(tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq).at("/total").asInt())
+        .isZero();
+
+    // 600 kB is measured (three bytes a character could pass the limit) and fits beside the canvas
+    ApiResponse accepted = fire(hook, Map.of("go", "yes", "blob", "b".repeat(600_000)));
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+    JsonNode run = awaitRun(accepted.text("/runId"));
+    assertThat(run.get("status").asString()).as(run.get("error").toString()).isEqualTo("completed");
+    assertThat(run.at("/trigger_payload/blob").asString()).hasSize(600_000);
+    assertThat(peer.received("/large-canvas")).hasSize(1);
+    assertThat(peer.received("/never")).isEmpty();
+  }
+
+  @Test
+  void aRunNotFromTheTriggerThatIsTooLargeToStartFailsSayingSo() {
+    // a schedule, a CRM event, an enrollment or the reconciler starts a stored run this way
+    String hook = uniqueId("hook");
+    String seq = largeCanvasAutomation(hook, "/large-stored");
+    UUID runId = UUID.randomUUID();
+    AutomationRun run =
+        runRepository
+            .insert(
+                new RunRepository.NewRun(
+                    runId,
+                    tenant.id(),
+                    UUID.fromString(seq),
+                    1,
+                    hook,
+                    hook,
+                    Map.of("go", "yes", "blob", "b".repeat(800_000)),
+                    null,
+                    null,
+                    null,
+                    null))
+            .orElseThrow();
+
+    assertThat(starter.start(run)).as("nothing for the reconciler to try again").isTrue();
+
+    JsonNode failed = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(failed.get("status").asString()).isEqualTo("failed");
+    assertThat(failed.get("error").asString())
+        .startsWith("the run cannot start: its workflow input (trigger payload, contact, canvas")
+        .contains("over the 1572864 bytes Temporal takes");
+    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(run.workflowId()).describe())
+        .isInstanceOf(WorkflowNotFoundException.class);
+    assertThat(peer.received("/large-stored")).isEmpty();
   }
 }

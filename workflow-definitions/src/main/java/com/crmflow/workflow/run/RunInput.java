@@ -72,4 +72,26 @@ public record RunInput(
   public boolean startLogged() {
     return Boolean.TRUE.equals(triggerLogged);
   }
+
+  /** The same input with another canvas (to measure the rest of it on its own). */
+  public RunInput withCanvas(Canvas other) {
+    return new RunInput(
+        tenantId,
+        sequenceId,
+        runId,
+        canvasVersion,
+        other,
+        startNodeId,
+        triggerPayload,
+        contact,
+        priorOutputs,
+        completedNodeIds,
+        localActivities,
+        inlineChains,
+        triggerLogged,
+        resume,
+        alsoStartAt,
+        rerunOrdinals,
+        delaysWakeUp);
+  }
 }
