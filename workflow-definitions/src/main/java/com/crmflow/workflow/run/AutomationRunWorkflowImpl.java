@@ -128,6 +128,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
 
   /**
+   * Before this version the recorder's batches through the crm queue were scheduled whatever their
+   * task already carried: parallel branches that each hand in a large entry when they start waiting
+   * took the task over 4 MB and the server terminated the run. Now they count in {@link
+   * WorkflowTaskBudget}, and a batch with no room waits for the next task.
+   */
+  static final String RECORDINGS_PER_TASK = "recordings-per-task";
+
+  /**
    * Before this version a node scheduled its activity in the current workflow task whatever the
    * task carried already: three 1.4 MB requests in parallel branches took the task's message over 4
    * MB and the server terminated the run. Now an input that would take its task over waits for the
@@ -163,7 +171,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   private boolean batched;
   private Integer sideEffectNodesVersion;
   private final WorkflowTaskBudget taskBudget =
-      new WorkflowTaskBudget(() -> since(ANSWERS_PER_TASK), () -> since(INPUTS_PER_TASK));
+      new WorkflowTaskBudget(
+          () -> since(ANSWERS_PER_TASK),
+          () -> since(INPUTS_PER_TASK),
+          () -> since(RECORDINGS_PER_TASK));
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -257,10 +268,18 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
       List<List<NodeLogEntry>> batches = sizedBatches(entries);
       Promise<Void> written =
           batches.size() == 1
+                  && (!recordsThroughHistory()
+                      || taskBudget.recordNow(HistoryPayloads.bytes(entries)))
               ? Async.procedure(recorder::recordNodes, input.runId(), entries)
-              // one after the other, so that no workflow task carries them all at once
+              // one after the other, each in a task with room for it, so that no workflow task
+              // carries them all at once
               : Async.procedure(
-                  () -> batches.forEach(batch -> recorder.recordNodes(input.runId(), batch)));
+                  () ->
+                      batches.forEach(
+                          batch -> {
+                            waitForRoomToRecord(batch);
+                            recorder.recordNodes(input.runId(), batch);
+                          }));
       flushes.add(new Flush(entries, written));
     }
   }
@@ -271,6 +290,16 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    */
   private boolean recordsThroughHistory() {
     return !input.runsLocalActivities();
+  }
+
+  /**
+   * Through the crm queue, waits until the current workflow task has room for the batch ({@value
+   * #RECORDINGS_PER_TASK}).
+   */
+  private void waitForRoomToRecord(List<NodeLogEntry> batch) {
+    if (recordsThroughHistory()) {
+      taskBudget.recordWhenRoom(HistoryPayloads.bytes(batch));
+    }
   }
 
   /** The entries as one batch, or cut to the server's payload limit ({@value #SIZED_RECORDING}). */
@@ -333,9 +362,12 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     pending.clear();
     List<List<NodeLogEntry>> batches = sizedBatches(last);
     for (List<NodeLogEntry> batch : batches.subList(0, batches.size() - 1)) {
+      waitForRoomToRecord(batch);
       recorder.recordNodes(input.runId(), batch);
     }
-    recorder.endRun(input.runId(), batches.get(batches.size() - 1), status, error);
+    List<NodeLogEntry> lastBatch = batches.get(batches.size() - 1);
+    waitForRoomToRecord(lastBatch);
+    recorder.endRun(input.runId(), lastBatch, status, error);
   }
 
   /**

@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  * <p>A workflow task is handed in as one gRPC message of at most 4 MB. It carries the marker of
  * every local activity that ended during the task (its answer, and its request unless left out) and
  * the input of every activity the task schedules; over 4 MB the server terminates the run
- * ("GrpcMessageTooLarge"), the embedded one as a real one. Two ways a run went over:
+ * ("GrpcMessageTooLarge"), the embedded one as a real one. Three ways a run went over:
  *
  * <ul>
  *   <li>On the embedded defaults a chain of http_request nodes runs in a single task: six answers
@@ -25,15 +25,21 @@ import java.util.function.BooleanSupplier;
  *       4.2 MB. So an input that would take its task over waits for the next task ({@link
  *       #schedule}), which a 1 ms timer ("hand in the workflow task") brings when nothing else
  *       would.
+ *   <li>Through the crm queue (the {@code distributed} profile) the recorder's batches carry their
+ *       entries in their inputs, and parallel branches that start waiting each hand theirs in the
+ *       same task: six of 700 kB made 4.9 MB. So they count too ({@link #recordNow}, {@link
+ *       #recordWhenRoom}), and answers and inputs see what they took.
  * </ul>
  *
  * A task ends when the run next waits (the history's length then changes); what it carried no
- * longer counts. The recorder's batches (at most 1 MiB, see {@link HistoryPayloads}) are not
- * counted: the 1 MiB between {@link #TASK_BYTES} and the server's 4 MB is theirs.
+ * longer counts.
  */
 final class WorkflowTaskBudget {
 
-  /** What one task may carry of answers and inputs: 4 MB less room for its other commands. */
+  /**
+   * What one task may carry of answers, inputs and recordings: 4 MB less room for its other
+   * commands.
+   */
   static final long TASK_BYTES = 3L * 1024 * 1024;
 
   /** The most an answer takes: http_request's 1 MiB body cap, its headers, and JSON's escapes. */
@@ -41,9 +47,11 @@ final class WorkflowTaskBudget {
 
   private final BooleanSupplier answersCount;
   private final BooleanSupplier inputsWait;
+  private final BooleanSupplier recordingsCount;
   private long task = -1;
   private long carried;
   private long inFlight;
+  private long recorded;
   private Promise<Void> handIn;
 
   /**
@@ -51,10 +59,14 @@ final class WorkflowTaskBudget {
    *     history was made before answers were counted (its calls were all local)
    * @param inputsWait asked the first time an input finds no room: false when the run's history was
    *     made before inputs waited
+   * @param recordingsCount asked the first time the recorder's batches leave no room: false when
+   *     the run's history was made before they counted
    */
-  WorkflowTaskBudget(BooleanSupplier answersCount, BooleanSupplier inputsWait) {
+  WorkflowTaskBudget(
+      BooleanSupplier answersCount, BooleanSupplier inputsWait, BooleanSupplier recordingsCount) {
     this.answersCount = answersCount;
     this.inputsWait = inputsWait;
+    this.recordingsCount = recordingsCount;
   }
 
   /**
@@ -64,7 +76,7 @@ final class WorkflowTaskBudget {
    */
   boolean reserve(long bytes) {
     newTask();
-    if (carried + inFlight + bytes > TASK_BYTES && answersCount.getAsBoolean()) {
+    if (noRoomFor(bytes) && answersCount.getAsBoolean()) {
       return false;
     }
     inFlight += bytes;
@@ -81,21 +93,66 @@ final class WorkflowTaskBudget {
   /** An activity with an input of this size is to be scheduled: waits for a task with room. */
   void schedule(long bytes) {
     newTask();
-    while (carried + inFlight + bytes > TASK_BYTES && inputsWait.getAsBoolean()) {
-      if (handIn == null) {
-        handIn =
-            Workflow.newTimer(
-                Duration.ofMillis(1),
-                TimerOptions.newBuilder().setSummary("hand in the workflow task").build());
-      }
-      Promise<Void> current = handIn;
-      current.get();
-      if (handIn == current) {
-        handIn = null;
-      }
-      newTask();
+    while (noRoomFor(bytes) && inputsWait.getAsBoolean()) {
+      waitForTheNextTask();
     }
     carried += bytes;
+  }
+
+  /**
+   * A recorder batch with an input of this size is to be scheduled without waiting (the caller is
+   * about to wait on something else): counts it when the current task has room.
+   *
+   * @return false when it has none: the batch is to wait ({@link #recordWhenRoom})
+   */
+  boolean recordNow(long bytes) {
+    newTask();
+    if (!roomWithRecordingsFor(bytes) && recordingsCount.getAsBoolean()) {
+      return false;
+    }
+    recorded += bytes;
+    return true;
+  }
+
+  /** A recorder batch with an input of this size is to be scheduled: waits for a task with room. */
+  void recordWhenRoom(long bytes) {
+    newTask();
+    while (!roomWithRecordingsFor(bytes) && recordingsCount.getAsBoolean()) {
+      waitForTheNextTask();
+    }
+    recorded += bytes;
+  }
+
+  /**
+   * Whether the current task has no room for this much more. The recorder's batches count only
+   * since {@code recordingsCount}, which is asked only when they make the difference.
+   */
+  private boolean noRoomFor(long bytes) {
+    return carried + inFlight + bytes > TASK_BYTES
+        || recorded > 0 && !roomWithRecordingsFor(bytes) && recordingsCount.getAsBoolean();
+  }
+
+  private boolean roomWithRecordingsFor(long bytes) {
+    return carried + inFlight + recorded + bytes <= TASK_BYTES;
+  }
+
+  /**
+   * Blocks until the next workflow task: on a 1 ms timer shared by every branch that waits, each of
+   * which looks for room again when it fires.
+   */
+  private void waitForTheNextTask() {
+    if (handIn == null) {
+      handIn =
+          Workflow.newTimer(
+              Duration.ofMillis(1),
+              TimerOptions.newBuilder().setSummary("hand in the workflow task").build());
+    }
+    Promise<Void> current = handIn;
+    current.get();
+    if (handIn == current) {
+      handIn = null;
+    }
+    newTask();
   }
 
   /** What tasks handed in carried no longer counts (the length is read at each task's start). */
@@ -104,6 +161,7 @@ final class WorkflowTaskBudget {
     if (length != task) {
       task = length;
       carried = 0;
+      recorded = 0;
     }
   }
 }

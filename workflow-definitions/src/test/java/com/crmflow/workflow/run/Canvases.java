@@ -283,6 +283,27 @@ public final class Canvases {
         Map.of("method", "POST", "url", "https://example.com/post", "bodyTemplate", bodyTemplate));
   }
 
+  /**
+   * webhook → copyN (map: {@code {copy: trigger.big}}) → waitN (an hour), in N parallel branches:
+   * each branch hands its copy to the recorder when it starts waiting, all in the first task
+   */
+  static Canvas parallelCopiesThenWaits(int branches) {
+    List<CanvasNode> nodes = new ArrayList<>();
+    List<CanvasEdge> edges = new ArrayList<>();
+    nodes.add(node("hook", "webhook_trigger", Map.of()));
+    for (int i = 1; i <= branches; i++) {
+      nodes.add(
+          node(
+              "copy" + i,
+              "data_transform",
+              Map.of("transformType", "map", "mappings", Map.of("copy", "{{trigger.big}}"))));
+      nodes.add(node("wait" + i, "delay", Map.of("delayHours", 1)));
+      edges.add(edge("hook", "copy" + i));
+      edges.add(edge("copy" + i, "wait" + i));
+    }
+    return new Canvas(nodes, edges);
+  }
+
   /** webhook → {prefix}1 … {prefix}N in parallel branches, http_request nodes of one config */
   private static Canvas parallelCalls(String prefix, int calls, Map<String, Object> config) {
     List<CanvasNode> nodes = new ArrayList<>();

@@ -845,6 +845,53 @@ class InterpreterDurabilityTest {
   }
 
   /**
+   * Parallel branches that each start waiting hand their log entries to the recorder in the same
+   * task; through the crm queue the entries are in the recorder's inputs, and six of 700 kB took
+   * the task over 4 MB. The recorder's batches now count in the task's budget.
+   */
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void largeRecordingsOfParallelBranchesAreSpreadOverWorkflowTasks(String activities, String chains)
+      throws Exception {
+    startWorkers(0);
+    WorkflowClient client = env.getWorkflowClient();
+    String big = "c".repeat(700_000);
+    RunResult result =
+        stub(client, "r14")
+            .run(
+                input(
+                    "r14",
+                    Canvases.parallelCopiesThenWaits(6),
+                    Map.of("big", big),
+                    activities,
+                    chains));
+
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
+    List<NodeLogEntry> log = recorder.log("r14");
+    assertThat(log).hasSize(13);
+    assertThat(log)
+        .filteredOn(entry -> entry.nodeId().startsWith("copy"))
+        .extracting(NodeLogEntry::output)
+        .hasSize(6)
+        .containsOnly(Map.of("copy", big));
+    assertThat(log).extracting(NodeLogEntry::status).containsOnly("completed");
+
+    WorkflowExecutionHistory recorded =
+        client.fetchHistory(AutomationRunWorkflow.workflowId("r14"));
+    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
+    assertThat(bytesPerWorkflowTask(recorded.getEvents()))
+        .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
+    // local recordings carry no entries in history; through the queue four 700 kB batches fit in
+    // a task's 3 MiB and the other copies wait for the next task
+    assertThat(
+            recorded.getEvents().stream()
+                .filter(HistoryEvent::hasTimerStartedEventAttributes)
+                .map(e -> summary(e))
+                .filter(summary -> summary.equals("hand in the workflow task")))
+        .hasSize(activities.equals("local") ? 0 : 1);
+  }
+
+  /**
    * For each workflow task handed in, the size of the events from its completion to the next task's
    * start: what the task's completion carried, and what arrived before the next one.
    */
