@@ -7,12 +7,14 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
@@ -22,11 +24,13 @@ import java.util.Map;
  * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
- * given a {@link RunResume} (a run whose workflow an embedded server's restart lost). It writes
- * today's three (version 1 of {@value AutomationRunWorkflowImpl#FAILURE_SETTLES_BRANCHES}, a retry
- * that starts at several nodes, version 1 of {@value
- * AutomationRunWorkflowImpl#FLUSH_ENDED_BRANCHES}); the {@code resumed-} and {@code
- * local-failure-cuts-delay} files came before them:
+ * given a {@link RunResume} (a run whose workflow an embedded server's restart lost); {@code
+ * large-} files, gzipped (they carry outputs of up to 1.7 MB, mostly one repeated letter), are runs
+ * near Temporal's size limits. It writes today's five, one for each version that keeps a run under
+ * those limits ({@value AutomationRunWorkflowImpl#ANSWERS_PER_TASK}, {@value
+ * AutomationRunWorkflowImpl#INPUTS_PER_TASK}, {@value AutomationRunWorkflowImpl#SIZED_RECORDING},
+ * {@value AutomationRunWorkflowImpl#ACTIVITY_INPUTS_FIT}, {@value
+ * AutomationRunWorkflowImpl#RECORDINGS_PER_TASK}); the others came before them:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -42,63 +46,74 @@ public final class HistoryRecorder {
     Path target =
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     Files.createDirectories(target);
-    // a branch fails while a call is in flight in another and a third waits a day: version 1 of
-    // FAILURE_SETTLES_BRANCHES lets the call finish and logs the node after it as not started
-    Canvas canvas = Canvases.failureBesideASlowCallAndADelay();
-    record(target, firstRun("local-failure-settles-branches", canvas), false);
-    // its retry starts at every node it left unrun at once (RunInput#alsoStartAt), numbering them
-    // as the failed run did (bad was http_request_1, slow http_request_2), its delay waking when it
-    // would have (RunInput#delaysWakeUp); bad fails again
+    // embedded defaults: the fourth of six 900 kB answers finds no room in its task and goes
+    // through the integrations queue
     record(
         target,
-        input(
-            "local-retry-of-unrun-nodes",
-            canvas,
-            "bad",
-            List.of("after", "wait"),
-            List.of("hook", "slow"),
-            Map.of("webhook_trigger_1", Map.of(), "http_request_2", Map.of("statusCode", 200)),
-            Map.of("bad", 1, "wait", 1),
-            // the cut delay wakes when it would have in the failed run
-            Map.of("wait", NodeLogEntry.timestamp(Instant.now().plus(Duration.ofHours(20))))),
+        sized("large-local-answers-per-task", Canvases.chainOfLargeCalls(6), Map.of(), true),
         false);
-    // a call's branch ends while a day's delay waits: version 1 of FLUSH_ENDED_BRANCHES writes it
-    record(target, firstRun("local-branch-ends-beside-delay", Canvases.callBesideADelay()), true);
+    // distributed: three 1.4 MB requests in parallel branches, the third waiting for the next task
+    record(
+        target,
+        sized(
+            "large-remote-inputs-per-task",
+            Canvases.parallelPosts(3, "{{trigger.big}}"),
+            Map.of("big", "q".repeat(1_400_000)),
+            false),
+        false);
+    // distributed: a 1.7 MB merge logged as a note of its size, the batches cut to 1 MiB
+    record(
+        target,
+        sized(
+            "large-remote-sized-recording",
+            Canvases.largeOutputs(),
+            Map.of("note", "y".repeat(800_000)),
+            false),
+        true);
+    // distributed: a 1.7 MB request fails its node
+    record(
+        target,
+        sized(
+            "large-remote-activity-inputs-fit",
+            Canvases.parallelPosts(1, "{{trigger.big}}"),
+            Map.of("big", "z".repeat(1_700_000)),
+            false),
+        false);
+    // distributed: six branches hand 700 kB entries to the recorder, two waiting for the next task
+    record(
+        target,
+        sized(
+            "large-remote-recordings-per-task",
+            Canvases.parallelCopiesThenWaits(6),
+            Map.of("big", "c".repeat(700_000)),
+            false),
+        true);
   }
 
-  /** A trigger's run (not a retry) as api-server starts it on its embedded defaults. */
-  private static RunInput firstRun(String name, Canvas canvas) {
-    return input(name, canvas, "hook", null, List.of(), Map.of(), null, null);
-  }
-
-  /** A run as api-server starts it on its embedded defaults. */
-  private static RunInput input(
-      String name,
-      Canvas canvas,
-      String startNodeId,
-      List<String> alsoStartAt,
-      List<String> completedNodeIds,
-      Map<String, Object> priorOutputs,
-      Map<String, Integer> rerunOrdinals,
-      Map<String, String> delaysWakeUp) {
+  /**
+   * A trigger's run with a large payload or large outputs: on the embedded defaults ({@code local})
+   * or as the distributed profile starts it (recorder and http_request through their queues).
+   */
+  private static RunInput sized(
+      String name, Canvas canvas, Map<String, Object> payload, boolean local) {
     return new RunInput(
         "tenant",
         "sequence",
         name,
         1,
         canvas,
-        startNodeId,
-        Map.of("source", "crm"),
+        "hook",
+        payload,
         null,
-        priorOutputs,
-        completedNodeIds,
+        Map.of(),
+        List.of(),
+        local,
         true,
-        true,
-        true,
+        false,
         null,
-        alsoStartAt,
-        rerunOrdinals,
-        delaysWakeUp);
+        null,
+        null,
+        null);
   }
 
   /**
@@ -129,8 +144,18 @@ public final class HistoryRecorder {
                   .setWorkflowId(workflowId)
                   .build())
           .run(input);
-      Files.writeString(
-          dir.resolve(input.runId() + ".json"), client.fetchHistory(workflowId).toJson(true));
+      String history = client.fetchHistory(workflowId).toJson(true);
+      if (input.runId().startsWith("large-")) {
+        try (Writer out =
+            new OutputStreamWriter(
+                new GZIPOutputStream(
+                    Files.newOutputStream(dir.resolve(input.runId() + ".json.gz"))),
+                StandardCharsets.UTF_8)) {
+          out.write(history);
+        }
+      } else {
+        Files.writeString(dir.resolve(input.runId() + ".json"), history);
+      }
     }
   }
 }

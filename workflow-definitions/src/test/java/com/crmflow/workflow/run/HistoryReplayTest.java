@@ -9,11 +9,14 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,9 +24,9 @@ import org.junit.jupiter.api.Test;
  * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs, with remote and
  * with local activities: every node type the engine ran then, timers, parallel branches with a
  * join, a skipped branch, activity retries; a run resumed mid-graph; a run whose failure cut the
- * delay beside it short) and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST
- * change, a webhook delivery with retries, a run through email, chat_message, crm_update and
- * create_record).
+ * delay beside it short; runs near Temporal's size limits, one per version that keeps them under)
+ * and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook
+ * delivery with retries, a run through email, chat_message, crm_update and create_record).
  */
 class HistoryReplayTest {
 
@@ -32,7 +35,11 @@ class HistoryReplayTest {
     Path dir = Path.of(HistoryReplayTest.class.getResource("/histories").toURI());
     List<Path> histories;
     try (Stream<Path> files = Files.list(dir)) {
-      histories = files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+      histories =
+          files
+              .filter(p -> p.toString().endsWith(".json") || p.toString().endsWith(".json.gz"))
+              .sorted()
+              .toList();
     }
     assertThat(histories)
         .extracting(p -> p.getFileName().toString())
@@ -55,7 +62,25 @@ class HistoryReplayTest {
             "local-failure-cuts-delay.json",
             "local-failure-settles-branches.json",
             "local-retry-of-unrun-nodes.json",
-            "local-branch-ends-beside-delay.json");
+            "local-branch-ends-beside-delay.json",
+            "large-local-answers-per-task.json.gz",
+            "large-remote-inputs-per-task.json.gz",
+            "large-remote-sized-recording.json.gz",
+            "large-remote-activity-inputs-fit.json.gz",
+            "large-remote-recordings-per-task.json.gz");
+    // each took the path of its version (the marker is recorded only by a run that needs it)
+    for (String version :
+        List.of(
+            "answers-per-task",
+            "inputs-per-task",
+            "sized-recording",
+            "activity-inputs-fit",
+            "recordings-per-task")) {
+      String file = version.equals("answers-per-task") ? "large-local-" : "large-remote-";
+      assertThat(markerPayloads(dir.resolve(file + version + ".json.gz")))
+          .as(version)
+          .contains("\"" + version + "\"");
+    }
     // the failed run ended while its other branch's day-long timer was still pending
     assertThat(Files.readString(dir.resolve("local-failure-cuts-delay.json")))
         .contains("EVENT_TYPE_TIMER_STARTED", "HTTP 404 from peer")
@@ -79,15 +104,14 @@ class HistoryReplayTest {
         .contains("LocalActivity")
         .doesNotContain("activityTaskScheduledEventAttributes");
     for (Path history : histories) {
-      WorkflowReplayer.replayWorkflowExecution(Files.readString(history), implementation(history));
+      WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
   }
 
   /** The payloads of a history's markers (local activities, versions) as text. */
   private static String markerPayloads(Path history) throws IOException {
     StringBuilder text = new StringBuilder();
-    for (HistoryEvent event :
-        WorkflowExecutionHistory.fromJson(Files.readString(history)).getEvents()) {
+    for (HistoryEvent event : WorkflowExecutionHistory.fromJson(read(history)).getEvents()) {
       event
           .getMarkerRecordedEventAttributes()
           .getDetailsMap()
@@ -99,6 +123,16 @@ class HistoryReplayTest {
                       .forEach(payload -> text.append(payload.getData().toStringUtf8())));
     }
     return text.toString();
+  }
+
+  /** A recorded history's JSON; the {@code large-} ones are gzipped. */
+  private static String read(Path history) throws IOException {
+    if (!history.toString().endsWith(".gz")) {
+      return Files.readString(history);
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(history))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** Which workflow a recorded history belongs to, by its file name (see the recorders). */
