@@ -1,7 +1,9 @@
 package com.crmflow.api.embedded;
 
 import com.google.protobuf.util.Timestamps;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.internal.testservice.ExecutionId;
 import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Method;
 import java.time.Instant;
@@ -13,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A retention period for the embedded Temporal test server (temporal-test-server 1.38). The test
@@ -25,10 +29,18 @@ import java.util.concurrent.locks.Lock;
  * a given count. Open workflows are never touched. Run records and node logs are in PostgreSQL and
  * are not affected.
  *
+ * <p>A workflow that closed other than by completing (terminated in the Temporal UI, timed out)
+ * left its record open, and {@link com.crmflow.api.temporal.ClosedWorkflowSweep} ends such records
+ * as it comes to them; once the workflow is forgotten, the sweep finds nothing to go on. So each
+ * such workflow is first handed to the {@link ForgettingUnfinished} listener, if one is set, and
+ * kept for the next pass when the listener fails.
+ *
  * <p>Reads and changes private fields of the server; if they are not where this expects them,
  * {@link #attach} fails and the server is left as it is.
  */
 final class ClosedWorkflowRetention {
+
+  private static final Logger log = LoggerFactory.getLogger(ClosedWorkflowRetention.class);
 
   private final Lock serviceLock;
   private final Map<?, ?> executions;
@@ -39,6 +51,7 @@ final class ClosedWorkflowRetention {
   private final Map<?, ?> searchAttributes;
   private final Method isCompleted;
   private final Method events;
+  private volatile ForgettingUnfinished listener;
 
   private ClosedWorkflowRetention(Object service, Object store, Object visibility)
       throws ReflectiveOperationException {
@@ -66,36 +79,106 @@ final class ClosedWorkflowRetention {
         TestServerInternals.read(starter, "visibilityStore"));
   }
 
+  /** Hands each workflow that closed other than by completing to the listener before it goes. */
+  void onForgettingUnfinished(ForgettingUnfinished listener) {
+    this.listener = listener;
+  }
+
   /**
    * Removes the workflows closed before {@code cutoff}, and the oldest closed ones beyond the
    * newest {@code keepAtMost}; returns how many it removed.
    */
   int removeClosed(Instant cutoff, int keepAtMost) throws ReflectiveOperationException {
-    List<Object> removed = new ArrayList<>();
+    ForgettingUnfinished told = listener;
+    List<Object> removable = new ArrayList<>();
+    for (Expiring expiring : expiring(cutoff, keepAtMost)) {
+      if (told == null || !expiring.unfinished() || handedOver(told, expiring)) {
+        removable.add(expiring.executionId());
+      }
+    }
+    return remove(removable);
+  }
+
+  /** A closed workflow due to be removed, with how it closed. */
+  private record Expiring(Object executionId, List<HistoryEvent> events) {
+
+    HistoryEvent closing() {
+      return events.get(events.size() - 1);
+    }
+
+    /** Closed other than by completing or continuing as new. */
+    boolean unfinished() {
+      EventType type = closing().getEventType();
+      return type != EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED
+          && type != EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW;
+    }
+  }
+
+  /** The closed workflows due to be removed, read under the server's locks. */
+  private List<Expiring> expiring(Instant cutoff, int keepAtMost)
+      throws ReflectiveOperationException {
     // the server takes its own lock before the store's (a start saves the first events under it)
     serviceLock.lock();
     try {
       storeLock.lock();
       try {
+        List<Expiring> expiring = new ArrayList<>();
         List<Closed> kept = new ArrayList<>();
         for (Map.Entry<?, ?> entry : histories.entrySet()) {
           long closedAt = closedAt(entry.getValue());
           if (closedAt >= cutoff.toEpochMilli()) {
-            kept.add(new Closed(entry.getKey(), closedAt));
+            kept.add(new Closed(entry.getKey(), entry.getValue(), closedAt));
           } else if (closedAt >= 0) {
-            removed.add(entry.getKey());
+            expiring.add(new Expiring(entry.getKey(), events(entry.getValue())));
           }
         }
         if (kept.size() > keepAtMost) {
           kept.sort(Comparator.comparingLong(Closed::closedAt));
-          kept.subList(0, kept.size() - keepAtMost).forEach(old -> removed.add(old.executionId()));
+          for (Closed old : kept.subList(0, kept.size() - keepAtMost)) {
+            expiring.add(new Expiring(old.executionId(), events(old.history())));
+          }
         }
-        removed.forEach(histories::remove);
+        return expiring;
       } finally {
         storeLock.unlock();
       }
-      if (removed.isEmpty()) {
-        return 0;
+    } finally {
+      serviceLock.unlock();
+    }
+  }
+
+  /** Whether the listener took the workflow (outside the server's locks: it writes records). */
+  private static boolean handedOver(ForgettingUnfinished told, Expiring expiring) {
+    String workflowId = ((ExecutionId) expiring.executionId()).getExecution().getWorkflowId();
+    try {
+      told.forgetting(workflowId, expiring.events().get(0), expiring.closing());
+      return true;
+    } catch (RuntimeException notTaken) {
+      log.warn(
+          "Keeping closed workflow {} until its record can be ended: {}",
+          workflowId,
+          notTaken.toString());
+      return false;
+    }
+  }
+
+  /** Removes the closed workflows from the server's maps; returns how many were still there. */
+  private int remove(List<Object> executionIds) {
+    if (executionIds.isEmpty()) {
+      return 0;
+    }
+    List<Object> removed = new ArrayList<>();
+    serviceLock.lock();
+    try {
+      storeLock.lock();
+      try {
+        for (Object executionId : executionIds) {
+          if (histories.remove(executionId) != null) {
+            removed.add(executionId);
+          }
+        }
+      } finally {
+        storeLock.unlock();
       }
       Set<Object> removedStates = Collections.newSetFromMap(new IdentityHashMap<>());
       for (Object executionId : removed) {
@@ -111,16 +194,20 @@ final class ClosedWorkflowRetention {
     return removed.size();
   }
 
-  private record Closed(Object executionId, long closedAt) {}
+  private record Closed(Object executionId, Object history, long closedAt) {}
 
   /** When the history's workflow closed (its last event), in epoch millis; -1 while it is open. */
   private long closedAt(Object history) throws ReflectiveOperationException {
     if (!(boolean) isCompleted.invoke(history)) {
       return -1;
     }
-    List<?> all = (List<?>) events.invoke(history);
-    HistoryEvent closing = (HistoryEvent) all.get(all.size() - 1);
-    return Timestamps.toMillis(closing.getEventTime());
+    List<HistoryEvent> all = events(history);
+    return Timestamps.toMillis(all.get(all.size() - 1).getEventTime());
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<HistoryEvent> events(Object history) throws ReflectiveOperationException {
+    return (List<HistoryEvent>) events.invoke(history);
   }
 
   private static Method accessible(Method method) {

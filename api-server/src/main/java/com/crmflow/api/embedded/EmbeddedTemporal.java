@@ -77,6 +77,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
   private final String target;
   private final ScheduledExecutorService retention;
 
+  /** Null when closed workflows are kept for good (or the retention could not attach). */
+  private final ClosedWorkflowRetention closedWorkflows;
+
   private EmbeddedTemporal(
       String target,
       TestServicesStarter services,
@@ -84,9 +87,11 @@ public final class EmbeddedTemporal implements AutoCloseable {
       Server inProcess,
       ManagedChannel channel,
       List<String> fixProblems,
-      ScheduledExecutorService retention) {
+      ScheduledExecutorService retention,
+      ClosedWorkflowRetention closedWorkflows) {
     this.target = target;
     this.retention = retention;
+    this.closedWorkflows = closedWorkflows;
     this.services = services;
     this.portBound = portBound;
     this.inProcess = inProcess;
@@ -103,10 +108,13 @@ public final class EmbeddedTemporal implements AutoCloseable {
     TestServicesStarter services = new TestServicesStarter(true, 0);
     List<String> fixProblems = new ArrayList<>();
     ScheduledExecutorService retention = null;
+    ClosedWorkflowRetention closedWorkflows = null;
     if (!keepClosed.isZero()) {
       try {
-        retention = scheduleRetention(services, keepClosed, keepClosedAtMost);
+        closedWorkflows = ClosedWorkflowRetention.attach(services);
+        retention = scheduleRetention(closedWorkflows, services, keepClosed, keepClosedAtMost);
       } catch (ReflectiveOperationException | RuntimeException e) {
+        closedWorkflows = null;
         fixProblems.add("closed workflows are kept in memory as long as the service runs: " + e);
       }
     }
@@ -154,7 +162,8 @@ public final class EmbeddedTemporal implements AutoCloseable {
         inProcess,
         InProcessChannelBuilder.forName(inProcessName).directExecutor().build(),
         List.copyOf(fixProblems),
-        retention);
+        retention,
+        closedWorkflows);
   }
 
   /**
@@ -163,9 +172,10 @@ public final class EmbeddedTemporal implements AutoCloseable {
    * run more often than that.
    */
   private static ScheduledExecutorService scheduleRetention(
-      TestServicesStarter services, Duration keepClosed, int keepClosedAtMost)
-      throws ReflectiveOperationException {
-    ClosedWorkflowRetention closed = ClosedWorkflowRetention.attach(services);
+      ClosedWorkflowRetention closed,
+      TestServicesStarter services,
+      Duration keepClosed,
+      int keepClosedAtMost) {
     TestWorkflowService server = services.getWorkflowService();
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -190,6 +200,26 @@ public final class EmbeddedTemporal implements AutoCloseable {
         everyMillis,
         TimeUnit.MILLISECONDS);
     return timer;
+  }
+
+  /**
+   * Hands each workflow that closed other than by completing to the listener before the server
+   * forgets it (see {@link ClosedWorkflowRetention}); nothing to do when closed workflows are kept.
+   */
+  public void onForgettingUnfinished(ForgettingUnfinished listener) {
+    if (closedWorkflows != null) {
+      closedWorkflows.onForgettingUnfinished(listener);
+    }
+  }
+
+  /**
+   * One pass of the retention, as its schedule makes every few seconds: removes the workflows
+   * closed before {@code cutoff} and the oldest beyond {@code keepAtMost}.
+   *
+   * @return how many it removed; 0 when closed workflows are kept for good
+   */
+  public int removeClosed(Instant cutoff, int keepAtMost) throws ReflectiveOperationException {
+    return closedWorkflows == null ? 0 : closedWorkflows.removeClosed(cutoff, keepAtMost);
   }
 
   /** host:port of the TCP side. */

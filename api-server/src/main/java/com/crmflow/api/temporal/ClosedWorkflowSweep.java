@@ -1,12 +1,15 @@
 package com.crmflow.api.temporal;
 
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
+import io.temporal.api.common.v1.Payload;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowTargetOptions;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TerminatedFailure;
@@ -110,20 +113,76 @@ public class ClosedWorkflowSweep {
   private static boolean endClosed(
       MirroredRecords kind, MirroredRecords.Open record, ClosedExecution closed) {
     try {
-      boolean endedHere = kind.endClosed(record, closed);
-      if (endedHere) {
-        log.warn(
-            "Ended {} {}: its workflow {} was closed in Temporal ({})",
-            kind.kind(),
-            record.id(),
-            record.workflowId(),
-            closed.description());
-      }
-      return endedHere;
+      return endAndLog(kind, record, closed);
     } catch (RuntimeException notEnded) {
       // the record's own trouble: the others are still looked at, and it again next round
       log.error("Could not end {} {}", kind.kind(), record.id(), notEnded);
       return false;
+    }
+  }
+
+  private static boolean endAndLog(
+      MirroredRecords kind, MirroredRecords.Open record, ClosedExecution closed) {
+    boolean endedHere = kind.endClosed(record, closed);
+    if (endedHere) {
+      log.warn(
+          "Ended {} {}: its workflow {} was closed in Temporal ({})",
+          kind.kind(),
+          record.id(),
+          record.workflowId(),
+          closed.description());
+    }
+    return endedHere;
+  }
+
+  /**
+   * Ends the records of a workflow execution that closed other than by completing and that the
+   * embedded server is about to forget: the round of this sweep may not reach them before it does
+   * (100 records every 30 s, against 15 minutes), and after it nothing would say how the workflow
+   * closed. A record already ended is left as it is.
+   *
+   * @param started the execution's first event (its memo {@code run_id})
+   * @param closing its last event
+   * @throws RuntimeException when a record could not be ended (the database is unreachable): the
+   *     embedded server then keeps the workflow and asks again
+   */
+  public void endForgotten(String workflowId, HistoryEvent started, HistoryEvent closing) {
+    Optional<ClosedExecution> closed = describe(closing);
+    if (closed.isEmpty()) {
+      return;
+    }
+    Payload memo =
+        started.getWorkflowExecutionStartedEventAttributes().getMemo().getFieldsMap().get("run_id");
+    String runIdMemo =
+        memo == null
+            ? null
+            : DefaultDataConverter.STANDARD_INSTANCE.fromPayload(memo, String.class, String.class);
+    for (MirroredRecords kind : kinds) {
+      for (MirroredRecords.Open record : kind.mirroredBy(workflowId, runIdMemo)) {
+        endAndLog(kind, record, closed.get());
+      }
+    }
+  }
+
+  /** How the closing event says the execution closed; empty when it completed. */
+  static Optional<ClosedExecution> describe(HistoryEvent closing) {
+    switch (closing.getEventType()) {
+      case EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
+        return Optional.of(cancelled());
+      case EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+        return Optional.of(timedOut());
+      case EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+        return Optional.of(
+            stopped(
+                "The workflow was terminated in Temporal",
+                closing.getWorkflowExecutionTerminatedEventAttributes().getReason()));
+      case EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+        return Optional.of(
+            stopped(
+                "The workflow failed in Temporal",
+                closing.getWorkflowExecutionFailedEventAttributes().getFailure().getMessage()));
+      default:
+        return Optional.empty();
     }
   }
 
@@ -158,10 +217,10 @@ public class ClosedWorkflowSweep {
 
   private static ClosedExecution describe(Throwable how) {
     if (how instanceof CanceledFailure) {
-      return new ClosedExecution(true, "The workflow was cancelled in Temporal");
+      return cancelled();
     }
     if (how instanceof TimeoutFailure) {
-      return new ClosedExecution(false, "The workflow timed out in Temporal");
+      return timedOut();
     }
     String what =
         how instanceof TerminatedFailure
@@ -171,6 +230,18 @@ public class ClosedWorkflowSweep {
         how instanceof TemporalFailure failure
             ? failure.getOriginalMessage()
             : how == null ? null : how.getMessage();
+    return stopped(what, reason);
+  }
+
+  private static ClosedExecution cancelled() {
+    return new ClosedExecution(true, "The workflow was cancelled in Temporal");
+  }
+
+  private static ClosedExecution timedOut() {
+    return new ClosedExecution(false, "The workflow timed out in Temporal");
+  }
+
+  private static ClosedExecution stopped(String what, String reason) {
     return new ClosedExecution(
         false,
         reason == null || reason.isBlank() ? what + " (no reason given)" : what + ": " + reason);

@@ -16,6 +16,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.WorkerFactory;
@@ -24,8 +25,12 @@ import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -188,6 +193,61 @@ class ClosedWorkflowRetentionTest {
     assertThat(forgotten("second", "")).isFalse();
     assertThat(forgotten("third", "")).isFalse();
     assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
+  @Test
+  void aWorkflowClosedOtherThanByCompletingIsHandedOverBeforeItIsForgottenAndKeptUntilItIs()
+      throws Exception {
+    startServerAndWorker(Duration.ofHours(1), 10_000);
+    List<String> handedOver = new ArrayList<>();
+    AtomicBoolean listenerFails = new AtomicBoolean(true);
+    temporal.onForgettingUnfinished(
+        (workflowId, started, closing) -> {
+          if (listenerFails.get()) {
+            throw new IllegalStateException("the database is unreachable");
+          }
+          handedOver.add(
+              workflowId
+                  + " "
+                  + DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+                      started
+                          .getWorkflowExecutionStartedEventAttributes()
+                          .getMemo()
+                          .getFieldsMap()
+                          .get("run_id"),
+                      String.class,
+                      String.class)
+                  + " "
+                  + closing.getEventType()
+                  + " "
+                  + closing.getWorkflowExecutionTerminatedEventAttributes().getReason());
+        });
+    assertThat(gate("done").pass(false)).isEqualTo("passed");
+    Gate stopped =
+        client.newWorkflowStub(
+            Gate.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(QUEUE)
+                .setWorkflowId("stopped")
+                .setMemo(Map.of("run_id", "run-7"))
+                .build());
+    WorkflowClient.start(stopped::pass, true);
+    WorkflowStub.fromTyped(stopped).terminate("an operator stopped it");
+    Instant afterBoth = Instant.now().plusSeconds(1);
+
+    // the listener fails: the terminated workflow stays for the next pass, the completed one goes
+    assertThat(temporal.removeClosed(afterBoth, 10_000)).isEqualTo(1);
+    assertThat(forgotten("done", "")).isTrue();
+    assertThat(status("stopped"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+    assertThat(handedOver).isEmpty();
+
+    listenerFails.set(false);
+    assertThat(temporal.removeClosed(afterBoth, 10_000)).isEqualTo(1);
+    assertThat(forgotten("stopped", "")).isTrue();
+    assertThat(handedOver)
+        .containsExactly(
+            "stopped run-7 EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED an operator stopped it");
   }
 
   /** Whether the server answers NOT_FOUND for the run (the latest run when runId is empty). */

@@ -4,6 +4,7 @@ import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.embedded.EmbeddedTemporal;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
@@ -14,6 +15,7 @@ import com.crmflow.workflow.event.EventNames;
 import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,7 @@ class WebhookDeliveryTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private ClosedWorkflowSweep sweep;
+  @Autowired private EmbeddedTemporal embedded;
   private TenantClient tenant;
 
   @BeforeEach
@@ -348,6 +351,27 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(after.get("status").asString()).isEqualTo("stopped");
     assertThat(after.get("last_error").asString()).isEqualTo(why);
     assertThat(RECEIVER.received(path)).hasSize(1);
+  }
+
+  @Test
+  void aDeliveryWhoseTerminatedWorkflowIsForgottenByTheEmbeddedServerEndsStopped()
+      throws Exception {
+    String path = unique("forgotten");
+    RECEIVER.answerOnce(path, 200, 3_000); // the first attempt is still on its way
+    String id = subscribe(path, List.of("contact.created"), null);
+    contact("forgotten@example.com");
+    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
+    String deliveries = "/api/v1/webhooks/subscriptions/" + id + "/deliveries";
+    String deliveryId = tenant.api().get(deliveries).text("/deliveries/0/id");
+
+    temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
+    // no sweep: a pass of the embedded server's retention forgets every workflow closed until now
+    assertThat(embedded.removeClosed(Instant.now().plusSeconds(1), 10_000)).isPositive();
+
+    JsonNode stopped = tenant.api().get(deliveries).at("/deliveries/0");
+    assertThat(stopped.get("status").asString()).isEqualTo("stopped");
+    assertThat(stopped.get("last_error").asString())
+        .isEqualTo("The workflow was terminated in Temporal: stopped by an operator");
   }
 
   private int attemptCount(String subscriptionId) {
