@@ -6,6 +6,7 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.internal.testservice.ExecutionId;
 import io.temporal.internal.testservice.TestServicesStarter;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +33,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A workflow that closed other than by completing (terminated in the Temporal UI, timed out)
  * left its record open, and {@link com.crmflow.api.temporal.ClosedWorkflowSweep} ends such records
- * as it comes to them; once the workflow is forgotten, the sweep finds nothing to go on. So each
- * such workflow is first handed to the {@link ForgettingUnfinished} listener, if one is set, and
- * kept for the next pass when the listener fails.
+ * as it comes to them: 100 every 30 s, so hours later when many runs wait, and once the workflow is
+ * forgotten it finds nothing to go on. Since a pass looks at every closed workflow anyway, it hands
+ * each such workflow to the {@link UnfinishedWorkflows} listener, if one is set, once it has been
+ * closed for a while, and in any case before removing it; one the listener fails on is offered
+ * again on the next pass, and kept until it takes it.
  *
  * <p>Reads and changes private fields of the server; if they are not where this expects them,
  * {@link #attach} fails and the server is left as it is.
@@ -51,7 +55,11 @@ final class ClosedWorkflowRetention {
   private final Map<?, ?> searchAttributes;
   private final Method isCompleted;
   private final Method events;
-  private volatile ForgettingUnfinished listener;
+  private volatile UnfinishedWorkflows listener;
+  private volatile Duration handOverAfter = Duration.ZERO;
+
+  /** The closed workflows the listener took (removed from here as they are removed). */
+  private final Set<Object> handedOver = ConcurrentHashMap.newKeySet();
 
   private ClosedWorkflowRetention(Object service, Object store, Object visibility)
       throws ReflectiveOperationException {
@@ -79,27 +87,52 @@ final class ClosedWorkflowRetention {
         TestServerInternals.read(starter, "visibilityStore"));
   }
 
-  /** Hands each workflow that closed other than by completing to the listener before it goes. */
-  void onForgettingUnfinished(ForgettingUnfinished listener) {
+  /**
+   * Hands each workflow that closed other than by completing to the listener once it has been
+   * closed for {@code after}, and in any case before it goes.
+   */
+  void onUnfinishedClosed(UnfinishedWorkflows listener, Duration after) {
+    this.handOverAfter = after;
     this.listener = listener;
   }
 
   /**
-   * Removes the workflows closed before {@code cutoff}, and the oldest closed ones beyond the
-   * newest {@code keepAtMost}; returns how many it removed.
+   * How long a workflow that closed other than by completing is closed before it is handed over.
    */
-  int removeClosed(Instant cutoff, int keepAtMost) throws ReflectiveOperationException {
-    ForgettingUnfinished told = listener;
+  Duration handOverAfter() {
+    return handOverAfter;
+  }
+
+  /**
+   * Removes the workflows closed before {@code cutoff}, and the oldest closed ones beyond the
+   * newest {@code keepAtMost}; returns how many it removed. Hands the listener each workflow that
+   * closed other than by completing before {@code handOverBefore}, and each such one it removes.
+   */
+  synchronized int removeClosed(Instant cutoff, int keepAtMost, Instant handOverBefore)
+      throws ReflectiveOperationException {
+    UnfinishedWorkflows told = listener;
+    Pass pass = look(cutoff, keepAtMost, handOverBefore);
+    if (told != null) {
+      pass.toHandOver().forEach(closed -> handOver(told, closed));
+    }
     List<Object> removable = new ArrayList<>();
-    for (Expiring expiring : expiring(cutoff, keepAtMost)) {
-      if (told == null || !expiring.unfinished() || handedOver(told, expiring)) {
+    for (Expiring expiring : pass.expiring()) {
+      if (told == null
+          || !expiring.unfinished()
+          || handedOver.contains(expiring.executionId())
+          || handOver(told, expiring)) {
         removable.add(expiring.executionId());
       }
     }
-    return remove(removable);
+    int removed = remove(removable);
+    removable.forEach(handedOver::remove);
+    return removed;
   }
 
-  /** A closed workflow due to be removed, with how it closed. */
+  /** What a pass found: the workflows due to be removed, and those to hand over now. */
+  private record Pass(List<Expiring> expiring, List<Expiring> toHandOver) {}
+
+  /** A closed workflow, with how it closed. */
   private record Expiring(Object executionId, List<HistoryEvent> events) {
 
     HistoryEvent closing() {
@@ -114,8 +147,8 @@ final class ClosedWorkflowRetention {
     }
   }
 
-  /** The closed workflows due to be removed, read under the server's locks. */
-  private List<Expiring> expiring(Instant cutoff, int keepAtMost)
+  /** The closed workflows due to be removed or handed over, read under the server's locks. */
+  private Pass look(Instant cutoff, int keepAtMost, Instant handOverBefore)
       throws ReflectiveOperationException {
     // the server takes its own lock before the store's (a start saves the first events under it)
     serviceLock.lock();
@@ -123,22 +156,33 @@ final class ClosedWorkflowRetention {
       storeLock.lock();
       try {
         List<Expiring> expiring = new ArrayList<>();
+        List<Expiring> toHandOver = new ArrayList<>();
         List<Closed> kept = new ArrayList<>();
         for (Map.Entry<?, ?> entry : histories.entrySet()) {
           long closedAt = closedAt(entry.getValue());
+          if (closedAt < 0) {
+            continue;
+          }
+          Expiring closed = new Expiring(entry.getKey(), events(entry.getValue()));
           if (closedAt >= cutoff.toEpochMilli()) {
-            kept.add(new Closed(entry.getKey(), entry.getValue(), closedAt));
-          } else if (closedAt >= 0) {
-            expiring.add(new Expiring(entry.getKey(), events(entry.getValue())));
+            kept.add(new Closed(closed, closedAt));
+            if (closedAt < handOverBefore.toEpochMilli()
+                && closed.unfinished()
+                && !handedOver.contains(entry.getKey())) {
+              toHandOver.add(closed);
+            }
+          } else {
+            expiring.add(closed);
           }
         }
         if (kept.size() > keepAtMost) {
           kept.sort(Comparator.comparingLong(Closed::closedAt));
           for (Closed old : kept.subList(0, kept.size() - keepAtMost)) {
-            expiring.add(new Expiring(old.executionId(), events(old.history())));
+            expiring.add(old.workflow());
+            toHandOver.remove(old.workflow());
           }
         }
-        return expiring;
+        return new Pass(expiring, toHandOver);
       } finally {
         storeLock.unlock();
       }
@@ -148,10 +192,11 @@ final class ClosedWorkflowRetention {
   }
 
   /** Whether the listener took the workflow (outside the server's locks: it writes records). */
-  private static boolean handedOver(ForgettingUnfinished told, Expiring expiring) {
-    String workflowId = ((ExecutionId) expiring.executionId()).getExecution().getWorkflowId();
+  private boolean handOver(UnfinishedWorkflows told, Expiring closed) {
+    String workflowId = ((ExecutionId) closed.executionId()).getExecution().getWorkflowId();
     try {
-      told.forgetting(workflowId, expiring.events().get(0), expiring.closing());
+      told.closed(workflowId, closed.events().get(0), closed.closing());
+      handedOver.add(closed.executionId());
       return true;
     } catch (RuntimeException notTaken) {
       log.warn(
@@ -194,7 +239,7 @@ final class ClosedWorkflowRetention {
     return removed.size();
   }
 
-  private record Closed(Object executionId, Object history, long closedAt) {}
+  private record Closed(Expiring workflow, long closedAt) {}
 
   /** When the history's workflow closed (its last event), in epoch millis; -1 while it is open. */
   private long closedAt(Object history) throws ReflectiveOperationException {

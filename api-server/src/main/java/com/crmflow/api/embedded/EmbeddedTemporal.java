@@ -188,9 +188,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
     timer.scheduleWithFixedDelay(
         () -> {
           try {
+            Instant now = Instant.ofEpochMilli(server.currentTimeMillis());
             closed.removeClosed(
-                Instant.ofEpochMilli(server.currentTimeMillis()).minus(keepClosed),
-                keepClosedAtMost);
+                now.minus(keepClosed), keepClosedAtMost, now.minus(closed.handOverAfter()));
           } catch (ReflectiveOperationException | RuntimeException e) {
             // a failure must not end the schedule: the next round tries again
             log.warn("Could not remove closed workflows from the embedded Temporal server", e);
@@ -203,23 +203,29 @@ public final class EmbeddedTemporal implements AutoCloseable {
   }
 
   /**
-   * Hands each workflow that closed other than by completing to the listener before the server
-   * forgets it (see {@link ClosedWorkflowRetention}); nothing to do when closed workflows are kept.
+   * Hands each workflow that closed other than by completing to the listener, on the retention's
+   * next pass once it has been closed for {@code after}, and in any case before the server forgets
+   * it (see {@link ClosedWorkflowRetention}). Nothing to do when closed workflows are kept for
+   * good.
    */
-  public void onForgettingUnfinished(ForgettingUnfinished listener) {
+  public void onUnfinishedClosed(UnfinishedWorkflows listener, Duration after) {
     if (closedWorkflows != null) {
-      closedWorkflows.onForgettingUnfinished(listener);
+      closedWorkflows.onUnfinishedClosed(listener, after);
     }
   }
 
   /**
-   * One pass of the retention, as its schedule makes every few seconds: removes the workflows
-   * closed before {@code cutoff} and the oldest beyond {@code keepAtMost}.
+   * One pass of the retention, as its schedule makes every few seconds: hands the listener the
+   * workflows that closed other than by completing before {@code handOverBefore}, and removes the
+   * workflows closed before {@code cutoff} and the oldest beyond {@code keepAtMost}.
    *
    * @return how many it removed; 0 when closed workflows are kept for good
    */
-  public int removeClosed(Instant cutoff, int keepAtMost) throws ReflectiveOperationException {
-    return closedWorkflows == null ? 0 : closedWorkflows.removeClosed(cutoff, keepAtMost);
+  public int removeClosed(Instant cutoff, int keepAtMost, Instant handOverBefore)
+      throws ReflectiveOperationException {
+    return closedWorkflows == null
+        ? 0
+        : closedWorkflows.removeClosed(cutoff, keepAtMost, handOverBefore);
   }
 
   /** host:port of the TCP side. */

@@ -70,6 +70,14 @@ public class ClosedWorkflowSweep {
     this.olderThan = olderThan;
   }
 
+  /**
+   * How old a record must be before the sweep looks at it: a terminated workflow's worker may still
+   * log the call it was in for some seconds.
+   */
+  public Duration olderThan() {
+    return olderThan;
+  }
+
   @Scheduled(
       fixedDelayString = "${crm.close-check.interval:30s}",
       initialDelayString = "${crm.close-check.interval:30s}")
@@ -136,17 +144,17 @@ public class ClosedWorkflowSweep {
   }
 
   /**
-   * Ends the records of a workflow execution that closed other than by completing and that the
-   * embedded server is about to forget: the round of this sweep may not reach them before it does
-   * (100 records every 30 s, against 15 minutes), and after it nothing would say how the workflow
-   * closed. A record already ended is left as it is.
+   * Ends the records of a workflow execution that closed other than by completing, as the embedded
+   * server tells of it: this sweep's round (100 records every 30 s) reaches a record hours later
+   * when many runs wait, and may come after the server has forgotten the workflow, when nothing
+   * says any more how it closed. A record already ended is left as it is.
    *
    * @param started the execution's first event (its memo {@code run_id})
    * @param closing its last event
    * @throws RuntimeException when a record could not be ended (the database is unreachable): the
    *     embedded server then keeps the workflow and asks again
    */
-  public void endForgotten(String workflowId, HistoryEvent started, HistoryEvent closing) {
+  public void endRecordsOf(String workflowId, HistoryEvent started, HistoryEvent closing) {
     Optional<ClosedExecution> closed = describe(closing);
     if (closed.isEmpty()) {
       return;

@@ -196,12 +196,11 @@ class ClosedWorkflowRetentionTest {
   }
 
   @Test
-  void aWorkflowClosedOtherThanByCompletingIsHandedOverBeforeItIsForgottenAndKeptUntilItIs()
-      throws Exception {
+  void aWorkflowClosedOtherThanByCompletingIsHandedOverOnceAndKeptUntilItIs() throws Exception {
     startServerAndWorker(Duration.ofHours(1), 10_000);
     List<String> handedOver = new ArrayList<>();
     AtomicBoolean listenerFails = new AtomicBoolean(true);
-    temporal.onForgettingUnfinished(
+    temporal.onUnfinishedClosed(
         (workflowId, started, closing) -> {
           if (listenerFails.get()) {
             throw new IllegalStateException("the database is unreachable");
@@ -221,7 +220,8 @@ class ClosedWorkflowRetentionTest {
                   + closing.getEventType()
                   + " "
                   + closing.getWorkflowExecutionTerminatedEventAttributes().getReason());
-        });
+        },
+        Duration.ofHours(1)); // the scheduled passes hand nothing over during the test
     assertThat(gate("done").pass(false)).isEqualTo("passed");
     Gate stopped =
         client.newWorkflowStub(
@@ -234,20 +234,29 @@ class ClosedWorkflowRetentionTest {
     WorkflowClient.start(stopped::pass, true);
     WorkflowStub.fromTyped(stopped).terminate("an operator stopped it");
     Instant afterBoth = Instant.now().plusSeconds(1);
+    Instant longAgo = Instant.now().minus(Duration.ofHours(1));
 
     // the listener fails: the terminated workflow stays for the next pass, the completed one goes
-    assertThat(temporal.removeClosed(afterBoth, 10_000)).isEqualTo(1);
+    assertThat(temporal.removeClosed(afterBoth, 10_000, afterBoth)).isEqualTo(1);
     assertThat(forgotten("done", "")).isTrue();
     assertThat(status("stopped"))
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
     assertThat(handedOver).isEmpty();
 
+    // handed over once it has been closed long enough, while the server still keeps it
     listenerFails.set(false);
-    assertThat(temporal.removeClosed(afterBoth, 10_000)).isEqualTo(1);
+    assertThat(temporal.removeClosed(longAgo, 10_000, afterBoth)).isZero();
+    String told = "stopped run-7 EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED an operator stopped it";
+    assertThat(handedOver).containsExactly(told);
+    assertThat(status("stopped"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+    assertThat(temporal.removeClosed(longAgo, 10_000, afterBoth)).isZero();
+    assertThat(handedOver).as("once").containsExactly(told);
+
+    // and forgotten in its time, without being handed over again
+    assertThat(temporal.removeClosed(afterBoth, 10_000, afterBoth)).isEqualTo(1);
     assertThat(forgotten("stopped", "")).isTrue();
-    assertThat(handedOver)
-        .containsExactly(
-            "stopped run-7 EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED an operator stopped it");
+    assertThat(handedOver).containsExactly(told);
   }
 
   /** Whether the server answers NOT_FOUND for the run (the latest run when runId is empty). */
