@@ -116,7 +116,7 @@ final class ClosedWorkflowRetention {
       pass.toHandOver().forEach(closed -> handOver(told, closed));
     }
     List<Object> removable = new ArrayList<>();
-    for (Expiring expiring : pass.expiring()) {
+    for (ClosedWorkflow expiring : pass.expiring()) {
       if (told == null
           || !expiring.unfinished()
           || handedOver.contains(expiring.executionId())
@@ -130,10 +130,10 @@ final class ClosedWorkflowRetention {
   }
 
   /** What a pass found: the workflows due to be removed, and those to hand over now. */
-  private record Pass(List<Expiring> expiring, List<Expiring> toHandOver) {}
+  private record Pass(List<ClosedWorkflow> expiring, List<ClosedWorkflow> toHandOver) {}
 
   /** A closed workflow, with how it closed. */
-  private record Expiring(Object executionId, List<HistoryEvent> events) {
+  private record ClosedWorkflow(Object executionId, List<HistoryEvent> events) {
 
     HistoryEvent closing() {
       return events.get(events.size() - 1);
@@ -155,17 +155,17 @@ final class ClosedWorkflowRetention {
     try {
       storeLock.lock();
       try {
-        List<Expiring> expiring = new ArrayList<>();
-        List<Expiring> toHandOver = new ArrayList<>();
-        List<Closed> kept = new ArrayList<>();
+        List<ClosedWorkflow> expiring = new ArrayList<>();
+        List<ClosedWorkflow> toHandOver = new ArrayList<>();
+        List<Kept> kept = new ArrayList<>();
         for (Map.Entry<?, ?> entry : histories.entrySet()) {
           long closedAt = closedAt(entry.getValue());
           if (closedAt < 0) {
             continue;
           }
-          Expiring closed = new Expiring(entry.getKey(), events(entry.getValue()));
+          ClosedWorkflow closed = new ClosedWorkflow(entry.getKey(), events(entry.getValue()));
           if (closedAt >= cutoff.toEpochMilli()) {
-            kept.add(new Closed(closed, closedAt));
+            kept.add(new Kept(closed, closedAt));
             if (closedAt < handOverBefore.toEpochMilli()
                 && closed.unfinished()
                 && !handedOver.contains(entry.getKey())) {
@@ -176,8 +176,8 @@ final class ClosedWorkflowRetention {
           }
         }
         if (kept.size() > keepAtMost) {
-          kept.sort(Comparator.comparingLong(Closed::closedAt));
-          for (Closed old : kept.subList(0, kept.size() - keepAtMost)) {
+          kept.sort(Comparator.comparingLong(Kept::closedAt));
+          for (Kept old : kept.subList(0, kept.size() - keepAtMost)) {
             expiring.add(old.workflow());
             toHandOver.remove(old.workflow());
           }
@@ -192,7 +192,7 @@ final class ClosedWorkflowRetention {
   }
 
   /** Whether the listener took the workflow (outside the server's locks: it writes records). */
-  private boolean handOver(UnfinishedWorkflows told, Expiring closed) {
+  private boolean handOver(UnfinishedWorkflows told, ClosedWorkflow closed) {
     String workflowId = ((ExecutionId) closed.executionId()).getExecution().getWorkflowId();
     try {
       told.closed(workflowId, closed.events().get(0), closed.closing());
@@ -239,7 +239,8 @@ final class ClosedWorkflowRetention {
     return removed.size();
   }
 
-  private record Closed(Expiring workflow, long closedAt) {}
+  /** A closed workflow kept by the cutoff, and when it closed. */
+  private record Kept(ClosedWorkflow workflow, long closedAt) {}
 
   /** When the history's workflow closed (its last event), in epoch millis; -1 while it is open. */
   private long closedAt(Object history) throws ReflectiveOperationException {
