@@ -1230,23 +1230,8 @@ class AutomationRunApiTest extends ApiTest {
                 node("one", "http_request", http("GET", peer.url("/never-one"))),
                 node("two", "http_request", http("GET", peer.url("/never-two"))),
                 node("three", "http_request", http("GET", peer.url("/never-three")))));
-    UUID runId = UUID.randomUUID();
-    AutomationRun run =
-        runRepository
-            .insert(
-                new RunRepository.NewRun(
-                    runId,
-                    tenant.id(),
-                    UUID.fromString(seq),
-                    1,
-                    hook,
-                    hook,
-                    Map.of(),
-                    null,
-                    null,
-                    null,
-                    null))
-            .orElseThrow();
+    AutomationRun run = storedRun(seq, hook, Map.of());
+    UUID runId = run.id();
     String at = "2026-11-24T10:00:00.000Z";
     Map<String, Object> answer = Map.of("statusCode", 200, "body", "x".repeat(900_000));
     runRepository.recordNodes(
@@ -1288,6 +1273,28 @@ class AutomationRunApiTest extends ApiTest {
     JsonNode stillWaiting = tenant.api().get("/api/v1/automation-runs/" + waitingId).at("/run");
     assertThat(stillWaiting.get("status").asString()).isEqualTo("running");
     assertThat(stillWaiting.at("/node_log/3/status").asString()).isEqualTo("running");
+  }
+
+  /**
+   * A run of the automation's first canvas version, stored as a trigger would store it but not
+   * started: a schedule, a CRM event, the reconciler or a resumer starts such a run.
+   */
+  private AutomationRun storedRun(String sequenceId, String triggerNodeId, Object payload) {
+    return runRepository
+        .insert(
+            new RunRepository.NewRun(
+                UUID.randomUUID(),
+                tenant.id(),
+                UUID.fromString(sequenceId),
+                1,
+                triggerNodeId,
+                triggerNodeId,
+                payload,
+                null,
+                null,
+                null,
+                null))
+        .orElseThrow();
   }
 
   /**
@@ -1350,23 +1357,8 @@ class AutomationRunApiTest extends ApiTest {
     // a schedule, a CRM event, an enrollment or the reconciler starts a stored run this way
     String hook = uniqueId("hook");
     String seq = largeCanvasAutomation(hook, "/large-stored");
-    UUID runId = UUID.randomUUID();
-    AutomationRun run =
-        runRepository
-            .insert(
-                new RunRepository.NewRun(
-                    runId,
-                    tenant.id(),
-                    UUID.fromString(seq),
-                    1,
-                    hook,
-                    hook,
-                    Map.of("go", "yes", "blob", "b".repeat(800_000)),
-                    null,
-                    null,
-                    null,
-                    null))
-            .orElseThrow();
+    AutomationRun run = storedRun(seq, hook, Map.of("go", "yes", "blob", "b".repeat(800_000)));
+    UUID runId = run.id();
 
     assertThat(starter.start(run)).as("nothing for the reconciler to try again").isTrue();
 

@@ -322,17 +322,30 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(enabled.at("/subscription/failure_count").asInt()).isZero();
   }
 
+  /**
+   * Subscribes the path and makes a delivery whose first attempt is still on its way (answered 3 s
+   * later) when its workflow is terminated, as an operator would; returns the subscription's id.
+   */
+  private String subscriptionWithADeliveryTerminated(String path, String email) {
+    RECEIVER.answerOnce(path, 200, 3_000);
+    String id = subscribe(path, List.of("contact.created"), null);
+    contact(email);
+    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
+    String deliveryId = tenant.api().get(deliveriesOf(id)).text("/deliveries/0/id");
+    temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
+    return id;
+  }
+
+  private static String deliveriesOf(String subscriptionId) {
+    return "/api/v1/webhooks/subscriptions/" + subscriptionId + "/deliveries";
+  }
+
   @Test
   void aDeliveryWhoseWorkflowIsTerminatedInTemporalEndsStoppedSayingSo() {
     String path = unique("terminated");
-    RECEIVER.answerOnce(path, 200, 3_000); // the first attempt is still on its way
-    String id = subscribe(path, List.of("contact.created"), null);
-    contact("terminated@example.com");
-    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
-    String deliveries = "/api/v1/webhooks/subscriptions/" + id + "/deliveries";
-    String deliveryId = tenant.api().get(deliveries).text("/deliveries/0/id");
+    String id = subscriptionWithADeliveryTerminated(path, "terminated@example.com");
+    String deliveries = deliveriesOf(id);
 
-    temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
@@ -356,15 +369,9 @@ class WebhookDeliveryTest extends ApiTest {
   @Test
   void aDeliveryWhoseWorkflowIsTerminatedEndsStoppedAtTheEmbeddedServersNextPass()
       throws Exception {
-    String path = unique("forgotten");
-    RECEIVER.answerOnce(path, 200, 3_000); // the first attempt is still on its way
-    String id = subscribe(path, List.of("contact.created"), null);
-    contact("forgotten@example.com");
-    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
-    String deliveries = "/api/v1/webhooks/subscriptions/" + id + "/deliveries";
-    String deliveryId = tenant.api().get(deliveries).text("/deliveries/0/id");
+    String id = subscriptionWithADeliveryTerminated(unique("handed-over"), "over@example.com");
+    String deliveries = deliveriesOf(id);
 
-    temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
     // no sweep: a pass of the embedded server's retention, handing over what closed until now
     embedded.removeClosed(
         Instant.now().minus(Duration.ofHours(1)), 10_000, Instant.now().plusSeconds(1));

@@ -712,12 +712,8 @@ class InterpreterDurabilityTest {
         .extracting(entry -> entry.output().get("body"))
         .containsOnly(Map.of("blob", "x".repeat(ScriptedHttp.LARGE_BLOB)));
 
-    WorkflowExecutionHistory recorded =
-        client.fetchHistory(AutomationRunWorkflow.workflowId("r10"));
-    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
+    WorkflowExecutionHistory recorded = replayedWithEveryTaskUnder4MiB(client, "r10");
     List<HistoryEvent> history = recorded.getEvents();
-    assertThat(bytesPerWorkflowTask(history))
-        .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
     List<String> throughTheQueue =
         history.stream()
             .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
@@ -829,19 +825,11 @@ class InterpreterDurabilityTest {
 
     assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
     assertThat(http.calls).extracting(HttpRequestCommand::body).containsOnly(big).hasSize(3);
-    WorkflowExecutionHistory recorded =
-        client.fetchHistory(AutomationRunWorkflow.workflowId("r13"));
-    WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
-    assertThat(bytesPerWorkflowTask(recorded.getEvents()))
-        .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
+    WorkflowExecutionHistory recorded = replayedWithEveryTaskUnder4MiB(client, "r13");
     // through the queue two inputs fit in a task's 3 MiB and the third waits for the next task;
     // locally two calls reserve room for their answers, and the third, sent through the queue for
     // want of room, waits likewise
-    assertThat(
-            recorded.getEvents().stream()
-                .filter(HistoryEvent::hasTimerStartedEventAttributes)
-                .map(e -> summary(e)))
-        .containsExactly("hand in the workflow task");
+    assertThat(timerSummaries(recorded)).containsExactly("hand in the workflow task");
   }
 
   /**
@@ -876,19 +864,34 @@ class InterpreterDurabilityTest {
         .containsOnly(Map.of("copy", big));
     assertThat(log).extracting(NodeLogEntry::status).containsOnly("completed");
 
+    WorkflowExecutionHistory recorded = replayedWithEveryTaskUnder4MiB(client, "r14");
+    // local recordings carry no entries in history; through the queue four 700 kB batches fit in
+    // a task's 3 MiB and the other copies wait for the next task
+    assertThat(timerSummaries(recorded))
+        .filteredOn(summary -> summary.equals("hand in the workflow task"))
+        .hasSize(activities.equals("local") ? 0 : 1);
+  }
+
+  /**
+   * The run's history, replayed on today's interpreter, after checking that no workflow task handed
+   * in 4 MiB or more (the server's limit on a task's message).
+   */
+  private static WorkflowExecutionHistory replayedWithEveryTaskUnder4MiB(
+      WorkflowClient client, String runId) throws Exception {
     WorkflowExecutionHistory recorded =
-        client.fetchHistory(AutomationRunWorkflow.workflowId("r14"));
+        client.fetchHistory(AutomationRunWorkflow.workflowId(runId));
     WorkflowReplayer.replayWorkflowExecution(recorded, AutomationRunWorkflowImpl.class);
     assertThat(bytesPerWorkflowTask(recorded.getEvents()))
         .allSatisfy(bytes -> assertThat(bytes).isLessThan(4L << 20));
-    // local recordings carry no entries in history; through the queue four 700 kB batches fit in
-    // a task's 3 MiB and the other copies wait for the next task
-    assertThat(
-            recorded.getEvents().stream()
-                .filter(HistoryEvent::hasTimerStartedEventAttributes)
-                .map(e -> summary(e))
-                .filter(summary -> summary.equals("hand in the workflow task")))
-        .hasSize(activities.equals("local") ? 0 : 1);
+    return recorded;
+  }
+
+  /** The summaries of the history's timers, in order. */
+  private static List<String> timerSummaries(WorkflowExecutionHistory history) {
+    return history.getEvents().stream()
+        .filter(HistoryEvent::hasTimerStartedEventAttributes)
+        .map(e -> summary(e))
+        .toList();
   }
 
   /**
