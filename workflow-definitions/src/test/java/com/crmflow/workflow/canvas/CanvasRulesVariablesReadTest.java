@@ -1,6 +1,7 @@
 package com.crmflow.workflow.canvas;
 
 import static com.crmflow.workflow.run.Canvases.node;
+import static com.crmflow.workflow.run.Canvases.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -23,22 +24,14 @@ class CanvasRulesVariablesReadTest {
                         "https://example.com/{{ http_request_1.body.id }}",
                         "headers",
                         Map.of("X-Id", "{{trigger.id}}"))),
-                node(
+                transform(
                     "filter",
-                    "data_transform",
-                    Map.of(
-                        "transformType",
-                        "filter",
-                        "mappings",
-                        Map.of("source", "http_request_2.body.items", "field", "status"))),
-                node(
+                    "filter",
+                    Map.of("source", "http_request_2.body.items", "field", "status")),
+                transform(
                     "merge",
-                    "data_transform",
-                    Map.of(
-                        "transformType",
-                        "merge",
-                        "mappings",
-                        Map.of("sources", List.of("data_transform_1", "contact.fields"))))),
+                    "merge",
+                    Map.of("sources", List.of("data_transform_1", "contact.fields")))),
             List.of());
 
     assertThat(CanvasRules.variablesRead(canvas))

@@ -18,6 +18,12 @@ public final class Canvases {
     return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
   }
 
+  /** A data_transform node of that kind with those mappings. */
+  public static CanvasNode transform(
+      String id, String transformType, Map<String, Object> mappings) {
+    return node(id, "data_transform", Map.of("transformType", transformType, "mappings", mappings));
+  }
+
   static CanvasEdge edge(String source, String target) {
     return new CanvasEdge(source + ">" + target, source, target, "default", null);
   }
@@ -151,38 +157,20 @@ public final class Canvases {
                     "equals",
                     "value",
                     "200")),
-            node(
+            transform(
                 "filter",
-                "data_transform",
+                "filter",
                 Map.of(
-                    "transformType",
-                    "filter",
-                    "mappings",
-                    Map.of(
-                        "source",
-                        "http_request_1.body.items",
-                        "field",
-                        "status",
-                        "operator",
-                        "equals",
-                        "value",
-                        "active"))),
-            node(
-                "map",
-                "data_transform",
-                Map.of(
-                    "transformType",
-                    "map",
-                    "mappings",
-                    Map.of("count", "{{data_transform_1.count}}"))),
-            node(
-                "merge",
-                "data_transform",
-                Map.of(
-                    "transformType",
-                    "merge",
-                    "mappings",
-                    Map.of("sources", List.of("trigger", "data_transform_2")))),
+                    "source",
+                    "http_request_1.body.items",
+                    "field",
+                    "status",
+                    "operator",
+                    "equals",
+                    "value",
+                    "active")),
+            transform("map", "map", Map.of("count", "{{data_transform_1.count}}")),
+            transform("merge", "merge", Map.of("sources", List.of("trigger", "data_transform_2"))),
             node("wait", "delay", Map.of("delayHours", 2)),
             node(
                 "notify",
@@ -223,22 +211,9 @@ public final class Canvases {
                 "large",
                 "http_request",
                 Map.of("method", "GET", "url", "https://example.com/large")),
-            node(
-                "copy",
-                "data_transform",
-                Map.of(
-                    "transformType",
-                    "map",
-                    "mappings",
-                    Map.of("copy", "{{http_request_1.body.blob}}"))),
-            node(
-                "merge",
-                "data_transform",
-                Map.of(
-                    "transformType",
-                    "merge",
-                    "mappings",
-                    Map.of("sources", List.of("trigger", "http_request_1.body")))),
+            transform("copy", "map", Map.of("copy", "{{http_request_1.body.blob}}")),
+            transform(
+                "merge", "merge", Map.of("sources", List.of("trigger", "http_request_1.body"))),
             node("wait", "delay", Map.of("delayHours", 1)),
             node(
                 "done",
@@ -292,11 +267,7 @@ public final class Canvases {
     List<CanvasEdge> edges = new ArrayList<>();
     nodes.add(node("hook", "webhook_trigger", Map.of()));
     for (int i = 1; i <= branches; i++) {
-      nodes.add(
-          node(
-              "copy" + i,
-              "data_transform",
-              Map.of("transformType", "map", "mappings", Map.of("copy", "{{trigger.big}}"))));
+      nodes.add(transform("copy" + i, "map", Map.of("copy", "{{trigger.big}}")));
       nodes.add(node("wait" + i, "delay", Map.of("delayHours", 1)));
       edges.add(edge("hook", "copy" + i));
       edges.add(edge("copy" + i, "wait" + i));
