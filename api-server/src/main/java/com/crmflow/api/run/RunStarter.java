@@ -387,7 +387,7 @@ public class RunStarter {
             null,
             null,
             null);
-    return HistoryPayloads.bytes(input(retry, null, false, null));
+    return inputBytes(retry, input(retry, null, false, null));
   }
 
   private RunInput input(AutomationRun run, Canvas pinned, boolean startLogged, RunResume resume) {
