@@ -11,19 +11,22 @@
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
 # (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
 # HEAP_AFTER_S=S: S seconds after the last flow, the service's heap after a full GC (jcmd).
-# Needs curl and python3.
+# After each flow it prints where the measured runs spent their time, from the run records
+# (bench/run-phases.sql, with psql on the embedded PostgreSQL at PGPORT, default 55439).
+# Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
 C=${2:-32}
 HARNESS=${HARNESS:-../shared/bench/TriggerBench.java}
 PORT=8090
+PGPORT=${PGPORT:-55439}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
 [[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
 java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
-  --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
+  --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
   --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
 SERVICE=$!
@@ -98,6 +101,7 @@ for flow in ${FLOWS:-a b}; do
         cpu_ticks > "$DATA/cpu-before"
         machine_ticks > "$DATA/machine-before"
         admission_buckets > "$DATA/admission-before"
+        date +%s%3N > "$DATA/measured-since"
       fi
     done
   read -r service_after postgres_after < <(cpu_ticks)
@@ -111,6 +115,10 @@ for flow in ${FLOWS:-a b}; do
   read -r busy_before total_before < "$DATA/machine-before"
   python3 -c "import sys,os; b,t=map(float,sys.argv[1:]); print(f'machine busy over flow-$flow: {100*b/t:.0f}% of {os.cpu_count()} cores (service, PostgreSQL, harness and the rest)')" \
     $((busy_after - busy_before)) $((total_after - total_before))
+  sleep 2 # the last runs' end statements
+  echo "where the measured flow-$flow runs spent their time (ms; bench/run-phases.sql):"
+  psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" \
+    -v since="$(cat "$DATA/measured-since")" -f bench/run-phases.sql || true
 done
 if [[ -n ${HEAP_AFTER_S:-} ]]; then
   sleep "$HEAP_AFTER_S"
