@@ -56,6 +56,27 @@ class AdmissionPaceTest {
   }
 
   @Test
+  void whileFewRunsAreDueFewEndsDoNotLowerThePace() {
+    runsEnd(300, DUE_LIMIT / 2);
+    now = now.plusSeconds(5); // a quiet spell
+
+    runsEnd(0, 0); // a burst whose runs all sleep on a delay first: nothing ends, nothing is due
+
+    assertThat(pace.perSecond())
+        .as("the rate of ends found, climbing; not the floor")
+        .isCloseTo(300 * AdmissionPace.CLIMB, withinPercentage(1));
+  }
+
+  @Test
+  void whileRunsAreDueFewerEndsLowerThePace() {
+    runsEnd(300, DUE_LIMIT / 2);
+
+    runsEnd(100, DUE_LIMIT / 2); // the process got slower
+
+    assertThat(pace.perSecond()).isCloseTo(100, withinPercentage(1));
+  }
+
+  @Test
   void callsThatDoNotWaitDoNotMeasureTheRateOfEnds() {
     for (int tick = 0; tick < 100; tick++) {
       now = now.plusMillis(100);
