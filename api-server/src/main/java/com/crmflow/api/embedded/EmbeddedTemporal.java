@@ -168,8 +168,8 @@ public final class EmbeddedTemporal implements AutoCloseable {
 
   /**
    * Removes closed workflows past their time or beyond the count, checking every 10 s (or every
-   * keepClosed, if shorter): a pass looks at every workflow under the server's lock, so it does not
-   * run more often than that.
+   * keepClosed, if shorter): a pass looks at every workflow, a slice at a time under the server's
+   * locks, so it does not run more often than that.
    */
   private static ScheduledExecutorService scheduleRetention(
       ClosedWorkflowRetention closed,

@@ -196,6 +196,28 @@ class ClosedWorkflowRetentionTest {
   }
 
   @Test
+  void aPassForgetsMoreClosedWorkflowsThanOneHoldOfTheServersLocksTakes() throws Exception {
+    startServerAndWorker(Duration.ofHours(1), 10_000);
+    Gate waiting = gate("open");
+    WorkflowClient.start(waiting::pass, true);
+    int closed = 2 * ClosedWorkflowRetention.PER_LOCK_HOLD + 1; // three slices
+    for (int i = 0; i < closed; i++) {
+      assertThat(gate("closed-" + i).pass(false)).isEqualTo("passed");
+    }
+    Instant afterAll = Instant.now().plusSeconds(1);
+
+    assertThat(temporal.removeClosed(afterAll, 10_000, afterAll)).isEqualTo(closed);
+
+    for (int i : List.of(0, closed / 2, closed - 1)) { // one of each slice
+      assertThat(forgotten("closed-" + i, "")).as("closed-" + i).isTrue();
+      assertThat(gate("closed-" + i).pass(false)).as("its id is free again").isEqualTo("passed");
+    }
+    assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    waiting.open();
+    assertThat(WorkflowStub.fromTyped(waiting).getResult(String.class)).isEqualTo("passed");
+  }
+
+  @Test
   void aWorkflowClosedOtherThanByCompletingIsHandedOverOnceAndKeptUntilItIs() throws Exception {
     startServerAndWorker(Duration.ofHours(1), 10_000);
     List<String> handedOver = new ArrayList<>();
