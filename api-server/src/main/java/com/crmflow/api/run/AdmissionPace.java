@@ -15,10 +15,10 @@ import java.time.Instant;
  * <p>The rate of ends is smoothed over {@link #END_RATE_SMOOTHING}, and the pace departs from it by
  * a gain read from the due count (smoothed over {@link #DUE_SMOOTHING}) against a target of half
  * the admission's limit. Well below the target the process keeps up, and the pace is {@link #CLIMB}
- * times the rate of ends, which climbs as the runs let in end (and does not fall: see {@link
- * #keepingUp}). Near and above it the process is at capacity, and the due count answers a change of
- * pace only a delay later (the delay the runs wait on); there a gentle slope keeps that loop from
- * swinging. Not thread-safe: the admission calls it under its lock.
+ * times the rate of ends, which climbs as the runs let in end (and does not fall for a spell
+ * without ends: see {@link #keepingUp}). Near and above it the process is at capacity, and the due
+ * count answers a change of pace only a delay later (the delay the runs wait on); there a gentle
+ * slope keeps that loop from swinging. Not thread-safe: the admission calls it under its lock.
  *
  * <p>Known limit: runs that sleep on a delay of several seconds (up to the admission's 60 s
  * horizon) end only after it, so a flood of calls for such a flow keeps the pace it found (the
@@ -111,11 +111,13 @@ final class AdmissionPace {
   }
 
   /**
-   * Few runs are due: the process does what it is given as it comes. Few ends then say that the
-   * runs let in sleep on a delay (or that there were few to let in), not that the process is slow,
-   * so they do not lower the rate of ends. Without this, a burst of calls for a flow that waits 1 s
-   * after its trigger, after a quiet spell, met no ends in its first second: the pace fell to 80/s
-   * and took 5 s to climb back, and those calls waited up to 400 ms instead of about 140 ms.
+   * Few runs are due: the process does what it is given as it comes. A sample in which no run ended
+   * then says that the runs let in sleep on a delay (or that there were none to let in), not that
+   * the process is slow, so it does not lower the rate of ends. Without this, a burst of calls for
+   * a flow that waits 1 s after its trigger, after a quiet spell, met no ends in its first second:
+   * the pace fell to 80/s and took 5 s to climb back, and those calls waited up to 400 ms instead
+   * of about 140 ms. (Letting no lower measure count while few runs are due was tried too: it kept
+   * the process busier in steady state, and flow B's tail grew.)
    */
   private boolean keepingUp() {
     return dueSmoothed < targetDue / 4;
@@ -128,7 +130,7 @@ final class AdmissionPace {
     }
     if (busySinceSample && elapsed.compareTo(LONGEST_SAMPLE) <= 0) {
       double measured = endedSinceSample / (elapsed.toNanos() / 1e9);
-      if (measured > endRate || !keepingUp()) {
+      if (endedSinceSample > 0 || !keepingUp()) {
         endRate += weight(elapsed, END_RATE_SMOOTHING) * (measured - endRate);
       }
     }

@@ -56,7 +56,7 @@ class AdmissionPaceTest {
   }
 
   @Test
-  void whileFewRunsAreDueFewEndsDoNotLowerThePace() {
+  void whileFewRunsAreDueASpellWithoutEndsDoesNotLowerThePace() {
     runsEnd(300, DUE_LIMIT / 2);
     now = now.plusSeconds(5); // a quiet spell
 
@@ -65,6 +65,15 @@ class AdmissionPaceTest {
     assertThat(pace.perSecond())
         .as("the rate of ends found, climbing; not the floor")
         .isCloseTo(300 * AdmissionPace.CLIMB, withinPercentage(1));
+  }
+
+  @Test
+  void whileFewRunsAreDueFewerEndsStillLowerThePace() {
+    runsEnd(300, DUE_LIMIT / 2);
+
+    runsEnd(100, 2); // the callers slowed down: fewer runs, and they end
+
+    assertThat(pace.perSecond()).isCloseTo(100 * AdmissionPace.CLIMB, withinPercentage(1));
   }
 
   @Test
