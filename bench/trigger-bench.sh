@@ -101,7 +101,6 @@ for flow in ${FLOWS:-a b}; do
         cpu_ticks > "$DATA/cpu-before"
         machine_ticks > "$DATA/machine-before"
         admission_buckets > "$DATA/admission-before"
-        date +%s%3N > "$DATA/measured-since"
       fi
     done
   read -r service_after postgres_after < <(cpu_ticks)
@@ -117,8 +116,8 @@ for flow in ${FLOWS:-a b}; do
     $((busy_after - busy_before)) $((total_after - total_before))
   sleep 2 # the last runs' end statements
   echo "where the measured flow-$flow runs spent their time (ms; bench/run-phases.sql):"
-  psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" \
-    -v since="$(cat "$DATA/measured-since")" -f bench/run-phases.sql || true
+  psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" -v n="$N" \
+    -f bench/run-phases.sql || true
 done
 if [[ -n ${HEAP_AFTER_S:-} ]]; then
   sleep "$HEAP_AFTER_S"
