@@ -11,7 +11,7 @@
 --                its first workflow task
 --   delay        (flow B) the delay entry's start → its end, less the configured 1 s: the timer's
 --                lateness and the wait for the workflow task it wakes
---   to call      the node before the http_request ends → the http_request starts
+--   to call      the delay's end (flow A: the first node's start) → the http_request's start
 --   call         the http_request's entry (the sink is reached inside it)
 --   end          the http_request's end → the run row's completed_at: the end's recording
 -- "slowest 1%" is the mean of each phase over the 1% of runs that took longest from t0 to the
@@ -43,7 +43,7 @@ phases as (
          m.accepted - m.t0 as accepted,
          first_node.started - m.accepted as first_task,
          d.completed - d.started - 1000 as delay,
-         h.started - coalesce(d.completed, m.accepted + (first_node.started - m.accepted)) as to_call,
+         h.started - coalesce(d.completed, first_node.started) as to_call,
          h.completed - h.started as call,
          m.ended - h.completed as "end",
          h.completed - m.t0 as t0_to_call_end
