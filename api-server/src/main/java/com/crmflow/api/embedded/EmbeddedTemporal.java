@@ -228,6 +228,19 @@ public final class EmbeddedTemporal implements AutoCloseable {
         : closedWorkflows.removeClosed(cutoff, keepAtMost, handOverBefore);
   }
 
+  /**
+   * Hands the listener, now, every workflow that closed other than by completing and was not handed
+   * over yet, however recently it closed; removes nothing. For the service's stop: the server then
+   * forgets every workflow, and a restart resumes every run still running.
+   */
+  public void handOverUnfinishedNow() {
+    try {
+      removeClosed(Instant.EPOCH, Integer.MAX_VALUE, Instant.ofEpochMilli(Long.MAX_VALUE));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      log.warn("Could not hand over the closed workflows of the embedded Temporal server", e);
+    }
+  }
+
   /** host:port of the TCP side. */
   public String target() {
     return target;

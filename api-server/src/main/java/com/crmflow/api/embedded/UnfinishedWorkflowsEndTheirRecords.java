@@ -1,6 +1,7 @@
 package com.crmflow.api.embedded;
 
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import jakarta.annotation.PreDestroy;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -8,15 +9,33 @@ import org.springframework.stereotype.Component;
  * On the embedded defaults, a workflow terminated in the Temporal UI (or timed out) ends its run or
  * webhook delivery on the retention's next pass once it has been closed for the sweep's {@code
  * crm.close-check.older-than}, however far the sweep's round is from it, and in any case before the
- * embedded server forgets it (see {@link ClosedWorkflowSweep#endRecordsOf}). Against a real server
- * the sweep alone does this.
+ * embedded server forgets it (see {@link ClosedWorkflowSweep#endRecordsOf}), at the latest when the
+ * service stops. Against a real server the sweep alone does this.
  */
 @Component
 class UnfinishedWorkflowsEndTheirRecords {
 
+  private final EmbeddedTemporal embedded;
+
   UnfinishedWorkflowsEndTheirRecords(
       ObjectProvider<EmbeddedTemporal> embedded, ClosedWorkflowSweep sweep) {
-    embedded.ifAvailable(
-        temporal -> temporal.onUnfinishedClosed(sweep::endRecordsOf, sweep.olderThan()));
+    this.embedded = embedded.getIfAvailable();
+    if (this.embedded != null) {
+      this.embedded.onUnfinishedClosed(sweep::endRecordsOf, sweep.olderThan());
+    }
+  }
+
+  /**
+   * The embedded server forgets every workflow when the service stops, and the next start resumes
+   * every run still running: a run terminated less than a pass after its minute before a stop was
+   * resumed, as if the operator had not stopped it. So its record ends now, without the minute's
+   * wait. By now the workers have stopped (a terminated workflow's last local call has ended) and
+   * the database is still there (this bean goes before the sweep's repositories).
+   */
+  @PreDestroy
+  void endTheRestBeforeTheServerForgetsThem() {
+    if (embedded != null) {
+      embedded.handOverUnfinishedNow();
+    }
   }
 }

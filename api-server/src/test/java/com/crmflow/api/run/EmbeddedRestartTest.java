@@ -4,17 +4,22 @@ import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitNodeLog;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WholeService;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -125,6 +130,50 @@ class EmbeddedRestartTest {
                 emails.at("/outbound_emails").valueStream().map(e -> e.get("subject").asString()))
             .as("the welcome email once, before the restart; the follow-up after it")
             .containsExactlyInAnyOrder("Welcome Rita", "Following up");
+      }
+    }
+  }
+
+  @Test
+  void aRunTerminatedInTemporalJustBeforeAStopIsNotResumedByTheRestart(@TempDir Path dataDir) {
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      ApiTest.TenantClient tenant;
+      String runId;
+      String workflowId;
+      try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
+        tenant = WholeService.newTenant(first);
+        activeAutomation(tenant.api(), Flows.waitADayThenCall("hook", peer.url("/later")));
+        runId =
+            fire(new ApiClient(WholeService.baseUrl(first), null), tenant.id(), "hook", Map.of());
+        awaitNodeLog(tenant.api(), runId, 2);
+        workflowId = tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
+        first
+            .getBean(WorkflowClient.class)
+            .newUntypedWorkflowStub(workflowId)
+            .terminate("stopped by the operator");
+        assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+            .as("closed seconds ago: neither the sweep nor a pass has ended it yet")
+            .isEqualTo("running");
+      } // the service stops at once
+
+      try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        JsonNode run = api.get("/api/v1/automation-runs/" + runId).at("/run");
+        String error = "The workflow was terminated in Temporal: stopped by the operator";
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+        assertThat(run.get("error").asString()).isEqualTo(error);
+        assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+        WorkflowClient temporal = second.getBean(WorkflowClient.class);
+        await()
+            .during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(5))
+            .untilAsserted(
+                () ->
+                    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(workflowId).describe())
+                        .as("not resumed: the restarted server never had the workflow again")
+                        .isInstanceOf(WorkflowNotFoundException.class));
+        assertThat(api.get("/api/v1/automation-runs/" + runId).text("/run/status"))
+            .isEqualTo("failed");
       }
     }
   }
