@@ -27,10 +27,11 @@ class UnfinishedWorkflowsEndTheirRecords {
 
   /**
    * The embedded server forgets every workflow when the service stops, and the next start resumes
-   * every run still running: a run terminated less than a pass after its minute before a stop was
-   * resumed, as if the operator had not stopped it. So its record ends now, without the minute's
-   * wait. By now the workers have stopped (a terminated workflow's last local call has ended) and
-   * the database is still there (this bean goes before the sweep's repositories).
+   * every run still running: a run whose workflow was terminated in the last ~70 s before a stop
+   * (the minute it waits closed, plus a pass) was resumed, as if the operator had not stopped it.
+   * So its record ends now, without the minute's wait. By now the workers have stopped (a
+   * terminated workflow's last local call has ended) and the database is still there (this bean
+   * goes before the sweep's repositories).
    */
   @PreDestroy
   void endTheRestBeforeTheServerForgetsThem() {
