@@ -114,10 +114,14 @@ for flow in ${FLOWS:-a b}; do
   read -r busy_before total_before < "$DATA/machine-before"
   python3 -c "import sys,os; b,t=map(float,sys.argv[1:]); print(f'machine busy over flow-$flow: {100*b/t:.0f}% of {os.cpu_count()} cores (service, PostgreSQL, harness and the rest)')" \
     $((busy_after - busy_before)) $((total_after - total_before))
-  sleep 2 # the last runs' end statements
-  echo "where the measured flow-$flow runs spent their time (ms; bench/run-phases.sql):"
-  psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" -v n="$N" \
-    -f bench/run-phases.sql || true
+  if command -v psql > /dev/null; then
+    sleep 2 # the last runs' end statements
+    echo "where the measured flow-$flow runs spent their time (ms; bench/run-phases.sql):"
+    psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" -v n="$N" \
+      -f bench/run-phases.sql || true
+  else
+    echo "no psql here: for the phases of the runs, install it (Debian: postgresql-client)"
+  fi
 done
 if [[ -n ${HEAP_AFTER_S:-} ]]; then
   sleep "$HEAP_AFTER_S"
