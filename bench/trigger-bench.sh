@@ -13,6 +13,7 @@
 # HEAP_AFTER_S=S: S seconds after the last flow, the service's heap after a full GC (jcmd).
 # After each flow it prints where the measured runs spent their time, from the run records
 # (bench/run-phases.sql, with psql on the embedded PostgreSQL at PGPORT, default 55439).
+# TIMELINE=1: also when they were slow, 2 s of send times at a time (bench/run-timeline.sql).
 # Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -119,6 +120,11 @@ for flow in ${FLOWS:-a b}; do
     echo "where the measured flow-$flow runs spent their time (ms; bench/run-phases.sql):"
     psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" -v n="$N" \
       -f bench/run-phases.sql || true
+    if [[ -n ${TIMELINE:-} ]]; then
+      echo "when the measured flow-$flow runs were slow, 2 s at a time (bench/run-timeline.sql):"
+      psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -q -v flow="bench ${flow^^}" -v n="$N" \
+        -v target="$([[ $flow == b ]] && echo 1300 || echo 300)" -f bench/run-timeline.sql || true
+    fi
   else
     echo "no psql here: for the phases of the runs, install it (Debian: postgresql-client)"
   fi
