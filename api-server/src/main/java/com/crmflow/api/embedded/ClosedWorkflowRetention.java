@@ -112,14 +112,16 @@ final class ClosedWorkflowRetention {
   }
 
   /**
-   * Removes the workflows closed before {@code cutoff}, and the oldest closed ones beyond the
-   * newest {@code keepAtMost}; returns how many it removed. Hands the listener each workflow that
-   * closed other than by completing before {@code handOverBefore}, and each such one it removes.
+   * Removes the workflows closed before {@code cutoff}, those that completed (or continued as new)
+   * before {@code completedCutoff}, and the oldest closed ones beyond the newest {@code
+   * keepAtMost}; returns how many it removed. Hands the listener each workflow that closed other
+   * than by completing before {@code handOverBefore}, and each such one it removes.
    */
-  synchronized int removeClosed(Instant cutoff, int keepAtMost, Instant handOverBefore)
+  synchronized int removeClosed(
+      Instant cutoff, Instant completedCutoff, int keepAtMost, Instant handOverBefore)
       throws ReflectiveOperationException {
     UnfinishedWorkflows told = listener;
-    Pass pass = look(cutoff, keepAtMost, handOverBefore);
+    Pass pass = look(cutoff, completedCutoff, keepAtMost, handOverBefore);
     if (told != null) {
       pass.toHandOver().forEach(closed -> handOver(told, closed));
     }
@@ -159,8 +161,9 @@ final class ClosedWorkflowRetention {
    * The closed workflows due to be removed or handed over. Read under the store's lock (it guards
    * the histories; a history's events do not change once it is closed), a few hundred at a time.
    */
-  private Pass look(Instant cutoff, int keepAtMost, Instant handOverBefore)
+  private Pass look(Instant cutoff, Instant completedCutoff, int keepAtMost, Instant handOverBefore)
       throws ReflectiveOperationException {
+    long completedKeptFrom = Math.max(cutoff.toEpochMilli(), completedCutoff.toEpochMilli());
     List<Object> executionIds;
     storeLock.lock();
     try {
@@ -181,7 +184,7 @@ final class ClosedWorkflowRetention {
             continue; // open, or removed meanwhile
           }
           ClosedWorkflow closed = new ClosedWorkflow(executionId, events(history));
-          if (closedAt >= cutoff.toEpochMilli()) {
+          if (closedAt >= (closed.unfinished() ? cutoff.toEpochMilli() : completedKeptFrom)) {
             kept.add(new Kept(closed, closedAt));
             if (closedAt < handOverBefore.toEpochMilli()
                 && closed.unfinished()

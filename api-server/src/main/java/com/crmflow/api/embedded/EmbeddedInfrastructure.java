@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,12 +123,17 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
   private AutoCloseable startTemporal(
       ConfigurableEnvironment environment, Map<String, Object> properties) {
     int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
-    Duration keepClosed =
-        DurationStyle.detectAndParse(
-            environment.getProperty("crm.embedded.temporal-keep-closed", "15m"));
+    String keepClosed = environment.getProperty("crm.embedded.temporal-keep-closed", "15m");
+    String keepCompleted =
+        environment.getProperty("crm.embedded.temporal-keep-completed", keepClosed);
     int keepClosedAtMost =
         environment.getProperty("crm.embedded.temporal-keep-closed-max", Integer.class, 10_000);
-    EmbeddedTemporal temporal = EmbeddedTemporal.start(port, keepClosed, keepClosedAtMost);
+    EmbeddedTemporal temporal =
+        EmbeddedTemporal.start(
+            port,
+            DurationStyle.detectAndParse(keepClosed),
+            DurationStyle.detectAndParse(keepCompleted),
+            keepClosedAtMost);
     temporal.fixProblems().forEach(problem -> log.warn("Temporal test server: " + problem));
     properties.put("spring.temporal.connection.target", temporal.target());
     log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");

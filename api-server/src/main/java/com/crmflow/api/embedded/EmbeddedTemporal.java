@@ -100,11 +100,13 @@ public final class EmbeddedTemporal implements AutoCloseable {
   }
 
   /**
-   * Starts the server on {@code port}. Workflows closed for longer than {@code keepClosed}, and the
+   * Starts the server on {@code port}. Workflows closed for longer than {@code keepClosed}, those
+   * that completed longer than {@code keepCompleted} ago (never later than the others), and the
    * oldest closed ones beyond {@code keepClosedAtMost}, are removed (see {@link
    * ClosedWorkflowRetention}); a zero {@code keepClosed} keeps every workflow.
    */
-  static EmbeddedTemporal start(int port, Duration keepClosed, int keepClosedAtMost) {
+  static EmbeddedTemporal start(
+      int port, Duration keepClosed, Duration keepCompleted, int keepClosedAtMost) {
     TestServicesStarter services = new TestServicesStarter(true, 0);
     List<String> fixProblems = new ArrayList<>();
     ScheduledExecutorService retention = null;
@@ -112,7 +114,9 @@ public final class EmbeddedTemporal implements AutoCloseable {
     if (!keepClosed.isZero()) {
       try {
         closedWorkflows = ClosedWorkflowRetention.attach(services);
-        retention = scheduleRetention(closedWorkflows, services, keepClosed, keepClosedAtMost);
+        retention =
+            scheduleRetention(
+                closedWorkflows, services, keepClosed, keepCompleted, keepClosedAtMost);
       } catch (ReflectiveOperationException | RuntimeException e) {
         closedWorkflows = null;
         fixProblems.add("closed workflows are kept in memory as long as the service runs: " + e);
@@ -168,13 +172,14 @@ public final class EmbeddedTemporal implements AutoCloseable {
 
   /**
    * Removes closed workflows past their time or beyond the count, checking every 10 s (or every
-   * keepClosed, if shorter): a pass looks at every workflow, a slice at a time under the server's
-   * locks, so it does not run more often than that.
+   * keepClosed or keepCompleted, if shorter, but at most ten times a second): a pass looks at every
+   * workflow, a slice at a time under the server's locks, so it does not run more often than that.
    */
   private static ScheduledExecutorService scheduleRetention(
       ClosedWorkflowRetention closed,
       TestServicesStarter services,
       Duration keepClosed,
+      Duration keepCompleted,
       int keepClosedAtMost) {
     TestWorkflowService server = services.getWorkflowService();
     ScheduledExecutorService timer =
@@ -184,13 +189,17 @@ public final class EmbeddedTemporal implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    long everyMillis = Math.max(100, Math.min(keepClosed.toMillis(), 10_000));
+    long everyMillis =
+        Math.max(100, Math.min(Math.min(keepClosed.toMillis(), keepCompleted.toMillis()), 10_000));
     timer.scheduleWithFixedDelay(
         () -> {
           try {
             Instant now = Instant.ofEpochMilli(server.currentTimeMillis());
             closed.removeClosed(
-                now.minus(keepClosed), keepClosedAtMost, now.minus(closed.handOverAfter()));
+                now.minus(keepClosed),
+                now.minus(keepCompleted),
+                keepClosedAtMost,
+                now.minus(closed.handOverAfter()));
           } catch (ReflectiveOperationException | RuntimeException e) {
             // a failure must not end the schedule: the next round tries again
             log.warn("Could not remove closed workflows from the embedded Temporal server", e);
@@ -225,7 +234,7 @@ public final class EmbeddedTemporal implements AutoCloseable {
       throws ReflectiveOperationException {
     return closedWorkflows == null
         ? 0
-        : closedWorkflows.removeClosed(cutoff, keepAtMost, handOverBefore);
+        : closedWorkflows.removeClosed(cutoff, cutoff, keepAtMost, handOverBefore);
   }
 
   /**

@@ -103,7 +103,12 @@ class ClosedWorkflowRetentionTest {
   private WorkerFactory workers;
 
   private void startServerAndWorker(Duration keepClosed, int keepClosedAtMost) {
-    temporal = EmbeddedTemporal.start(0, keepClosed, keepClosedAtMost);
+    startServerAndWorker(keepClosed, keepClosed, keepClosedAtMost);
+  }
+
+  private void startServerAndWorker(
+      Duration keepClosed, Duration keepCompleted, int keepClosedAtMost) {
+    temporal = EmbeddedTemporal.start(0, keepClosed, keepCompleted, keepClosedAtMost);
     stubs =
         WorkflowServiceStubs.newServiceStubs(
             WorkflowServiceStubsOptions.newBuilder().setChannel(temporal.channel()).build());
@@ -146,6 +151,27 @@ class ClosedWorkflowRetentionTest {
     assertThat(WorkflowStub.fromTyped(waiting).getResult(String.class)).isEqualTo("passed");
     // and the forgotten workflow's id is free again, as after a real server's retention
     assertThat(gate("closed").pass(false)).isEqualTo("passed");
+  }
+
+  @Test
+  void aCompletedWorkflowIsForgottenAfterItsShorterTimeAndATerminatedOneIsKeptForTheLongerOne() {
+    startServerAndWorker(Duration.ofHours(1), KEEP_CLOSED, 10_000);
+    Gate stopped = gate("stopped");
+    WorkflowClient.start(stopped::pass, true);
+    WorkflowStub.fromTyped(stopped).terminate("an operator stopped it");
+    assertThat(gate("completed").pass(false)).isEqualTo("passed");
+    Gate waiting = gate("open");
+    WorkflowClient.start(waiting::pass, true);
+    assertThat(status("completed"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> forgotten("completed", ""));
+
+    // a workflow an operator stopped stays for the inspection keep-closed allows
+    assertThat(status("stopped"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+    assertThat(status("open")).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(gate("completed").pass(false)).as("its id is free again").isEqualTo("passed");
   }
 
   @Test
