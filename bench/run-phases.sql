@@ -1,7 +1,7 @@
 -- Where the measured runs of one bench flow spent their time, from the run records (issue 5).
 --   psql -v flow='bench B' -v n=<measured triggers> -f bench/run-phases.sql
--- The measured runs are the flow's last n by the harness's send time (t0): the measured triggers
--- are sent after the warm-up's, and every one of them is accepted in a sound run (0 lost).
+-- The measured runs are the flow's last n by the harness's send time (latest-runs.sql): the
+-- measured triggers are sent after the warm-up's, and every one is accepted in a sound run (0 lost).
 -- The harness puts its send time (t0, epoch ms) in each trigger payload; the run row's created_at
 -- is the insert's time (after the admission); a node log entry's times are workflow time (when
 -- the worker took the workflow task that ran the node); completed_at is the end's statement. All
@@ -17,19 +17,9 @@
 -- "slowest 1%" is the mean of each phase over the 1% of runs that took longest from t0 to the
 -- end of their http_request, so the tail's make-up is read off one line.
 \pset footer off
-with latest as (
-  select r.id, r.status,
-         (r.trigger_payload ->> 't0')::numeric as t0,
-         extract(epoch from r.created_at) * 1000 as accepted,
-         extract(epoch from r.completed_at) * 1000 as ended
-  from automation_run r
-  join sequence s on s.id = r.sequence_id
-  where s.name = :'flow'
-  order by (r.trigger_payload ->> 't0')::numeric desc
-  limit :n
-),
-measured as (
-  select * from latest where status = 'completed'
+\ir latest-runs.sql
+with measured as (
+  select * from latest_runs where status = 'completed'
 ),
 entries as (
   select l.run_id, l.node_type,

@@ -1,34 +1,25 @@
 -- When the measured runs of one bench flow were slow, 2 s at a time, from the run records.
 --   psql -v flow='bench B' -v n=<measured triggers> -v target=<end-to-end target, ms> -f bench/run-timeline.sql
--- The measured runs are picked as in run-phases.sql. Each row is a 2 s window of the harness's
+-- The measured runs are latest_runs (bench/latest-runs.sql), as in run-phases.sql. Each row is a 2 s window of the harness's
 -- send times (t0, from the first measured trigger; "at" is its wall-clock start, to line up with a
 -- GC log): how many triggers were sent in it, their admission-and-insert time (t0 → run row, p50,
 -- p99, max), their t0 → end of the http_request p99, and how many of them took longer than the
 -- target. A tail spread over every window is a steady cost; one held by a few windows is a
 -- passing stall (a GC pause, a timer burst, a periodic job), to be looked for at those times.
 \pset footer off
-with latest as (
-  select r.id,
-         (r.trigger_payload ->> 't0')::numeric as t0,
-         extract(epoch from r.created_at) * 1000 as accepted
-  from automation_run r
-  join sequence s on s.id = r.sequence_id
-  where s.name = :'flow'
-  order by (r.trigger_payload ->> 't0')::numeric desc
-  limit :n
-),
-calls as (
+\ir latest-runs.sql
+with calls as (
   select l.run_id, extract(epoch from l.completed_at::timestamptz) * 1000 as call_end
   from run_node_log l
-  where l.run_id in (select id from latest) and l.node_type = 'http_request'
+  where l.run_id in (select id from latest_runs) and l.node_type = 'http_request'
 ),
 timed as (
   select floor((t0 - min(t0) over ()) / 2000) * 2 as s,
          t0,
          accepted - t0 as accepted,
          c.call_end - t0 as t0_to_call_end
-  from latest
-  join calls c on c.run_id = latest.id
+  from latest_runs
+  join calls c on c.run_id = latest_runs.id
 )
 select s,
        to_char(to_timestamp(min(t0) / 1000) at time zone 'UTC', 'HH24:MI:SS') as "at",
