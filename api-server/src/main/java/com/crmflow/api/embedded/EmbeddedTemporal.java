@@ -127,6 +127,12 @@ public final class EmbeddedTemporal implements AutoCloseable {
       fixProblems.add(
           "time-skipping log fix not applied, the server slows down over time: " + timerFix);
     }
+    String cancelledTimersFix = CancelledTimersFix.apply(services);
+    if (cancelledTimersFix != null) {
+      fixProblems.add(
+          "cancelled timers fix not applied, closed workflows stay in memory behind open ones: "
+              + cancelledTimersFix);
+    }
     String orderFix = TaskQueueOrderFix.apply(services);
     if (orderFix != null) {
       fixProblems.add("task queue order fix not applied, tasks may wait out of turn: " + orderFix);
