@@ -14,6 +14,8 @@
 # After each flow it prints where the measured runs spent their time, from the run records
 # (bench/run-phases.sql, with psql on the embedded PostgreSQL at PGPORT, default 55439).
 # TIMELINE=1: also when they were slow, 2 s of send times at a time (bench/run-timeline.sql).
+# WAITING_RUN=1: before the flows, one run of flow W (webhook_trigger → delay 1 day →
+# http_request), which waits through the whole bench, as some run always does in a real service.
 # Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +47,11 @@ SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"lab
 make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
 make_flow "bench B" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
 TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
+if [[ -n ${WAITING_RUN:-} ]]; then
+  make_flow "bench W" "{\"nodes\":[{\"id\":\"bench-w\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 day\",\"config\":{\"delayDays\":1}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-w\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+  curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \
+    "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-w" > /dev/null
+fi
 # CPU seconds (user + system) of the service and of the PostgreSQL processes, from /proc
 cpu_ticks() {
   local service=0 postgres=0 pid
@@ -110,6 +117,10 @@ for flow in ${FLOWS:-a b}; do
   admission_waits "$DATA/admission-before" "$DATA/admission-after"
   read -r service_before postgres_before < "$DATA/cpu-before"
   completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
+  accepted=$(grep -o 'accepted=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
+  sending_s=$(grep -o 'req/s over [0-9.]* s' "$DATA/harness.log" | tail -1 | grep -o '[0-9.]* s$' | cut -d' ' -f1)
+  python3 -c "import sys; a,s=float(sys.argv[1]),float(sys.argv[2]); print(f'accepted flow-$flow: {a/s:.1f}/s ({a:.0f} in the {s} s of sending)')" \
+    "${accepted:-0}" "${sending_s:-1}"
   python3 -c "import sys; s,p,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) "${completed:-0}" "$TICK"
   read -r busy_before total_before < "$DATA/machine-before"
