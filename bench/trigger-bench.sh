@@ -45,10 +45,13 @@ make_flow() { # name, canvas json
 }
 SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"label":"sink","config":{"method":"POST","url":"http://127.0.0.1:18080/sink","headers":{"Content-Type":"application/json"},"bodyTemplate":"{\"id\": \"{{trigger.id}}\", \"t0\": \"{{trigger.t0}}\"}"}}}'
 make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
-make_flow "bench B" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+delay_flow() { # name, trigger node id, delay label, delay config: webhook_trigger → delay → sink
+  make_flow "$1" "{\"nodes\":[{\"id\":\"$2\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"$3\",\"config\":$4}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"$2\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+}
+delay_flow "bench B" bench-b "1 s" '{"delayHours":0.000277778}'
 TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
 if [[ -n ${WAITING_RUN:-} ]]; then
-  make_flow "bench W" "{\"nodes\":[{\"id\":\"bench-w\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 day\",\"config\":{\"delayDays\":1}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-w\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+  delay_flow "bench W" bench-w "1 day" '{"delayDays":1}'
   curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \
     "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-w" > /dev/null
 fi

@@ -64,7 +64,7 @@ class CancelledTimersFixTest {
 
   @Test
   void closedWorkflowsForgottenBehindAnOpenOneLeaveTheHeapAndTimersStillFire() throws Exception {
-    // passes only when called: the test decides when the server forgets
+    // with an hour's retention the scheduled passes forget nothing: the test's own pass does
     temporal = EmbeddedTemporal.start(0, Duration.ofHours(1), Duration.ofHours(1), 10_000);
     stubs =
         WorkflowServiceStubs.newServiceStubs(
