@@ -115,7 +115,8 @@ class CancelledTimersFixTest {
 
   /** The server's state of the workflow's (only) run. */
   private Object serverStateOf(String workflowId) throws ReflectiveOperationException {
-    Map<?, ?> executions = (Map<?, ?>) TestServerInternals.read(workflowService(), "executions");
+    Map<?, ?> executions =
+        (Map<?, ?>) TestServerInternals.read(services().getWorkflowService(), "executions");
     return executions.entrySet().stream()
         .filter(
             entry ->
@@ -125,15 +126,13 @@ class CancelledTimersFixTest {
         .orElseThrow();
   }
 
-  private Object workflowService() throws ReflectiveOperationException {
-    return ((TestServicesStarter) TestServerInternals.read(temporal, "services"))
-        .getWorkflowService();
+  private Collection<?> timerTasks() throws ReflectiveOperationException {
+    Object timer = TestServerInternals.read(services(), "selfAdvancingTimer");
+    return (Collection<?>) TestServerInternals.read(timer, "tasks");
   }
 
-  private Collection<?> timerTasks() throws ReflectiveOperationException {
-    Object starter = TestServerInternals.read(temporal, "services");
-    Object timer = TestServerInternals.read(starter, "selfAdvancingTimer");
-    return (Collection<?>) TestServerInternals.read(timer, "tasks");
+  private TestServicesStarter services() throws ReflectiveOperationException {
+    return (TestServicesStarter) TestServerInternals.read(temporal, "services");
   }
 
   private Gate gate(String workflowId) {
