@@ -86,6 +86,18 @@ class FirstRunBootstrap {
     out.println("CRM service listening on " + base);
     out.println("  API:      " + base + "/api/v1   (OpenAPI: " + base + "/swagger-ui.html)");
     out.println("  Health:   " + base + "/actuator/health");
+    String temporalUi = environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL);
+    if (temporalUi != null) {
+      out.println(
+          "  Temporal UI: "
+              + temporalUi
+              + "   (embedded dev server on "
+              + environment.getProperty("spring.temporal.connection.target")
+              + ")");
+    } else {
+      out.println(
+          "  Temporal: " + environment.getProperty("spring.temporal.connection.target", "?"));
+    }
     generatedKey.ifPresentOrElse(
         key -> {
           out.println("  API key (tenant \"default\", every scope), shown only this once:");

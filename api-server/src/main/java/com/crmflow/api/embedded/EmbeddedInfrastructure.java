@@ -1,5 +1,7 @@
 package com.crmflow.api.embedded;
 
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.workflow.CrmSearchAttributes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +18,8 @@ import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
-import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -25,10 +28,18 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Starts the embedded defaults before any bean reads its connection settings: an embedded
- * PostgreSQL (data under {@code ${crm.data-dir}/postgres}, kept across restarts) unless {@code
- * spring.datasource.url} is set, and a Temporal test server unless {@code
- * spring.temporal.connection.target} is set (see {@link EmbeddedTemporal}).
+ * Starts the embedded defaults before any bean reads its connection settings, each as a real server
+ * in a child process with its data under {@code ${crm.data-dir}}, kept across restarts:
+ *
+ * <ul>
+ *   <li>PostgreSQL ({@code postgres/}), unless {@code spring.datasource.url} is set;
+ *   <li>Temporal, the Temporal CLI's dev server with its UI ({@code temporal/}, see {@link
+ *       TemporalDevServer}), unless {@code spring.temporal.connection.target} is set.
+ * </ul>
+ *
+ * <p>First it takes the {@link DataDirLock}: a second service on the same directory is refused, and
+ * a PostgreSQL or dev server that a killed service left running on its files is stopped before the
+ * new ones start.
  *
  * <p>It runs as an environment post-processor because both the datasource and the Temporal starter
  * read their targets from the environment. The started parts are registered as disposable
@@ -40,8 +51,14 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
   /** Set to true in the environment when the datasource is the embedded PostgreSQL. */
   public static final String EMBEDDED_POSTGRES_ACTIVE = "crm.embedded.postgres-active";
 
-  /** Set to true in the environment when Temporal is the embedded test server. */
+  /** Set to true in the environment when Temporal is the embedded dev server. */
   public static final String EMBEDDED_TEMPORAL_ACTIVE = "crm.embedded.temporal-active";
+
+  /** The embedded Temporal UI's address, set while the dev server is the embedded one. */
+  public static final String TEMPORAL_UI_URL = "crm.embedded.temporal-ui-url";
+
+  /** Name of the singleton bean of the embedded {@link TemporalDevServer}, when it runs. */
+  public static final String TEMPORAL_BEAN = "crmEmbeddedTemporal";
 
   private final Log log;
 
@@ -61,34 +78,59 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
     if (environment.getProperty(EMBEDDED_POSTGRES_ACTIVE) != null) {
       return; // already prepared for this environment (e.g. a child context)
     }
+    boolean postgres = !environment.containsProperty("spring.datasource.url");
+    boolean temporal = !environment.containsProperty("spring.temporal.connection.target");
     Map<String, Object> properties = new LinkedHashMap<>();
-    List<AutoCloseable> started = new ArrayList<>();
-    try {
-      if (!environment.containsProperty("spring.datasource.url")) {
-        started.add(startPostgres(environment, properties));
+    properties.put(EMBEDDED_POSTGRES_ACTIVE, postgres);
+    properties.put(EMBEDDED_TEMPORAL_ACTIVE, temporal);
+    if (postgres || temporal) {
+      Binder binder = Binder.get(environment);
+      Path dataDir =
+          binder.bind("crm.data-dir", Path.class).orElse(Path.of("./data")).toAbsolutePath();
+      CrmProperties.Embedded settings =
+          binder.bindOrCreate("crm.embedded", Bindable.of(CrmProperties.Embedded.class));
+      // pin the resolved value: a placeholder such as ${random.uuid} must not resolve twice
+      properties.put("crm.data-dir", dataDir.toString());
+      List<AutoCloseable> started = new ArrayList<>();
+      try {
+        started.add(DataDirLock.acquire(dataDir));
+        // before anything starts: finding (or building) the CLI is what most often fails
+        Path cli =
+            temporal
+                ? TemporalCli.locate(
+                    binder.bind("crm.temporal.cli", String.class).orElse(null), System.out)
+                : null;
+        if (postgres) {
+          started.add(startPostgres(dataDir, settings.postgresPort(), properties));
+        }
+        if (temporal) {
+          String namespace =
+              binder.bind("spring.temporal.namespace", String.class).orElse("default");
+          started.add(startTemporal(dataDir, settings, cli, namespace, properties));
+        }
+      } catch (RuntimeException e) {
+        closeAll(started);
+        throw e;
       }
-      properties.put(EMBEDDED_POSTGRES_ACTIVE, !started.isEmpty());
-      if (!environment.containsProperty("spring.temporal.connection.target")) {
-        started.add(startTemporal(environment, properties));
-        properties.put(EMBEDDED_TEMPORAL_ACTIVE, true);
-      } else {
-        properties.put(EMBEDDED_TEMPORAL_ACTIVE, false);
-      }
-    } catch (RuntimeException e) {
-      closeAll(started);
-      throw e;
-    }
-    environment.getPropertySources().addFirst(new MapPropertySource("crmEmbedded", properties));
-    if (!started.isEmpty()) {
       application.addListeners(new Lifecycle(started));
     }
+    environment.getPropertySources().addFirst(new MapPropertySource("crmEmbedded", properties));
   }
 
-  private AutoCloseable startPostgres(
-      ConfigurableEnvironment environment, Map<String, Object> properties) {
-    Path dataDir = Path.of(environment.getProperty("crm.data-dir", "./data"));
-    Path pgData = dataDir.resolve("postgres").toAbsolutePath().normalize();
-    int port = freePortIfZero(environment.getProperty("crm.embedded.postgres-port", "0"));
+  private AutoCloseable startPostgres(Path dataDir, int configuredPort, Map<String, Object> into) {
+    Path pgData = dataDir.resolve("postgres").normalize();
+    LeftoverProcesses.postgresOf(pgData)
+        .ifPresent(
+            leftover -> {
+              log.warn(
+                  "Stopping PostgreSQL (pid "
+                      + leftover.pid()
+                      + ") left running on "
+                      + pgData
+                      + " by a service that ended without stopping it");
+              LeftoverProcesses.stop(leftover);
+            });
+    int port = freePortIfZero(configuredPort);
     try {
       Files.createDirectories(pgData);
       EmbeddedPostgres postgres =
@@ -108,11 +150,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setServerConfig("fsync", "on")
               .setServerConfig("synchronous_commit", "on")
               .start();
-      properties.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
-      properties.put("spring.datasource.username", "postgres");
-      properties.put("spring.datasource.password", "");
-      // pin the resolved value: a placeholder such as ${random.uuid} must not resolve twice
-      properties.put("crm.data-dir", dataDir.toString());
+      into.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+      into.put("spring.datasource.username", "postgres");
+      into.put("spring.datasource.password", "");
       log.info("Embedded PostgreSQL on port " + port + ", data in " + pgData);
       return postgres;
     } catch (IOException e) {
@@ -121,27 +161,47 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
   }
 
   private AutoCloseable startTemporal(
-      ConfigurableEnvironment environment, Map<String, Object> properties) {
-    int port = freePortIfZero(environment.getProperty("crm.embedded.temporal-port", "7233"));
-    String keepClosed = environment.getProperty("crm.embedded.temporal-keep-closed", "15m");
-    String keepCompleted =
-        environment.getProperty("crm.embedded.temporal-keep-completed", keepClosed);
-    int keepClosedAtMost =
-        environment.getProperty("crm.embedded.temporal-keep-closed-max", Integer.class, 10_000);
-    EmbeddedTemporal temporal =
-        EmbeddedTemporal.start(
-            port,
-            DurationStyle.detectAndParse(keepClosed),
-            DurationStyle.detectAndParse(keepCompleted),
-            keepClosedAtMost);
-    temporal.fixProblems().forEach(problem -> log.warn("Temporal test server: " + problem));
-    properties.put("spring.temporal.connection.target", temporal.target());
-    log.info("Embedded Temporal test server on 127.0.0.1:" + port + " and in-process");
-    return temporal;
+      Path dataDir,
+      CrmProperties.Embedded settings,
+      Path cli,
+      String namespace,
+      Map<String, Object> into) {
+    TemporalDevServer server =
+        TemporalDevServer.start(
+            new TemporalDevServer.Settings(
+                cli,
+                dataDir.resolve("temporal"),
+                freePortIfZero(settings.temporalPort()),
+                freePortIfZero(settings.temporalUiPort()),
+                namespace,
+                CrmSearchAttributes.namesAndTypes()));
+    server
+        .stoppedLeftovers()
+        .forEach(
+            pid ->
+                log.warn(
+                    "Stopped a Temporal dev server (pid "
+                        + pid
+                        + ") left running on "
+                        + server.settings().database()
+                        + " by a service that ended without stopping it"));
+    into.put("spring.temporal.connection.target", server.target());
+    into.put(TEMPORAL_UI_URL, server.uiUrl());
+    log.info(
+        "Embedded Temporal dev server (pid "
+            + server.pid()
+            + ") on "
+            + server.target()
+            + ", UI "
+            + server.uiUrl()
+            + ", state in "
+            + server.settings().database()
+            + ", log in "
+            + server.settings().logFile());
+    return server;
   }
 
-  private static int freePortIfZero(String configured) {
-    int port = Integer.parseInt(configured.trim());
+  private static int freePortIfZero(int port) {
     if (port != 0) {
       return port;
     }
@@ -174,9 +234,8 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
         for (int i = 0; i < started.size(); i++) {
           AutoCloseable part = started.get(i);
           registry.registerDisposableBean("crmEmbeddedPart" + i, part::close);
-          if (part instanceof EmbeddedTemporal temporal) {
-            // picked up by InProcessTemporalChannel: this JVM's client and workers skip the socket
-            registry.registerSingleton(EmbeddedTemporal.BEAN_NAME, temporal);
+          if (part instanceof TemporalDevServer temporal) {
+            registry.registerSingleton(TEMPORAL_BEAN, temporal);
           }
         }
       } else if (event instanceof ApplicationFailedEvent failed

@@ -2,6 +2,9 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasRules;
@@ -23,6 +26,7 @@ import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowTargetOptions;
+import io.temporal.common.SearchAttributes;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +60,12 @@ public class RunStarter {
   private final ContactRepository contacts;
   private final RunRepository runs;
   private final RunEnding ending;
+  private final SequenceRepository sequences;
+
+  /** Flow names for the Temporal UI's summaries; a rename shows in runs started a minute later. */
+  private final Cache<UUID, String> flowNames =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(1)).maximumSize(10_000).build();
+
   private final ThreadPoolExecutor starts =
       new ThreadPoolExecutor(
           8,
@@ -101,9 +111,11 @@ public class RunStarter {
       ContactRepository contacts,
       RunRepository runs,
       RunEnding ending,
+      SequenceRepository sequences,
       @Value("${crm.runs.local-activities:true}") boolean localActivities,
       @Value("${crm.runs.shared-by-api-servers:false}") boolean sharedByApiServers) {
     this.ending = ending;
+    this.sequences = sequences;
     this.localActivities = localActivities;
     this.sharedByApiServers = sharedByApiServers;
     this.client = client;
@@ -238,8 +250,8 @@ public class RunStarter {
   /**
    * Starts the run's workflow where the run's node log stands: from its start for a run that never
    * ran (the log holds at most its trigger), or on from where it stood for a run whose workflow the
-   * server lost (see {@link RunResume}). The reconciler, a retry, a schedule and {@link RunResumer}
-   * start runs this way; a start that finds the workflow running changes nothing.
+   * server lost (see {@link RunResume}). The reconciler, a retry and a schedule start runs this
+   * way; a start that finds the workflow running changes nothing.
    *
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
@@ -282,13 +294,20 @@ public class RunStarter {
                 + " bytes Temporal takes");
         return true;
       }
+      String triggerKind = triggerKind(run, input.canvas());
+      String flowName = flowName(run);
       Map<String, Object> memo = new LinkedHashMap<>();
       memo.put("tenant_id", run.tenantId().toString());
       memo.put("sequence_id", run.sequenceId().toString());
+      memo.put("sequence_name", flowName);
       memo.put("run_id", run.id().toString());
       memo.put("canvas_version", run.canvasVersion());
+      memo.put("trigger", triggerKind);
       if (run.enrollmentId() != null) {
         memo.put("enrollment_id", run.enrollmentId().toString());
+      }
+      if (run.retryOf() != null) {
+        memo.put("retry_of", run.retryOf().toString());
       }
       WorkflowOptions.Builder options =
           WorkflowOptions.newBuilder()
@@ -298,14 +317,15 @@ public class RunStarter {
               // workflow task comes back with the start answer: no poll round trip
               .setDisableEagerExecution(false)
               .setMemo(memo)
-              .setStaticSummary(
-                  "run "
-                      + run.id()
-                      + " of sequence "
-                      + run.sequenceId()
-                      + " (canvas v"
-                      + run.canvasVersion()
-                      + ")");
+              .setTypedSearchAttributes(
+                  SearchAttributes.newBuilder()
+                      .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())
+                      .set(CrmSearchAttributes.SEQUENCE_ID, run.sequenceId().toString())
+                      .set(CrmSearchAttributes.TRIGGER_KIND, triggerKind)
+                      .set(CrmSearchAttributes.STATUS, RunResult.RUNNING)
+                      .build())
+              .setStaticSummary(summary(run, flowName, triggerKind, input.canvas()))
+              .setStaticDetails(details(run));
       if (run.enrollmentId() == null) {
         AutomationRunWorkflow workflow =
             client.newWorkflowStub(
@@ -341,6 +361,61 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
+  }
+
+  /**
+   * What started the run, as its search attribute {@code CrmTriggerKind} says: {@code enrollment},
+   * {@code retry}, or the type of its trigger node ({@code webhook_trigger}, {@code
+   * schedule_trigger}, {@code crm_event_trigger}).
+   */
+  static String triggerKind(AutomationRun run, Canvas canvas) {
+    if (run.retryOf() != null) {
+      return "retry";
+    }
+    if (run.enrollmentId() != null) {
+      return "enrollment";
+    }
+    return canvas.node(run.triggerNodeId()).map(n -> n.type()).orElse("trigger");
+  }
+
+  /** The automation's or sequence's name, for the Temporal UI (remembered a minute). */
+  private String flowName(AutomationRun run) {
+    return flowNames.get(
+        run.sequenceId(),
+        id -> sequences.find(run.tenantId(), id).map(Sequence::name).orElse("(deleted flow)"));
+  }
+
+  /** One line a person reads in the Temporal UI's list: what ran, started how, which run. */
+  private static String summary(
+      AutomationRun run, String flowName, String triggerKind, Canvas canvas) {
+    String trigger =
+        canvas
+            .node(run.triggerNodeId())
+            .map(n -> n.label() == null || n.label().isBlank() ? triggerKind : n.label())
+            .orElse(triggerKind);
+    String what = run.enrollmentId() != null ? "Enrollment in " : "Automation ";
+    return what + "\"" + flowName + "\" · " + trigger + " · run " + run.id();
+  }
+
+  /** Markdown the Temporal UI shows on the workflow's page. */
+  private static String details(AutomationRun run) {
+    StringBuilder details =
+        new StringBuilder()
+            .append("**Run** `")
+            .append(run.id())
+            .append("` of sequence `")
+            .append(run.sequenceId())
+            .append("` (canvas version ")
+            .append(run.canvasVersion())
+            .append(") for tenant `")
+            .append(run.tenantId())
+            .append("`.\n\nIts record and node log: `GET /api/v1/automation-runs/")
+            .append(run.id())
+            .append("`.");
+    if (run.retryOf() != null) {
+      details.append("\n\nA retry of run `").append(run.retryOf()).append("`.");
+    }
+    return details.toString();
   }
 
   /**

@@ -46,19 +46,6 @@ class RunsClosedElsewhere implements MirroredRecords {
         .toList();
   }
 
-  /** The run its memo names: every run's execution carries its {@code run_id}. */
-  @Override
-  public List<Open> mirroredBy(String workflowId, String runIdMemo) {
-    if (runIdMemo == null) {
-      return List.of();
-    }
-    try {
-      return List.of(new Open(UUID.fromString(runIdMemo), workflowId, runIdMemo));
-    } catch (IllegalArgumentException notARun) {
-      return List.of();
-    }
-  }
-
   @Override
   public boolean endClosed(Open run, ClosedExecution closed) {
     boolean endedHere =

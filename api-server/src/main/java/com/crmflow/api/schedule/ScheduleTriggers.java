@@ -5,6 +5,7 @@ import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
@@ -20,6 +21,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -211,10 +213,17 @@ class ScheduleTriggers {
                 .setWorkflowIdReusePolicy(
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                 .setMemo(memo)
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder()
+                        .set(CrmSearchAttributes.TENANT_ID, row.tenantId().toString())
+                        .set(CrmSearchAttributes.SEQUENCE_ID, row.sequenceId().toString())
+                        .set(CrmSearchAttributes.TRIGGER_KIND, "schedule_trigger")
+                        .set(CrmSearchAttributes.STATUS, "active")
+                        .build())
                 .setStaticSummary(
-                    "schedule "
-                        + row.config().get("scheduleType")
-                        + " of sequence "
+                    "Schedule "
+                        + describe(row.config())
+                        + " · sequence "
                         + row.sequenceId()
                         + " (canvas v"
                         + row.canvasVersion()
@@ -233,5 +242,16 @@ class ScheduleTriggers {
     } catch (WorkflowExecutionAlreadyStarted raced) {
       // another instance applied the same row a moment ago
     }
+  }
+
+  /** "daily at 09:00 Europe/Berlin", "cron 0 9 * * 1-5 Europe/Berlin", for the Temporal UI. */
+  static String describe(Map<String, Object> config) {
+    Object type = config.get("scheduleType");
+    Object zone = config.get("timezone");
+    if ("custom".equals(type)) {
+      return "cron " + config.get("customCron") + " " + zone;
+    }
+    String days = "weekly".equals(type) ? " on days " + config.get("daysOfWeek") : "";
+    return type + days + " at " + config.get("time") + " " + zone;
   }
 }

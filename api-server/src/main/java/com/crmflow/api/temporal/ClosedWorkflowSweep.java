@@ -1,15 +1,12 @@
 package com.crmflow.api.temporal;
 
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
-import io.temporal.api.common.v1.Payload;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowTargetOptions;
-import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TerminatedFailure;
@@ -40,10 +37,13 @@ import org.springframework.stereotype.Component;
  * at in turn however many there are) and asks Temporal for each one's workflow. A closed execution
  * ends its record, the way its kind says, with how it closed.
  *
- * <p>Left alone: a workflow Temporal does not know (an embedded server restarted: it is started
- * again from the record), a completed workflow (its record's end is on its way), an execution of
- * another record under the same workflow id, and every record while Temporal cannot be reached (the
- * next round tries again).
+ * <p>A record whose workflow Temporal does not know at all ends failed too, saying so: its state is
+ * gone (a Temporal database that was reset or replaced, a retention shorter than the record's
+ * life), and nothing would ever end it otherwise; a retry from its node log goes on from there.
+ *
+ * <p>Left alone: a completed workflow (its record's end is on its way), an execution of another
+ * record under the same workflow id, and every record while Temporal cannot be reached (the next
+ * round tries again).
  */
 @Component
 public class ClosedWorkflowSweep {
@@ -143,64 +143,13 @@ public class ClosedWorkflowSweep {
     return endedHere;
   }
 
-  /**
-   * Ends the records of a workflow execution that closed other than by completing, as the embedded
-   * server tells of it: this sweep's round (100 records every 30 s) reaches a record hours later
-   * when many runs wait, and may come after the server has forgotten the workflow, when nothing
-   * says any more how it closed. A record already ended is left as it is.
-   *
-   * @param started the execution's first event (its memo {@code run_id})
-   * @param closing its last event
-   * @throws RuntimeException when a record could not be ended (the database is unreachable): the
-   *     embedded server then keeps the workflow and asks again
-   */
-  public void endRecordsOf(String workflowId, HistoryEvent started, HistoryEvent closing) {
-    Optional<ClosedExecution> closed = describe(closing);
-    if (closed.isEmpty()) {
-      return;
-    }
-    Payload memo =
-        started.getWorkflowExecutionStartedEventAttributes().getMemo().getFieldsMap().get("run_id");
-    String runIdMemo =
-        memo == null
-            ? null
-            : DefaultDataConverter.STANDARD_INSTANCE.fromPayload(memo, String.class, String.class);
-    for (MirroredRecords kind : kinds) {
-      for (MirroredRecords.Open record : kind.mirroredBy(workflowId, runIdMemo)) {
-        endAndLog(kind, record, closed.get());
-      }
-    }
-  }
-
-  /** How the closing event says the execution closed; empty when it completed. */
-  static Optional<ClosedExecution> describe(HistoryEvent closing) {
-    switch (closing.getEventType()) {
-      case EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED:
-        return Optional.of(cancelled());
-      case EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
-        return Optional.of(timedOut());
-      case EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
-        return Optional.of(
-            stopped(
-                "The workflow was terminated in Temporal",
-                closing.getWorkflowExecutionTerminatedEventAttributes().getReason()));
-      case EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
-        return Optional.of(
-            stopped(
-                "The workflow failed in Temporal",
-                closing.getWorkflowExecutionFailedEventAttributes().getFailure().getMessage()));
-      default:
-        return Optional.empty();
-    }
-  }
-
   /** How the record's execution closed, if it closed other than by completing. */
   private Optional<ClosedExecution> closedElsewhere(MirroredRecords.Open record) {
     WorkflowExecutionDescription found;
     try {
       found = client.newUntypedWorkflowStub(record.workflowId()).describe();
-    } catch (WorkflowNotFoundException forgotten) {
-      return Optional.empty();
+    } catch (WorkflowNotFoundException unknown) {
+      return Optional.of(LOST);
     }
     Object startedFor = found.getMemo("run_id", String.class);
     if (found.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
@@ -240,6 +189,12 @@ public class ClosedWorkflowSweep {
             : how == null ? null : how.getMessage();
     return stopped(what, reason);
   }
+
+  private static final ClosedExecution LOST =
+      new ClosedExecution(
+          false,
+          "Temporal has no workflow for it any more: its state was lost or removed (retry the run"
+              + " to go on from its node log)");
 
   private static ClosedExecution cancelled() {
     return new ClosedExecution(true, "The workflow was cancelled in Temporal");

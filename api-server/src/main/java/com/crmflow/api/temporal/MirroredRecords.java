@@ -27,14 +27,6 @@ public interface MirroredRecords {
   List<Open> openAfter(UUID afterId, Duration minimumAge, int limit);
 
   /**
-   * The records the workflow execution mirrors, open or not (the caller's end changes only open
-   * ones): none when the execution is not of this kind.
-   *
-   * @param runIdMemo the execution's memo {@code run_id}, or null when it has none
-   */
-  List<Open> mirroredBy(String workflowId, String runIdMemo);
-
-  /**
    * Ends the record, whose workflow Temporal closed without the record's end.
    *
    * @return whether this ended it (false: it had ended meanwhile)

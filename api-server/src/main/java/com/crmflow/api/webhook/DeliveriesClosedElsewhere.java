@@ -33,21 +33,6 @@ class DeliveriesClosedElsewhere implements MirroredRecords {
         .toList();
   }
 
-  /** The delivery its workflow id names. */
-  @Override
-  public List<Open> mirroredBy(String workflowId, String runIdMemo) {
-    String prefix = WebhookDeliveryWorkflow.workflowId("");
-    if (!workflowId.startsWith(prefix)) {
-      return List.of();
-    }
-    try {
-      UUID id = UUID.fromString(workflowId.substring(prefix.length()));
-      return List.of(new Open(id, workflowId, null));
-    } catch (IllegalArgumentException notADelivery) {
-      return List.of();
-    }
-  }
-
   @Override
   public boolean endClosed(Open delivery, ClosedExecution closed) {
     return webhooks.stop(delivery.id(), closed.description());

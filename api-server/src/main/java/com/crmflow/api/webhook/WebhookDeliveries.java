@@ -1,9 +1,9 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.api.embedded.EmbeddedTemporal;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.webhook.DeliveryInput;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
@@ -11,6 +11,7 @@ import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -22,9 +23,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -42,9 +41,6 @@ class WebhookDeliveries implements OutboxEventHandler {
   private final JsonColumns json;
   private final WorkflowClient temporal;
   private final List<Long> retryDelaysMillis;
-
-  /** Deliveries created before this moment were started by an earlier process. */
-  private final OffsetDateTime processStart = OffsetDateTime.now();
 
   WebhookDeliveries(
       WebhookRepository webhooks,
@@ -105,8 +101,23 @@ class WebhookDeliveries implements OutboxEventHandler {
                 .setWorkflowId(WebhookDeliveryWorkflow.workflowId(deliveryId.toString()))
                 .setWorkflowIdReusePolicy(
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
-                .setMemo(Map.of("tenant_id", tenantId, "event", event))
-                .setStaticSummary(event + " → webhook delivery " + deliveryId)
+                .setMemo(Map.of("tenant_id", tenantId, "event", event, "delivery_id", deliveryId))
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder()
+                        .set(CrmSearchAttributes.TENANT_ID, tenantId)
+                        .set(CrmSearchAttributes.TRIGGER_KIND, event)
+                        .set(CrmSearchAttributes.STATUS, "pending")
+                        .build())
+                .setStaticSummary("Webhook delivery of " + event + " · delivery " + deliveryId)
+                .setStaticDetails(
+                    "**Webhook delivery** `"
+                        + deliveryId
+                        + "` of event `"
+                        + event
+                        + "` for tenant `"
+                        + tenantId
+                        + "`. It is listed with its attempts under its subscription:"
+                        + " `GET /api/v1/webhooks/subscriptions/{id}/deliveries`.")
                 .build());
     try {
       WorkflowClient.start(
@@ -139,28 +150,6 @@ class WebhookDeliveries implements OutboxEventHandler {
             : 0;
     return new DeliveryInput(
         tenantId, deliveryId.toString(), event, retryDelaysMillis, made.last(), Math.max(0, left));
-  }
-
-  /**
-   * On the embedded Temporal server (which keeps workflows in memory) a restart of the service lost
-   * the workflows of pending deliveries: they are started again, and go on with their next attempt
-   * when its delay (counted from the last attempt) ends.
-   */
-  @EventListener(ApplicationReadyEvent.class)
-  void serviceUp(ApplicationReadyEvent ready) {
-    if (ready.getApplicationContext().containsBean(EmbeddedTemporal.BEAN_NAME)) {
-      restartLost();
-    }
-  }
-
-  /** Marks the pending deliveries of earlier processes to be started again; returns how many. */
-  int restartLost() {
-    int lost = webhooks.markUnstarted(processStart);
-    if (lost > 0) {
-      log.info(
-          "Starting {} webhook deliveries again: the embedded Temporal server lost them", lost);
-    }
-    return lost;
   }
 
   @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")

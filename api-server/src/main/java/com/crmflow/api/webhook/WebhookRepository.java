@@ -312,20 +312,6 @@ class WebhookRepository {
         .update();
   }
 
-  /**
-   * Pending deliveries created before {@code before} whose workflow had started: marked not
-   * started, so {@code startStragglers} starts them again (their workflows were lost).
-   */
-  int markUnstarted(OffsetDateTime before) {
-    return jdbc.sql(
-            """
-            update webhook_delivery set workflow_started = false
-            where status = 'pending' and workflow_started and created_at < :before
-            """)
-        .param("before", before)
-        .update();
-  }
-
   void markStarted(UUID deliveryId) {
     jdbc.sql("update webhook_delivery set workflow_started = true where id = :id")
         .param("id", deliveryId)

@@ -23,7 +23,10 @@ class RestartAndBootstrapTest {
 
   private static ConfigurableApplicationContext start(Path dataDir, String... extra) {
     String[] base = {
-      "--server.port=0", "--crm.data-dir=" + dataDir, "--crm.embedded.temporal-port=0",
+      "--server.port=0",
+      "--crm.data-dir=" + dataDir,
+      "--crm.embedded.temporal-port=0",
+      "--crm.embedded.temporal-ui-port=0",
     };
     String[] args = new String[base.length + extra.length];
     System.arraycopy(base, 0, args, 0, base.length);

@@ -2,12 +2,22 @@ package com.crmflow.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.embedded.EmbeddedInfrastructure;
+import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.workflow.CrmSearchAttributes;
+import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.core.env.Environment;
 import tools.jackson.databind.JsonNode;
 
@@ -15,6 +25,10 @@ class OperabilityTest extends ApiTest {
 
   @Autowired private WorkflowServiceStubs serviceStubs;
   @Autowired private Environment environment;
+
+  @Autowired
+  @Qualifier(EmbeddedInfrastructure.TEMPORAL_BEAN)
+  private TemporalDevServer embeddedTemporal;
 
   @Test
   void healthReportsDatabaseAndTemporal() {
@@ -26,19 +40,46 @@ class OperabilityTest extends ApiTest {
   }
 
   @Test
-  void theEmbeddedTemporalIsReachedInProcessAndOnItsPort() {
-    // this JVM's client and workers use the in-process channel, not the TCP port
-    assertThat(serviceStubs.getOptions().getTarget()).isNull();
-    assertThat(serviceStubs.getOptions().getChannel().authority()).doesNotContain(":");
-    // the port still serves the CLI and anything else outside this JVM
+  void theEmbeddedTemporalIsADevServerChildProcessWithItsUiAndStateInTheDataDirectory()
+      throws Exception {
+    TemporalDevServer server = embeddedTemporal;
     String target = environment.getProperty("spring.temporal.connection.target");
-    WorkflowServiceStubs overTcp =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
-    try {
-      assertThat(overTcp.healthCheck().getStatus().name()).isEqualTo("SERVING");
-    } finally {
-      overTcp.shutdownNow();
+    assertThat(serviceStubs.getOptions().getTarget()).isEqualTo(target).isEqualTo(server.target());
+    assertThat(serviceStubs.healthCheck().getStatus().name()).isEqualTo("SERVING");
+
+    ProcessHandle process = ProcessHandle.of(server.pid()).orElseThrow();
+    assertThat(process.parent().map(ProcessHandle::pid)).contains(ProcessHandle.current().pid());
+    assertThat(process.info().arguments().map(List::of).orElseThrow())
+        .containsSubsequence("server", "start-dev")
+        .contains(server.settings().database().toString());
+    Path dataDir = Path.of(environment.getProperty("crm.data-dir"));
+    assertThat(server.settings().database())
+        .isEqualTo(dataDir.resolve("temporal/temporal.db").toAbsolutePath().normalize())
+        .exists();
+    assertThat(server.settings().logFile()).exists();
+
+    HttpResponse<String> ui =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.uiUrl())).build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(ui.statusCode()).isEqualTo(200);
+    assertThat(ui.body()).contains("<html");
+    assertThat(environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL))
+        .isEqualTo(server.uiUrl());
+  }
+
+  @Test
+  void theNamespaceKnowsTheServicesSearchAttributes() {
+    var attributes =
+        serviceStubs
+            .blockingStub()
+            .getSearchAttributes(
+                io.temporal.api.workflowservice.v1.GetSearchAttributesRequest.newBuilder().build())
+            .getKeysMap();
+    for (var key : CrmSearchAttributes.ALL) {
+      assertThat(attributes)
+          .containsEntry(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     }
   }
 

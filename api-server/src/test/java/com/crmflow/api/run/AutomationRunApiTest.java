@@ -16,6 +16,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.run.NodeLogEntry;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -136,9 +137,23 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(run.get("workflow_id").asString()).isEqualTo("run-" + runId);
     assertThat(run.get("completed_at").isNull()).isFalse();
 
-    // what an operator finds in the Temporal UI for this run: memo and named steps
+    // what an operator finds in the Temporal UI for this run: search attributes, memo, summary
+    // and named steps
     WorkflowStub workflow = temporal.newUntypedWorkflowStub("run-" + runId);
     var description = workflow.describe();
+    var attributes = description.getTypedSearchAttributes();
+    assertThat(attributes.get(CrmSearchAttributes.TENANT_ID)).isEqualTo(tenant.id().toString());
+    assertThat(attributes.get(CrmSearchAttributes.SEQUENCE_ID))
+        .isEqualTo(run.get("sequence_id").asString());
+    assertThat(attributes.get(CrmSearchAttributes.TRIGGER_KIND)).isEqualTo("webhook_trigger");
+    assertThat(attributes.get(CrmSearchAttributes.STATUS)).isEqualTo("completed");
+    String flowName =
+        tenant
+            .api()
+            .get("/api/v1/sequences/" + run.get("sequence_id").asString())
+            .text("/sequence/name");
+    assertThat(description.getMemo("sequence_name", String.class)).isEqualTo(flowName);
+    assertThat(description.getMemo("trigger", String.class)).isEqualTo("webhook_trigger");
     assertThat(description.getMemo("tenant_id", String.class)).isEqualTo(tenant.id().toString());
     assertThat(description.getMemo("run_id", String.class)).isEqualTo(runId);
     assertThat(description.getMemo("sequence_id", String.class))
@@ -151,7 +166,7 @@ class AutomationRunApiTest extends ApiTest {
                         DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
                             e.getUserMetadata().getSummary(), String.class, String.class)))
         .containsExactly(
-            "run " + runId + " of sequence " + run.get("sequence_id").asString() + " (canvas v1)",
+            "Automation \"" + flowName + "\" · webhook_trigger " + hook + " · run " + runId,
             "http_request · http_request first", // summary = node type · node label
             "http_request · http_request second");
     // local activities and the eager start: the whole run was one workflow task
@@ -1012,6 +1027,7 @@ class AutomationRunApiTest extends ApiTest {
   @Autowired private com.crmflow.api.canvas.CanvasRepository canvasRepository;
   @Autowired private com.crmflow.api.contact.ContactRepository contactRepository;
   @Autowired private RunEnding runEnding;
+  @Autowired private com.crmflow.api.sequence.SequenceRepository sequenceRepository;
 
   /**
    * Another api-server sharing this one's runs (the distributed profile): its own starter, with its
@@ -1019,7 +1035,14 @@ class AutomationRunApiTest extends ApiTest {
    */
   private RunStarter sharingApiServer() {
     return new RunStarter(
-        temporal, canvasRepository, contactRepository, runRepository, runEnding, true, true);
+        temporal,
+        canvasRepository,
+        contactRepository,
+        runRepository,
+        runEnding,
+        sequenceRepository,
+        true,
+        true);
   }
 
   /** Runs the test with two such api-servers: the one that accepted runs, and a second one. */

@@ -214,14 +214,31 @@ class ClosedWorkflowSweepTest extends ApiTest {
   }
 
   @Test
-  void runsWhoseWorkflowRunsCompletedOrIsUnknownAreLeftRunning() {
+  void aRunWhoseWorkflowTemporalDoesNotKnowEndsFailedSayingItsStateIsGone() {
     String hook = waitingFlow();
-    String waiting = waitingRun(hook);
-    // a workflow Temporal does not know (an embedded server's restart lost it)
+    // a workflow Temporal does not know (its database was reset, say)
     String forgotten = waitingRun(hook);
+    temporal.newUntypedWorkflowStub("run-" + forgotten).cancel();
+    await().until(() -> run(forgotten).get("status").asString().equals("cancelled"));
+    markRunning(forgotten);
     jdbc.sql("update automation_run set workflow_id = 'run-forgotten-' || id where id = :id")
         .param("id", UUID.fromString(forgotten))
         .update();
+
+    sweepEveryRunningRun();
+
+    JsonNode ended = run(forgotten);
+    assertThat(ended.get("status").asString()).isEqualTo("failed");
+    assertThat(ended.get("error").asString())
+        .isEqualTo(
+            "Temporal has no workflow for it any more: its state was lost or removed (retry the"
+                + " run to go on from its node log)");
+  }
+
+  @Test
+  void runsWhoseWorkflowRunsOrCompletedAreLeftRunning() {
+    String hook = waitingFlow();
+    String waiting = waitingRun(hook);
     // a workflow that completed, its run's end not written yet
     String quickHook = SequenceSupport.uniqueId("quick");
     SequenceSupport.activeAutomation(
@@ -234,7 +251,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
 
     sweepEveryRunningRun();
 
-    for (String runId : new String[] {waiting, forgotten, completing}) {
+    for (String runId : new String[] {waiting, completing}) {
       JsonNode run = run(runId);
       assertThat(run.get("status").asString()).as(runId).isEqualTo("running");
       assertThat(run.get("error").isNull()).as(runId).isTrue();

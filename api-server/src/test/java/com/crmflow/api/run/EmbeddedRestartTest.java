@@ -9,7 +9,6 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiClient;
@@ -18,8 +17,9 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WholeService;
+import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowNotFoundException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,9 +31,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The embedded defaults restarted while a run waits: the embedded Temporal server forgets every
- * workflow, and RunResumer gives each waiting run (an automation's, an enrollment's) a new one that
- * goes on where its node log says it stood.
+ * The embedded defaults (PostgreSQL and the Temporal dev server as child processes) stopped and
+ * started again on one data directory while runs wait: the dev server keeps every workflow and
+ * timer in its SQLite file, so a waiting automation run and a three-step enrollment go on where
+ * they stood, each step once.
  */
 class EmbeddedRestartTest {
 
@@ -103,7 +104,7 @@ class EmbeddedRestartTest {
             .as("the same log entry, started before the restart")
             .isEqualTo(waiting.get("startedAt").asString());
         Instant secondStarted = Instant.parse(run.at("/node_log/3/startedAt").asString());
-        // resumed as soon as the service is up (10 s of slack for a slow machine); a delay that
+        // woken as soon as the service is up (10 s of slack for a slow machine); a delay that
         // started over would end a whole DELAY after that
         Instant resumedBy = (until.isAfter(upAgain) ? until : upAgain).plusSeconds(10);
         assertThat(secondStarted)
@@ -135,7 +136,7 @@ class EmbeddedRestartTest {
   }
 
   @Test
-  void aRunTerminatedInTemporalJustBeforeAStopIsNotResumedByTheRestart(@TempDir Path dataDir) {
+  void aRunTerminatedInTemporalJustBeforeAStopStaysTerminatedAndEndsFailed(@TempDir Path dataDir) {
     try (LocalHttpServer peer = new LocalHttpServer()) {
       ApiTest.TenantClient tenant;
       String runId;
@@ -152,28 +153,25 @@ class EmbeddedRestartTest {
             .newUntypedWorkflowStub(workflowId)
             .terminate("stopped by the operator");
         assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
-            .as("closed seconds ago: neither the sweep nor a pass has ended it yet")
+            .as("closed a moment ago: the sweep has not ended it yet")
             .isEqualTo("running");
       } // the service stops at once
 
       try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
         ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
-        JsonNode run = api.get("/api/v1/automation-runs/" + runId).at("/run");
-        String error = "The workflow was terminated in Temporal: stopped by the operator";
-        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
-        assertThat(run.get("error").asString()).isEqualTo(error);
-        assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
         WorkflowClient temporal = second.getBean(WorkflowClient.class);
-        await()
-            .during(Duration.ofSeconds(3))
-            .atMost(Duration.ofSeconds(5))
-            .untilAsserted(
-                () ->
-                    assertThatThrownBy(() -> temporal.newUntypedWorkflowStub(workflowId).describe())
-                        .as("not resumed: the restarted server never had the workflow again")
-                        .isInstanceOf(WorkflowNotFoundException.class));
-        assertThat(api.get("/api/v1/automation-runs/" + runId).text("/run/status"))
-            .isEqualTo("failed");
+        assertThat(temporal.newUntypedWorkflowStub(workflowId).describe().getStatus())
+            .as("the dev server kept the terminated workflow as it was")
+            .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+
+        second.getBean(ClosedWorkflowSweep.class).checkNextBatches(Duration.ZERO);
+
+        JsonNode run = api.get("/api/v1/automation-runs/" + runId).at("/run");
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+        assertThat(run.get("error").asString())
+            .isEqualTo("The workflow was terminated in Temporal: stopped by the operator");
+        assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+        assertThat(peer.received("/later")).isEmpty();
       }
     }
   }

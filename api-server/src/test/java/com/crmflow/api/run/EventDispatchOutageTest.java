@@ -9,11 +9,11 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.RefusedPort;
-import com.crmflow.api.support.WorkerProcess;
-import io.temporal.testserver.TestServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,19 +28,17 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A Temporal outage between a CRM change and its automation: the event is dispatched into a stored
- * run while Temporal is down, and the run starts, once, when Temporal is back. Uses its own
- * port-bound test server, stopped and started again on the same port.
+ * run while Temporal is down, and the run starts, once, when Temporal is back. Uses a dev server of
+ * its own, killed and started again on its state and port.
  */
 @DirtiesContext
 class EventDispatchOutageTest extends ApiTest {
 
-  private static final int TEMPORAL_PORT = WorkerProcess.freePort();
-  private static TestServer.PortBoundTestServer temporal =
-      TestServer.createPortBoundServer(TEMPORAL_PORT, true);
+  private static final TemporalDevServer TEMPORAL = DevServers.start();
 
   @DynamicPropertySource
   static void temporal(DynamicPropertyRegistry registry) {
-    registry.add("spring.temporal.connection.target", () -> "127.0.0.1:" + TEMPORAL_PORT);
+    registry.add("spring.temporal.connection.target", TEMPORAL::target);
     registry.add("crm.runs.reconcile-interval", () -> "1s");
     registry.add("crm.runs.reconcile-grace-seconds", () -> "1");
   }
@@ -54,12 +52,12 @@ class EventDispatchOutageTest extends ApiTest {
   static class StopTemporalAfterTheWorkers {
     @Bean
     DisposableBean stopTemporal() {
-      return () -> temporal.close(); // the server running at the end (the test restarts it)
+      return TEMPORAL::close;
     }
   }
 
   @Test
-  void eventsDuringAnOutageRunOnceWhenTemporalIsBack() {
+  void eventsDuringAnOutageRunOnceWhenTemporalIsBack() throws Exception {
     TenantClient tenant = newTenant();
     try (LocalHttpServer peer = new LocalHttpServer()) {
       String trigger = uniqueId("on-contact");
@@ -81,8 +79,8 @@ class EventDispatchOutageTest extends ApiTest {
                               "{\"email\": \"{{trigger.data.email}}\"}"))),
                   List.of(edge("e1", trigger, "tell"))));
 
-      temporal.close(); // the outage
-      RefusedPort outage = new RefusedPort(TEMPORAL_PORT);
+      TEMPORAL.kill(); // the outage
+      RefusedPort outage = new RefusedPort(TEMPORAL.settings().port());
       tenant.api().post("/api/v1/contacts", Map.of("email", "outage@example.com"));
 
       await().atMost(Duration.ofSeconds(10)).until(() -> runs(tenant, sequence).size() == 1);
@@ -96,7 +94,7 @@ class EventDispatchOutageTest extends ApiTest {
       assertThat(prometheus("crm_runs_awaiting_start")).isGreaterThanOrEqualTo(1);
 
       outage.close();
-      temporal = TestServer.createPortBoundServer(TEMPORAL_PORT, true); // back
+      TEMPORAL.startAgain(); // back, on its state
       JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
 
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");

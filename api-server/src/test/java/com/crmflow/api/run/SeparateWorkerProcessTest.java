@@ -8,12 +8,13 @@ import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WorkerProcess;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
-import io.temporal.testserver.TestServer;
 import io.temporal.worker.WorkerFactory;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
@@ -33,21 +34,19 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The distributed shape: this api-server (profile {@code distributed}: crm queue only) and a
- * workflow-worker started as its own process from its jar, both on one port-bound Temporal test
- * server. Only the worker process can run the workflow and the http_request; only api-server can
- * record the run and write the contact.
+ * workflow-worker started as its own process from its jar, both on one Temporal dev server. Only
+ * the worker process can run the workflow and the http_request; only api-server can record the run
+ * and write the contact.
  */
 @ActiveProfiles("distributed")
 @DirtiesContext
 class SeparateWorkerProcessTest extends ApiTest {
 
-  private static final int TEMPORAL_PORT = WorkerProcess.freePort();
-  private static final TestServer.PortBoundTestServer TEMPORAL =
-      TestServer.createPortBoundServer(TEMPORAL_PORT, true);
+  private static final TemporalDevServer TEMPORAL = DevServers.start();
 
   @DynamicPropertySource
   static void temporal(DynamicPropertyRegistry registry) {
-    registry.add("spring.temporal.connection.target", () -> "127.0.0.1:" + TEMPORAL_PORT);
+    registry.add("spring.temporal.connection.target", TEMPORAL::target);
   }
 
   /**
@@ -75,7 +74,7 @@ class SeparateWorkerProcessTest extends ApiTest {
     smtp.start();
     worker =
         WorkerProcess.start(
-            TEMPORAL_PORT,
+            TEMPORAL.target(),
             "--spring.mail.host=127.0.0.1",
             "--spring.mail.port=" + smtp.getSmtp().getPort(),
             "--crm.mail.from=flows@crm.example");
@@ -88,12 +87,6 @@ class SeparateWorkerProcessTest extends ApiTest {
     smtp.stop();
   }
 
-  /**
-   * A worker restart mid-delay is not tested here: the Java test server sends a cached workflow's
-   * next task to the stopped worker's sticky queue and, unlike a real Temporal server, never falls
-   * back to the normal queue, so the run would wait forever. The compose test covers it against a
-   * real server.
-   */
   @Test
   void aRunCompletesAcrossTheTwoProcesses() throws Exception {
     TenantClient tenant = newTenant();

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Base of the API tests: one running service (shared by every test class, so one embedded
- * PostgreSQL and one Temporal test server per test JVM), real HTTP, and helpers that make a fresh
+ * PostgreSQL and one Temporal dev server per test JVM), real HTTP, and helpers that make a fresh
  * tenant with a key for each test so tests never see each other's data.
  */
 @SpringBootTest(
@@ -29,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
     properties = {
       "crm.data-dir=target/test-data/${random.uuid}",
       "crm.embedded.temporal-port=0",
+      "crm.embedded.temporal-ui-port=0",
       "crm.admin-token=" + ApiTest.ADMIN_TOKEN,
       // the tests' HTTP peers listen on loopback
       "crm.http.allow-private-addresses=true",

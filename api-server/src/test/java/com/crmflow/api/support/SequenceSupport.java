@@ -30,7 +30,12 @@ public final class SequenceSupport {
 
   /** A new automation with this canvas, activated. */
   public static String activeAutomation(ApiClient api, Map<String, Object> canvas) {
-    String seq = automation(api, "Flow " + UUID.randomUUID());
+    return activeAutomation(api, "Flow " + UUID.randomUUID(), canvas);
+  }
+
+  /** A new automation of this name with this canvas, activated. */
+  public static String activeAutomation(ApiClient api, String name, Map<String, Object> canvas) {
+    String seq = automation(api, name);
     ApiResponse saved = api.put("/api/sequences/" + seq + "/canvas", canvas);
     assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
     ApiResponse active = api.patch("/api/v1/sequences/" + seq, Map.of("status", "active"));

@@ -28,6 +28,7 @@ public final class WholeService {
                 "--server.port=0",
                 "--crm.data-dir=" + dataDir,
                 "--crm.embedded.temporal-port=0",
+                "--crm.embedded.temporal-ui-port=0",
                 "--crm.admin-token=" + ADMIN_TOKEN,
                 "--crm.http.allow-private-addresses=true"));
     args.addAll(List.of(extraArgs));
@@ -42,7 +43,12 @@ public final class WholeService {
 
   /** A new tenant with a key of every scope, made through the admin API. */
   public static ApiTest.TenantClient newTenant(ConfigurableApplicationContext service) {
-    ApiClient admin = new ApiClient(baseUrl(service), ADMIN_TOKEN);
+    return newTenant(baseUrl(service), ADMIN_TOKEN);
+  }
+
+  /** A new tenant with a key of every scope, made through the admin API of the service there. */
+  public static ApiTest.TenantClient newTenant(String baseUrl, String adminToken) {
+    ApiClient admin = new ApiClient(baseUrl, adminToken);
     UUID tenantId =
         UUID.fromString(
             admin
@@ -54,6 +60,6 @@ public final class WholeService {
                 "/admin/v1/tenants/" + tenantId + "/api-keys",
                 Map.of("name", "test key", "scopes", List.of("*")))
             .text("/key");
-    return new ApiTest.TenantClient(tenantId, key, new ApiClient(baseUrl(service), key));
+    return new ApiTest.TenantClient(tenantId, key, new ApiClient(baseUrl, key));
   }
 }

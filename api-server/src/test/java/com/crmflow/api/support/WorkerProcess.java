@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * A workflow-worker started as its own process from its jar (built by the reactor before
- * api-server's tests), against a port-bound Temporal test server: the distributed shape.
+ * api-server's tests), against a Temporal server: the distributed shape.
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -30,7 +30,7 @@ public final class WorkerProcess implements AutoCloseable {
   /**
    * @param settings further {@code --name=value} arguments (an SMTP server, say)
    */
-  public static WorkerProcess start(int temporalPort, String... settings) throws IOException {
+  public static WorkerProcess start(String temporalTarget, String... settings) throws IOException {
     Path jar;
     try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
       jar =
@@ -48,7 +48,7 @@ public final class WorkerProcess implements AutoCloseable {
                 "-Xmx256m",
                 "-jar",
                 jar.toString(),
-                "--spring.temporal.connection.target=127.0.0.1:" + temporalPort,
+                "--spring.temporal.connection.target=" + temporalTarget,
                 "--crm.http.allow-private-addresses=true"));
     command.addAll(List.of(settings));
     Process process =
@@ -61,6 +61,11 @@ public final class WorkerProcess implements AutoCloseable {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
+  }
+
+  /** {@code kill -9}: the worker ends mid-task, with no graceful stop. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor();
   }
 
   @Override

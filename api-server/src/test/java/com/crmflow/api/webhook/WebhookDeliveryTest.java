@@ -4,7 +4,6 @@ import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.embedded.EmbeddedTemporal;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
@@ -15,7 +14,6 @@ import com.crmflow.workflow.event.EventNames;
 import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +52,6 @@ class WebhookDeliveryTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private ClosedWorkflowSweep sweep;
-  @Autowired private EmbeddedTemporal embedded;
   private TenantClient tenant;
 
   @BeforeEach
@@ -364,22 +361,6 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(after.get("status").asString()).isEqualTo("stopped");
     assertThat(after.get("last_error").asString()).isEqualTo(why);
     assertThat(RECEIVER.received(path)).hasSize(1);
-  }
-
-  @Test
-  void aDeliveryWhoseWorkflowIsTerminatedEndsStoppedAtTheEmbeddedServersNextPass()
-      throws Exception {
-    String id = subscriptionWithADeliveryTerminated(unique("handed-over"), "over@example.com");
-    String deliveries = deliveriesOf(id);
-
-    // no sweep: a pass of the embedded server's retention, handing over what closed until now
-    embedded.removeClosed(
-        Instant.now().minus(Duration.ofHours(1)), 10_000, Instant.now().plusSeconds(1));
-
-    JsonNode stopped = tenant.api().get(deliveries).at("/deliveries/0");
-    assertThat(stopped.get("status").asString()).isEqualTo("stopped");
-    assertThat(stopped.get("last_error").asString())
-        .isEqualTo("The workflow was terminated in Temporal: stopped by an operator");
   }
 
   private int attemptCount(String subscriptionId) {

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.run;
 
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.action.CrmRecordActivities;
@@ -142,6 +143,12 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * next task ({@link WorkflowTaskBudget#schedule}).
    */
   static final String INPUTS_PER_TASK = "inputs-per-task";
+
+  /**
+   * Before this version a run's end did not show in its search attribute {@code CrmStatus}, which
+   * read "running" for good.
+   */
+  static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /** A local http_request's request larger than this is left out of its marker. */
   private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
@@ -344,6 +351,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
   }
 
   private void end(String status, String error) {
+    if (since(STATUS_SEARCH_ATTRIBUTE)) {
+      Workflow.upsertTypedSearchAttributes(CrmSearchAttributes.STATUS.valueSet(status));
+    }
     if (!batched) {
       recorder.finishRun(input.runId(), status, error);
       return;

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.webhook;
 
+import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -25,6 +26,9 @@ public class WebhookDeliveryWorkflowImpl implements WebhookDeliveryWorkflow {
                   .setMaximumInterval(Duration.ofMinutes(1))
                   .build())
           .build();
+
+  /** Before this version a delivery's end did not show in its search attribute CrmStatus. */
+  static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   @Override
   public String deliver(DeliveryInput input) {
@@ -55,11 +59,20 @@ public class WebhookDeliveryWorkflowImpl implements WebhookDeliveryWorkflow {
       AttemptOutcome outcome = activities.attempt(input.deliveryId(), attempt);
       if (!AttemptOutcome.FAILED.equals(outcome.result())) {
         activities.finish(input.deliveryId(), outcome.result());
+        showStatus(outcome.result());
         return outcome.result();
       }
     }
     Workflow.newActivityStub(WebhookActivities.class, DELIVERY)
         .finish(input.deliveryId(), AttemptOutcome.FAILED);
+    showStatus(AttemptOutcome.FAILED);
     return AttemptOutcome.FAILED;
+  }
+
+  /** The delivery's end as its search attribute {@code CrmStatus}, for the Temporal UI. */
+  private static void showStatus(String status) {
+    if (Workflow.getVersion(STATUS_SEARCH_ATTRIBUTE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      Workflow.upsertTypedSearchAttributes(CrmSearchAttributes.STATUS.valueSet(status));
+    }
   }
 }

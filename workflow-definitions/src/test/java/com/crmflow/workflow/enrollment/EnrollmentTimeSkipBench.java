@@ -3,6 +3,7 @@ package com.crmflow.workflow.enrollment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailBookActivities;
 import com.crmflow.workflow.action.EmailContext;
@@ -75,7 +76,7 @@ class EnrollmentTimeSkipBench {
   void enrollmentsRunToCompletionUnderTimeSkipping() throws Exception {
     int n = Integer.getInteger("bench.enrollments", 100_000);
     Canvas canvas = Canvases.threeStepSequence();
-    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    TestWorkflowEnvironment env = WorkflowTestEnvironments.newInstance();
     Counting activities = new Counting();
     WorkerOptions wide =
         WorkerOptions.newBuilder()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailBookActivities;
 import com.crmflow.workflow.action.EmailContext;
@@ -47,8 +48,8 @@ class EnrollmentWorkflowTest {
   @BeforeEach
   void setUp() {
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setInitialTime(ENROLLED_AT).build());
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setInitialTime(ENROLLED_AT));
     WorkerFactory factory = env.getWorkerFactory();
     factory
         .newWorker(TaskQueues.AUTOMATION)

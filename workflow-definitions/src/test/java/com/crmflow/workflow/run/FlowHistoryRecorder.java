@@ -1,6 +1,7 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
@@ -61,7 +62,7 @@ public final class FlowHistoryRecorder {
 
   /** A run whose email's hand-over had no known outcome: booked as unknown, the run failed. */
   private static void recordEmailOfUnknownOutcome(Path file) throws Exception {
-    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+    try (TestWorkflowEnvironment env = WorkflowTestEnvironments.newInstance()) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
       env.newWorker(TaskQueues.CRM)
@@ -85,7 +86,7 @@ public final class FlowHistoryRecorder {
 
   /** A run through email, chat_message, crm_update and create_record (and a skipped email). */
   private static void recordSideEffectNodes(Path file) throws Exception {
-    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+    try (TestWorkflowEnvironment env = WorkflowTestEnvironments.newInstance()) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
       ChatActivities chat =
@@ -194,7 +195,7 @@ public final class FlowHistoryRecorder {
   }
 
   private static void recordEnrollment(Path file) throws Exception {
-    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+    try (TestWorkflowEnvironment env = WorkflowTestEnvironments.newInstance()) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(EnrollmentWorkflowImpl.class);
       env.newWorker(TaskQueues.CRM)
@@ -235,10 +236,9 @@ public final class FlowHistoryRecorder {
 
   private static void recordSchedule(Path file) throws Exception {
     try (TestWorkflowEnvironment env =
-        TestWorkflowEnvironment.newInstance(
+        WorkflowTestEnvironments.newInstance(
             TestEnvironmentOptions.newBuilder()
-                .setInitialTime(Instant.parse("2026-03-27T12:00:00Z"))
-                .build())) {
+                .setInitialTime(Instant.parse("2026-03-27T12:00:00Z")))) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(ScheduleTriggerWorkflowImpl.class);
       ScheduleActivities runs = (tenant, sequence, node, version, at) -> "run-" + at;
@@ -267,7 +267,7 @@ public final class FlowHistoryRecorder {
   }
 
   private static void recordDelivery(Path file) throws Exception {
-    try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance()) {
+    try (TestWorkflowEnvironment env = WorkflowTestEnvironments.newInstance()) {
       env.newWorker(TaskQueues.AUTOMATION)
           .registerWorkflowImplementationTypes(WebhookDeliveryWorkflowImpl.class);
       env.newWorker(TaskQueues.CRM)

@@ -1,6 +1,7 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.canvas.Canvas;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -123,8 +124,8 @@ public final class HistoryRecorder {
    */
   private static void record(Path dir, RunInput input, boolean skipTime) throws Exception {
     try (TestWorkflowEnvironment env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setUseTimeskipping(skipTime).build())) {
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(skipTime))) {
       InMemoryRecorder recorder = new InMemoryRecorder();
       ScriptedHttp http = new ScriptedHttp(0);
       recorder.firstFailure.thenRun(() -> http.slowAnswer.complete(null));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.canvas.Canvas;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -41,7 +42,7 @@ class InterpreterDurabilityTest {
 
   @BeforeEach
   void setUp() {
-    env = TestWorkflowEnvironment.newInstance();
+    env = WorkflowTestEnvironments.newInstance();
     recorder = new InMemoryRecorder();
   }
 
@@ -393,8 +394,8 @@ class InterpreterDurabilityTest {
     // with time skipping the day's timer could fire before the failing call's answer is seen
     env.close();
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false));
     startWorkers(0);
     long started = env.currentTimeMillis();
 
@@ -426,8 +427,8 @@ class InterpreterDurabilityTest {
       throws Exception {
     env.close(); // in real time, as in the test above
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false));
     ScriptedHttp http = startWorkers(0);
     WorkflowClient client = env.getWorkflowClient();
     WorkflowClient.start(

@@ -3,6 +3,7 @@ package com.crmflow.workflow.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
@@ -34,8 +35,8 @@ class ScheduleTriggerWorkflowTest {
 
   private void startEnvironment(String initialTime) {
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setInitialTime(Instant.parse(initialTime)).build());
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setInitialTime(Instant.parse(initialTime)));
     env.getWorkerFactory()
         .newWorker(TaskQueues.AUTOMATION)
         .registerWorkflowImplementationTypes(ScheduleTriggerWorkflowImpl.class);

@@ -3,6 +3,7 @@ package com.crmflow.workflow.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -60,8 +61,8 @@ class WebhookDeliveryWorkflowTest {
   @BeforeEach
   void setUp() {
     env =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setInitialTime(START).build());
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setInitialTime(START));
     env.getWorkerFactory()
         .newWorker(TaskQueues.AUTOMATION)
         .registerWorkflowImplementationTypes(WebhookDeliveryWorkflowImpl.class);

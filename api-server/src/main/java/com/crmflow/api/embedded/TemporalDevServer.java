@@ -1,0 +1,298 @@
+package com.crmflow.api.embedded;
+
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Temporal server, the Temporal CLI's dev server ({@code temporal server start-dev}), run as
+ * a child process with its state in one SQLite file: every workflow, timer and history survives a
+ * restart of the service, of the dev server, or of the machine.
+ *
+ * <p>Its directory holds {@code temporal.db} (the state) and {@code temporal.log} (its output). A
+ * dev server left running on that file by a service that was killed ({@code kill -9} ends the JVM
+ * but not its children) is found by its command line and stopped before a new one starts, so two
+ * never share a file. If the dev server dies while the service runs, it is started again on the
+ * same file and ports.
+ */
+public final class TemporalDevServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TemporalDevServer.class);
+
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration RESTART_PAUSE = Duration.ofSeconds(2);
+
+  /**
+   * How the dev server is started.
+   *
+   * @param cli the {@code temporal} executable
+   * @param dir where its SQLite file and log are kept
+   * @param port the frontend's gRPC port on 127.0.0.1
+   * @param uiPort the Temporal UI's port; 0 runs it headless
+   * @param namespace a namespace to create besides {@code default} (or {@code default})
+   * @param searchAttributes custom search attributes to register, name to type ({@code Keyword})
+   */
+  public record Settings(
+      Path cli,
+      Path dir,
+      int port,
+      int uiPort,
+      String namespace,
+      Map<String, String> searchAttributes) {
+
+    public Path database() {
+      return dir.resolve("temporal.db").toAbsolutePath().normalize();
+    }
+
+    public Path logFile() {
+      return dir.resolve("temporal.log").toAbsolutePath().normalize();
+    }
+  }
+
+  private final Settings settings;
+  private volatile Process process;
+  private volatile boolean closing;
+
+  /** Leftover dev servers this start stopped (pids), for the caller to report. */
+  private final List<Long> stoppedLeftovers;
+
+  private TemporalDevServer(Settings settings, List<Long> stoppedLeftovers) {
+    this.settings = settings;
+    this.stoppedLeftovers = stoppedLeftovers;
+  }
+
+  /** Stops any leftover on the same file, starts the dev server and waits until it serves. */
+  public static TemporalDevServer start(Settings settings) {
+    try {
+      Files.createDirectories(settings.dir());
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create " + settings.dir(), e);
+    }
+    List<Long> leftovers = stopLeftovers(settings.database());
+    TemporalDevServer server = new TemporalDevServer(settings, leftovers);
+    server.launch();
+    return server;
+  }
+
+  /** host:port of the frontend, for {@code spring.temporal.connection.target}. */
+  public String target() {
+    return "127.0.0.1:" + settings.port();
+  }
+
+  /** The Temporal UI's address, or null when headless. */
+  public String uiUrl() {
+    return settings.uiPort() == 0 ? null : "http://127.0.0.1:" + settings.uiPort();
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  /** Process ids of leftover dev servers on this file that the start stopped. */
+  public List<Long> stoppedLeftovers() {
+    return stoppedLeftovers;
+  }
+
+  /** The running dev server's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
+  private synchronized void launch() {
+    List<String> command = command(settings);
+    Process started;
+    try {
+      started =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(settings.logFile().toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not run " + settings.cli(), e);
+    }
+    process = started;
+    awaitServing(started);
+    started.onExit().thenAccept(this::exited);
+  }
+
+  static List<String> command(Settings settings) {
+    List<String> command = new ArrayList<>();
+    command.add(settings.cli().toString());
+    command.addAll(List.of("server", "start-dev", "--ip", "127.0.0.1"));
+    command.addAll(List.of("--port", String.valueOf(settings.port())));
+    if (settings.uiPort() == 0) {
+      command.add("--headless");
+    } else {
+      command.addAll(List.of("--ui-port", String.valueOf(settings.uiPort())));
+    }
+    command.addAll(List.of("--db-filename", settings.database().toString()));
+    if (!"default".equals(settings.namespace())) {
+      command.addAll(List.of("--namespace", settings.namespace()));
+    }
+    settings
+        .searchAttributes()
+        .forEach((name, type) -> command.addAll(List.of("--search-attribute", name + "=" + type)));
+    // Write-ahead logging: one fsync per commit instead of the rollback journal's several, and
+    // readers that do not block the writer. FULL keeps every commit on disk before it returns.
+    command.addAll(List.of("--sqlite-pragma", "journal_mode=wal"));
+    command.addAll(List.of("--sqlite-pragma", "synchronous=full"));
+    command.addAll(List.of("--log-level", "warn", "--color", "never"));
+    return command;
+  }
+
+  private void awaitServing(Process started) {
+    WorkflowServiceStubs stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(target()).build());
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    try {
+      while (true) {
+        if (!started.isAlive()) {
+          throw new EmbeddedPartUnavailable(
+              "The Temporal dev server exited with code "
+                  + started.exitValue()
+                  + " as it started; "
+                  + logTail(),
+              "If a port is taken, free it or choose others with crm.embedded.temporal-port and"
+                  + " crm.embedded.temporal-ui-port (0: any free port).");
+        }
+        try {
+          if ("SERVING".equals(stubs.healthCheck().getStatus().name())) {
+            stubs
+                .blockingStub()
+                .describeNamespace(
+                    DescribeNamespaceRequest.newBuilder()
+                        .setNamespace(settings.namespace())
+                        .build());
+            return;
+          }
+        } catch (RuntimeException notYet) {
+          // not listening yet, or the namespace not there yet
+        }
+        if (System.nanoTime() > deadline) {
+          started.destroyForcibly();
+          throw new EmbeddedPartUnavailable(
+              "The Temporal dev server did not serve on "
+                  + target()
+                  + " within "
+                  + READY_TIMEOUT.toSeconds()
+                  + " s; "
+                  + logTail(),
+              "Look at its log for the cause; start the service again once it is fixed.");
+        }
+        TimeUnit.MILLISECONDS.sleep(100);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      started.destroyForcibly();
+      throw new IllegalStateException("interrupted while the Temporal dev server started", e);
+    } finally {
+      stubs.shutdownNow();
+    }
+  }
+
+  /** A dev server that exits while the service runs is started again on the same file. */
+  private void exited(Process gone) {
+    if (closing || gone != process) {
+      return;
+    }
+    log.error(
+        "The embedded Temporal dev server (pid {}) exited with code {}; starting it again. {}",
+        gone.pid(),
+        gone.exitValue(),
+        logTail());
+    while (!closing) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(RESTART_PAUSE.toMillis());
+        if (!closing) {
+          launch();
+          log.info("The embedded Temporal dev server is back on {}", target());
+        }
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        log.error("Could not start the embedded Temporal dev server again: {}", e.getMessage());
+      }
+    }
+  }
+
+  /** Ends the dev server the hard way, as a crash or {@code kill -9} would (for tests). */
+  public void kill() throws InterruptedException {
+    closing = true;
+    process.destroyForcibly().waitFor();
+  }
+
+  /** Starts it again on its file and ports after {@link #kill} or {@link #close}. */
+  public synchronized void startAgain() {
+    closing = false;
+    launch();
+  }
+
+  /** Stops the dev server: SIGTERM, then SIGKILL if it has not exited in 15 s. */
+  @Override
+  public void close() throws InterruptedException {
+    closing = true;
+    Process running = process;
+    if (running != null && running.isAlive()) {
+      LeftoverProcesses.stop(running.toHandle());
+    }
+  }
+
+  /** The last lines of the dev server's log, for a message. */
+  String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(settings.logFile(), StandardCharsets.UTF_8);
+      List<String> tail = lines.subList(Math.max(0, lines.size() - 15), lines.size());
+      return "its log " + settings.logFile() + " ends:\n  " + String.join("\n  ", tail);
+    } catch (IOException e) {
+      return "its log " + settings.logFile() + " could not be read: " + e;
+    }
+  }
+
+  /**
+   * Dev servers on this database file that no live service owns (the caller holds the data
+   * directory's lock): the leftovers of a service that was killed. Found by their command line,
+   * which names the file.
+   */
+  private static List<Long> stopLeftovers(Path database) {
+    String file = database.toString();
+    List<ProcessHandle> leftovers =
+        ProcessHandle.allProcesses()
+            .filter(p -> p.pid() != ProcessHandle.current().pid())
+            .filter(
+                p -> {
+                  List<String> args = List.of(p.info().arguments().orElse(new String[0]));
+                  int at = args.indexOf("--db-filename");
+                  return args.contains("start-dev")
+                      && at >= 0
+                      && at + 1 < args.size()
+                      && file.equals(args.get(at + 1));
+                })
+            .toList();
+    List<Long> stopped = new ArrayList<>();
+    for (ProcessHandle leftover : leftovers) {
+      log.warn(
+          "Stopping a Temporal dev server (pid {}) left running on {} by a service that ended"
+              + " without stopping it",
+          leftover.pid(),
+          file);
+      LeftoverProcesses.stop(leftover);
+      stopped.add(leftover.pid());
+    }
+    return stopped;
+  }
+}
