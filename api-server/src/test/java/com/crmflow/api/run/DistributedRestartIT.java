@@ -95,7 +95,7 @@ class DistributedRestartIT {
     String hook = "hook-" + part;
     String sequenceId =
         activeAutomation(
-            tenant.api(),
+            client(tenant),
             chain(
                 hook,
                 node("wait", "delay", Map.of("delayHours", DELAY_SECONDS / 3600)),

@@ -113,9 +113,12 @@ class TemporalUiIT {
     browser.findElement(runLink).click();
     String summary = "Automation \"Welcome flow\" · New lead · run " + runId;
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), summary));
-    screenshot("finished-run.png");
     String page = browser.findElement(By.tagName("body")).getText();
     assertThat(page).contains(summary).contains("Completed");
+    // the tab that shows the summary and details on their own (rendered in frames of their own)
+    browser.findElement(By.xpath("//*[normalize-space(text())='User Metadata']")).click();
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.tagName("iframe")));
+    screenshot("finished-run.png");
   }
 
   /** A run of a new automation (webhook "New lead" → a second's delay), once it completed. */
