@@ -14,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Enrollment benchmark (issue 7): creates a linear 3-step sequence (email, wait 2 days, email,
+ * Enrollment benchmark: creates a linear 3-step sequence (email, wait 2 days, email,
  * wait 2 days, email), N contacts, enrolls them all with C concurrent clients, and waits until
  * every enrollment has sent its first email and waits on its first delay.
  *

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
 #   [FLOWS="a b"] [WARMUP=3000] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
-# Starts the service (fresh data dir, port 8090, Temporal test server on 7299), creates
+# Starts the service on its embedded defaults (fresh data dir, port 8090; the Temporal CLI's dev
+# server on 7299 with its UI on 8299, PostgreSQL on PGPORT), creates
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
 # runs the harness against each and prints its RESULT lines, then the CPU each completed run cost
-# the service's JVM and PostgreSQL and how busy the whole machine was (from /proc, over the
-# measured part). WARMUP triggers (the
+# the service's JVM, the Temporal dev server and PostgreSQL, their shares of the machine, and how
+# busy the whole machine was (from /proc, over the measured part). WARMUP triggers (the
 # harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
 # (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
@@ -30,6 +31,7 @@ DATA=$(mktemp -d)
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
 java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
   --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
+  --crm.embedded.temporal-ui-port=8299 \
   --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
   --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
 SERVICE=$!
@@ -55,14 +57,17 @@ if [[ -n ${WAITING_RUN:-} ]]; then
   curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \
     "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-w" > /dev/null
 fi
-# CPU seconds (user + system) of the service and of the PostgreSQL processes, from /proc
+# CPU ticks (user + system) of the service, of the PostgreSQL processes and of the Temporal dev
+# server (the service's child on this data dir), from /proc
+TEMPORAL=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
 cpu_ticks() {
-  local service=0 postgres=0 pid
+  local service=0 postgres=0 temporal=0 pid
   service=$(awk '{print $14 + $15}' /proc/$SERVICE/stat)
   for pid in $(pgrep -x postgres || true); do
     postgres=$((postgres + $(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo 0)))
   done
-  echo "$service $postgres"
+  temporal=$(awk '{print $14 + $15}' /proc/$TEMPORAL/stat)
+  echo "$service $postgres $temporal"
 }
 TICK=$(getconf CLK_TCK)
 # busy and total jiffies of the whole machine (all cores), from /proc/stat
@@ -114,19 +119,23 @@ for flow in ${FLOWS:-a b}; do
         admission_buckets > "$DATA/admission-before"
       fi
     done
-  read -r service_after postgres_after < <(cpu_ticks)
+  read -r service_after postgres_after temporal_after < <(cpu_ticks)
   read -r busy_after total_after < <(machine_ticks)
   admission_buckets > "$DATA/admission-after"
   admission_waits "$DATA/admission-before" "$DATA/admission-after"
-  read -r service_before postgres_before < "$DATA/cpu-before"
+  read -r service_before postgres_before temporal_before < "$DATA/cpu-before"
   completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   accepted=$(grep -o 'accepted=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   sending_s=$(grep -o 'req/s over [0-9.]* s' "$DATA/harness.log" | tail -1 | grep -o '[0-9.]* s$' | cut -d' ' -f1)
   python3 -c "import sys; a,s=float(sys.argv[1]),float(sys.argv[2]); print(f'accepted flow-$flow: {a/s:.1f}/s ({a:.0f} in the {s} s of sending)')" \
     "${accepted:-0}" "${sending_s:-1}"
-  python3 -c "import sys; s,p,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
-    $((service_after - service_before)) $((postgres_after - postgres_before)) "${completed:-0}" "$TICK"
+  python3 -c "import sys; s,p,m,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
+    $((service_after - service_before)) $((postgres_after - postgres_before)) \
+    $((temporal_after - temporal_before)) "${completed:-0}" "$TICK"
   read -r busy_before total_before < "$DATA/machine-before"
+  python3 -c "import sys,os; s,p,m,total=map(float,sys.argv[1:]); print(f'CPU shares over flow-$flow (of {os.cpu_count()} cores): service {100*s/total:.0f}%, temporal {100*m/total:.0f}%, postgres {100*p/total:.0f}%')" \
+    $((service_after - service_before)) $((postgres_after - postgres_before)) \
+    $((temporal_after - temporal_before)) $((total_after - total_before))
   python3 -c "import sys,os; b,t=map(float,sys.argv[1:]); print(f'machine busy over flow-$flow: {100*b/t:.0f}% of {os.cpu_count()} cores (service, PostgreSQL, harness and the rest)')" \
     $((busy_after - busy_before)) $((total_after - total_before))
   if command -v psql > /dev/null; then

@@ -148,6 +148,10 @@ public final class TemporalDevServer implements AutoCloseable {
     // readers that do not block the writer. FULL keeps every commit on disk before it returns.
     command.addAll(List.of("--sqlite-pragma", "journal_mode=wal"));
     command.addAll(List.of("--sqlite-pragma", "synchronous=full"));
+    // The CLI turns the search-attribute cache off so that attributes added while it runs are seen
+    // at once; ours are registered as it starts, and the cache spares every start a read of them.
+    command.addAll(
+        List.of("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"));
     command.addAll(List.of("--log-level", "warn", "--color", "never"));
     return command;
   }
@@ -203,37 +207,55 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
-  /** A dev server that exits while the service runs is started again on the same file. */
+  /**
+   * A dev server that exits while the service runs is started again on the same file. Every
+   * decision is taken under the lock that {@link #startAgain}, {@link #kill} and {@link #close}
+   * take too, so an exit that a test or a stop caused never starts a second server beside the one
+   * they started or stopped.
+   */
   private void exited(Process gone) {
-    if (closing || gone != process) {
-      return;
+    synchronized (this) {
+      if (closing || gone != process) {
+        return;
+      }
     }
     log.error(
         "The embedded Temporal dev server (pid {}) exited with code {}; starting it again. {}",
         gone.pid(),
         gone.exitValue(),
         logTail());
-    while (!closing) {
+    Process last = gone;
+    while (true) {
       try {
         TimeUnit.MILLISECONDS.sleep(RESTART_PAUSE.toMillis());
-        if (!closing) {
-          launch();
-          log.info("The embedded Temporal dev server is back on {}", target());
-        }
-        return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (RuntimeException e) {
-        log.error("Could not start the embedded Temporal dev server again: {}", e.getMessage());
+      }
+      synchronized (this) {
+        if (closing || process != last) {
+          return; // stopped meanwhile, or started by someone else
+        }
+        try {
+          launch();
+          log.info("The embedded Temporal dev server is back on {}", target());
+          return;
+        } catch (RuntimeException e) {
+          last = process; // the one that failed to start
+          log.error("Could not start the embedded Temporal dev server again: {}", e.getMessage());
+        }
       }
     }
   }
 
   /** Ends the dev server the hard way, as a crash or {@code kill -9} would (for tests). */
   public void kill() throws InterruptedException {
-    closing = true;
-    process.destroyForcibly().waitFor();
+    Process running;
+    synchronized (this) {
+      closing = true;
+      running = process;
+    }
+    running.destroyForcibly().waitFor();
   }
 
   /** Starts it again on its file and ports after {@link #kill} or {@link #close}. */
@@ -245,8 +267,11 @@ public final class TemporalDevServer implements AutoCloseable {
   /** Stops the dev server: SIGTERM, then SIGKILL if it has not exited in 15 s. */
   @Override
   public void close() throws InterruptedException {
-    closing = true;
-    Process running = process;
+    Process running;
+    synchronized (this) {
+      closing = true;
+      running = process;
+    }
     if (running != null && running.isAlive()) {
       LeftoverProcesses.stop(running.toHandle());
     }

@@ -11,6 +11,8 @@ import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.embedded.EmbeddedInfrastructure;
+import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
@@ -173,6 +175,38 @@ class EmbeddedRestartTest {
         assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
         assertThat(peer.received("/later")).isEmpty();
       }
+    }
+  }
+
+  @Test
+  void aDevServerKilledWhileTheServiceRunsIsStartedAgainAndItsWaitingRunGoesOn(
+      @TempDir Path dataDir) throws Exception {
+    try (LocalHttpServer peer = new LocalHttpServer();
+        ConfigurableApplicationContext service = WholeService.start(dataDir, new String[0])) {
+      ApiTest.TenantClient tenant = WholeService.newTenant(service);
+      activeAutomation(
+          tenant.api(),
+          Flows.chain(
+              "hook",
+              node("wait", "delay", Map.of("delayHours", 5.0 / 3600)),
+              node("call", "http_request", Map.of("method", "POST", "url", peer.url("/after")))));
+      String runId =
+          fire(new ApiClient(WholeService.baseUrl(service), null), tenant.id(), "hook", Map.of());
+      awaitNodeLog(tenant.api(), runId, 2);
+      TemporalDevServer temporal =
+          service.getBean(EmbeddedInfrastructure.TEMPORAL_BEAN, TemporalDevServer.class);
+      long killed = temporal.pid();
+
+      ProcessHandle.of(killed).orElseThrow().destroyForcibly(); // as an operator's kill -9
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> temporal.pid() != killed && ProcessHandle.of(temporal.pid()).isPresent());
+      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(peer.received("/after")).hasSize(1);
+      assertThat(ProcessHandle.of(temporal.pid()).orElseThrow().parent().map(ProcessHandle::pid))
+          .contains(ProcessHandle.current().pid());
     }
   }
 

@@ -18,6 +18,7 @@ import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -180,7 +181,7 @@ class ScheduleTriggerApiTest extends ApiTest {
   @Test
   void aScheduleWhoseWorkflowWasLostIsStartedAgainOnStart() {
     String clock = uniqueId("clock");
-    // as if the embedded Temporal server had restarted and forgotten it
+    // as if it had been terminated while the service was down
     String lost = terminatedSchedule(clock, "lost in a restart");
 
     scheduleTriggers.restartLostSchedules();
@@ -228,5 +229,69 @@ class ScheduleTriggerApiTest extends ApiTest {
             scheduleActivities.startScheduledRun(
                 tenant.id().toString(), sequence, clock, 1, "2026-11-24T08:00:00Z"))
         .isNull();
+  }
+
+  /**
+   * The schedule's own timer on the Temporal server: a schedule that fires every minute starts a
+   * run at the next minute, carrying that minute as its scheduled time. Takes up to a minute.
+   */
+  @Test
+  void aScheduleFiresOnTheTemporalServerAtItsTimeAndStartsARun() {
+    String clock = uniqueId("minutely");
+    Map<String, Object> everyMinute =
+        canvas(
+            List.of(
+                node(
+                    clock,
+                    "schedule_trigger",
+                    Map.of(
+                        "scheduleType",
+                        "custom",
+                        "customCron",
+                        "* * * * *",
+                        "time",
+                        "00:00",
+                        "timezone",
+                        "Europe/Berlin")),
+                node(
+                    "report",
+                    "http_request",
+                    Map.of(
+                        "method",
+                        "POST",
+                        "url",
+                        peer.url("/minutely"),
+                        "bodyTemplate",
+                        "{\"at\": \"{{trigger.scheduled_at}}\"}"))),
+            List.of(edge("e1", clock, "report")));
+    Instant activated = Instant.now();
+    String sequence = activeAutomation(tenant.api(), everyMinute);
+
+    WorkflowExecutionInfo schedule =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(schedule.getSearchAttributes().getIndexedFieldsMap())
+        .containsKeys("CrmTenantId", "CrmSequenceId", "CrmTriggerKind", "CrmStatus");
+    JsonNode runs =
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(
+                () -> tenant.api().get("/api/v1/automation-runs?sequence_id=" + sequence),
+                list -> list.at("/total").asInt() >= 1)
+            .at("/runs");
+    setStatus(sequence, "paused");
+
+    String runId = runs.get(runs.size() - 1).get("id").asString();
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.get("trigger_node_id").asString()).isEqualTo(clock);
+    Instant scheduledAt = Instant.parse(run.at("/trigger_payload/scheduled_at").asString());
+    assertThat(scheduledAt.getEpochSecond() % 60).as("a whole minute").isZero();
+    assertThat(scheduledAt).isAfter(activated).isBefore(activated.plusSeconds(61));
+    assertThat(Instant.parse(run.get("started_at").asString()))
+        .as("started when its minute came")
+        .isBetween(scheduledAt, scheduledAt.plusSeconds(10));
+    assertThat(peer.received("/minutely").get(0).body())
+        .isEqualTo("{\"at\": \"" + scheduledAt + "\"}");
   }
 }
