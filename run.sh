@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the service on embedded defaults (embedded PostgreSQL under ./data, embedded Temporal
-# test server on 7233, in-process worker) on port 8080. Builds first when the jar is missing or
-# older than the sources. Extra arguments go to the application, e.g. --server.port=9090.
+# Runs the service on embedded defaults on port 8080: PostgreSQL and the Temporal CLI's dev server
+# (gRPC 7233, UI 8233) as child processes with their data under ./data, the worker in the same
+# JVM. Builds first when the jar is missing or older than the sources. The service finds the
+# temporal CLI (TEMPORAL_CLI, PATH, ~/.cache/crmflow) or builds it once with `go install`, showing
+# its progress. Extra arguments go to the application, e.g. --server.port=9090.
 set -euo pipefail
 cd "$(dirname "$0")"
 find_jar() { ls api-server/target/api-server-*.jar 2>/dev/null | grep -v '\.original$' | head -1 || true; }

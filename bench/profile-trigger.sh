@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU profile of the service under the trigger benchmark (issue 5), as in the README table.
+# CPU profile of the service under the trigger benchmark (docs/benchmarks.md).
 #   [FLOWS=a] [PREWARM=0] bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
 # Runs FLOWS=a (or b) bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
@@ -19,7 +19,7 @@ if [[ ! -f $PROFILER/linux-x64/libasyncProfiler.so ]]; then
 fi
 LIB=$PWD/$PROFILER/linux-x64/libasyncProfiler.so
 # without JFR: on this machine's JDK 17 (17.0.15, Debian) the attached profiler crashed the service
-# within seconds, in JfrObjectAllocationSample::send_event (session 17)
+# within seconds, in JfrObjectAllocationSample::send_event
 BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx2g} -XX:-FlightRecorder" FLOWS=${FLOWS:-a} \
   bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
@@ -50,7 +50,7 @@ parts = [
     ("http_request: the outbound call", r"HttpRequestActivitiesImpl"),
     ("local-activity machinery of the SDK", r"LocalActivityWorker"),
     ("workflow tasks: interpreter and SDK", r"WorkflowWorker\$TaskHandlerImpl|WorkflowThreadImpl|DeterministicRunner|WorkflowThreadContext"),
-    ("the Temporal test server", r"io/grpc/internal/ServerImpl|testservice|SerializingExecutor"),
+    ("gRPC to the Temporal server (Netty, protobuf)", r"io/grpc|io/netty|com/google/protobuf"),
 ]
 shares, total = collections.Counter(), 0
 for line in open(sys.argv[1]):

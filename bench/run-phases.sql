@@ -1,4 +1,4 @@
--- Where the measured runs of one bench flow spent their time, from the run records (issue 5).
+-- Where the measured runs of one bench flow spent their time, from the run records.
 --   psql -v flow='bench B' -v n=<measured triggers> -f bench/run-phases.sql
 -- The measured runs are the flow's last n by the harness's send time (latest-runs.sql): the
 -- measured triggers are sent after the warm-up's, and every one is accepted in a sound run (0 lost).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trigger → completion benchmark (issue 5) on embedded defaults, with ../shared/bench/TriggerBench.java.
+# Trigger → completion benchmark on embedded defaults, with ../shared/bench/TriggerBench.java.
 #   [FLOWS="a b"] [WARMUP=3000] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
 # Starts the service on its embedded defaults (fresh data dir, port 8090; the Temporal CLI's dev
 # server on 7299 with its UI on 8299, PostgreSQL on PGPORT), creates

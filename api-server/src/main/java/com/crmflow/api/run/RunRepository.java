@@ -446,25 +446,6 @@ public class RunRepository {
         .list();
   }
 
-  /**
-   * Runs still running that were accepted before {@code before} (this process's start), after
-   * {@code afterId} in id order: the runs an embedded server restart lost.
-   */
-  List<AutomationRun> runningAcceptedBefore(OffsetDateTime before, UUID afterId, int limit) {
-    return jdbc.sql(
-            """
-            select %s from automation_run
-            where status = 'running' and created_at < :before and id > :afterId
-            order by id limit :limit
-            """
-                .formatted(COLUMNS))
-        .param("before", before)
-        .param("afterId", afterId)
-        .param("limit", limit)
-        .query(mapper)
-        .list();
-  }
-
   /** A running run whose workflow Temporal has (or had). */
   record StartedRun(UUID id, String workflowId) {}
 

@@ -220,15 +220,15 @@ class ChatMessageNodeTest extends ApiTest {
   }
 
   @Test
-  void aPostCutShortIsNotMadeAgainByTheNodeRunAgainAfterTheEmbeddedServerWasLost() {
+  void aPostCutShortIsNotMadeAgainByAnAttemptWithoutItsPredecessorsHeartbeat() {
     connect();
     slack.hangUp("/api/chat.postMessage");
     JsonNode run = runChat(Map.of("name", "Ada", "plan", "pro"));
     assertThat(run.get("status").asString()).isEqualTo("failed");
     slack.stopHangingUp("/api/chat.postMessage");
 
-    // a run resumed after a hard stop runs the node again as a new activity: no heartbeat is left,
-    // only the mark in the database
+    // an attempt that knows nothing of the one before it (no heartbeat) finds the mark in the
+    // database
     TestActivityEnvironment activities = TestActivityEnvironment.newInstance();
     Throwable again;
     try {

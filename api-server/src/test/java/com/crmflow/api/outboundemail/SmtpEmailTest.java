@@ -287,19 +287,19 @@ class SmtpEmailTest extends ApiTest {
   }
 
   @Test
-  void aNodeRunAgainAfterTheEmbeddedServerWasLostDoesNotSendAgain() {
+  void anAttemptWithoutItsPredecessorsHeartbeatDoesNotSendADeliveredEmailAgain() {
     EmailMessage message = emailOfANewRun("Resumed");
 
     assertThat(sendAsANewActivity(message).status()).isEqualTo(EmailReceipt.SENT);
-    // the run resumed after a hard stop runs the node again, and no Temporal heartbeat is left
+    // an attempt that has no heartbeat of the one before (its predecessor sent the email and
+    // stopped before Temporal heard of it) finds the ledger's mark
     assertThat(sendAsANewActivity(message).status()).isEqualTo(EmailReceipt.SENT);
 
     assertThat(SMTP.getReceivedMessages()).hasSize(1);
   }
 
   @Test
-  void aHandOverCutShortIsNotRepeatedByTheNodeRunAgainAfterTheEmbeddedServerWasLost()
-      throws Exception {
+  void aHandOverCutShortIsNotRepeatedByAnAttemptWithoutItsPredecessorsHeartbeat() throws Exception {
     EmailMessage message = emailOfANewRun("Cut short");
     try (ScriptedSmtpServer silent = new ScriptedSmtpServer(Behaviour.SILENT_AFTER_DATA)) {
       sendThrough(silent.port());
@@ -328,7 +328,7 @@ class SmtpEmailTest extends ApiTest {
 
   /**
    * Sends as a first attempt of a new activity, with this service's SMTP sender and hand-over
-   * ledger: what the node run again by a resumed run does once the embedded server is gone.
+   * ledger: an attempt that knows nothing of the ones before it but what the ledger holds.
    */
   private EmailReceipt sendAsANewActivity(EmailMessage message) {
     TestActivityEnvironment activities = TestActivityEnvironment.newInstance();

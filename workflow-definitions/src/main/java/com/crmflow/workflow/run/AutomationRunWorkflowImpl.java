@@ -122,9 +122,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
   /**
    * Before this version a node scheduled its activity whatever the size of its input (an email
-   * whose body a template filled with a large answer): over a real server's 2 MB payload limit the
-   * workflow task failed on every attempt, and over 4 MB even the embedded server terminated the
-   * run. Now such a node fails, saying why ({@link #requireFitsInHistory}).
+   * whose body a template filled with a large answer): over the server's 2 MB payload limit the
+   * workflow task failed on every attempt, and over 4 MB the server terminated the run. Now such a
+   * node fails, saying why ({@link #requireFitsInHistory}).
    */
   static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
 
@@ -159,7 +159,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
           .setStartToCloseTimeout(Duration.ofSeconds(10))
           .setRetryOptions(RECORDING.getRetryOptions())
           // the entries are in PostgreSQL: copying them into history too only doubled its size
-          // (and the embedded server's memory) and could take a marker over a real server's limit
+          // and could take a marker over the server's payload limit
           .setDoNotIncludeArgumentsIntoMarker(true)
           .build();
 

@@ -3,9 +3,9 @@ package com.crmflow.workflow.run;
 import java.util.Map;
 
 /**
- * Where a run stood when the Temporal server lost its workflow (the embedded server keeps workflows
- * in memory, so a restart of the service loses them): read back from the run's node log, so a new
- * workflow of the same run goes on from there instead of from the start.
+ * Where a run stands by its node log, for a workflow that goes on from there instead of from the
+ * start: a retry passes over what the failed run finished, and delays it cut short wait only what
+ * was left of them.
  *
  * @param done the nodes logged as finished (completed, skipped, or failed), by node id: the walk
  *     passes them again without running them, with their logged outcome (so no email or call is

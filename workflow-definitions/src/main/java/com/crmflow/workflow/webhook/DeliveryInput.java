@@ -7,8 +7,8 @@ import java.util.List;
  *
  * @param retryDelaysMillis the wait before each attempt (the first is usually 0); fixed when the
  *     delivery starts, so a changed default never alters deliveries in flight
- * @param attemptsMade attempts an earlier workflow of this delivery made before it was lost (an
- *     embedded server's restart); null or 0 for a new delivery
+ * @param attemptsMade attempts an earlier workflow of this delivery made (as its attempts are
+ *     recorded); null or 0 for a new delivery
  * @param nextAttemptInMillis with attemptsMade: what is left of the wait before the next attempt
  */
 public record DeliveryInput(

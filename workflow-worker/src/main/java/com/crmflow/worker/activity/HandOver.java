@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * which Temporal hands the next attempt with the failure, so those failures are retried as before.
  *
  * <p>Where the activity runs next to the service's database ({@link HandOverLedger}, embedded
- * defaults), the marks are also committed there, keyed by the effect (run and node), because the
- * embedded Temporal server loses heartbeats with the process. A run resumed after a restart then
- * finds the mark too, and an effect recorded {@link #DELIVERED} is not made again.
+ * defaults), the marks are also committed there, keyed by the effect (run and node), and the
+ * delivery is noted too: an attempt whose predecessor delivered the message but stopped before
+ * Temporal heard of its completion finds {@link #DELIVERED} and completes without sending it again,
+ * where the heartbeat alone could only fail it as outcome unknown.
  */
 public final class HandOver {
 
