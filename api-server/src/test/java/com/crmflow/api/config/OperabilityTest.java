@@ -8,6 +8,9 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.workflow.CrmSearchAttributes;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
+import io.temporal.serviceclient.OperatorServiceStubs;
+import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,15 +74,24 @@ class OperabilityTest extends ApiTest {
 
   @Test
   void theNamespaceKnowsTheServicesSearchAttributes() {
-    var attributes =
-        serviceStubs
-            .blockingStub()
-            .getSearchAttributes(
-                io.temporal.api.workflowservice.v1.GetSearchAttributesRequest.newBuilder().build())
-            .getKeysMap();
-    for (var key : CrmSearchAttributes.ALL) {
-      assertThat(attributes)
-          .containsEntry(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+    OperatorServiceStubs operator =
+        OperatorServiceStubs.newServiceStubs(
+            OperatorServiceStubsOptions.newBuilder()
+                .setChannel(serviceStubs.getRawChannel())
+                .validateAndBuildWithDefaults());
+    try {
+      var attributes =
+          operator
+              .blockingStub()
+              .listSearchAttributes(
+                  ListSearchAttributesRequest.newBuilder().setNamespace("default").build())
+              .getCustomAttributesMap();
+      for (var key : CrmSearchAttributes.ALL) {
+        assertThat(attributes)
+            .containsEntry(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
+      }
+    } finally {
+      operator.shutdown();
     }
   }
 

@@ -54,17 +54,22 @@ class ScheduleTriggerApiTest extends ApiTest {
                 clock,
                 "schedule_trigger",
                 Map.of("scheduleType", "daily", "time", time, "timezone", "Europe/Berlin")),
-            node(
-                "report",
-                "http_request",
-                Map.of(
-                    "method",
-                    "POST",
-                    "url",
-                    peer.url("/report"),
-                    "bodyTemplate",
-                    "{\"at\": \"{{trigger.scheduled_at}}\"}"))),
+            reportTo("/report")),
         List.of(edge("e1", clock, "report")));
+  }
+
+  /** Node "report": POSTs the run's scheduled time to the peer at {@code path}. */
+  private Map<String, Object> reportTo(String path) {
+    return node(
+        "report",
+        "http_request",
+        Map.of(
+            "method",
+            "POST",
+            "url",
+            peer.url(path),
+            "bodyTemplate",
+            "{\"at\": \"{{trigger.scheduled_at}}\"}"));
   }
 
   private WorkflowExecutionInfo describe(String clock) {
@@ -253,16 +258,7 @@ class ScheduleTriggerApiTest extends ApiTest {
                         "00:00",
                         "timezone",
                         "Europe/Berlin")),
-                node(
-                    "report",
-                    "http_request",
-                    Map.of(
-                        "method",
-                        "POST",
-                        "url",
-                        peer.url("/minutely"),
-                        "bodyTemplate",
-                        "{\"at\": \"{{trigger.scheduled_at}}\"}"))),
+                reportTo("/minutely")),
             List.of(edge("e1", clock, "report")));
     Instant activated = Instant.now();
     String sequence = activeAutomation(tenant.api(), everyMinute);

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The api-server started as its own process from its packaged jar, as {@code java -jar} runs it in
@@ -36,32 +35,20 @@ public final class ApiServerProcess implements AutoCloseable {
    * @param settings further {@code --name=value} arguments
    */
   public static ApiServerProcess start(Path dataDir, String... settings) throws IOException {
-    Path jar;
-    try (Stream<Path> files = Files.list(Path.of("target"))) {
-      jar =
-          files
-              .filter(p -> p.getFileName().toString().matches("api-server-.*\\.jar"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("package api-server first"));
-    }
     int port = WorkerProcess.freePort();
     Files.createDirectories(dataDir);
     Path log = Files.createTempFile(Path.of("target"), "api-server-", ".log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
+    List<String> arguments =
         new ArrayList<>(
             List.of(
-                java,
-                "-Xmx512m",
-                "-jar",
-                jar.toString(),
                 "--server.port=" + port,
                 "--crm.data-dir=" + dataDir.toAbsolutePath(),
                 "--crm.admin-token=" + ADMIN_TOKEN,
                 "--crm.http.allow-private-addresses=true"));
-    command.addAll(List.of(settings));
+    arguments.addAll(List.of(settings));
     Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        JarProcesses.start(
+            "target", "api-server-.*\\.jar", "package api-server first", "512m", log, arguments);
     return new ApiServerProcess(process, log, port);
   }
 

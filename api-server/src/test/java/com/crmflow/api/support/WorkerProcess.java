@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A workflow-worker started as its own process from its jar (built by the reactor before
@@ -31,28 +30,21 @@ public final class WorkerProcess implements AutoCloseable {
    * @param settings further {@code --name=value} arguments (an SMTP server, say)
    */
   public static WorkerProcess start(String temporalTarget, String... settings) throws IOException {
-    Path jar;
-    try (Stream<Path> files = Files.list(Path.of("../workflow-worker/target"))) {
-      jar =
-          files
-              .filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("build workflow-worker first"));
-    }
     Path log = Files.createTempFile("worker", ".log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
+    List<String> arguments =
         new ArrayList<>(
             List.of(
-                java,
-                "-Xmx256m",
-                "-jar",
-                jar.toString(),
                 "--spring.temporal.connection.target=" + temporalTarget,
                 "--crm.http.allow-private-addresses=true"));
-    command.addAll(List.of(settings));
+    arguments.addAll(List.of(settings));
     Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        JarProcesses.start(
+            "../workflow-worker/target",
+            ".*-exec\\.jar",
+            "build workflow-worker first",
+            "256m",
+            log,
+            arguments);
     return new WorkerProcess(process, log);
   }
 
