@@ -42,7 +42,20 @@ public final class TemporalCli {
   /** A build takes 2-3 minutes on two cores with a warm module proxy. */
   private static final long BUILD_TIMEOUT_MINUTES = 30;
 
-  private TemporalCli() {}
+  /** One build at a time in this JVM (the file lock covers other processes). */
+  private static final Object BUILDING = new Object();
+
+  private final String pathVariable;
+  private final Path cacheDir;
+
+  /**
+   * @param pathVariable the {@code PATH} to look in
+   * @param cacheDir the tool cache's directory for this version
+   */
+  TemporalCli(String pathVariable, Path cacheDir) {
+    this.pathVariable = pathVariable;
+    this.cacheDir = cacheDir;
+  }
 
   /**
    * The CLI to run, built first if need be.
@@ -53,6 +66,11 @@ public final class TemporalCli {
    * @throws MissingTemporalCli when there is none and it cannot be built
    */
   public static Path locate(String configured, PrintStream progress) {
+    return new TemporalCli(System.getenv("PATH"), defaultCacheDir()).find(configured, progress);
+  }
+
+  /** As {@link #locate}, with this instance's PATH and cache. */
+  Path find(String configured, PrintStream progress) {
     if (configured != null && !configured.isBlank()) {
       Path path = Path.of(configured.trim());
       if (!Files.isExecutable(path)) {
@@ -69,11 +87,11 @@ public final class TemporalCli {
   }
 
   /** Where the built CLI is kept, outside any work tree. */
-  public static Path cached() {
-    return cacheDir().resolve("temporal");
+  Path cached() {
+    return cacheDir.resolve("temporal");
   }
 
-  private static Path cacheDir() {
+  private static Path defaultCacheDir() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     Path base =
         xdg != null && !xdg.isBlank()
@@ -82,12 +100,11 @@ public final class TemporalCli {
     return base.resolve("crmflow").resolve("temporal-cli-" + VERSION);
   }
 
-  static Optional<Path> onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
+  private Optional<Path> onPath(String name) {
+    if (pathVariable == null) {
       return Optional.empty();
     }
-    for (String dir : path.split(java.io.File.pathSeparator)) {
+    for (String dir : pathVariable.split(java.io.File.pathSeparator)) {
       if (dir.isBlank()) {
         continue;
       }
@@ -103,7 +120,13 @@ public final class TemporalCli {
    * One build at a time across processes: the lock is taken before looking again, so a process that
    * waited finds the other's binary and builds nothing.
    */
-  private static synchronized Path buildIntoCache(PrintStream progress) {
+  private Path buildIntoCache(PrintStream progress) {
+    synchronized (BUILDING) {
+      return buildIntoCacheOnce(progress);
+    }
+  }
+
+  private Path buildIntoCacheOnce(PrintStream progress) {
     Path go =
         onPath("go")
             .orElseThrow(
@@ -114,7 +137,7 @@ public final class TemporalCli {
                             + cached()
                             + ") nor could one be built (no `go` on PATH).",
                         howToGetIt()));
-    Path dir = cacheDir();
+    Path dir = cacheDir;
     Path target = dir.resolve("temporal");
     try {
       Files.createDirectories(dir);
@@ -144,8 +167,7 @@ public final class TemporalCli {
     return lockFile.lock();
   }
 
-  private static void build(Path go, Path dir, Path target, PrintStream progress)
-      throws IOException {
+  private void build(Path go, Path dir, Path target, PrintStream progress) throws IOException {
     Path staging = Files.createTempDirectory(dir, "build-");
     progress.println(
         "[temporal CLI] none found (crm.temporal.cli / TEMPORAL_CLI, PATH, "
@@ -211,7 +233,7 @@ public final class TemporalCli {
   }
 
   /** What a person can do when there is no CLI and it cannot be built here. */
-  static String howToGetIt() {
+  String howToGetIt() {
     return String.join(
         "\n",
         "Get the Temporal CLI one of these ways:",

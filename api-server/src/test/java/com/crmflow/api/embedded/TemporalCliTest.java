@@ -1,0 +1,147 @@
+package com.crmflow.api.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where the service finds the Temporal CLI, and how it builds one: against directories of fake
+ * {@code temporal} and {@code go} executables (shell scripts), so that the order of the lookup, the
+ * build into the cache, its progress and its lock are seen without the minutes of a real build. The
+ * real build runs on any machine whose tests start without a CLI.
+ */
+class TemporalCliTest {
+
+  @TempDir Path root;
+
+  @Test
+  void theConfiguredCliComesFirstAndMustBeExecutable() throws Exception {
+    Path onPath = executable(root.resolve("bin"), "temporal", "echo path");
+    Path configured = executable(root.resolve("mine"), "temporal", "echo mine");
+    TemporalCli cli = new TemporalCli(onPath.getParent().toString(), root.resolve("cache"));
+
+    assertThat(cli.find(configured.toString(), quiet())).isEqualTo(configured);
+    assertThatThrownBy(() -> cli.find(root.resolve("nope").toString(), quiet()))
+        .isInstanceOf(TemporalCli.MissingTemporalCli.class)
+        .hasMessageContaining("which is not an executable file");
+  }
+
+  @Test
+  void pathComesBeforeTheCacheAndTheCacheBeforeABuild() throws Exception {
+    Path cache = root.resolve("cache");
+    Path cached = executable(cache, "temporal", "echo cached");
+    Path onPath = executable(root.resolve("bin"), "temporal", "echo path");
+    Path go = executable(root.resolve("go"), "go", "exit 1");
+
+    assertThat(new TemporalCli(path(onPath, go), cache).find(null, quiet())).isEqualTo(onPath);
+    assertThat(new TemporalCli(path(go), cache).find("  ", quiet())).isEqualTo(cached);
+  }
+
+  @Test
+  void withNoCliAndNoGoTheMessageSaysHowToGetOne() throws Exception {
+    Path empty = Files.createDirectories(root.resolve("empty"));
+    TemporalCli cli = new TemporalCli(empty.toString(), root.resolve("cache"));
+
+    assertThatThrownBy(() -> cli.find(null, quiet()))
+        .isInstanceOfSatisfying(
+            TemporalCli.MissingTemporalCli.class,
+            missing -> {
+              assertThat(missing.getMessage()).contains("no `go` on PATH");
+              assertThat(missing.action())
+                  .contains("brew install temporal")
+                  .contains("temporal.download")
+                  .contains("go install github.com/temporalio/cli/cmd/temporal@v1.5.1");
+            });
+  }
+
+  @Test
+  void withGoItBuildsOnceIntoTheCacheShowingProgressWhileOthersWait() throws Exception {
+    Path calls = root.resolve("go-calls");
+    // a go that takes a moment, says what it downloads and compiles, and installs a temporal
+    Path go =
+        executable(
+            root.resolve("go"),
+            "go",
+            "echo \"$@\" >> " + calls,
+            "echo 'go: downloading github.com/temporalio/cli v1.5.1' >&2",
+            "for i in $(seq 1 250); do echo example.com/package$i >&2; done",
+            "sleep 1",
+            "printf '#!/bin/sh\\necho built\\n' > \"$GOBIN/temporal\"",
+            "chmod +x \"$GOBIN/temporal\"");
+    Path cache = root.resolve("cache");
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(progress, true, StandardCharsets.UTF_8);
+
+    ExecutorService starts = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<Path>> found =
+          List.of(
+              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)),
+              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)),
+              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)));
+      for (Future<Path> each : found) {
+        assertThat(each.get()).isEqualTo(cache.resolve("temporal"));
+      }
+    } finally {
+      starts.shutdownNow();
+    }
+
+    assertThat(Files.readAllLines(calls))
+        .as("built once")
+        .containsExactly("install -v github.com/temporalio/cli/cmd/temporal@v1.5.1");
+    assertThat(Files.isExecutable(cache.resolve("temporal"))).isTrue();
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains(
+            "building it once with `go install github.com/temporalio/cli/cmd/temporal@v1.5.1`")
+        .contains("[temporal CLI] downloading github.com/temporalio/cli v1.5.1")
+        .contains("[temporal CLI] compiled 200 packages ...")
+        .contains("[temporal CLI] built " + cache.resolve("temporal"));
+  }
+
+  @Test
+  void aFailedBuildSaysWhatGoSaid() throws Exception {
+    Path go =
+        executable(
+            root.resolve("go"),
+            "go",
+            "echo 'go: module lookup disabled by GOPROXY=off' >&2",
+            "exit 1");
+    TemporalCli cli = new TemporalCli(path(go), root.resolve("cache"));
+
+    assertThatThrownBy(() -> cli.find(null, quiet()))
+        .isInstanceOf(TemporalCli.MissingTemporalCli.class)
+        .hasMessageContaining("failed (exit 1)")
+        .hasMessageContaining("module lookup disabled by GOPROXY=off");
+    assertThat(root.resolve("cache/temporal")).doesNotExist();
+  }
+
+  private static String path(Path... executables) {
+    return String.join(
+        java.io.File.pathSeparator,
+        java.util.Arrays.stream(executables).map(p -> p.getParent().toString()).toList());
+  }
+
+  private static Path executable(Path dir, String name, String... lines) throws Exception {
+    Files.createDirectories(dir);
+    Path file = dir.resolve(name);
+    Files.writeString(file, "#!/bin/sh\n" + String.join("\n", lines) + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return file;
+  }
+
+  private static PrintStream quiet() {
+    return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+  }
+}
