@@ -110,13 +110,14 @@ public class CanvasRepository {
   }
 
   /** A trigger node as the public trigger endpoint needs it, with its automation's state. */
-  public record TriggerTarget(UUID sequenceId, String type, String status, int currentVersion) {}
+  public record TriggerTarget(
+      UUID sequenceId, String type, String status, int currentVersion, String flowType) {}
 
   /** The tenant's trigger node with this id and its automation's state, read in one query. */
   public Optional<TriggerTarget> triggerTarget(UUID tenantId, String nodeId) {
     return jdbc.sql(
             """
-            select t.sequence_id, t.node_type as type, s.status, s.current_version
+            select t.sequence_id, t.node_type as type, s.status, s.current_version, s.flow_type
             from trigger_node t
             join sequence s on s.tenant_id = t.tenant_id and s.id = t.sequence_id
             where t.tenant_id = :tenantId and t.node_id = :nodeId
@@ -124,6 +125,27 @@ public class CanvasRepository {
         .param("tenantId", tenantId)
         .param("nodeId", nodeId)
         .query(TriggerTarget.class)
+        .optional();
+  }
+
+  /**
+   * The type of a node with this id in the latest canvas of one of the tenant's sequences, for the
+   * trigger's answer to an id that is not a trigger's (node ids other than triggers' may repeat
+   * across sequences: any one of them answers).
+   */
+  public Optional<String> nodeTypeOf(UUID tenantId, String nodeId) {
+    return jdbc.sql(
+            """
+            select node ->> 'type'
+            from sequence s
+            join canvas_version v on v.sequence_id = s.id and v.version = s.current_version
+            cross join jsonb_array_elements(v.nodes) node
+            where s.tenant_id = :tenantId and node ->> 'id' = :nodeId
+            limit 1
+            """)
+        .param("tenantId", tenantId)
+        .param("nodeId", nodeId)
+        .query(String.class)
         .optional();
   }
 

@@ -92,9 +92,7 @@ class TriggerController {
     }
     for (int lookup = 1; ; lookup++) {
       TriggerTarget target =
-          targets
-              .lookUp(call.tenant(), nodeId)
-              .orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
+          targets.lookUp(call.tenant(), nodeId).orElseThrow(() -> notATrigger(call));
       Optional<AutomationRun> run = accept(call, target);
       if (run.isPresent()) {
         return accepted(run.get());
@@ -104,6 +102,23 @@ class TriggerController {
             "The automation changed while this call was being accepted; send it again.");
       }
     }
+  }
+
+  /**
+   * The answer for an id that is no trigger of the tenant: 422 when it names another node of one of
+   * its flows (the spec's "node is not a webhook trigger"), 404 when it names nothing the tenant
+   * has.
+   */
+  private ApiException notATrigger(Call call) {
+    return canvases
+        .nodeTypeOf(call.tenant(), call.nodeId())
+        .map(type -> notAWebhookTrigger(call.nodeId(), type))
+        .orElseGet(() -> ApiException.notFound("Trigger node", call.nodeId()));
+  }
+
+  private static ApiException notAWebhookTrigger(String nodeId, String type) {
+    return ApiException.unprocessable(
+        "Node " + nodeId + " is a " + type + ", not a webhook_trigger.", List.of());
   }
 
   /**
@@ -131,8 +146,15 @@ class TriggerController {
     CanvasNode node =
         canvas.node(nodeId).orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
+      throw notAWebhookTrigger(nodeId, trigger.type());
+    }
+    if (!Sequence.AUTOMATION.equals(trigger.flowType())) {
       throw ApiException.unprocessable(
-          "Node " + nodeId + " is a " + trigger.type() + ", not a webhook_trigger.", List.of());
+          "Node "
+              + nodeId
+              + " belongs to a sequence, not an automation: a sequence's contacts are enrolled"
+              + " (POST /api/v1/sequences/enroll), its webhook_trigger does not fire.",
+          List.of());
     }
     if (node.config("secretToken") instanceof String expected && !expected.isEmpty()) {
       String secret = call.secret();

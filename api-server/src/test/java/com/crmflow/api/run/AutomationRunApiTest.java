@@ -83,6 +83,67 @@ class AutomationRunApiTest extends ApiTest {
     return run[0];
   }
 
+  @Test
+  void aTriggerCallToANodeThatIsNotAWebhookTriggerGets422NamingItsType() {
+    String hook = uniqueId("hook");
+    String wait = uniqueId("wait");
+    activeAutomation(
+        chain(
+            hook,
+            node(wait, "delay", Map.of("delayDays", 1)),
+            node("mail", "email", Map.of("subject", "Hello"))));
+
+    ApiResponse delay = fire(wait, Map.of("n", 1));
+    ApiResponse email = fire("mail", Map.of("n", 1));
+
+    assertThat(delay.status()).as(delay.toString()).isEqualTo(422);
+    assertThat(delay.text("/detail"))
+        .isEqualTo("Node " + wait + " is a delay, not a webhook_trigger.");
+    assertThat(email.status()).as(email.toString()).isEqualTo(422);
+    assertThat(email.text("/detail")).isEqualTo("Node mail is a email, not a webhook_trigger.");
+    // an id the tenant has nowhere, and another tenant's node, stay 404
+    assertThat(fire(uniqueId("nowhere"), Map.of()).status()).isEqualTo(404);
+    var other = newTenant();
+    assertThat(
+            anonymous()
+                .post("/api/webhooks/automation/" + other.id() + "/" + wait, Map.of())
+                .status())
+        .isEqualTo(404);
+    assertThat(runCount()).as("nothing was accepted").isZero();
+  }
+
+  @Test
+  void aWebhookTriggerOfASequenceDoesNotFireAndGets422() {
+    String hook = uniqueId("hook");
+    String sequence = SequenceSupport.sequence(tenant.api(), "Onboarding " + hook);
+    ApiResponse saved =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + sequence + "/canvas",
+                chain(hook, node("mail", "email", Map.of("subject", "Hello"))));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .patch("/api/v1/sequences/" + sequence, Map.of("status", "active"))
+                .status())
+        .isEqualTo(200);
+
+    ApiResponse fired = fire(hook, Map.of("n", 1));
+
+    assertThat(fired.status()).as(fired.toString()).isEqualTo(422);
+    assertThat(fired.text("/detail")).contains("belongs to a sequence, not an automation");
+    assertThat(runCount()).as("nothing was accepted").isZero();
+  }
+
+  private int runCount() {
+    return jdbc.sql("select count(*) from automation_run where tenant_id = :t")
+        .param("t", tenant.id())
+        .query(Integer.class)
+        .single();
+  }
+
   /** An active automation {@code hook → call}, the call going to the peer; returns its id. */
   private String triggerThenCall(String hook, String method, String path) {
     return activeAutomation(
