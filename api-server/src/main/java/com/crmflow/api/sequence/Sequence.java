@@ -20,6 +20,7 @@ public record Sequence(
     OffsetDateTime updatedAt) {
 
   public static final String AUTOMATION = "automation";
+  public static final String SEQUENCE = "sequence";
   public static final String ACTIVE = "active";
 
   public boolean isAutomation() {

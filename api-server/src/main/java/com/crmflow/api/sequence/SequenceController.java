@@ -6,7 +6,7 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -25,6 +25,8 @@ import tools.jackson.databind.JsonNode;
 @RequestMapping("/api/v1/sequences")
 class SequenceController {
 
+  private static final String ALL = "all";
+
   private final SequenceRepository sequences;
   private final SequenceService service;
 
@@ -34,33 +36,40 @@ class SequenceController {
   }
 
   /**
-   * {@code {sequences}}: by default the active ones (those available for enrollment and
-   * triggering); {@code status} (or {@code all}) and {@code flow_type} filter otherwise.
+   * {@code {sequences, total, limit, offset}}, newest first. By default the spec's "active
+   * sequences available for enrollment": status active, flow_type sequence (automations cannot be
+   * enrolled). {@code status} ({@code all} for every status) and {@code flow_type} ({@code
+   * automation}, or {@code all} for both) filter otherwise.
    */
   @GetMapping
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, List<Sequence>> list(
+  Map<String, Object> list(
       Caller caller,
       @RequestParam(required = false) String status,
       @RequestParam(name = "flow_type", required = false) String flowType,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     String statusFilter = status == null ? Sequence.ACTIVE : status;
-    if (!"all".equals(statusFilter) && !SequenceSchema.STATUSES.contains(statusFilter)) {
+    if (!ALL.equals(statusFilter) && !SequenceSchema.STATUSES.contains(statusFilter)) {
       throw ApiException.badRequest("status", "must be all or one of " + SequenceSchema.STATUSES);
     }
-    if (flowType != null && !SequenceSchema.FLOW_TYPES.contains(flowType)) {
-      throw ApiException.badRequest("flow_type", "must be one of " + SequenceSchema.FLOW_TYPES);
+    String flowFilter = flowType == null ? Sequence.SEQUENCE : flowType;
+    if (!ALL.equals(flowFilter) && !SequenceSchema.FLOW_TYPES.contains(flowFilter)) {
+      throw ApiException.badRequest(
+          "flow_type", "must be all or one of " + SequenceSchema.FLOW_TYPES);
     }
     Paging paging = Paging.of(limit, offset);
-    return Map.of(
+    String statusOrNull = ALL.equals(statusFilter) ? null : statusFilter;
+    String flowOrNull = ALL.equals(flowFilter) ? null : flowFilter;
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put(
         "sequences",
         sequences.list(
-            caller.tenantId(),
-            "all".equals(statusFilter) ? null : statusFilter,
-            flowType,
-            paging.limit(),
-            paging.offset()));
+            caller.tenantId(), statusOrNull, flowOrNull, paging.limit(), paging.offset()));
+    response.put("total", sequences.count(caller.tenantId(), statusOrNull, flowOrNull));
+    response.put("limit", paging.limit());
+    response.put("offset", paging.offset());
+    return response;
   }
 
   @GetMapping("/{id}")

@@ -125,4 +125,20 @@ public class SequenceRepository {
         .query(Sequence.class)
         .list();
   }
+
+  /** How many {@link #list} pages through. */
+  int count(UUID tenantId, String status, String flowType) {
+    return jdbc.sql(
+            """
+            select count(*) from sequence s
+            where s.tenant_id = :tenantId
+              and (cast(:status as text) is null or s.status = :status)
+              and (cast(:flowType as text) is null or s.flow_type = :flowType)
+            """)
+        .param("tenantId", tenantId)
+        .param("status", status)
+        .param("flowType", flowType)
+        .query(Integer.class)
+        .single();
+  }
 }

@@ -2,6 +2,7 @@ package com.crmflow.api.sequence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
@@ -78,6 +79,45 @@ class SequenceApiTest extends ApiTest {
                 .size())
         .isZero();
     assertThat(tenant.api().get("/api/v1/sequences?status=gone").status()).isEqualTo(400);
+  }
+
+  @Test
+  void theDefaultListIsTheActiveSequencesAvailableForEnrollmentAndPagesWithATotal() {
+    var tenant = newTenant();
+    String older = activeSequence(tenant.api(), "Drip A");
+    String newer = activeSequence(tenant.api(), "Drip B");
+    String automation =
+        SequenceSupport.activeAutomation(
+            tenant.api(), Flows.completeAutomation(SequenceSupport.uniqueId("hook")));
+
+    ApiResponse enrollable = tenant.api().get("/api/v1/sequences");
+    ApiResponse automations = tenant.api().get("/api/v1/sequences?flow_type=automation");
+    ApiResponse both = tenant.api().get("/api/v1/sequences?flow_type=all");
+    ApiResponse secondPage = tenant.api().get("/api/v1/sequences?limit=1&offset=1");
+
+    assertThat(enrollable.at("/sequences").valueStream().map(s -> s.get("id").asString()))
+        .as("automations cannot be enrolled, so they are left out")
+        .containsExactly(newer, older);
+    assertThat(enrollable.at("/total").asInt()).isEqualTo(2);
+    assertThat(enrollable.at("/limit").asInt()).isEqualTo(50);
+    assertThat(enrollable.at("/offset").asInt()).isZero();
+    assertThat(automations.at("/sequences").valueStream().map(s -> s.get("id").asString()))
+        .containsExactly(automation);
+    assertThat(automations.at("/total").asInt()).isEqualTo(1);
+    assertThat(both.at("/total").asInt()).isEqualTo(3);
+    assertThat(secondPage.at("/sequences").valueStream().map(s -> s.get("id").asString()))
+        .containsExactly(older);
+    assertThat(secondPage.at("/total").asInt()).isEqualTo(2);
+    assertThat(tenant.api().get("/api/v1/sequences?flow_type=robot").status()).isEqualTo(400);
+  }
+
+  private static String activeSequence(ApiClient api, String name) {
+    String id = SequenceSupport.sequence(api, name);
+    assertThat(api.put("/api/sequences/" + id + "/canvas", Flows.completeSequence()).status())
+        .isEqualTo(200);
+    assertThat(api.patch("/api/v1/sequences/" + id, Map.of("status", "active")).status())
+        .isEqualTo(200);
+    return id;
   }
 
   @Test
