@@ -6,6 +6,7 @@ import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.HandOver;
 import com.crmflow.worker.activity.HandOverLedger;
+import com.crmflow.worker.activity.NetworkErrors;
 import com.crmflow.worker.activity.NulCharacters;
 import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.action.ChatActivities;
@@ -115,10 +116,12 @@ class ChatActivitiesImpl implements ChatActivities {
     } catch (IOException e) {
       if (!HandOver.neverSent(e)) {
         throw handOver.outcomeUnknown(
-            "the connection to the chat API failed after the message went out: " + e);
+            "the connection to the chat API failed after the message went out: "
+                + NetworkErrors.describe(e, uri.getHost()));
       }
       handOver.notDelivered();
-      throw ApplicationFailure.newFailure("chat API unreachable: " + e.getMessage(), "Network");
+      throw ApplicationFailure.newFailure(
+          "chat API unreachable: " + NetworkErrors.describe(e, uri.getHost()), "Network");
     }
     // an answer says what happened: a rate limit or a server error posted nothing
     if (response.status() == 429 || response.status() >= 500) {

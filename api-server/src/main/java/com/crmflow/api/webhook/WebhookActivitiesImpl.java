@@ -2,6 +2,7 @@ package com.crmflow.api.webhook;
 
 import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
+import com.crmflow.worker.activity.NetworkErrors;
 import com.crmflow.worker.activity.OutboundHttpClient;
 import com.crmflow.workflow.webhook.AttemptOutcome;
 import com.crmflow.workflow.webhook.WebhookActivities;
@@ -99,8 +100,13 @@ class WebhookActivitiesImpl implements WebhookActivities {
       return new AttemptOutcome(AttemptOutcome.FAILED, response.status(), error);
     } catch (ForbiddenDestinationException e) {
       return new AttemptOutcome(AttemptOutcome.FAILED, null, "refused: " + e.getMessage());
-    } catch (IOException | IllegalArgumentException e) {
-      return new AttemptOutcome(AttemptOutcome.FAILED, null, e.toString());
+    } catch (IOException e) {
+      return new AttemptOutcome(
+          AttemptOutcome.FAILED,
+          null,
+          NetworkErrors.describe(e, URI.create(target.url()).getHost()));
+    } catch (IllegalArgumentException e) {
+      return new AttemptOutcome(AttemptOutcome.FAILED, null, "invalid URL: " + e.getMessage());
     }
   }
 

@@ -73,7 +73,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
           "refused to call " + uri.getHost() + ": " + e.getMessage(), FORBIDDEN_DESTINATION);
     } catch (IOException e) {
       throw ApplicationFailure.newFailureWithCause(
-          "network error calling " + uri.getHost() + ": " + e, "NetworkError", e);
+          NetworkErrors.describe(e, uri.getHost()), "NetworkError", e);
     } finally {
       observers.forEach(observer -> observer.callEnded(command.idempotencyKey()));
     }

@@ -3,6 +3,7 @@ package com.crmflow.worker.activity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -171,7 +172,10 @@ public class OutboundHttpClient implements DisposableBean {
           });
     } catch (IOException e) {
       if (request.isCancelled()) {
-        throw new IOException("no complete answer within " + deadline.toSeconds() + " s", e);
+        HttpTimeoutException late =
+            new HttpTimeoutException("no complete answer within " + deadline.toSeconds() + " s");
+        late.initCause(e);
+        throw late;
       }
       throw e;
     } finally {
