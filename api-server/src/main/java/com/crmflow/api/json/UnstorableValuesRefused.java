@@ -9,11 +9,12 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAd
 import tools.jackson.databind.JsonNode;
 
 /**
- * Every JSON request body an endpoint reads as a tree is checked for NUL characters before the
- * endpoint sees it ({@link JsonBodies#refuseNul}), so no endpoint has to remember to.
+ * Every JSON request body an endpoint reads as a tree is checked for what cannot be stored as sent
+ * (NUL characters, numbers beyond a double's range) before the endpoint sees it ({@link
+ * JsonBodies#refuseUnstorable}), so no endpoint has to remember to.
  */
 @ControllerAdvice
-class NulCharactersRefused extends RequestBodyAdviceAdapter {
+class UnstorableValuesRefused extends RequestBodyAdviceAdapter {
 
   @Override
   public boolean supports(
@@ -30,7 +31,7 @@ class NulCharactersRefused extends RequestBodyAdviceAdapter {
       MethodParameter parameter,
       Type targetType,
       Class<? extends HttpMessageConverter<?>> converterType) {
-    JsonBodies.refuseNul((JsonNode) body);
+    JsonBodies.refuseUnstorable((JsonNode) body);
     return body;
   }
 }

@@ -76,6 +76,8 @@ public final class RecordSchema {
         } else if (node != null) {
           if (!spec.nullable() || spec.kind() == FieldKind.BOOLEAN) {
             problems.add(new FieldProblem(spec.name(), "cannot be null"));
+          } else if (spec.kind() == FieldKind.STRING_LIST) {
+            values.put(spec.name(), new String[0]); // null clears the list: the column holds {}
           } else {
             values.put(spec.name(), null);
           }

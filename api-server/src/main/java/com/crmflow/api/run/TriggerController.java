@@ -255,9 +255,12 @@ class TriggerController {
     }
     try {
       if (body.contains("\\u0000")) { // rare: only then look closer
-        JsonBodies.refuseNul(mapper.readTree(body));
+        JsonBodies.refuseUnstorable(mapper.readTree(body));
       }
-      return mapper.readValue(body, Object.class);
+      Object payload = mapper.readValue(body, Object.class);
+      // 1e400 reads as an infinite double, which would be stored as the string "Infinity"
+      JsonBodies.refuseNonFinite(payload);
+      return payload;
     } catch (JacksonException e) {
       throw ApiException.badRequest("body", "is not valid JSON: " + e.getOriginalMessage());
     }

@@ -11,6 +11,8 @@ import tools.jackson.databind.JsonNode;
 
 class ConversationApiTest extends ApiTest {
 
+  private static final String JSON = "application/json";
+
   private String contact(ApiTest.TenantClient tenant, String email) {
     return tenant.api().post("/api/v1/contacts", Map.of("email", email)).text("/contact/id");
   }
@@ -142,6 +144,37 @@ class ConversationApiTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/conversations?limit=1").at("/conversations").size())
         .isEqualTo(1);
     assertThat(tenant.api().get("/api/v1/conversations?limit=500").status()).isEqualTo(400);
+  }
+
+  @Test
+  void aPatchWithNullTagsClearsThemAndANullBooleanIsRefused() {
+    var tenant = newTenant();
+    String id =
+        tenant
+            .api()
+            .post("/api/v1/conversations", Map.of("contact_id", contact(tenant, "t@example.com")))
+            .text("/conversation_id");
+    tenant
+        .api()
+        .patch("/api/v1/conversations/" + id, Map.of("tags", List.of("vip"), "starred", true));
+
+    ApiResponse cleared =
+        tenant.api().send("PATCH", "/api/v1/conversations/" + id, "{\"tags\": null}", JSON);
+    ApiResponse unstarred =
+        tenant.api().send("PATCH", "/api/v1/conversations/" + id, "{\"starred\": null}", JSON);
+
+    assertThat(cleared.status()).as(cleared.toString()).isEqualTo(200);
+    assertThat(cleared.at("/conversation/tags").toString()).isEqualTo("[]");
+    assertThat(unstarred.status()).as(unstarred.toString()).isEqualTo(400);
+    assertThat(unstarred.text("/errors/0/field")).isEqualTo("starred");
+    assertThat(unstarred.text("/errors/0/message")).isEqualTo("cannot be null");
+    assertThat(
+            jdbc.sql("select starred from conversation where id = cast(:id as uuid)")
+                .param("id", id)
+                .query(Boolean.class)
+                .single())
+        .as("the refused patch changed nothing")
+        .isTrue();
   }
 
   @Test

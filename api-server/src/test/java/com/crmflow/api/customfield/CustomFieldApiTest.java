@@ -224,6 +224,37 @@ class CustomFieldApiTest extends ApiTest {
   }
 
   @Test
+  void aNumberOrCurrencyValueBeyondADoublesRangeIsA400NamingTheField() {
+    var tenant = newTenant();
+    define(tenant.api(), "contact", "Score", "number");
+    define(tenant.api(), "opportunity", "Budget", "currency");
+
+    ApiResponse contact =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/contacts",
+                "{\"email\": \"n@example.com\", \"custom_fields\": {\"score\": 1e400}}",
+                "application/json");
+    ApiResponse opportunity =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/opportunities",
+                "{\"name\": \"Big\", \"custom_fields\": {\"budget\": -1e400}}",
+                "application/json");
+
+    assertThat(contact.status()).as(contact.toString()).isEqualTo(400);
+    assertThat(contact.text("/errors/0/field")).isEqualTo("custom_fields.score");
+    assertThat(opportunity.status()).as(opportunity.toString()).isEqualTo(400);
+    assertThat(opportunity.text("/errors/0/field")).isEqualTo("custom_fields.budget");
+    assertThat(tenant.api().get("/api/v1/contacts").at("/total").asInt()).isZero();
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+  }
+
+  @Test
   void requiredFieldsAndPatchMerging() {
     var tenant = newTenant();
     define(tenant.api(), "contact", "Region", "text", "is_required", true);

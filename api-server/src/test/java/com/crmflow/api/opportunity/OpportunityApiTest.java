@@ -81,6 +81,35 @@ class OpportunityApiTest extends ApiTest {
   }
 
   @Test
+  void aNumberBeyondADoublesRangeIsA400NamingItsFieldAndStoresNothing() {
+    var tenant = newTenant();
+
+    ApiResponse huge =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/opportunities",
+                "{\"name\": \"Huge\", \"value\": 1e400}",
+                "application/json");
+    ApiResponse negative =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/opportunities",
+                "{\"name\": \"Tiny\", \"probability\": -1e400}",
+                "application/json");
+
+    assertThat(huge.status()).as(huge.toString()).isEqualTo(400);
+    assertThat(huge.text("/errors/0/field")).isEqualTo("value");
+    assertThat(huge.text("/errors/0/message")).contains("within the range of a double");
+    assertThat(negative.status()).as(negative.toString()).isEqualTo(400);
+    assertThat(negative.text("/errors/0/field")).isEqualTo("probability");
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+  }
+
+  @Test
   void stageChangeEmitsUpdatedAndStageChangedWithOldAndNewStage() {
     var tenant = newTenant();
     String id =

@@ -137,6 +137,25 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(runCount()).as("nothing was accepted").isZero();
   }
 
+  @Test
+  void aTriggerPayloadWithANumberBeyondADoublesRangeIsRefusedNotStoredAsInfinity() {
+    String hook = uniqueId("hook");
+    triggerThenCall(hook, "POST", "/never");
+
+    ApiResponse refused =
+        anonymous()
+            .send(
+                "POST",
+                "/api/webhooks/automation/" + tenant.id() + "/" + hook,
+                "{\"order\": {\"total\": 1e400}}",
+                "application/json");
+
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+    assertThat(refused.text("/errors/0/field")).isEqualTo("order.total");
+    assertThat(runCount()).isZero();
+    assertThat(peer.received("/never")).isEmpty();
+  }
+
   private int runCount() {
     return jdbc.sql("select count(*) from automation_run where tenant_id = :t")
         .param("t", tenant.id())

@@ -39,6 +39,8 @@ class NoServerErrorFromClientInputTest extends ApiTest {
           "{\"name\": 5, \"email\": [], \"limit\": -5}",
           "{\"data\": {\"config\": []}, \"nodes\": \"x\", \"edges\": 5}",
           "{\"custom_fields\": {\"x\": {\"y\": [1, null]}}, \"value\": 1e308}",
+          // beyond a double's range: Infinity, which neither jsonb nor a numeric column takes
+          "{\"value\": 1e400, \"probability\": -1e400, \"position\": {\"x\": 1e400, \"y\": 0}}",
           // a NUL, which PostgreSQL cannot store, in a value and in a key
           "{\"name\": \"a\\u0000b\", \"email\": \"a\\u0000@example.com\", \"x\\u0000\": 1}");
 
@@ -73,6 +75,52 @@ class NoServerErrorFromClientInputTest extends ApiTest {
             .text("/contact/id"));
     realIds.put(
         "account", api.post("/api/v1/accounts", Map.of("name", "Sweep")).text("/account/id"));
+    realIds.put(
+        "conversation",
+        api.post("/api/v1/conversations", Map.of("contact_id", realIds.get("contact")))
+            .text("/conversation_id"));
+    realIds.put(
+        "opportunit",
+        api.post("/api/v1/opportunities", Map.of("name", "Sweep")).text("/opportunity/id"));
+  }
+
+  /**
+   * Every field a PATCH's documented body names, set to null and to a number beyond a double's
+   * range, on a real record: cleared, kept or refused with a 400, never a 5xx (a NOT NULL column
+   * given null was one).
+   */
+  @Test
+  void noPatchOfOneFieldToNullOrAnOutOfRangeNumberAnswersWithA5xx() {
+    JsonNode docs = anonymous().get("/v3/api-docs").json();
+    List<String> patched = new ArrayList<>();
+    docs.at("/paths")
+        .properties()
+        .forEach(
+            path -> {
+              JsonNode patch = path.getValue().get("patch");
+              if (patch == null) {
+                return;
+              }
+              JsonNode schema =
+                  resolve(docs, patch.at("/requestBody/content/application~1json/schema"));
+              String target = path.getKey().replaceAll("\\{[^}]+}", realId(path.getKey()));
+              schema
+                  .path("properties")
+                  .propertyNames()
+                  .forEach(
+                      field -> {
+                        patched.add(path.getKey() + " " + field);
+                        check("PATCH", target, "{\"" + field + "\": null}", "application/json");
+                        check("PATCH", target, "{\"" + field + "\": 1e400}", "application/json");
+                      });
+            });
+    assertThat(patched).as("PATCH fields read from the OpenAPI document").hasSizeGreaterThan(40);
+    assertThat(failures).as(calls + " calls").isEmpty();
+  }
+
+  private static JsonNode resolve(JsonNode docs, JsonNode schema) {
+    String ref = schema.path("$ref").asString("");
+    return ref.startsWith("#/") ? docs.at(ref.substring(1)) : schema;
   }
 
   @Test
