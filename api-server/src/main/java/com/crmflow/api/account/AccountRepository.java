@@ -50,6 +50,17 @@ public class AccountRepository {
   }
 
   /** The tenant's account of this name (case-insensitive), created if there is none. */
+  /** Whether the tenant has an account of this name (case-insensitive, as findOrCreateByName). */
+  public boolean existsByName(UUID tenantId, String name) {
+    return jdbc.sql(
+            "select exists (select 1 from account where tenant_id = :tenantId"
+                + " and lower(name) = lower(:name))")
+        .param("tenantId", tenantId)
+        .param("name", name)
+        .query(Boolean.class)
+        .single();
+  }
+
   public Account findOrCreateByName(UUID tenantId, String name) {
     // "do update" with a no-op so that the existing row is returned too
     return jdbc.sql(

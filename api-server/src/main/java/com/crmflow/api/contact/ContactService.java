@@ -75,6 +75,11 @@ public class ContactService {
     Map<String, Object> custom =
         customFields.validate(
             tenantId, "contact", body.get("custom_fields"), existing.isEmpty(), problems);
+    Map<String, Object> opportunityCustom =
+        opportunityFields == null ? null : opportunityCustomFields(tenantId, body, problems);
+    if (createAccount && !accounts.existsByName(tenantId, (String) fields.get("company"))) {
+      refuseIfAccountsNeedCustomFields(tenantId, problems);
+    }
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
@@ -111,7 +116,7 @@ public class ContactService {
       if (contact.accountId() != null) {
         opportunityFields.put("account_id", contact.accountId());
       }
-      opportunity = opportunities.insert(tenantId, opportunityFields, Map.of());
+      opportunity = opportunities.insert(tenantId, opportunityFields, opportunityCustom);
       events.emit(tenantId, EventNames.OPPORTUNITY_CREATED, opportunity.asEventData());
     }
     return new UpsertResult(contact, account, opportunity, created);
@@ -151,6 +156,46 @@ public class ContactService {
     return updated;
   }
 
+  /**
+   * The custom fields of the opportunity that create_opportunity makes, validated as POST
+   * /opportunities validates them (its required ones included), problems named {@code
+   * create_opportunity.custom_fields.<key>}.
+   */
+  private Map<String, Object> opportunityCustomFields(
+      UUID tenantId, JsonNode body, List<FieldProblem> problems) {
+    List<FieldProblem> nested = new ArrayList<>();
+    Map<String, Object> values =
+        customFields.validate(
+            tenantId,
+            "opportunity",
+            body.get("create_opportunity").get("custom_fields"),
+            true,
+            nested);
+    nested.forEach(
+        p -> problems.add(new FieldProblem("create_opportunity." + p.field(), p.message())));
+    return values;
+  }
+
+  /**
+   * create_account makes an account from the company name alone: where the tenant's accounts have
+   * required custom fields it cannot, and says which (an existing account is only linked).
+   */
+  private void refuseIfAccountsNeedCustomFields(UUID tenantId, List<FieldProblem> problems) {
+    List<FieldProblem> missing = new ArrayList<>();
+    customFields.validate(tenantId, "account", null, true, missing);
+    if (!missing.isEmpty()) {
+      problems.add(
+          new FieldProblem(
+              "create_account",
+              "would create an account without its required custom fields ("
+                  + missing.stream()
+                      .map(p -> p.field().substring("custom_fields.".length()))
+                      .collect(java.util.stream.Collectors.joining(", "))
+                  + "): create the account with POST /api/v1/accounts first, then this contact"
+                  + " links to it by its name"));
+    }
+  }
+
   private static boolean readCreateAccount(JsonNode body, List<FieldProblem> problems) {
     JsonNode node = body.get("create_account");
     if (node == null || node.isNull()) {
@@ -175,7 +220,7 @@ public class ContactService {
     }
     List<FieldProblem> nested = new ArrayList<>();
     Map<String, Object> fields =
-        OpportunitySchema.NESTED_IN_CONTACT.validate(node, true, Set.of(), nested);
+        OpportunitySchema.NESTED_IN_CONTACT.validate(node, true, Set.of("custom_fields"), nested);
     nested.forEach(
         p -> problems.add(new FieldProblem("create_opportunity." + p.field(), p.message())));
     return new LinkedHashMap<>(fields);

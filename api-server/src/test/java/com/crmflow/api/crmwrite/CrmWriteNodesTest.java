@@ -12,6 +12,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +144,60 @@ class CrmWriteNodesTest extends ApiTest {
     assertThat(run.get("error").asString()).contains("write", "shoe_size");
     assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
     assertThat(events(tenant.id(), "contact.updated")).isEmpty();
+  }
+
+  @Test
+  void createRecordIsRefusedWithoutTheRequiredCustomFieldsOfWhatItCreates() {
+    for (String[] required : new String[][] {{"account", "Region"}, {"opportunity", "Region"}}) {
+      ApiResponse defined =
+          tenant
+              .api()
+              .post(
+                  "/api/v1/custom-fields",
+                  Map.of(
+                      "object_type",
+                      required[0],
+                      "field_label",
+                      required[1],
+                      "field_type",
+                      "text",
+                      "is_required",
+                      true));
+      assertThat(defined.status()).as(defined.toString()).isEqualTo(201);
+    }
+    contact("required@example.com");
+    tenant
+        .api()
+        .post(
+            "/api/v1/custom-fields",
+            Map.of(
+                "object_type",
+                "contact",
+                "field_label",
+                "Region",
+                "field_type",
+                "text",
+                "is_required",
+                true));
+
+    for (Map<String, Object> fields :
+        List.<Map<String, Object>>of(
+            Map.of("name", "Acme"), Map.of("name", "Deal"), Map.of("email", "new@example.com"))) {
+      String entity =
+          fields.containsKey("email")
+              ? "contact"
+              : fields.get("name").equals("Acme") ? "account" : "opportunity";
+      JsonNode run =
+          runOne(Map.of("entityType", entity, "fieldMappings", fields), "create_record", Map.of());
+
+      assertThat(run.get("status").asString()).as(entity + ": " + run).isEqualTo("failed");
+      assertThat(run.get("error").asString()).contains("custom_fields.region: is required");
+    }
+    assertThat(tenant.api().get("/api/v1/accounts").at("/total").asInt()).isZero();
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+    assertThat(tenant.api().get("/api/v1/contacts").at("/total").asInt())
+        .as("only the contact made before the field was required")
+        .isEqualTo(1);
   }
 
   @Test

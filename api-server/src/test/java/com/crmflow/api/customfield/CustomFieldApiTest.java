@@ -255,6 +255,71 @@ class CustomFieldApiTest extends ApiTest {
   }
 
   @Test
+  void requiredCustomFieldsHoldForTheAccountAndOpportunityThatPostContactsCreates() {
+    var tenant = newTenant();
+    define(tenant.api(), "account", "Region", "text", "is_required", true);
+    define(tenant.api(), "opportunity", "Source system", "text", "is_required", true);
+
+    ApiResponse withAccount =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of("email", "a@example.com", "company", "Acme", "create_account", true));
+    ApiResponse withOpportunity =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of("email", "o@example.com", "create_opportunity", Map.of("name", "Deal")));
+
+    assertThat(withAccount.status()).as(withAccount.toString()).isEqualTo(400);
+    assertThat(withAccount.text("/errors/0/field")).isEqualTo("create_account");
+    assertThat(withAccount.text("/errors/0/message")).contains("region");
+    assertThat(withOpportunity.status()).as(withOpportunity.toString()).isEqualTo(400);
+    assertThat(withOpportunity.text("/errors/0/field"))
+        .isEqualTo("create_opportunity.custom_fields.source_system");
+    assertThat(withOpportunity.text("/errors/0/message")).isEqualTo("is required");
+    assertThat(tenant.api().get("/api/v1/contacts").at("/total").asInt())
+        .as("nothing was created")
+        .isZero();
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+
+    // the opportunity's custom fields travel with it; an account that exists is only linked
+    assertThat(
+            tenant
+                .api()
+                .post(
+                    "/api/v1/accounts",
+                    Map.of("name", "Acme", "custom_fields", Map.of("region", "EU")))
+                .status())
+        .isEqualTo(201);
+    ApiResponse accepted =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of(
+                    "email",
+                    "a@example.com",
+                    "company",
+                    "Acme",
+                    "create_account",
+                    true,
+                    "create_opportunity",
+                    Map.of("name", "Deal", "custom_fields", Map.of("source_system", "crm"))));
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(201);
+    assertThat(accepted.text("/account/name")).isEqualTo("Acme");
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/opportunities")
+                .at("/opportunities/0/custom_fields/source_system")
+                .asString())
+        .isEqualTo("crm");
+  }
+
+  @Test
   void requiredFieldsAndPatchMerging() {
     var tenant = newTenant();
     define(tenant.api(), "contact", "Region", "text", "is_required", true);
