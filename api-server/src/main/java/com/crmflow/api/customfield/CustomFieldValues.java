@@ -1,6 +1,7 @@
 package com.crmflow.api.customfield;
 
 import com.crmflow.api.recordfield.RecordSchema;
+import com.crmflow.api.recordfield.TextValues;
 import com.crmflow.api.web.FieldProblem;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -60,7 +61,7 @@ public class CustomFieldValues {
           problems.add(new FieldProblem(name, "is not a custom field of " + objectType));
           continue;
         }
-        JsonNode node = customFields.get(key);
+        JsonNode node = typed(definition, customFields.get(key));
         if (node.isNull()) {
           if (definition.isRequired()) {
             problems.add(new FieldProblem(name, "is required and cannot be removed"));
@@ -85,6 +86,16 @@ public class CustomFieldValues {
       }
     }
     return values;
+  }
+
+  /** A value sent as text read as its field's type ("1200" for a number field; see TextValues). */
+  private static JsonNode typed(CustomField definition, JsonNode node) {
+    return switch (definition.fieldType()) {
+      case "number", "currency" -> TextValues.number(node);
+      case "checkbox" -> TextValues.bool(node);
+      case "multi_select" -> TextValues.array(node);
+      default -> node;
+    };
   }
 
   /** Why the value does not fit the definition, or null when it does. */

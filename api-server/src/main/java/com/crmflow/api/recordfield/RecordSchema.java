@@ -98,8 +98,15 @@ public final class RecordSchema {
     return values;
   }
 
-  private static Object convert(FieldSpec spec, JsonNode node, List<FieldProblem> problems) {
+  private static Object convert(FieldSpec spec, JsonNode given, List<FieldProblem> problems) {
     String name = spec.name();
+    JsonNode node =
+        switch (spec.kind()) {
+          case DECIMAL -> TextValues.number(given);
+          case BOOLEAN -> TextValues.bool(given);
+          case STRING_LIST -> TextValues.array(given);
+          default -> given;
+        };
     switch (spec.kind()) {
       case BOOLEAN -> {
         if (!node.isBoolean()) {

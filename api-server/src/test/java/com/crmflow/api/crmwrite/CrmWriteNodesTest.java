@@ -114,6 +114,46 @@ class CrmWriteNodesTest extends ApiTest {
     assertThat(events(tenant.id(), "opportunity.stage_changed")).hasSize(1);
   }
 
+  /**
+   * Rule 5: a mapping that is exactly one variable inserts a string too; the typed fields read it
+   * as they read a client's string, and a string that is not one is a node error naming the field.
+   */
+  @Test
+  void mappedValuesArriveAsStringsThatTypedFieldsParse() {
+    tenant
+        .api()
+        .post(
+            "/api/v1/custom-fields",
+            Map.of("object_type", "opportunity", "field_label", "Seats", "field_type", "number"));
+    String id =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Deal")).text("/opportunity/id");
+
+    JsonNode parsed =
+        updateOpportunity(
+            Map.of(
+                "value", "{{trigger.amount}}",
+                "description", "{{trigger.items}}",
+                "custom_fields", Map.of("seats", "{{trigger.seats}}")),
+            Map.of("deal", id, "amount", 1200, "items", List.of("a", "b"), "seats", 12));
+    JsonNode refused =
+        updateOpportunity(
+            Map.of("value", "{{trigger.amount}}"), Map.of("deal", id, "amount", "lots"));
+
+    assertThat(parsed.get("status").asString()).as(parsed.toString()).isEqualTo("completed");
+    JsonNode stored = tenant.api().get("/api/v1/opportunities/" + id).at("/opportunity");
+    assertThat(stored.get("value").decimalValue()).isEqualByComparingTo("1200");
+    assertThat(stored.get("description").asString())
+        .as("a list inserted as its JSON text")
+        .isEqualTo("[\"a\",\"b\"]");
+    assertThat(stored.at("/custom_fields/seats").decimalValue()).isEqualByComparingTo("12");
+    assertThat(refused.get("status").asString()).isEqualTo("failed");
+    assertThat(refused.get("error").asString()).contains("value: must be a number");
+    assertThat(
+            tenant.api().get("/api/v1/opportunities/" + id).at("/opportunity/value").decimalValue())
+        .as("the refused write changed nothing")
+        .isEqualByComparingTo("1200");
+  }
+
   @Test
   void aRefusedWriteNamesEachFieldOnce() {
     String id =

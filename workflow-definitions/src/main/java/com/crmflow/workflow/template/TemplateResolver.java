@@ -50,16 +50,12 @@ public final class TemplateResolver {
 
   /**
    * Renders a structured value (field mappings): strings are rendered, maps and lists element by
-   * element. A string that is exactly one variable keeps the variable's own type, so {@code
-   * "{{trigger.amount}}"} stays a number for a number field; a missing one is still "".
+   * element. Every inserted value is a string, as rule 5 says, also where a string is exactly one
+   * variable: {@code "{{trigger.amount}}"} is "1200", and a number field reads it as a number (a
+   * missing variable is "").
    */
   public static Object renderValue(Object value, Map<String, Object> scope) {
     if (value instanceof String s) {
-      Matcher whole = TemplateReference.VARIABLE.matcher(s.trim());
-      if (whole.matches()) {
-        Object raw = lookup(scope, whole.group(1) + whole.group(2));
-        return raw == null ? "" : raw;
-      }
       return render(s, scope);
     }
     if (value instanceof Map<?, ?> map) {
