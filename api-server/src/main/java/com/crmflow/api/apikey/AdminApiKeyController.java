@@ -61,9 +61,9 @@ class AdminApiKeyController {
     if (!unknown.isEmpty()) {
       throw ApiException.invalid(unknown);
     }
+    AuditedTenant.set(request, tenantId); // before the change: its row commits with it
     ApiKeyService.IssuedKey issued =
         apiKeys.issue(tenantId, body.name().trim(), body.scopes(), body.rateLimitPerMinute());
-    AuditedTenant.set(request, tenantId);
     Map<String, Object> response = new LinkedHashMap<>();
     response.put("api_key", issued.apiKey());
     response.put("key", issued.plaintext());
@@ -81,9 +81,9 @@ class AdminApiKeyController {
   Map<String, ApiKey> revoke(
       @PathVariable UUID tenantId, @PathVariable UUID keyId, HttpServletRequest request) {
     requireTenant(tenantId);
+    AuditedTenant.set(request, tenantId); // before the change: its row commits with it
     ApiKey revoked =
         apiKeys.revoke(tenantId, keyId).orElseThrow(() -> ApiException.notFound("API key", keyId));
-    AuditedTenant.set(request, tenantId);
     return Map.of("api_key", revoked);
   }
 

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Issues, authenticates and revokes API keys. A key is {@code crm_} followed by 43 base64url
@@ -41,6 +42,7 @@ public class ApiKeyService {
   /** A new key and its plaintext, which is shown to the user once and never again. */
   public record IssuedKey(ApiKey apiKey, String plaintext) {}
 
+  @Transactional
   public IssuedKey issue(
       UUID tenantId, String name, List<String> scopes, Integer rateLimitPerMinute) {
     byte[] secret = new byte[32];
@@ -89,6 +91,7 @@ public class ApiKeyService {
     return keys.listByTenant(tenantId);
   }
 
+  @Transactional
   public Optional<ApiKey> revoke(UUID tenantId, UUID keyId) {
     return keys.revoke(tenantId, keyId);
   }

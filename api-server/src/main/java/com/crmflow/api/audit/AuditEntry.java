@@ -3,7 +3,7 @@ package com.crmflow.api.audit;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** One audited mutating call. */
+/** One audited mutating call; status is null only while it is being answered. */
 public record AuditEntry(
     long id,
     UUID tenantId,
@@ -11,5 +11,5 @@ public record AuditEntry(
     String actor,
     String method,
     String path,
-    int status,
+    Integer status,
     OffsetDateTime createdAt) {}

@@ -9,8 +9,15 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Writes one audit row for every mutating call that succeeded (2xx). Rejected calls (401, 403, any
- * 4xx or 5xx) write none. Runs after the handler, when the final status is known.
+ * The audit log's view of each call, once its answer is final. It runs first in the pipeline, so it
+ * also sees the calls the key or admin-token check refused:
+ *
+ * <ul>
+ *   <li>a refused call (401, 403) is kept as a security event: who (key and tenant where known),
+ *       what, the reason the check gave, and from where;
+ *   <li>a mutating call that succeeded gets its status on the row its change committed with ({@link
+ *       AuditedTransactions}); one that changed nothing through a transaction gets its row now.
+ * </ul>
  */
 @Component
 public class AuditInterceptor implements HandlerInterceptor {
@@ -18,19 +25,30 @@ public class AuditInterceptor implements HandlerInterceptor {
   private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
 
   private final AuditLogRepository auditLog;
+  private final SecurityEventRepository securityEvents;
 
-  AuditInterceptor(AuditLogRepository auditLog) {
+  AuditInterceptor(AuditLogRepository auditLog, SecurityEventRepository securityEvents) {
     this.auditLog = auditLog;
+    this.securityEvents = securityEvents;
   }
 
   @Override
   public void afterCompletion(
       HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
     int status = response.getStatus();
+    Caller caller = Caller.of(request);
+    if (status == 401 || status == 403) {
+      keepSecurityEvent(request, caller, status);
+      return;
+    }
     if (ex != null || status < 200 || status >= 300 || !MUTATING.contains(request.getMethod())) {
       return;
     }
-    Caller caller = Caller.of(request);
+    Long row = (Long) request.getAttribute(AuditedTransactions.ROW);
+    if (row != null) {
+      auditLog.setStatus(row, status);
+      return;
+    }
     if (caller != null) {
       auditLog.insert(
           caller.tenantId(),
@@ -46,5 +64,26 @@ public class AuditInterceptor implements HandlerInterceptor {
       auditLog.insert(
           adminTenant, null, "admin", request.getMethod(), request.getRequestURI(), status);
     }
+  }
+
+  private void keepSecurityEvent(HttpServletRequest request, Caller caller, int status) {
+    String reason = (String) request.getAttribute(SecurityEvents.REASON);
+    if (reason == null) {
+      reason = status == 401 ? "not authenticated" : "not allowed";
+    }
+    String path = request.getRequestURI();
+    String actor =
+        path.startsWith("/admin/")
+            ? "admin"
+            : path.startsWith("/api/webhooks/automation/") ? "trigger" : "api_key";
+    securityEvents.insert(
+        caller == null ? null : caller.tenantId(),
+        caller == null ? null : caller.apiKeyId(),
+        actor,
+        request.getMethod(),
+        request.getRequestURI(),
+        status,
+        reason,
+        request.getRemoteAddr());
   }
 }

@@ -14,17 +14,33 @@ class AuditLogRepository {
     this.jdbc = jdbc;
   }
 
-  void insert(UUID tenantId, UUID apiKeyId, String actor, String method, String path, int status) {
-    jdbc.sql(
+  /**
+   * @param status null while the call is still being answered (a row written in the change's own
+   *     transaction); see {@link #setStatus}
+   * @return the row's id
+   */
+  long insert(
+      UUID tenantId, UUID apiKeyId, String actor, String method, String path, Integer status) {
+    return jdbc.sql(
             """
             insert into audit_log (tenant_id, api_key_id, actor, method, path, status)
             values (:tenantId, :apiKeyId, :actor, :method, :path, :status)
+            returning id
             """)
         .param("tenantId", tenantId)
         .param("apiKeyId", apiKeyId)
         .param("actor", actor)
         .param("method", method)
         .param("path", path)
+        .param("status", status)
+        .query(Long.class)
+        .single();
+  }
+
+  /** The call's status, once its answer is final. */
+  void setStatus(long id, int status) {
+    jdbc.sql("update audit_log set status = :status where id = :id")
+        .param("id", id)
         .param("status", status)
         .update();
   }

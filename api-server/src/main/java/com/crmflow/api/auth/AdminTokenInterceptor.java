@@ -1,5 +1,6 @@
 package com.crmflow.api.auth;
 
+import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,6 +40,8 @@ class AdminTokenInterceptor implements HandlerInterceptor {
     if (header == null
         || !MessageDigest.isEqual(
             header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
+      SecurityEvents.refused(
+          request, header == null ? "no Authorization header" : "a wrong admin token");
       throw ApiException.unauthorized();
     }
     return true;

@@ -1,6 +1,7 @@
 package com.crmflow.api.auth;
 
 import com.crmflow.api.apikey.ApiKeyService;
+import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -27,10 +28,15 @@ class ApiKeyInterceptor implements HandlerInterceptor {
     if (!(handler instanceof HandlerMethod method)) {
       return true; // static resources and unmatched paths: nothing to protect
     }
+    String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
     Caller caller =
         apiKeys
-            .authenticate(request.getHeader(HttpHeaders.AUTHORIZATION))
-            .orElseThrow(ApiException::unauthorized);
+            .authenticate(authorization)
+            .orElseThrow(
+                () -> {
+                  SecurityEvents.refused(request, whyNotAuthenticated(authorization));
+                  return ApiException.unauthorized();
+                });
     request.setAttribute(Caller.REQUEST_ATTRIBUTE, caller);
     RequiresScope required = method.getMethodAnnotation(RequiresScope.class);
     if (required == null) {
@@ -38,9 +44,21 @@ class ApiKeyInterceptor implements HandlerInterceptor {
       throw new IllegalStateException("no @RequiresScope on " + method);
     }
     if (!caller.has(required.value())) {
+      SecurityEvents.refused(request, "the key lacks the scope " + required.value());
       throw ApiException.forbidden(
           "This API key lacks the scope '" + required.value() + "' needed for this endpoint.");
     }
     return true;
+  }
+
+  /** For the security event only: the answer does not tell these apart. */
+  private static String whyNotAuthenticated(String authorization) {
+    if (authorization == null) {
+      return "no Authorization header";
+    }
+    if (!authorization.trim().toLowerCase(java.util.Locale.ROOT).startsWith("bearer ")) {
+      return "the Authorization header holds no bearer key";
+    }
+    return "an unknown or revoked API key";
   }
 }

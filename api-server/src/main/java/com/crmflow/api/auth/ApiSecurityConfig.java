@@ -11,9 +11,9 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * The request pipeline of the API, in order: API key and scope (401/403), rate limit (429), then
- * the handler; the audit interceptor writes its row once the status is final. The public automation
- * trigger is outside it.
+ * The request pipeline of the API, in order: the audit interceptor (first, so that it sees the
+ * calls refused after it; it acts once the answer is final), API key and scope (401/403), rate
+ * limit (429), then the handler. The public automation trigger passes only the audit interceptor.
  */
 @Configuration
 class ApiSecurityConfig implements WebMvcConfigurer {
@@ -33,6 +33,7 @@ class ApiSecurityConfig implements WebMvcConfigurer {
 
   @Override
   public void addInterceptors(InterceptorRegistry registry) {
+    registry.addInterceptor(auditInterceptor).addPathPatterns("/api/**", "/admin/**");
     registry
         .addInterceptor(new ApiKeyInterceptor(apiKeys))
         .addPathPatterns("/api/**")
@@ -42,7 +43,6 @@ class ApiSecurityConfig implements WebMvcConfigurer {
         .addPathPatterns("/api/**")
         .excludePathPatterns(PUBLIC_TRIGGER);
     registry.addInterceptor(new AdminTokenInterceptor(properties)).addPathPatterns("/admin/**");
-    registry.addInterceptor(auditInterceptor).addPathPatterns("/api/**", "/admin/**");
   }
 
   @Override

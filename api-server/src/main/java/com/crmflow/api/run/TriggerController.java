@@ -1,5 +1,6 @@
 package com.crmflow.api.run;
 
+import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
 import com.crmflow.api.json.JsonBodies;
@@ -161,6 +162,8 @@ class TriggerController {
       if (secret == null
           || !MessageDigest.isEqual(
               secret.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
+        SecurityEvents.refused(
+            secret == null ? "no X-Webhook-Secret header" : "a wrong X-Webhook-Secret");
         throw new ApiException(
             HttpStatus.UNAUTHORIZED,
             "X-Webhook-Secret is missing or does not match this trigger's secret.",

@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -22,8 +23,11 @@ class AdminTenantController {
 
   private final TenantRepository tenants;
 
-  AdminTenantController(TenantRepository tenants) {
+  private final TransactionTemplate transaction;
+
+  AdminTenantController(TenantRepository tenants, TransactionTemplate transaction) {
     this.tenants = tenants;
+    this.transaction = transaction;
   }
 
   record CreateTenantRequest(@NotBlank @Size(max = 200) String name) {}
@@ -32,8 +36,14 @@ class AdminTenantController {
   @ResponseStatus(HttpStatus.CREATED)
   Map<String, Tenant> create(
       @Valid @RequestBody CreateTenantRequest body, HttpServletRequest request) {
-    Tenant tenant = tenants.create(body.name().trim());
-    AuditedTenant.set(request, tenant.id());
+    // the new tenant names the audit row, which commits with it
+    Tenant tenant =
+        transaction.execute(
+            status -> {
+              Tenant created = tenants.create(body.name().trim());
+              AuditedTenant.set(request, created.id());
+              return created;
+            });
     return Map.of("tenant", tenant);
   }
 
