@@ -45,8 +45,7 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_WRITE)
   Map<String, Object> replace(
       Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
-    CanvasSnapshot saved =
-        canvases.replace(caller.tenantId(), sequenceId, JsonBodies.requireObject(body));
+    CanvasSnapshot saved = canvases.replace(caller, sequenceId, JsonBodies.requireObject(body));
     Map<String, Object> response = new LinkedHashMap<>();
     response.put("saved", true);
     response.put("node_count", saved.nodes().size());
@@ -84,8 +83,7 @@ class CanvasController {
   @ResponseStatus(HttpStatus.CREATED)
   Map<String, Object> addNode(
       Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
-    StoredNode node =
-        canvases.addNode(caller.tenantId(), sequenceId, JsonBodies.requireObject(body));
+    StoredNode node = canvases.addNode(caller, sequenceId, JsonBodies.requireObject(body));
     return Map.of("node", CanvasViews.node(sequenceId, node));
   }
 
@@ -97,7 +95,7 @@ class CanvasController {
       @PathVariable String nodeId,
       @RequestBody JsonNode body) {
     StoredNode node =
-        canvases.patchNode(caller.tenantId(), sequenceId, nodeId, JsonBodies.requireObject(body));
+        canvases.patchNode(caller, sequenceId, nodeId, JsonBodies.requireObject(body));
     return Map.of("node", CanvasViews.node(sequenceId, node));
   }
 
@@ -105,7 +103,7 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_WRITE)
   Map<String, Object> deleteNode(
       Caller caller, @PathVariable UUID sequenceId, @PathVariable String nodeId) {
-    int edgesRemoved = canvases.deleteNode(caller.tenantId(), sequenceId, nodeId);
+    int edgesRemoved = canvases.deleteNode(caller, sequenceId, nodeId);
     return Map.of("deleted", true, "edges_removed", edgesRemoved);
   }
 
@@ -121,8 +119,7 @@ class CanvasController {
   @ResponseStatus(HttpStatus.CREATED)
   Map<String, Object> addEdge(
       Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
-    StoredEdge edge =
-        canvases.addEdge(caller.tenantId(), sequenceId, JsonBodies.requireObject(body));
+    StoredEdge edge = canvases.addEdge(caller, sequenceId, JsonBodies.requireObject(body));
     return Map.of("edge", CanvasViews.edge(sequenceId, edge));
   }
 
@@ -130,7 +127,7 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_WRITE)
   Map<String, Object> deleteEdge(
       Caller caller, @PathVariable UUID sequenceId, @PathVariable String edgeId) {
-    canvases.deleteEdge(caller.tenantId(), sequenceId, edgeId);
+    canvases.deleteEdge(caller, sequenceId, edgeId);
     return Map.of("deleted", true);
   }
 

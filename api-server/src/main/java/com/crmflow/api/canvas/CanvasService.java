@@ -1,5 +1,6 @@
 package com.crmflow.api.canvas;
 
+import com.crmflow.api.auth.Caller;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
@@ -94,7 +95,8 @@ public class CanvasService {
 
   /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
   @Transactional
-  public CanvasSnapshot replace(UUID tenantId, UUID sequenceId, JsonNode body) {
+  public CanvasSnapshot replace(Caller caller, UUID sequenceId, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput input = new CanvasInput(json.mapper(), problems);
     List<CanvasInput.NodeInput> nodeInputs = new ArrayList<>();
@@ -114,7 +116,7 @@ public class CanvasService {
       throw ApiException.invalid(problems);
     }
     return write(
-        tenantId,
+        caller,
         sequenceId,
         current -> {
           OffsetDateTime now = now();
@@ -150,10 +152,11 @@ public class CanvasService {
 
   /** POST /generate: the generated flow replaces the canvas. */
   @Transactional
-  public CanvasSnapshot replaceWith(UUID tenantId, UUID sequenceId, Canvas canvas) {
+  public CanvasSnapshot replaceWith(Caller caller, UUID sequenceId, Canvas canvas) {
+    UUID tenantId = caller.tenantId();
     OffsetDateTime now = now();
     return write(
-        tenantId,
+        caller,
         sequenceId,
         current ->
             new Edit(
@@ -170,7 +173,8 @@ public class CanvasService {
 
   /** POST /nodes: a new node with a server-made UUID id. */
   @Transactional
-  public StoredNode addNode(UUID tenantId, UUID sequenceId, JsonNode body) {
+  public StoredNode addNode(Caller caller, UUID sequenceId, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput.NodeInput node = new CanvasInput(json.mapper(), problems).node(body, "body");
     if (node != null) {
@@ -193,7 +197,7 @@ public class CanvasService {
     String id = newId();
     CanvasSnapshot saved =
         write(
-            tenantId,
+            caller,
             sequenceId,
             current -> {
               OffsetDateTime now = now();
@@ -206,7 +210,8 @@ public class CanvasService {
 
   /** PATCH /nodes/:id: position and/or data; config keys merge, a null value removes one. */
   @Transactional
-  public StoredNode patchNode(UUID tenantId, UUID sequenceId, String nodeId, JsonNode body) {
+  public StoredNode patchNode(Caller caller, UUID sequenceId, String nodeId, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput input = new CanvasInput(json.mapper(), problems);
     for (String key : body.propertyNames()) {
@@ -221,7 +226,7 @@ public class CanvasService {
     }
     CanvasSnapshot saved =
         write(
-            tenantId,
+            caller,
             sequenceId,
             current -> {
               StoredNode before = nodeOf(current, nodeId);
@@ -264,10 +269,11 @@ public class CanvasService {
 
   /** DELETE /nodes/:id: the node and every edge touching it; answers how many edges went. */
   @Transactional
-  public int deleteNode(UUID tenantId, UUID sequenceId, String nodeId) {
+  public int deleteNode(Caller caller, UUID sequenceId, String nodeId) {
+    UUID tenantId = caller.tenantId();
     int[] removed = new int[1];
     write(
-        tenantId,
+        caller,
         sequenceId,
         current -> {
           nodeOf(current, nodeId);
@@ -284,7 +290,8 @@ public class CanvasService {
 
   /** POST /edges: source and target must be nodes of the canvas (400 otherwise). */
   @Transactional
-  public StoredEdge addEdge(UUID tenantId, UUID sequenceId, JsonNode body) {
+  public StoredEdge addEdge(Caller caller, UUID sequenceId, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput.EdgeInput edge = new CanvasInput(json.mapper(), problems).edge(body, "body");
     if (edge != null) {
@@ -304,7 +311,7 @@ public class CanvasService {
     String id = newId();
     CanvasSnapshot saved =
         write(
-            tenantId,
+            caller,
             sequenceId,
             current -> {
               List<StoredEdge> edges = new ArrayList<>(current.edges());
@@ -322,9 +329,10 @@ public class CanvasService {
   }
 
   @Transactional
-  public void deleteEdge(UUID tenantId, UUID sequenceId, String edgeId) {
+  public void deleteEdge(Caller caller, UUID sequenceId, String edgeId) {
+    UUID tenantId = caller.tenantId();
     write(
-        tenantId,
+        caller,
         sequenceId,
         current -> {
           if (current.edges().stream().noneMatch(e -> e.id().equals(edgeId))) {
@@ -341,7 +349,8 @@ public class CanvasService {
    * version, check it, store it as the next version and refresh the trigger registry.
    */
   private CanvasSnapshot write(
-      UUID tenantId, UUID sequenceId, Function<CanvasSnapshot, Edit> edit) {
+      Caller caller, UUID sequenceId, Function<CanvasSnapshot, Edit> edit) {
+    UUID tenantId = caller.tenantId();
     Sequence sequence =
         sequences
             .lock(tenantId, sequenceId)
@@ -384,6 +393,7 @@ public class CanvasService {
             "An active sequence only accepts changes that keep it complete; pause it to rebuild.",
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
+      FlowScopes.requireHeldBy(caller, canvas, "Changing this active flow");
     }
     canvases.insert(tenantId, sequenceId, next);
     sequences.setCurrentVersion(tenantId, sequenceId, next.version());

@@ -77,7 +77,7 @@ class GenerateController {
           "The generated flow is not valid.",
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
-    CanvasSnapshot saved = canvases.replaceWith(caller.tenantId(), sequenceId, canvas);
+    CanvasSnapshot saved = canvases.replaceWith(caller, sequenceId, canvas);
     Map<String, Object> shown = CanvasService.view(sequenceId, saved);
     return Map.of("nodes", shown.get("nodes"), "edges", shown.get("edges"));
   }

@@ -5,7 +5,9 @@ import java.util.UUID;
 
 /**
  * A sequence (contact-enrollment flow) or an automation (flow_type automation, builder_mode
- * visual). step_count counts the nodes of its latest canvas that are not triggers.
+ * visual). step_count counts the nodes of its latest canvas that are not triggers;
+ * activated_by_key_id is the API key that last activated it (null: never activated, or by a key
+ * since deleted).
  */
 public record Sequence(
     UUID id,
@@ -16,6 +18,7 @@ public record Sequence(
     String builderMode,
     String flowType,
     int currentVersion,
+    UUID activatedByKeyId,
     OffsetDateTime createdAt,
     OffsetDateTime updatedAt) {
 

@@ -93,6 +93,6 @@ class SequenceController {
   @PatchMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   Map<String, Sequence> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of("sequence", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+    return Map.of("sequence", service.patch(caller, id, JsonBodies.requireObject(body)));
   }
 }

@@ -19,7 +19,8 @@ public class SequenceRepository {
              coalesce((select count(*) from canvas_version v, jsonb_array_elements(v.nodes) n
                        where v.sequence_id = s.id and v.version = s.current_version
                          and not (n ->> 'type' = any (:triggerTypes))), 0) as step_count,
-             s.builder_mode, s.flow_type, s.current_version, s.created_at, s.updated_at
+             s.builder_mode, s.flow_type, s.current_version, s.activated_by_key_id, s.created_at,
+             s.updated_at
       from sequence s
       """;
 

@@ -1,7 +1,9 @@
 package com.crmflow.api.sequence;
 
+import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasService;
+import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
@@ -54,9 +56,14 @@ class SequenceService {
     return sequences.insert(tenantId, fields);
   }
 
-  /** PATCH: name, description, status. Activation checks the canvas for completeness (422). */
+  /**
+   * PATCH: name, description, status. Activation checks the canvas for completeness (422) and that
+   * the caller's key holds the scopes its nodes act with (403, {@link FlowScopes}), and records the
+   * key that activated it.
+   */
   @Transactional
-  Sequence patch(UUID tenantId, UUID id, JsonNode body) {
+  Sequence patch(Caller caller, UUID id, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     Map<String, Object> fields = SequenceSchema.UPDATE.validate(body, false, Set.of(), problems);
     if (!problems.isEmpty()) {
@@ -75,6 +82,8 @@ class SequenceService {
             "The sequence cannot be activated: " + incomplete.size() + " problem(s) in its canvas.",
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
+      FlowScopes.requireHeldBy(caller, canvas, "Activating this flow");
+      fields.put("activated_by_key_id", caller.apiKeyId());
     }
     sequences.update(tenantId, id, fields);
     if (fields.containsKey("status")) {
