@@ -7,6 +7,7 @@ import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
@@ -249,9 +250,9 @@ public class RunStarter {
 
   /**
    * Starts the run's workflow where the run's node log stands: from its start for a run that never
-   * ran (the log holds at most its trigger), or on from where it stood for a run whose workflow the
-   * server lost (see {@link RunResume}). The reconciler, a retry and a schedule start runs this
-   * way; a start that finds the workflow running changes nothing.
+   * ran (the log holds at most its trigger), or on from where it stands (see {@link RunResume}).
+   * The reconciler, a retry and a schedule start runs this way; a start that finds the workflow
+   * running changes nothing.
    *
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
@@ -375,7 +376,7 @@ public class RunStarter {
     if (run.enrollmentId() != null) {
       return "enrollment";
     }
-    return canvas.node(run.triggerNodeId()).map(n -> n.type()).orElse("trigger");
+    return canvas.node(run.triggerNodeId()).map(CanvasNode::type).orElse("trigger");
   }
 
   /** The automation's or sequence's name, for the Temporal UI (remembered a minute). */
