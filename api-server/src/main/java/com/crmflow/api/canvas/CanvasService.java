@@ -33,26 +33,29 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Every change to a canvas: each one is checked by the structural rules and stored as a new
- * immutable version. A sequence that is active only accepts changes that keep it complete.
+ * immutable version, its secrets sealed ({@link CanvasSecrets}). A sequence that is active only
+ * accepts changes that keep it complete.
  */
 @Service
 public class CanvasService {
 
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
+  private final CanvasSecrets secrets;
   private final JsonColumns json;
-
   private final ApplicationEventPublisher publisher;
 
   CanvasService(
       SequenceRepository sequences,
       CanvasRepository canvases,
+      CanvasSecrets secrets,
       JsonColumns json,
       ApplicationEventPublisher publisher) {
-    this.publisher = publisher;
     this.sequences = sequences;
     this.canvases = canvases;
+    this.secrets = secrets;
     this.json = json;
+    this.publisher = publisher;
   }
 
   /** The nodes and edges a change leaves. */
@@ -358,12 +361,16 @@ public class CanvasService {
     CanvasSnapshot current =
         canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion());
     Edit changed = edit.apply(current);
+    List<FieldProblem> problems = new ArrayList<>();
     List<StoredNode> nodes =
-        changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList();
+        secrets.sealed(
+            tenantId,
+            current,
+            changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList(),
+            problems);
     CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());
     Canvas canvas = next.toCanvas();
 
-    List<FieldProblem> problems = new ArrayList<>();
     CanvasRules.structural(canvas).forEach(p -> problems.add(asFieldProblem(p)));
     for (StoredNode node : nodes) {
       if (node.data() != null

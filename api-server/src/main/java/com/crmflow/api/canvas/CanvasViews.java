@@ -1,6 +1,7 @@
 package com.crmflow.api.canvas;
 
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
@@ -31,9 +32,14 @@ final class CanvasViews {
       String label,
       OffsetDateTime createdAt) {}
 
+  /** Secrets are write-only: they show as {@link NodeSecrets#MASK}. */
   static NodeView node(UUID sequenceId, StoredNode n) {
+    NodeData data =
+        n.data() == null
+            ? null
+            : new NodeData(n.data().label(), NodeSecrets.masked(n.type(), n.data().config()));
     return new NodeView(
-        n.id(), sequenceId, n.type(), n.position(), n.data(), n.createdAt(), n.updatedAt());
+        n.id(), sequenceId, n.type(), n.position(), data, n.createdAt(), n.updatedAt());
   }
 
   static EdgeView edge(UUID sequenceId, StoredEdge e) {

@@ -2,13 +2,13 @@ package com.crmflow.api.chat;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodeeffect.NodeEffectRepository;
-import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.HandOver;
 import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.worker.activity.NetworkErrors;
 import com.crmflow.worker.activity.NulCharacters;
 import com.crmflow.worker.activity.OutboundHttpClient;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package com.crmflow.api.run;
 import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
+import com.crmflow.api.canvas.CanvasSecrets;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
@@ -45,6 +46,7 @@ class TriggerController {
   private static final int LOOKUPS = 3;
 
   private final CanvasRepository canvases;
+  private final CanvasSecrets canvasSecrets;
   private final TriggerTargets targets;
   private final TriggerAdmission admission;
   private final RunRepository runs;
@@ -53,12 +55,14 @@ class TriggerController {
 
   TriggerController(
       CanvasRepository canvases,
+      CanvasSecrets canvasSecrets,
       TriggerTargets targets,
       TriggerAdmission admission,
       RunRepository runs,
       RunStarter starter,
       JsonMapper mapper) {
     this.canvases = canvases;
+    this.canvasSecrets = canvasSecrets;
     this.targets = targets;
     this.admission = admission;
     this.runs = runs;
@@ -157,7 +161,8 @@ class TriggerController {
               + " (POST /api/v1/sequences/enroll), its webhook_trigger does not fire.",
           List.of());
     }
-    if (node.config("secretToken") instanceof String expected && !expected.isEmpty()) {
+    if (node.config("secretToken") instanceof String stored && !stored.isEmpty()) {
+      String expected = canvasSecrets.plain(tenant, stored);
       String secret = call.secret();
       if (secret == null
           || !MessageDigest.isEqual(

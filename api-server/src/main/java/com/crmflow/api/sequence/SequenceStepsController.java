@@ -13,6 +13,7 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -164,7 +165,9 @@ class SequenceStepsController {
         step.put("id", node.id());
         step.put("type", node.type());
         step.put("label", node.data() == null ? null : node.data().label());
-        step.put("config", node.data() == null ? Map.of() : node.data().config());
+        step.put(
+            "config",
+            node.data() == null ? Map.of() : NodeSecrets.masked(node.type(), node.data().config()));
         steps.add(step);
         List<CanvasEdge> out =
             canvas.edges().stream().filter(e -> e.source().equals(node.id())).toList();

@@ -1,9 +1,9 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.NetworkErrors;
 import com.crmflow.worker.activity.OutboundHttpClient;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.webhook.AttemptOutcome;
 import com.crmflow.workflow.webhook.WebhookActivities;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.api.secret.SecretCipher;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.worker.activity.DestinationPolicy;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
 import java.net.URI;
 import java.net.URISyntaxException;

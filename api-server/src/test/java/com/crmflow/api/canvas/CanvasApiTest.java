@@ -9,6 +9,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,7 @@ class CanvasApiTest extends ApiTest {
     assertThat(created.text("/node/sequence_id")).isEqualTo(seq);
     assertThat(created.text("/node/data/config/webhookPath"))
         .isEqualTo("/api/webhooks/automation/" + tenant.id() + "/" + id);
-    assertThat(created.text("/node/data/config/secretToken")).isEqualTo("s3cret");
+    assertThat(created.text("/node/data/config/secretToken")).isEqualTo(NodeSecrets.MASK);
   }
 
   @Test

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
@@ -36,7 +37,7 @@ import tools.jackson.databind.JsonNode;
  * The distributed shape: this api-server (profile {@code distributed}: crm queue only) and a
  * workflow-worker started as its own process from its jar, both on one Temporal dev server. Only
  * the worker process can run the workflow and the http_request; only api-server can record the run
- * and write the contact.
+ * and write the contact. The worker shares api-server's secrets key file.
  */
 @ActiveProfiles("distributed")
 @DirtiesContext
@@ -63,6 +64,11 @@ class SeparateWorkerProcessTest extends ApiTest {
   }
 
   @Autowired private WorkerFactory workers;
+
+  /** The worker reads this api-server's key: it unseals the credential headers. */
+  @Value("${crm.secrets.key-file}")
+  private String secretsKeyFile;
+
   private LocalHttpServer peer;
   private WorkerProcess worker;
   private GreenMail smtp;
@@ -77,7 +83,8 @@ class SeparateWorkerProcessTest extends ApiTest {
             TEMPORAL.target(),
             "--spring.mail.host=127.0.0.1",
             "--spring.mail.port=" + smtp.getSmtp().getPort(),
-            "--crm.mail.from=flows@crm.example");
+            "--crm.mail.from=flows@crm.example",
+            "--crm.secrets.key-file=" + secretsKeyFile);
   }
 
   @AfterEach
@@ -101,7 +108,16 @@ class SeparateWorkerProcessTest extends ApiTest {
         chain(
             hook,
             node("wait", "delay", Map.of("delayHours", 1.0 / 3600)),
-            node("call", "http_request", Map.of("method", "POST", "url", peer.url("/done"))),
+            node(
+                "call",
+                "http_request",
+                Map.of(
+                    "method",
+                    "POST",
+                    "url",
+                    peer.url("/done"),
+                    "headers",
+                    Map.of("Authorization", "Bearer {{trigger.token}}-sk-live"))),
             node(
                 "mark",
                 "crm_update",
@@ -109,12 +125,16 @@ class SeparateWorkerProcessTest extends ApiTest {
             node("mail", "email", Map.of("subject", "Done", "body", "All done"))));
     worker.awaitReady();
 
-    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    String runId =
+        fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId, "token", "t1"));
     JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(peer.received("/done")).hasSize(1);
     assertThat(peer.received("/done").get(0).header("Idempotency-Key")).isEqualTo(runId + ":call");
+    // sealed in the canvas and in Temporal, unsealed by the worker process with the shared key
+    assertThat(peer.received("/done").get(0).header("Authorization"))
+        .isEqualTo("Bearer t1-sk-live");
     assertThat(tenant.api().get("/api/v1/contacts/" + contactId).text("/contact/title"))
         .isEqualTo("Done");
     assertThat(run.get("node_log").valueStream().map(e -> e.get("status").asString()))

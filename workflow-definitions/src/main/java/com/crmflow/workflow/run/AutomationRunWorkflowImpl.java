@@ -13,7 +13,9 @@ import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
@@ -855,10 +857,24 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             ? Math.max(1, Math.min(60, n.intValue()))
             : 30;
     Map<String, String> headers = new LinkedHashMap<>();
+    Map<String, String> sealedVariables = new LinkedHashMap<>();
     if (node.config("headers") instanceof Map<?, ?> configured) {
       configured.forEach(
-          (k, v) ->
-              headers.put(String.valueOf(k), TemplateResolver.render(String.valueOf(v), scope)));
+          (k, v) -> {
+            String value = String.valueOf(v);
+            if (NodeSecrets.isSealed(value)) {
+              // the secret stays sealed; only the values of its variables are resolved here
+              headers.put(String.valueOf(k), value);
+              TemplateReference.in(value)
+                  .forEach(
+                      reference ->
+                          sealedVariables.put(
+                              reference.token(),
+                              TemplateResolver.render(reference.token(), scope)));
+            } else {
+              headers.put(String.valueOf(k), TemplateResolver.render(value, scope));
+            }
+          });
     }
     String body =
         node.config("bodyTemplate") == null
@@ -871,7 +887,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
             headers,
             body,
             timeout,
-            input.runId() + ":" + node.id());
+            input.runId() + ":" + node.id(),
+            input.tenantId(),
+            sealedVariables);
     RetryOptions retry =
         RetryOptions.newBuilder()
             .setInitialInterval(Duration.ofSeconds(1))

@@ -1,8 +1,11 @@
 package com.crmflow.worker.activity;
 
+import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.run.HttpRequestActivities;
 import com.crmflow.workflow.run.HttpRequestCommand;
 import com.crmflow.workflow.run.HttpResponseData;
+import com.crmflow.workflow.template.TemplateReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
@@ -14,6 +17,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -33,14 +38,18 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OutboundHttpClient http;
+  private final SecretCipher secrets;
   private final List<OutboundCallObserver> observers;
 
   /**
    * @param observers none in the worker application; api-server's trigger admission
    */
   public HttpRequestActivitiesImpl(
-      OutboundHttpClient http, ObjectProvider<OutboundCallObserver> observers) {
+      OutboundHttpClient http,
+      SecretCipher secrets,
+      ObjectProvider<OutboundCallObserver> observers) {
     this.http = http;
+    this.secrets = secrets;
     this.observers = observers.orderedStream().toList();
   }
 
@@ -53,7 +62,8 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
         .forEach(
             (name, value) -> {
               if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-                headers.put(name, value);
+                headers.put(
+                    name, NodeSecrets.isSealed(value) ? unsealed(command, name, value) : value);
               }
             });
     headers.put("Idempotency-Key", command.idempotencyKey());
@@ -142,5 +152,30 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
 
   private static String snippet(String text) {
     return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+  }
+
+  /**
+   * The plain text of a sealed credential header, its variables filled in from the values the
+   * workflow resolved. A secret this worker cannot unseal fails the node at once: retrying does not
+   * give it the key.
+   */
+  private String unsealed(HttpRequestCommand command, String header, String sealed) {
+    String plain;
+    try {
+      plain = secrets.unseal(UUID.fromString(command.tenantId()), sealed);
+    } catch (IllegalStateException | IllegalArgumentException | NullPointerException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "the secret of header " + header + " cannot be read: " + e.getMessage(),
+          "SecretUnreadable");
+    }
+    Map<String, String> variables =
+        command.sealedVariables() == null ? Map.of() : command.sealedVariables();
+    Matcher m = TemplateReference.VARIABLE.matcher(plain);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, Matcher.quoteReplacement(variables.getOrDefault(m.group(), "")));
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 }

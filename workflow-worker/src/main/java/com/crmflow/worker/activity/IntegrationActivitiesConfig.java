@@ -1,14 +1,15 @@
 package com.crmflow.worker.activity;
 
+import com.crmflow.worker.secret.SecretCipher;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.PropertySource;
 
 /**
- * The integration activities (outbound I/O). Imported by the worker application and by api-server's
- * in-process worker on embedded defaults.
+ * The integration activities (outbound I/O) and the cipher that unseals their secrets. Imported by
+ * the worker application and by api-server's in-process worker on embedded defaults.
  */
 @Configuration
-@ComponentScan
+@ComponentScan(basePackageClasses = {IntegrationActivitiesConfig.class, SecretCipher.class})
 @PropertySource("classpath:smtp-defaults.properties")
 public class IntegrationActivitiesConfig {}

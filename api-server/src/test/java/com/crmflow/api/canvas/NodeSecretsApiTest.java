@@ -1,0 +1,247 @@
+package com.crmflow.api.canvas;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.http;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.canvas.NodeSecrets;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Secrets of canvas nodes are write-only: a webhook_trigger's secretToken and an http_request's
+ * credential headers show as the mask, the mask written back keeps them, and they are stored and
+ * handed to Temporal sealed.
+ */
+class NodeSecretsApiTest extends ApiTest {
+
+  private static final String TOKEN = "whsec-" + UUID.randomUUID();
+  private static final String BEARER = "Bearer sk-live-" + UUID.randomUUID();
+  private static final String API_KEY = "key-" + UUID.randomUUID();
+
+  @Autowired private WorkflowClient temporal;
+
+  private Map<String, Object> flow(String hook, String url) {
+    Map<String, Object> headers = new LinkedHashMap<>();
+    headers.put("Authorization", BEARER);
+    headers.put("X-Api-Key", API_KEY);
+    headers.put("X-Run-Token", "t-{{trigger.token}}");
+    headers.put("Content-Type", "application/json");
+    Map<String, Object> flow =
+        chain(hook, node("call", "http_request", http("POST", url, "headers", headers)));
+    List<Map<String, Object>> nodes =
+        new ArrayList<>((List<Map<String, Object>>) flow.get("nodes"));
+    nodes.set(0, node(hook, "webhook_trigger", Map.of("secretToken", TOKEN)));
+    return Map.of("nodes", nodes, "edges", flow.get("edges"));
+  }
+
+  /** A new automation whose canvas (version 1) holds the flow's secrets. */
+  private String savedFlow(TenantClient tenant) {
+    String seq = SequenceSupport.automation(tenant.api(), "Secrets");
+    ApiResponse saved =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + seq + "/canvas",
+                flow(SequenceSupport.uniqueId("hook"), "https://example.com/in"));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    return seq;
+  }
+
+  @Test
+  void secretsShowAsTheMaskInEveryRead() {
+    var tenant = newTenant();
+    String seq = savedFlow(tenant);
+    String base = "/api/sequences/" + seq;
+
+    List<JsonNode> shown =
+        List.of(
+            tenant.api().get(base + "/canvas").at("/canvas/nodes"),
+            tenant.api().get(base + "/nodes").at("/nodes"),
+            tenant.api().get(base + "/versions/1").at("/canvas/nodes"));
+    for (JsonNode nodes : shown) {
+      assertThat(nodes.get(0).at("/data/config/secretToken").asString())
+          .isEqualTo(NodeSecrets.MASK);
+      JsonNode headers = nodes.get(1).at("/data/config/headers");
+      assertThat(headers.get("Authorization").asString()).isEqualTo(NodeSecrets.MASK);
+      assertThat(headers.get("X-Api-Key").asString()).isEqualTo(NodeSecrets.MASK);
+      assertThat(headers.get("X-Run-Token").asString()).isEqualTo(NodeSecrets.MASK);
+      assertThat(headers.get("Content-Type").asString()).isEqualTo("application/json");
+      assertThat(nodes.toString()).doesNotContain(TOKEN, BEARER, API_KEY, "sealed:");
+    }
+    ApiResponse patched =
+        tenant.api().patch(base + "/nodes/call", Map.of("data", Map.of("label", "Renamed")));
+    assertThat(patched.text("/node/data/config/headers/Authorization")).isEqualTo(NodeSecrets.MASK);
+
+    String stored =
+        jdbc.sql("select string_agg(nodes::text, ' ') from canvas_version where sequence_id = ?")
+            .param(UUID.fromString(seq))
+            .query(String.class)
+            .single();
+    assertThat(stored).doesNotContain(TOKEN, BEARER, API_KEY, "t-{{trigger.token}}");
+    assertThat(stored).contains(NodeSecrets.SEALED_PREFIX);
+  }
+
+  @Test
+  void whatGetShowsCanBePutBackAndTheSecretsStillWork() throws Exception {
+    var tenant = newTenant();
+    try (LocalHttpServer receiver = new LocalHttpServer()) {
+      String hook = SequenceSupport.uniqueId("hook");
+      String seq = SequenceSupport.activeAutomation(tenant.api(), flow(hook, receiver.url("/in")));
+      String base = "/api/sequences/" + seq;
+      JsonNode canvas = tenant.api().get(base + "/canvas").at("/canvas");
+      ApiResponse putBack =
+          tenant
+              .api()
+              .put(
+                  base + "/canvas",
+                  Map.of("nodes", canvas.get("nodes"), "edges", canvas.get("edges")));
+      assertThat(putBack.status()).as(putBack.toString()).isEqualTo(200);
+      assertThat(putBack.at("/version").asInt()).isEqualTo(2);
+
+      String trigger = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
+      assertThat(anonymous().post(trigger, Map.of()).status()).isEqualTo(401);
+      assertThat(
+              anonymous()
+                  .withHeader("X-Webhook-Secret", NodeSecrets.MASK)
+                  .post(trigger, Map.of())
+                  .status())
+          .isEqualTo(401);
+      ApiResponse accepted =
+          anonymous().withHeader("X-Webhook-Secret", TOKEN).post(trigger, Map.of("token", "abc"));
+      assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+      String runId = accepted.text("/runId");
+      JsonNode run = SequenceSupport.awaitRun(tenant.api(), runId);
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      assertThat(run.get("canvas_version").asInt()).isEqualTo(2);
+
+      LocalHttpServer.Received call = receiver.received("/in").get(0);
+      assertThat(call.header("Authorization")).isEqualTo(BEARER);
+      assertThat(call.header("X-Api-Key")).isEqualTo(API_KEY);
+      assertThat(call.header("X-Run-Token")).isEqualTo("t-abc");
+
+      // what Temporal keeps (and its UI shows) holds the secrets sealed, never in plain text:
+      // the run's input, and the request in the local activity's marker or the activity's input
+      StringBuilder payloads = new StringBuilder();
+      for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
+        List<Payload> inputs = new ArrayList<>();
+        if (event.hasWorkflowExecutionStartedEventAttributes()) {
+          inputs.addAll(
+              event.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList());
+        }
+        if (event.hasActivityTaskScheduledEventAttributes()) {
+          inputs.addAll(
+              event.getActivityTaskScheduledEventAttributes().getInput().getPayloadsList());
+        }
+        if (event.hasMarkerRecordedEventAttributes()) {
+          // a local activity's arguments and result
+          event
+              .getMarkerRecordedEventAttributes()
+              .getDetailsMap()
+              .values()
+              .forEach(details -> inputs.addAll(details.getPayloadsList()));
+        }
+        inputs.forEach(p -> payloads.append(p.getData().toStringUtf8()));
+      }
+      assertThat(payloads.toString())
+          .contains(NodeSecrets.SEALED_PREFIX, "\"{{trigger.token}}\":\"abc\"");
+      assertThat(payloads.toString()).doesNotContain(TOKEN, BEARER, API_KEY);
+    }
+  }
+
+  @Test
+  void theMaskKeepsASecretAndANewValueReplacesIt() {
+    var tenant = newTenant();
+    String seq = savedFlow(tenant);
+    String base = "/api/sequences/" + seq;
+    String sealedBefore = storedAuthorization(seq, 1);
+
+    Map<String, Object> masked = new LinkedHashMap<>();
+    masked.put("Authorization", NodeSecrets.MASK);
+    masked.put("X-Api-Key", "key-rotated");
+    ApiResponse patched =
+        tenant
+            .api()
+            .patch(
+                base + "/nodes/call", Map.of("data", Map.of("config", Map.of("headers", masked))));
+    assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+    assertThat(storedAuthorization(seq, 2)).isEqualTo(sealedBefore);
+    String storedKey =
+        jdbc.sql(
+                """
+                select n -> 'data' -> 'config' -> 'headers' ->> 'X-Api-Key'
+                from canvas_version, jsonb_array_elements(nodes) n
+                where sequence_id = ? and version = 2 and n ->> 'id' = 'call'
+                """)
+            .param(UUID.fromString(seq))
+            .query(String.class)
+            .single();
+    assertThat(storedKey).startsWith(NodeSecrets.SEALED_PREFIX).doesNotContain("key-rotated");
+  }
+
+  @Test
+  void aMaskWithNothingStoredOrAForgedSealedValueIsRefusedAndChangesNothing() {
+    var tenant = newTenant();
+    String seq = SequenceSupport.automation(tenant.api(), "Secrets");
+    String base = "/api/sequences/" + seq;
+    ApiResponse mask =
+        tenant
+            .api()
+            .put(
+                base + "/canvas",
+                chain(
+                    "in-" + UUID.randomUUID(),
+                    node(
+                        "call",
+                        "http_request",
+                        http(
+                            "GET",
+                            "https://example.com",
+                            "headers",
+                            Map.of("Authorization", NodeSecrets.MASK)))));
+    assertThat(mask.status()).isEqualTo(400);
+    assertThat(mask.contentType()).startsWith("application/problem+json");
+    assertThat(mask.toString()).contains("nodes.call.data.config.headers.Authorization", "mask");
+
+    ApiResponse forged =
+        tenant
+            .api()
+            .post(
+                base + "/nodes",
+                node(
+                    null,
+                    "webhook_trigger",
+                    Map.of("secretToken", NodeSecrets.SEALED_PREFIX + "AAAA")));
+    assertThat(forged.status()).isEqualTo(400);
+    assertThat(forged.toString()).contains("secretToken", NodeSecrets.SEALED_PREFIX);
+    assertThat(tenant.api().get("/api/v1/sequences/" + seq).at("/sequence/current_version").asInt())
+        .isZero();
+  }
+
+  private String storedAuthorization(String seq, int version) {
+    return jdbc.sql(
+            """
+            select n -> 'data' -> 'config' -> 'headers' ->> 'Authorization'
+            from canvas_version, jsonb_array_elements(nodes) n
+            where sequence_id = ? and version = ? and n ->> 'id' = 'call'
+            """)
+        .param(UUID.fromString(seq))
+        .param(version)
+        .query(String.class)
+        .single();
+  }
+}
