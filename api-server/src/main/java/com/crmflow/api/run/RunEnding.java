@@ -26,13 +26,13 @@ class RunEnding {
 
   private final RunRepository runs;
   private final List<RunEndListener> listeners;
-  private final TriggerAdmission admission;
+  private final RunProgress admission;
   private final Map<String, Counter> endedByStatus;
 
   RunEnding(
       RunRepository runs,
       List<RunEndListener> listeners,
-      TriggerAdmission admission,
+      RunProgress admission,
       MeterRegistry meters) {
     this.runs = runs;
     this.listeners = listeners;

@@ -14,9 +14,9 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
 
   private final RunRepository runs;
   private final RunEnding ending;
-  private final TriggerAdmission admission;
+  private final RunProgress admission;
 
-  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, TriggerAdmission admission) {
+  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, RunProgress admission) {
     this.runs = runs;
     this.ending = ending;
     this.admission = admission;

@@ -162,7 +162,7 @@ public class RunRepository {
    *     ({@code triggerType}) no longer leads to the run's sequence, active and at the run's canvas
    *     version
    */
-  Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
+  public Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
     return bind(
             jdbc.sql(INSERT_ACCEPTED_RUN)
                 .param("triggerType", triggerType)
@@ -192,7 +192,8 @@ public class RunRepository {
         .param("enrollmentId", run.enrollmentId());
   }
 
-  Optional<AutomationRun> findByIdempotencyKey(UUID tenantId, String triggerNodeId, String key) {
+  public Optional<AutomationRun> findByIdempotencyKey(
+      UUID tenantId, String triggerNodeId, String key) {
     return jdbc.sql(
             """
             select %s from automation_run

@@ -136,7 +136,7 @@ public class RunStarter {
   }
 
   /** As {@link #startSoon}, for a run inserted with its trigger's log entry (insertAccepted). */
-  void startAccepted(AutomationRun run, Canvas canvas) {
+  public void startAccepted(AutomationRun run, Canvas canvas) {
     starts.execute(() -> start(run, canvas, true, null));
   }
 
@@ -435,7 +435,7 @@ public class RunStarter {
    *
    * @param canvas that version
    */
-  int canvasBytes(UUID tenantId, UUID sequenceId, int version, Canvas canvas) {
+  public int canvasBytes(UUID tenantId, UUID sequenceId, int version, Canvas canvas) {
     return canvasBytes.get(
         new CanvasVersion(tenantId, sequenceId, version), key -> HistoryPayloads.bytes(canvas));
   }

@@ -28,7 +28,6 @@ class RunRecordingTest extends ApiTest {
 
   @Autowired private RunRecorderActivities recorder;
   @Autowired private RunRepository runs;
-  @Autowired private TriggerAdmission admission;
 
   private static final String T0 = "2026-11-23T10:00:00.000Z";
   private static final String T1 = "2026-11-23T10:00:01.000Z";
@@ -84,7 +83,7 @@ class RunRecordingTest extends ApiTest {
     TenantClient tenant = newTenant();
     try (LocalHttpServer peer = new LocalHttpServer()) {
       peer.hold("/slow");
-      int dueBefore = admission.dueNow();
+      int dueBefore = (int) prometheus("crm_trigger_admission_due");
       String trigger = SequenceSupport.uniqueId("silent");
       SequenceSupport.activeAutomation(
           tenant.api(),
@@ -97,13 +96,17 @@ class RunRecordingTest extends ApiTest {
       // with a start, which finds the workflow and marks the run
       await().atMost(Duration.ofSeconds(10)).until(() -> workflowStarted(UUID.fromString(runId)));
       assertThat(peer.received("/slow")).hasSize(1);
-      assertThat(admission.dueNow()).as("waiting on its peer: not due").isEqualTo(dueBefore);
+      assertThat((int) prometheus("crm_trigger_admission_due"))
+          .as("waiting on its peer: not due")
+          .isEqualTo(dueBefore);
 
       peer.release("/slow");
       JsonNode run = SequenceSupport.awaitRun(tenant.api(), runId);
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo(RunResult.COMPLETED);
       assertThat(peer.received("/slow")).as("one workflow, one call").hasSize(1);
-      assertThat(admission.dueNow()).as("ended: not due").isEqualTo(dueBefore);
+      assertThat((int) prometheus("crm_trigger_admission_due"))
+          .as("ended: not due")
+          .isEqualTo(dueBefore);
       assertThat(
               tenant
                   .api()

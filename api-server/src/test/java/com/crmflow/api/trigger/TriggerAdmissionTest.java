@@ -1,4 +1,4 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

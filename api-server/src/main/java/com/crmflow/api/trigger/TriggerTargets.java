@@ -1,4 +1,4 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;

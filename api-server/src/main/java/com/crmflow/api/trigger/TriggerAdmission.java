@@ -1,5 +1,6 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
+import com.crmflow.api.run.RunProgress;
 import com.crmflow.worker.activity.OutboundCallObserver;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,7 +47,7 @@ import org.springframework.stereotype.Component;
  * crm.trigger.admission.pace} (calls let in per second at most now).
  */
 @Component
-class TriggerAdmission implements OutboundCallObserver {
+class TriggerAdmission implements OutboundCallObserver, RunProgress {
 
   static final Duration TRACKED_WAKEUPS = Duration.ofSeconds(60);
   static final Duration FORGET_DUE_AFTER = Duration.ofSeconds(60);
@@ -151,7 +152,8 @@ class TriggerAdmission implements OutboundCallObserver {
   }
 
   /** The run waits on a delay until then: not due before that, and forgotten if that is far. */
-  void waitsUntil(UUID runId, Instant until) {
+  @Override
+  public void waitsUntil(UUID runId, Instant until) {
     change(
         () -> {
           boolean counted = due.remove(runId) != null | waiting.remove(runId) != null;
@@ -166,7 +168,8 @@ class TriggerAdmission implements OutboundCallObserver {
   }
 
   /** The run ended (or was not accepted after all): no longer counted. */
-  void ended(UUID runId) {
+  @Override
+  public void ended(UUID runId) {
     change(
         () -> {
           boolean counted =

@@ -1,8 +1,10 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.run.RunRepository;
+import com.crmflow.api.run.RunStarter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

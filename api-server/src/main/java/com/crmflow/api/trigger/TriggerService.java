@@ -1,10 +1,13 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
 import com.crmflow.api.canvas.CanvasSecrets;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunRepository;
+import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
@@ -20,27 +23,22 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.stereotype.Service;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The public automation trigger: no API key, only the node's optional secretToken. The run row,
- * with its payload, is committed before the 200; the workflow is started right after, and the
- * reconciler starts it later if Temporal was unreachable. Nothing accepted is lost.
+ * The rules of the public automation trigger: no API key, only the node's optional secretToken. The
+ * run row, with its payload, is committed before the 200; the workflow is started right after, and
+ * the reconciler starts it later if Temporal was unreachable. Nothing accepted is lost.
  *
  * <p>The call is checked against the trigger's target as remembered from earlier calls ({@link
  * TriggerTargets}); the insert confirms that target against the database in the same statement.
  * When it cannot (the automation was paused, edited or deleted since), or when the remembered
  * target refuses the call, the target is looked up again and the call decided on that.
  */
-@RestController
-class TriggerController {
+@Service
+class TriggerService {
 
   /** Lookups of the target per call before giving up on an automation that keeps changing. */
   private static final int LOOKUPS = 3;
@@ -53,7 +51,7 @@ class TriggerController {
   private final RunStarter starter;
   private final JsonMapper mapper;
 
-  TriggerController(
+  TriggerService(
       CanvasRepository canvases,
       CanvasSecrets canvasSecrets,
       TriggerTargets targets,
@@ -70,26 +68,23 @@ class TriggerController {
     this.mapper = mapper;
   }
 
-  @PostMapping(
-      path = "/api/webhooks/automation/{tenantId}/{nodeId}",
-      consumes = MediaType.APPLICATION_JSON_VALUE)
-  Map<String, Object> trigger(
-      @PathVariable String tenantId,
-      @PathVariable String nodeId,
-      @RequestHeader(name = "X-Webhook-Secret", required = false) String secret,
-      @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
-      @RequestBody(required = false) String body) {
-    Call call = new Call(parseTenant(tenantId), nodeId, secret, idempotencyKey, body);
+  /**
+   * Accepts one call: the run it stored, or the earlier run of the same Idempotency-Key.
+   *
+   * @throws ApiException the spec's refusals (401, 404, 413, 422) and 409 when the automation kept
+   *     changing while the call was being accepted
+   */
+  AutomationRun fire(Call call) {
     // a repeated delivery is answered from what it found stored, never from a remembered target
     Optional<TriggerTarget> remembered =
         call.idempotencyKey() == null
-            ? targets.remembered(call.tenant(), nodeId)
+            ? targets.remembered(call.tenant(), call.nodeId())
             : Optional.empty();
     if (remembered.isPresent()) {
       try {
         Optional<AutomationRun> run = accept(call, remembered.get());
         if (run.isPresent()) {
-          return accepted(run.get());
+          return run.get();
         }
       } catch (ApiException refused) {
         // refused on a target that may be out of date: the stored one decides
@@ -97,10 +92,10 @@ class TriggerController {
     }
     for (int lookup = 1; ; lookup++) {
       TriggerTarget target =
-          targets.lookUp(call.tenant(), nodeId).orElseThrow(() -> notATrigger(call));
+          targets.lookUp(call.tenant(), call.nodeId()).orElseThrow(() -> notATrigger(call));
       Optional<AutomationRun> run = accept(call, target);
       if (run.isPresent()) {
-        return accepted(run.get());
+        return run.get();
       }
       if (lookup == LOOKUPS) {
         throw ApiException.conflict(
@@ -129,8 +124,7 @@ class TriggerController {
   /**
    * @param idempotencyKey trimmed; null when the header is missing or blank
    */
-  private record Call(
-      UUID tenant, String nodeId, String secret, String idempotencyKey, String body) {
+  record Call(UUID tenant, String nodeId, String secret, String idempotencyKey, String body) {
     Call {
       idempotencyKey =
           idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
@@ -253,10 +247,6 @@ class TriggerController {
     }
   }
 
-  private static Map<String, Object> accepted(AutomationRun run) {
-    return Map.of("received", true, "runId", run.id());
-  }
-
   private Object parse(String body) {
     if (body == null || body.isBlank()) {
       throw ApiException.badRequest("body", "a JSON body is required");
@@ -271,14 +261,6 @@ class TriggerController {
       return payload;
     } catch (JacksonException e) {
       throw ApiException.badRequest("body", "is not valid JSON: " + e.getOriginalMessage());
-    }
-  }
-
-  private static UUID parseTenant(String tenantId) {
-    try {
-      return UUID.fromString(tenantId);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.notFound("Tenant", tenantId);
     }
   }
 }

@@ -1,4 +1,4 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package com.crmflow.api.run;
+package com.crmflow.api.trigger;
 
 import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
