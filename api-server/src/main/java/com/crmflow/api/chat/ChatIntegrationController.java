@@ -3,6 +3,7 @@ package com.crmflow.api.chat;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,12 +39,10 @@ class ChatIntegrationController {
   private final String defaultBaseUrl;
 
   ChatIntegrationController(
-      ChatIntegrationRepository integrations,
-      SecretCipher cipher,
-      @Value("${crm.chat.slack-base-url:https://slack.com/api}") String defaultBaseUrl) {
+      ChatIntegrationRepository integrations, SecretCipher cipher, CrmProperties properties) {
     this.integrations = integrations;
     this.cipher = cipher;
-    this.defaultBaseUrl = defaultBaseUrl;
+    this.defaultBaseUrl = properties.chat().slackBaseUrl();
   }
 
   @PutMapping

@@ -1,27 +1,49 @@
 package com.crmflow.api.config;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * The service's own settings, all under {@code crm.}; every one is listed in the README.
+ * The api-server's own settings, all under {@code crm.}: the one place they are read. The settings
+ * of the integration activities, which the stand-alone worker reads too, are {@link
+ * com.crmflow.worker.activity.IntegrationProperties} ({@code crm.mail}, {@code crm.http}, {@code
+ * crm.secrets}). Both are checked as the service starts: a bad value stops it with a message naming
+ * the property. docs/configuration.md lists every one (a test holds it to the metadata).
  *
  * @param dataDir where the embedded PostgreSQL and Temporal dev server keep their data
  * @param adminToken bearer token of the admin API; the admin API is off while it is unset
  * @param maxRequestSize largest request body accepted on the API (413 beyond)
  */
 @ConfigurationProperties("crm")
+@Validated
 public record CrmProperties(
-    @DefaultValue("./data") Path dataDir,
+    @DefaultValue("./data") @NotNull Path dataDir,
     String adminToken,
-    @DefaultValue("1MB") DataSize maxRequestSize,
-    @DefaultValue Embedded embedded,
-    @DefaultValue Temporal temporal,
-    @DefaultValue Bootstrap bootstrap,
-    @DefaultValue RateLimit rateLimit,
-    @DefaultValue Generate generate) {
+    @DefaultValue("1MB") @NotNull DataSize maxRequestSize,
+    @DefaultValue @Valid Embedded embedded,
+    @DefaultValue @Valid Temporal temporal,
+    @DefaultValue @Valid Bootstrap bootstrap,
+    @DefaultValue @Valid RateLimit rateLimit,
+    @DefaultValue @Valid Generate generate,
+    @DefaultValue @Valid Runs runs,
+    @DefaultValue @Valid Trigger trigger,
+    @DefaultValue @Valid Schedules schedules,
+    @DefaultValue @Valid Events events,
+    @DefaultValue @Valid Webhooks webhooks,
+    @DefaultValue @Valid CloseCheck closeCheck,
+    @DefaultValue @Valid Retention retention,
+    @DefaultValue @Valid Idempotency idempotency,
+    @DefaultValue @Valid Chat chat) {
 
   /**
    * The embedded defaults: each part starts only while its real counterpart is not configured
@@ -32,9 +54,9 @@ public record CrmProperties(
    * @param temporalUiPort port of its Temporal UI (0: any free port)
    */
   public record Embedded(
-      @DefaultValue("0") int postgresPort,
-      @DefaultValue("7233") int temporalPort,
-      @DefaultValue("8233") int temporalUiPort) {}
+      @DefaultValue("0") @Min(0) @Max(65535) int postgresPort,
+      @DefaultValue("7233") @Min(0) @Max(65535) int temporalPort,
+      @DefaultValue("8233") @Min(0) @Max(65535) int temporalUiPort) {}
 
   /**
    * @param cli the {@code temporal} CLI whose dev server is the embedded Temporal; unset: looked up
@@ -54,7 +76,7 @@ public record CrmProperties(
    * @param requestsPerMinute the default budget of a key, refilled evenly over the minute
    */
   public record RateLimit(
-      @DefaultValue("true") boolean enabled, @DefaultValue("1200") int requestsPerMinute) {}
+      @DefaultValue("true") boolean enabled, @DefaultValue("1200") @Min(1) int requestsPerMinute) {}
 
   /**
    * POST /generate.
@@ -63,7 +85,104 @@ public record CrmProperties(
    * @param maxPromptLength longest prompt accepted (400 beyond)
    */
   public record Generate(
-      @DefaultValue("10") int requestsPerMinute, @DefaultValue("2000") int maxPromptLength) {}
+      @DefaultValue("10") @Min(1) int requestsPerMinute,
+      @DefaultValue("2000") @Min(1) int maxPromptLength) {}
+
+  /**
+   * Automation runs.
+   *
+   * @param localActivities run the recorder and http_request as local activities in the worker's
+   *     own process (embedded defaults); off in the distributed profile
+   * @param sharedByApiServers several api-servers share one database: a start and a cancel check
+   *     each other through it
+   * @param reconcileInterval how often accepted runs whose workflow never started are started (and
+   *     webhook deliveries re-sent)
+   * @param reconcileGraceSeconds how long a run may go unheard of before the reconciler probes it
+   */
+  public record Runs(
+      @DefaultValue("true") boolean localActivities,
+      @DefaultValue("false") boolean sharedByApiServers,
+      @DefaultValue("5s") @NotNull Duration reconcileInterval,
+      @DefaultValue("5") @Min(0) int reconcileGraceSeconds) {}
+
+  /** The public trigger. */
+  public record Trigger(@DefaultValue @Valid Admission admission) {
+
+    /**
+     * Backpressure: calls are let in at about the rate runs end.
+     *
+     * @param maxDueRuns runs due at once before calls wait for room (0: no limit)
+     * @param maxWait how long a call waits for room before it is accepted anyway
+     * @param paced let calls in no faster than runs have been ending
+     */
+    public record Admission(
+        @DefaultValue("32") @Min(0) int maxDueRuns,
+        @DefaultValue("5s") @NotNull Duration maxWait,
+        @DefaultValue("true") boolean paced) {}
+  }
+
+  /**
+   * schedule_trigger nodes.
+   *
+   * @param checkInterval how often active schedules are compared with their workflows
+   * @param reconcileInterval how often schedule workflows that failed to start are started again
+   */
+  public record Schedules(
+      @DefaultValue("60s") @NotNull Duration checkInterval,
+      @DefaultValue("5s") @NotNull Duration reconcileInterval) {}
+
+  /**
+   * The outbox of CRM events.
+   *
+   * @param dispatchInterval how often the outbox is read
+   * @param setAsideAfter how long an event that keeps failing is retried before it is set aside
+   */
+  public record Events(
+      @DefaultValue("250ms") @NotNull Duration dispatchInterval,
+      @DefaultValue("1m") @NotNull Duration setAsideAfter) {}
+
+  /**
+   * Outbound webhooks.
+   *
+   * @param retrySchedule the wait before each attempt of a delivery (the first is usually 0s)
+   */
+  public record Webhooks(
+      @DefaultValue({"0s", "5s", "5m", "30m", "2h", "5h", "10h", "10h"}) @NotEmpty
+          List<Duration> retrySchedule) {}
+
+  /**
+   * The sweep that ends run records whose workflow closed without telling us.
+   *
+   * @param interval how often it looks
+   * @param batch records checked per look
+   * @param olderThan only records running at least this long are checked
+   */
+  public record CloseCheck(
+      @DefaultValue("30s") @NotNull Duration interval,
+      @DefaultValue("100") @Min(1) int batch,
+      @DefaultValue("1m") @NotNull Duration olderThan) {}
+
+  /**
+   * Removal of old records.
+   *
+   * @param keep ended runs, deliveries and audit rows older than this are deleted
+   * @param initialDelay the first removal after the start
+   * @param interval how often removal runs
+   */
+  public record Retention(
+      @DefaultValue("30d") @NotNull Duration keep,
+      @DefaultValue("1m") @NotNull Duration initialDelay,
+      @DefaultValue("1h") @NotNull Duration interval) {}
+
+  /**
+   * @param keep how long an Idempotency-Key's answer is kept
+   */
+  public record Idempotency(@DefaultValue("24h") @NotNull Duration keep) {}
+
+  /**
+   * @param slackBaseUrl the Slack Web API base URL of chat integrations that set none
+   */
+  public record Chat(@DefaultValue("https://slack.com/api") @NotNull String slackBaseUrl) {}
 
   public boolean adminApiEnabled() {
     return adminToken != null && !adminToken.isBlank();

@@ -85,21 +85,17 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
     properties.put(EMBEDDED_TEMPORAL_ACTIVE, temporal);
     if (postgres || temporal) {
       Binder binder = Binder.get(environment);
-      Path dataDir =
-          binder.bind("crm.data-dir", Path.class).orElse(Path.of("./data")).toAbsolutePath();
-      CrmProperties.Embedded settings =
-          binder.bindOrCreate("crm.embedded", Bindable.of(CrmProperties.Embedded.class));
+      // the settings tree, bound as the context will bind it: it does not exist yet this early
+      CrmProperties crm = binder.bindOrCreate("crm", Bindable.of(CrmProperties.class));
+      Path dataDir = crm.dataDir().toAbsolutePath();
+      CrmProperties.Embedded settings = crm.embedded();
       // pin the resolved value: a placeholder such as ${random.uuid} must not resolve twice
       properties.put("crm.data-dir", dataDir.toString());
       List<AutoCloseable> started = new ArrayList<>();
       try {
         started.add(DataDirLock.acquire(dataDir));
         // before anything starts: finding (or building) the CLI is what most often fails
-        Path cli =
-            temporal
-                ? TemporalCli.locate(
-                    binder.bind("crm.temporal.cli", String.class).orElse(null), System.out)
-                : null;
+        Path cli = temporal ? TemporalCli.locate(crm.temporal().cli(), System.out) : null;
         if (postgres) {
           started.add(startPostgres(dataDir, settings.postgresPort(), properties));
         }

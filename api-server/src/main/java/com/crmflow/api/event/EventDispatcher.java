@@ -1,5 +1,6 @@
 package com.crmflow.api.event;
 
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.worker.activity.NulCharacters;
 import io.micrometer.core.instrument.Counter;
@@ -11,9 +12,9 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -33,7 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * too, so an outage sets nothing aside.
  */
 @Component
-class EventDispatcher {
+class EventDispatcher implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(EventDispatcher.class);
   private static final long DISPATCH_LOCK = 0x0c7a_0e7e_0001L;
@@ -46,15 +47,17 @@ class EventDispatcher {
   private final List<OutboxEventHandler> handlers;
   private final Counter setAsideEvents;
   private final Duration setAsideAfter;
+  private final CrmProperties.Events settings;
 
   EventDispatcher(
       JdbcClient jdbc,
       JsonColumns json,
       TransactionTemplate transaction,
       List<OutboxEventHandler> handlers,
-      @Value("${crm.events.set-aside-after:1m}") Duration setAsideAfter,
+      CrmProperties properties,
       MeterRegistry meters) {
-    this.setAsideAfter = setAsideAfter;
+    this.settings = properties.events();
+    this.setAsideAfter = settings.setAsideAfter();
     this.jdbc = jdbc;
     this.json = json;
     this.transaction = transaction;
@@ -67,7 +70,11 @@ class EventDispatcher {
             .register(meters);
   }
 
-  @Scheduled(fixedDelayString = "${crm.events.dispatch-interval:250ms}")
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    tasks.addFixedDelayTask(this::dispatchPending, settings.dispatchInterval());
+  }
+
   void dispatchPending() {
     try {
       int dispatched;

@@ -1,12 +1,14 @@
 package com.crmflow.api.retention;
 
+import com.crmflow.api.config.CrmProperties;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.function.IntUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +21,7 @@ import org.springframework.stereotype.Component;
  * product's history and are kept.
  */
 @Component
-public class Retention {
+public class Retention implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
@@ -29,20 +31,22 @@ public class Retention {
   private final RetentionRepository rows;
   private final Duration keep;
   private final Duration idempotencyKeep;
+  private final CrmProperties.Retention settings;
 
-  Retention(
-      RetentionRepository rows,
-      @Value("${crm.retention.keep:30d}") Duration keep,
-      @Value("${crm.idempotency.keep:24h}") Duration idempotencyKeep) {
+  Retention(RetentionRepository rows, CrmProperties properties) {
     this.rows = rows;
-    this.keep = keep;
-    this.idempotencyKeep = idempotencyKeep;
+    this.settings = properties.retention();
+    this.keep = settings.keep();
+    this.idempotencyKeep = properties.idempotency().keep();
+  }
+
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    tasks.addFixedDelayTask(
+        new FixedDelayTask(this::purge, settings.interval(), settings.initialDelay()));
   }
 
   /** One pass: every batch older than the cut-off. */
-  @Scheduled(
-      initialDelayString = "${crm.retention.initial-delay:1m}",
-      fixedDelayString = "${crm.retention.interval:1h}")
   public void purge() {
     OffsetDateTime now = OffsetDateTime.now();
     int keys = inBatches(batch -> rows.deleteIdempotentRequests(now.minus(idempotencyKeep), batch));

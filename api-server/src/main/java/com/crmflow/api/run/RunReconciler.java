@@ -1,12 +1,14 @@
 package com.crmflow.api.run;
 
+import com.crmflow.api.config.CrmProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,7 +18,7 @@ import org.springframework.stereotype.Component;
  * first http_request, say) is probed by one start, which finds the workflow and marks the run.
  */
 @Component
-class RunReconciler {
+class RunReconciler implements SchedulingConfigurer {
 
   private static final int BATCH = 100;
 
@@ -27,11 +29,12 @@ class RunReconciler {
   /** Accepted runs past the grace period that the last pass found not started (at most a batch). */
   private final AtomicInteger awaitingStart = new AtomicInteger();
 
+  private final Duration interval;
+
   RunReconciler(
-      RunRepository runs,
-      RunStarter starter,
-      @Value("${crm.runs.reconcile-grace-seconds:5}") int graceSeconds,
-      MeterRegistry meters) {
+      RunRepository runs, RunStarter starter, CrmProperties properties, MeterRegistry meters) {
+    this.interval = properties.runs().reconcileInterval();
+    int graceSeconds = properties.runs().reconcileGraceSeconds();
     this.runs = runs;
     this.starter = starter;
     this.graceSeconds = graceSeconds;
@@ -44,7 +47,11 @@ class RunReconciler {
         .register(meters);
   }
 
-  @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    tasks.addFixedDelayTask(this::startStragglers, interval);
+  }
+
   void startStragglers() {
     List<UUID> unstarted = runs.unstarted(graceSeconds, BATCH);
     awaitingStart.set(unstarted.size());

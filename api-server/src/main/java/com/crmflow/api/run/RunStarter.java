@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
@@ -43,7 +44,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
@@ -100,6 +101,26 @@ public class RunStarter {
 
   private static final int EMPTY_CANVAS_BYTES = HistoryPayloads.bytes(Canvas.empty());
 
+  @Autowired
+  RunStarter(
+      WorkflowClient client,
+      CanvasRepository canvases,
+      ContactRepository contacts,
+      RunRepository runs,
+      RunEnding ending,
+      SequenceRepository sequences,
+      CrmProperties properties) {
+    this(
+        client,
+        canvases,
+        contacts,
+        runs,
+        ending,
+        sequences,
+        properties.runs().localActivities(),
+        properties.runs().sharedByApiServers());
+  }
+
   /**
    * @param localActivities whether this process's own worker runs the workflows, the recorder and
    *     http_request (the embedded defaults): runs then use local activities for them. False in the
@@ -113,8 +134,8 @@ public class RunStarter {
       RunRepository runs,
       RunEnding ending,
       SequenceRepository sequences,
-      @Value("${crm.runs.local-activities:true}") boolean localActivities,
-      @Value("${crm.runs.shared-by-api-servers:false}") boolean sharedByApiServers) {
+      boolean localActivities,
+      boolean sharedByApiServers) {
     this.ending = ending;
     this.sequences = sequences;
     this.localActivities = localActivities;

@@ -1,6 +1,7 @@
 package com.crmflow.api.schedule;
 
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
@@ -22,6 +23,7 @@ import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
@@ -44,7 +48,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * unreachable the rows stay pending and the reconciler retries.
  */
 @Component
-class ScheduleTriggers {
+class ScheduleTriggers implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(ScheduleTriggers.class);
 
@@ -52,12 +56,15 @@ class ScheduleTriggers {
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
   private final WorkflowClient temporal;
+  private final CrmProperties.Schedules settings;
 
   ScheduleTriggers(
       ScheduleTriggerRepository schedules,
       SequenceRepository sequences,
       CanvasRepository canvases,
-      WorkflowClient temporal) {
+      WorkflowClient temporal,
+      CrmProperties properties) {
+    this.settings = properties.schedules();
     this.schedules = schedules;
     this.sequences = sequences;
     this.canvases = canvases;
@@ -147,14 +154,17 @@ class ScheduleTriggers {
    * Temporal UI or CLI, say) is started again, so that it goes on firing while its automation is
    * active. An automation's schedule stops when the automation is paused or archived.
    */
-  @Scheduled(
-      fixedDelayString = "${crm.schedules.check-interval:60s}",
-      initialDelayString = "${crm.schedules.check-interval:60s}")
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    Duration check = settings.checkInterval();
+    tasks.addFixedDelayTask(new FixedDelayTask(this::restartClosedSchedules, check, check));
+    tasks.addFixedDelayTask(this::reconcile, settings.reconcileInterval());
+  }
+
   void restartClosedSchedules() {
     restartLostSchedules();
   }
 
-  @Scheduled(fixedDelayString = "${crm.schedules.reconcile-interval:5s}")
   void reconcile() {
     for (ScheduleRow row : schedules.pending(100)) {
       if (!apply(row)) {

@@ -1,5 +1,6 @@
 package com.crmflow.api.temporal;
 
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
@@ -21,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,7 +48,7 @@ import org.springframework.stereotype.Component;
  * round tries again).
  */
 @Component
-public class ClosedWorkflowSweep {
+public class ClosedWorkflowSweep implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(ClosedWorkflowSweep.class);
   private static final UUID FIRST = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
@@ -59,11 +61,13 @@ public class ClosedWorkflowSweep {
   /** Per kind, where its next batch starts (records after this id). */
   private final Map<MirroredRecords, UUID> after = new HashMap<>();
 
+  private final Duration interval;
+
   ClosedWorkflowSweep(
-      List<MirroredRecords> kinds,
-      WorkflowClient client,
-      @Value("${crm.close-check.batch:100}") int batch,
-      @Value("${crm.close-check.older-than:1m}") Duration olderThan) {
+      List<MirroredRecords> kinds, WorkflowClient client, CrmProperties properties) {
+    this.interval = properties.closeCheck().interval();
+    int batch = properties.closeCheck().batch();
+    Duration olderThan = properties.closeCheck().olderThan();
     this.kinds = kinds;
     this.client = client;
     this.batch = batch;
@@ -78,9 +82,11 @@ public class ClosedWorkflowSweep {
     return olderThan;
   }
 
-  @Scheduled(
-      fixedDelayString = "${crm.close-check.interval:30s}",
-      initialDelayString = "${crm.close-check.interval:30s}")
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    tasks.addFixedDelayTask(new FixedDelayTask(this::checkNextBatches, interval, interval));
+  }
+
   void checkNextBatches() {
     checkNextBatches(olderThan);
   }

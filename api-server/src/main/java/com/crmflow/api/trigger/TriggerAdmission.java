@@ -1,5 +1,6 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.run.RunProgress;
 import com.crmflow.worker.activity.OutboundCallObserver;
 import io.micrometer.core.instrument.Gauge;
@@ -19,7 +20,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -88,12 +88,13 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   private final AdmissionPace pace;
 
   @Autowired
-  TriggerAdmission(
-      @Value("${crm.trigger.admission.max-due-runs:32}") int limit,
-      @Value("${crm.trigger.admission.max-wait:5s}") Duration maxWait,
-      @Value("${crm.trigger.admission.paced:true}") boolean paced,
-      MeterRegistry meters) {
-    this(limit, maxWait, paced, Clock.systemUTC(), meters);
+  TriggerAdmission(CrmProperties properties, MeterRegistry meters) {
+    this(
+        properties.trigger().admission().maxDueRuns(),
+        properties.trigger().admission().maxWait(),
+        properties.trigger().admission().paced(),
+        Clock.systemUTC(),
+        meters);
   }
 
   TriggerAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {

@@ -1,5 +1,6 @@
 package com.crmflow.api.webhook;
 
+import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
@@ -15,16 +16,14 @@ import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.convert.DurationStyle;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,7 +32,7 @@ import org.springframework.stereotype.Component;
  * deliveries whose workflow did not start (Temporal down) are started by {@link #startStragglers}.
  */
 @Component
-class WebhookDeliveries implements OutboxEventHandler {
+class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(WebhookDeliveries.class);
 
@@ -41,21 +40,19 @@ class WebhookDeliveries implements OutboxEventHandler {
   private final JsonColumns json;
   private final WorkflowClient temporal;
   private final List<Long> retryDelaysMillis;
+  private final Duration reconcileInterval;
 
   WebhookDeliveries(
       WebhookRepository webhooks,
       JsonColumns json,
       WorkflowClient temporal,
-      @Value("${crm.webhooks.retry-schedule:0s,5s,5m,30m,2h,5h,10h,10h}") String retrySchedule) {
+      CrmProperties properties) {
+    this.reconcileInterval = properties.runs().reconcileInterval();
     this.webhooks = webhooks;
     this.json = json;
     this.temporal = temporal;
     this.retryDelaysMillis =
-        Arrays.stream(retrySchedule.split(","))
-            .map(String::trim)
-            .map(DurationStyle::detectAndParse)
-            .map(Duration::toMillis)
-            .toList();
+        properties.webhooks().retrySchedule().stream().map(Duration::toMillis).toList();
   }
 
   @Override
@@ -152,7 +149,11 @@ class WebhookDeliveries implements OutboxEventHandler {
         tenantId, deliveryId.toString(), event, retryDelaysMillis, made.last(), Math.max(0, left));
   }
 
-  @Scheduled(fixedDelayString = "${crm.runs.reconcile-interval:5s}")
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar tasks) {
+    tasks.addFixedDelayTask(this::startStragglers, reconcileInterval);
+  }
+
   void startStragglers() {
     for (String[] delivery : webhooks.unstarted(5, 100)) {
       if (!start(delivery[1], UUID.fromString(delivery[0]), delivery[2], true)) {

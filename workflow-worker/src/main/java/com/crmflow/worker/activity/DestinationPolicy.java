@@ -4,7 +4,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,8 +25,12 @@ public class DestinationPolicy {
 
   private final boolean allowPrivate;
 
-  public DestinationPolicy(
-      @Value("${crm.http.allow-private-addresses:false}") boolean allowPrivate) {
+  @Autowired
+  public DestinationPolicy(IntegrationProperties properties) {
+    this(properties.http().allowPrivateAddresses());
+  }
+
+  public DestinationPolicy(boolean allowPrivate) {
     this.allowPrivate = allowPrivate;
   }
 

@@ -15,7 +15,7 @@ import java.util.Date;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mail.MailException;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
@@ -40,10 +40,18 @@ public class EmailActivitiesImpl implements EmailActivities {
   private final ObjectProvider<HandOverLedger> ledger;
   private final String from;
 
+  @Autowired
   public EmailActivitiesImpl(
       ObjectProvider<JavaMailSender> mailSender,
       ObjectProvider<HandOverLedger> ledger,
-      @Value("${crm.mail.from:automation@crmflow.local}") String from) {
+      IntegrationProperties properties) {
+    this(mailSender, ledger, properties.mail().from());
+  }
+
+  public EmailActivitiesImpl(
+      ObjectProvider<JavaMailSender> mailSender,
+      ObjectProvider<HandOverLedger> ledger,
+      String from) {
     this.mailSender = mailSender;
     this.ledger = ledger;
     this.from = from;

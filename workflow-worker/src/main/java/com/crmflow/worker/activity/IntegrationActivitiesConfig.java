@@ -1,6 +1,7 @@
 package com.crmflow.worker.activity;
 
 import com.crmflow.worker.secret.SecretCipher;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.PropertySource;
@@ -10,6 +11,7 @@ import org.springframework.context.annotation.PropertySource;
  * the worker application and by api-server's in-process worker on embedded defaults.
  */
 @Configuration
+@EnableConfigurationProperties(IntegrationProperties.class)
 @ComponentScan(basePackageClasses = {IntegrationActivitiesConfig.class, SecretCipher.class})
 @PropertySource("classpath:smtp-defaults.properties")
 public class IntegrationActivitiesConfig {}

@@ -41,7 +41,6 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -79,9 +78,11 @@ public class OutboundHttpClient implements DisposableBean {
   private final CloseableHttpClient client;
 
   @Autowired
-  public OutboundHttpClient(
-      DestinationPolicy policy,
-      @Value("${crm.http.trusted-certificates:}") String trustedCertificates) {
+  public OutboundHttpClient(DestinationPolicy policy, IntegrationProperties properties) {
+    this(policy, properties.http().trustedCertificates());
+  }
+
+  public OutboundHttpClient(DestinationPolicy policy, String trustedCertificates) {
     this(policy, SystemDefaultDnsResolver.INSTANCE, sslContext(trustedCertificates));
   }
 

@@ -1,5 +1,6 @@
 package com.crmflow.worker.secret;
 
+import com.crmflow.worker.activity.IntegrationProperties;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,7 @@ import java.util.UUID;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -36,13 +37,16 @@ public class SecretCipher {
   private final SecureRandom random = new SecureRandom();
   private final SecretKeySpec key;
 
-  public SecretCipher(
-      @Value("${crm.secrets.key:}") String configuredKey,
-      @Value("${crm.secrets.key-file:}") String keyFile) {
+  @Autowired
+  public SecretCipher(IntegrationProperties properties) {
+    this(properties.secrets().key(), properties.secrets().keyFile());
+  }
+
+  public SecretCipher(String configuredKey, String keyFile) {
     byte[] bytes;
-    if (!configuredKey.isBlank()) {
+    if (configuredKey != null && !configuredKey.isBlank()) {
       bytes = decodeKey(configuredKey, "crm.secrets.key");
-    } else if (!keyFile.isBlank()) {
+    } else if (keyFile != null && !keyFile.isBlank()) {
       bytes = keyFile(Path.of(keyFile));
     } else {
       bytes = null;
