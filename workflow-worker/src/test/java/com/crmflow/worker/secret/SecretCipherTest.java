@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Base64;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -50,8 +51,8 @@ class SecretCipherTest {
 
     assertThat(second.unseal(tenant, first.seal(tenant, "shared"))).isEqualTo("shared");
     assertThat(Base64.getDecoder().decode(Files.readString(file).trim())).hasSize(32);
-    assertThat(Files.getPosixFilePermissions(file).toString())
-        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    assertThat(Files.getPosixFilePermissions(file))
+        .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
     try (var left = Files.list(file.getParent())) {
       assertThat(left.map(p -> p.getFileName().toString())).containsExactly("secrets.key");
     }
