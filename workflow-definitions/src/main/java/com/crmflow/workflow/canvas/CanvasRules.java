@@ -1,12 +1,8 @@
 package com.crmflow.workflow.canvas;
 
-import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.template.TemplateReference;
-import com.cronutils.model.CronType;
-import com.cronutils.model.definition.CronDefinitionBuilder;
-import com.cronutils.parser.CronParser;
-import java.time.DateTimeException;
-import java.time.ZoneId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,11 +14,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * Validation of a canvas in two tiers, so that a flow can be built node by node:
+ * Validation of a canvas in two tiers, so that a flow can be built node by node. The graph rules
+ * are here; what each node type's config must hold is its executor's ({@link
+ * com.crmflow.workflow.node.NodeExecutor}).
  *
  * <ul>
  *   <li>{@link #structural}: checked on every write; a canvas that breaks one of these is never
@@ -42,106 +39,6 @@ public final class CanvasRules {
   public static final int MAX_LABEL_LENGTH = 200;
 
   private static final Pattern ID = Pattern.compile("^[A-Za-z0-9_.:-]{1,100}$");
-  private static final Pattern TIME = Pattern.compile("^([01][0-9]|2[0-3]):[0-5][0-9]$");
-  private static final CronParser CRON =
-      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
-
-  public static final List<String> HTTP_METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
-  public static final List<String> SCHEDULE_TYPES = List.of("daily", "weekly", "monthly", "custom");
-  public static final List<String> UPDATE_ENTITIES = List.of("contact", "opportunity", "account");
-  public static final List<String> CREATE_ENTITIES =
-      List.of("contact", "opportunity", "account", "note", "task");
-  public static final List<String> TRANSFORM_TYPES = List.of("map", "filter", "merge");
-  public static final List<String> CONDITION_OPERATORS =
-      List.of(
-          "equals",
-          "not_equals",
-          "contains",
-          "not_contains",
-          "greater_than",
-          "less_than",
-          "is_empty",
-          "is_not_empty");
-  public static final List<String> FILTER_OPERATORS = CONDITION_OPERATORS;
-  private static final List<String> VALUELESS_OPERATORS = List.of("is_empty", "is_not_empty");
-
-  /** What each config key of each node type must hold (checked whenever the key is present). */
-  private static final Map<NodeType, Map<String, Kind>> CONFIG = new HashMap<>();
-
-  private enum Kind {
-    STRING,
-    BOOLEAN,
-    NON_NEGATIVE_NUMBER,
-    TIMEOUT_SECONDS,
-    DAY_OF_MONTH,
-    TIME,
-    TIMEZONE,
-    CRON,
-    DAYS_OF_WEEK,
-    STRING_MAP,
-    OBJECT,
-    UUID,
-    EVENT,
-    HTTP_METHOD,
-    SCHEDULE_TYPE,
-    UPDATE_ENTITY,
-    CREATE_ENTITY,
-    TRANSFORM_TYPE,
-    CONDITION_OPERATOR
-  }
-
-  static {
-    CONFIG.put(
-        NodeType.WEBHOOK_TRIGGER, Map.of("webhookPath", Kind.STRING, "secretToken", Kind.STRING));
-    CONFIG.put(
-        NodeType.SCHEDULE_TRIGGER,
-        Map.of(
-            "scheduleType", Kind.SCHEDULE_TYPE,
-            "time", Kind.TIME,
-            "timezone", Kind.TIMEZONE,
-            "daysOfWeek", Kind.DAYS_OF_WEEK,
-            "dayOfMonth", Kind.DAY_OF_MONTH,
-            "customCron", Kind.CRON));
-    CONFIG.put(
-        NodeType.CRM_EVENT_TRIGGER,
-        Map.of("eventType", Kind.EVENT, "filterField", Kind.STRING, "filterValue", Kind.STRING));
-    CONFIG.put(
-        NodeType.HTTP_REQUEST,
-        Map.of(
-            "method", Kind.HTTP_METHOD,
-            "url", Kind.STRING,
-            "headers", Kind.STRING_MAP,
-            "bodyTemplate", Kind.STRING,
-            "timeoutSeconds", Kind.TIMEOUT_SECONDS));
-    CONFIG.put(
-        NodeType.CHAT_MESSAGE, Map.of("channel", Kind.STRING, "messageTemplate", Kind.STRING));
-    CONFIG.put(
-        NodeType.CRM_UPDATE,
-        Map.of(
-            "entityType", Kind.UPDATE_ENTITY,
-            "fieldMappings", Kind.OBJECT,
-            "recordId", Kind.STRING));
-    CONFIG.put(
-        NodeType.CREATE_RECORD,
-        Map.of("entityType", Kind.CREATE_ENTITY, "fieldMappings", Kind.OBJECT));
-    CONFIG.put(
-        NodeType.DATA_TRANSFORM,
-        Map.of("transformType", Kind.TRANSFORM_TYPE, "mappings", Kind.OBJECT));
-    CONFIG.put(
-        NodeType.EMAIL,
-        Map.of(
-            "subject", Kind.STRING,
-            "templateId", Kind.UUID,
-            "body", Kind.STRING,
-            "bodyHint", Kind.STRING,
-            "to", Kind.STRING));
-    CONFIG.put(
-        NodeType.DELAY,
-        Map.of("delayDays", Kind.NON_NEGATIVE_NUMBER, "delayHours", Kind.NON_NEGATIVE_NUMBER));
-    CONFIG.put(
-        NodeType.CONDITION,
-        Map.of("field", Kind.STRING, "operator", Kind.CONDITION_OPERATOR, "value", Kind.STRING));
-  }
 
   private CanvasRules() {}
 
@@ -216,16 +113,16 @@ public final class CanvasRules {
     }
     Map<String, Object> config = node.data().config() == null ? Map.of() : node.data().config();
     NodeType type = NodeType.of(node.type()).orElseThrow();
-    Map<String, Kind> kinds = CONFIG.getOrDefault(type, Map.of());
+    Map<String, ConfigCheck> checks = NodeExecutors.of(type).configFields();
     for (var entry : config.entrySet()) {
-      Kind kind = kinds.get(entry.getKey());
+      ConfigCheck check = checks.get(entry.getKey());
       if (entry.getKey().equals("continueOnFailure") && !type.isTrigger()) {
-        kind = Kind.BOOLEAN;
+        check = ConfigCheck.BOOLEAN;
       }
-      if (kind == null || entry.getValue() == null) {
+      if (check == null || entry.getValue() == null) {
         continue; // keys we do not interpret (e.g. editor hints) are kept as they are
       }
-      String problem = check(kind, entry.getValue());
+      String problem = check.problem(entry.getValue());
       if (problem != null) {
         problems.add(CanvasProblem.node(id, "data.config." + entry.getKey(), problem));
       }
@@ -267,105 +164,6 @@ public final class CanvasRules {
           CanvasProblem.edge(
               id, null, "duplicates another edge from " + edge.source() + " to " + edge.target()));
     }
-  }
-
-  private static String check(Kind kind, Object value) {
-    return switch (kind) {
-      case STRING -> value instanceof String ? null : "must be a string";
-      case BOOLEAN -> value instanceof Boolean ? null : "must be true or false";
-      case NON_NEGATIVE_NUMBER ->
-          value instanceof Number n && n.doubleValue() >= 0 && n.doubleValue() <= 3650
-              ? null
-              : "must be a number from 0 to 3650";
-      case TIMEOUT_SECONDS ->
-          value instanceof Number n && n.doubleValue() >= 1 && n.doubleValue() <= 60
-              ? null
-              : "must be a number of seconds from 1 to 60";
-      case DAY_OF_MONTH ->
-          isInteger(value) && ((Number) value).intValue() >= 1 && ((Number) value).intValue() <= 31
-              ? null
-              : "must be a day of the month from 1 to 31";
-      case TIME ->
-          value instanceof String s && TIME.matcher(s).matches()
-              ? null
-              : "must be a time HH:mm (24-hour)";
-      case TIMEZONE -> isZone(value) ? null : "must be an IANA time zone such as Europe/Berlin";
-      case CRON -> cronProblem(value);
-      case DAYS_OF_WEEK -> daysOfWeekProblem(value);
-      case STRING_MAP ->
-          value instanceof Map<?, ?> map && map.values().stream().allMatch(v -> v instanceof String)
-              ? null
-              : "must be an object whose values are strings";
-      case OBJECT -> value instanceof Map<?, ?> ? null : "must be an object";
-      case UUID -> isUuid(value) ? null : "must be a UUID";
-      case EVENT -> oneOf(value, EventNames.ALL);
-      case HTTP_METHOD -> oneOf(value, HTTP_METHODS);
-      case SCHEDULE_TYPE -> oneOf(value, SCHEDULE_TYPES);
-      case UPDATE_ENTITY -> oneOf(value, UPDATE_ENTITIES);
-      case CREATE_ENTITY -> oneOf(value, CREATE_ENTITIES);
-      case TRANSFORM_TYPE -> oneOf(value, TRANSFORM_TYPES);
-      case CONDITION_OPERATOR -> oneOf(value, CONDITION_OPERATORS);
-    };
-  }
-
-  private static String oneOf(Object value, List<String> allowed) {
-    return value instanceof String s && allowed.contains(s) ? null : "must be one of " + allowed;
-  }
-
-  private static boolean isInteger(Object value) {
-    return value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue());
-  }
-
-  private static boolean isZone(Object value) {
-    if (!(value instanceof String s) || !(s.contains("/") || s.equals("UTC"))) {
-      return false;
-    }
-    try {
-      ZoneId.of(s);
-      return true;
-    } catch (DateTimeException e) {
-      return false;
-    }
-  }
-
-  private static boolean isUuid(Object value) {
-    if (!(value instanceof String s)) {
-      return false;
-    }
-    try {
-      UUID.fromString(s);
-      return s.length() == 36;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  private static String cronProblem(Object value) {
-    if (!(value instanceof String s) || s.trim().split("\\s+").length != 5) {
-      return "must be a 5-field cron expression (minute hour day-of-month month day-of-week)";
-    }
-    try {
-      CRON.parse(s.trim()).validate();
-      return null;
-    } catch (IllegalArgumentException e) {
-      return "is not a valid cron expression: " + e.getMessage();
-    }
-  }
-
-  private static String daysOfWeekProblem(Object value) {
-    if (!(value instanceof List<?> days)) {
-      return "must be an array of days, 0 (Sunday) to 6 (Saturday)";
-    }
-    Set<Integer> seen = new HashSet<>();
-    for (Object day : days) {
-      if (!isInteger(day) || ((Number) day).intValue() < 0 || ((Number) day).intValue() > 6) {
-        return "must hold days 0 (Sunday) to 6 (Saturday); found " + day;
-      }
-      if (!seen.add(((Number) day).intValue())) {
-        return "lists day " + day + " twice";
-      }
-    }
-    return null;
   }
 
   private static String typeOf(Canvas canvas, String nodeId) {
@@ -410,7 +208,9 @@ public final class CanvasRules {
       return problems;
     }
     for (CanvasNode node : canvas.nodes()) {
-      requiredConfig(node, problems);
+      NodeType.of(node.type())
+          .map(NodeExecutors::of)
+          .ifPresent(executor -> executor.checkComplete(node, canvas, problems));
     }
     List<CanvasNode> triggers = canvas.triggers();
     List<String> starts;
@@ -438,148 +238,8 @@ public final class CanvasRules {
                 "is not reachable from " + (starts.isEmpty() ? "the start" : starts.get(0))));
       }
     }
-    for (CanvasNode node : canvas.nodes()) {
-      if (NodeType.CONDITION.value().equals(node.type())) {
-        conditionBranches(canvas, node, problems);
-      }
-    }
     templateVariables(canvas, problems);
     return problems;
-  }
-
-  private static void requiredConfig(CanvasNode node, List<CanvasProblem> problems) {
-    NodeType type = NodeType.of(node.type()).orElseThrow();
-    String id = node.id();
-    switch (type) {
-      case SCHEDULE_TRIGGER -> {
-        require(node, problems, "scheduleType", "time", "timezone");
-        if ("weekly".equals(node.config("scheduleType"))
-            && (!(node.config("daysOfWeek") instanceof List<?> days) || days.isEmpty())) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.daysOfWeek", "is required for a weekly schedule"));
-        }
-        if ("custom".equals(node.config("scheduleType")) && node.config("customCron") == null) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.customCron", "is required for a custom schedule"));
-        }
-      }
-      case CRM_EVENT_TRIGGER -> {
-        require(node, problems, "eventType");
-        if ((node.config("filterField") == null) != (node.config("filterValue") == null)) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.filterValue", "filterField and filterValue go together"));
-        }
-      }
-      case HTTP_REQUEST -> require(node, problems, "method", "url");
-      case CHAT_MESSAGE -> require(node, problems, "channel", "messageTemplate");
-      case CRM_UPDATE, CREATE_RECORD -> {
-        require(node, problems, "entityType", "fieldMappings");
-        if (node.config("fieldMappings") instanceof Map<?, ?> m && m.isEmpty()) {
-          problems.add(CanvasProblem.node(id, "data.config.fieldMappings", "maps no field"));
-        }
-      }
-      case DATA_TRANSFORM -> {
-        require(node, problems, "transformType", "mappings");
-        transformMappings(node, problems);
-      }
-      case EMAIL -> {
-        if (node.config("templateId") == null && isBlank(node.config("subject"))) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.subject", "an email needs templateId or subject"));
-        }
-      }
-      case DELAY -> {
-        double days = number(node.config("delayDays"));
-        double hours = number(node.config("delayHours"));
-        if (days + hours <= 0) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.delayDays", "a delay needs delayDays or delayHours above 0"));
-        }
-      }
-      case CONDITION -> {
-        require(node, problems, "field", "operator");
-        // a missing operator is reported by require (List.contains(null) would throw)
-        Object operator = node.config("operator");
-        if (operator != null
-            && !VALUELESS_OPERATORS.contains(operator)
-            && node.config("value") == null) {
-          problems.add(
-              CanvasProblem.node(
-                  id, "data.config.value", "is required for operator " + node.config("operator")));
-        }
-      }
-      case WEBHOOK_TRIGGER -> {
-        // webhookPath is assigned by the server; secretToken is optional
-      }
-    }
-  }
-
-  /**
-   * data_transform mappings: map {@code {outputKey: "template"}}; filter {@code {source: "path",
-   * field, operator, value}}; merge {@code {sources: ["path", ...]}} (paths such as trigger or
-   * http_request_1.body).
-   */
-  private static void transformMappings(CanvasNode node, List<CanvasProblem> problems) {
-    if (!(node.config("mappings") instanceof Map<?, ?> mappings)) {
-      return;
-    }
-    String field = "data.config.mappings";
-    switch (String.valueOf(node.config("transformType"))) {
-      case "map" -> {
-        if (mappings.isEmpty() || !mappings.values().stream().allMatch(v -> v instanceof String)) {
-          problems.add(
-              CanvasProblem.node(node.id(), field, "map needs {outputKey: \"template\", ...}"));
-        }
-      }
-      case "filter" -> {
-        if (!(mappings.get("source") instanceof String)
-            || !(mappings.get("field") instanceof String)
-            || !(mappings.get("operator") instanceof String operator)
-            || !FILTER_OPERATORS.contains(operator)) {
-          problems.add(
-              CanvasProblem.node(
-                  node.id(), field, "filter needs {source, field, operator, value}"));
-        }
-      }
-      case "merge" -> {
-        if (!(mappings.get("sources") instanceof List<?> sources)
-            || sources.isEmpty()
-            || !sources.stream().allMatch(s -> s instanceof String)) {
-          problems.add(
-              CanvasProblem.node(node.id(), field, "merge needs {sources: [\"path\", ...]}"));
-        }
-      }
-      default -> {
-        // an unknown transformType is reported by the structural tier
-      }
-    }
-  }
-
-  private static void conditionBranches(
-      Canvas canvas, CanvasNode node, List<CanvasProblem> problems) {
-    Set<String> labels = new HashSet<>();
-    for (CanvasEdge edge : canvas.outgoing(node.id())) {
-      if (!"true".equals(edge.label()) && !"false".equals(edge.label())) {
-        problems.add(
-            CanvasProblem.edge(
-                edge.id(), "label", "an edge leaving a condition is labelled true or false"));
-      } else if (!labels.add(edge.label())) {
-        problems.add(
-            CanvasProblem.edge(
-                edge.id(),
-                "label",
-                "condition " + node.id() + " has two '" + edge.label() + "' edges"));
-      }
-    }
-    if (labels.isEmpty()) {
-      problems.add(
-          CanvasProblem.node(node.id(), null, "a condition needs a true or a false branch"));
-    }
   }
 
   /** Every {{type_n.x}} must name an output that some earlier node (an ancestor) produces. */
@@ -655,23 +315,6 @@ public final class CanvasRules {
       list.forEach(v -> out.addAll(strings(v)));
     }
     return out;
-  }
-
-  private static void require(CanvasNode node, List<CanvasProblem> problems, String... keys) {
-    for (String key : keys) {
-      Object value = node.config(key);
-      if (value == null || (value instanceof String s && s.isBlank())) {
-        problems.add(CanvasProblem.node(node.id(), "data.config." + key, "is required"));
-      }
-    }
-  }
-
-  private static boolean isBlank(Object value) {
-    return value == null || (value instanceof String s && s.isBlank());
-  }
-
-  private static double number(Object value) {
-    return value instanceof Number n ? n.doubleValue() : 0;
   }
 
   /** Nodes without incoming edges, in canvas order. */

@@ -2,20 +2,16 @@ package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
-import com.crmflow.workflow.action.ChatActivities;
-import com.crmflow.workflow.action.CrmRecordActivities;
-import com.crmflow.workflow.action.CrmWrite;
-import com.crmflow.workflow.action.EmailActivities;
-import com.crmflow.workflow.action.EmailBookActivities;
-import com.crmflow.workflow.action.EmailContext;
-import com.crmflow.workflow.action.EmailMessage;
-import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.template.TemplateReference;
+import com.crmflow.workflow.node.NodeCut;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.NodeFailure;
+import com.crmflow.workflow.node.NodeRun;
+import com.crmflow.workflow.node.NodeSkipped;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
@@ -26,7 +22,6 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,22 +41,24 @@ import java.util.function.Predicate;
  * skipped because a condition chose the other branch (skipping propagates). It runs if at least one
  * incoming edge was taken; otherwise it is skipped too.
  *
- * <p>delay is a durable timer; condition and data_transform are evaluated here; every side effect
- * is an activity named after its node type. A failing node fails the run unless its config has
- * {@code continueOnFailure: true}: then it is logged as failed, its output is {@code {error}}, and
- * the flow goes on along its edges.
+ * <p>The interpreter only walks the graph: order, joins, failure, cancel and the node log. What a
+ * node does is its type's {@link NodeExecutor} (a delay is a durable timer; condition and
+ * data_transform are evaluated in workflow code; every side effect is an activity named after its
+ * node type), which reaches the run through {@link NodeRun}. A failing node fails the run unless
+ * its config has {@code continueOnFailure: true}: then it is logged as failed, its output is {@code
+ * {error}}, and the flow goes on along its edges.
  *
  * <p>Recording: the node log is buffered and written in batches, in parallel with whatever the run
  * waits on next (a timer or an activity), and the last batch travels with the end of the run. A run
  * that waits therefore shows its partial log, while a short run costs two recording activities
- * instead of one per node. Runs started before this change (no {@value #BATCHED_RECORDING} marker
- * in their history) keep recording each entry on its own.
+ * instead of one per node. A run whose history has no {@value #BATCHED_RECORDING} marker records
+ * each entry on its own.
  *
  * <p>Where the recorder and http_request run is fixed per run by {@link RunInput#localActivities}:
  * local activities in the worker's own process (embedded defaults), or activities on the crm and
  * integrations queues (distributed).
  */
-public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
+public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun {
 
   private static final ActivityOptions RECORDING =
       ActivityOptions.newBuilder()
@@ -78,16 +75,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
 
   /** Before this version email, chat_message, crm_update and create_record failed the run. */
   static final String SIDE_EFFECT_NODES = "side-effect-nodes";
-
-  /** Before this version an email whose outcome is unknown was not booked. */
-  static final String BOOK_UNKNOWN_EMAIL = "book-unknown-email";
-
-  /**
-   * Before this version a delay waited its full length when another branch failed the run; with
-   * inline chains the run then ended only when the delay was over (a day later, for a day's delay).
-   * Now the failure cuts the delay short: it is logged skipped and the run ends at once.
-   */
-  static final String FAILURE_CUTS_DELAYS = "failure-cuts-delays";
 
   /**
    * Before this version a failure ended the run at once: a node in flight in another branch (an
@@ -151,9 +138,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * read "running" for good.
    */
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
-
-  /** A local http_request's request larger than this is left out of its marker. */
-  private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
 
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
@@ -325,7 +309,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * the next workflow task when the current one has no room left for it. The versions are asked
    * only then, so most runs record no marker.
    */
-  private void requireFitsInHistory(String nodeType, Object... arguments) {
+  @Override
+  public void requireFitsInHistory(String nodeType, Object... arguments) {
     long bytes = 0;
     for (Object argument : arguments) {
       bytes += HistoryPayloads.bytes(argument);
@@ -348,7 +333,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
    * size over its limit), so most runs record no marker; the SDK answers the same for the rest of
    * the run.
    */
-  private static boolean since(String changeId) {
+  @Override
+  public boolean since(String changeId) {
     return Workflow.getVersion(changeId, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
@@ -474,24 +460,17 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     String startedAt = now();
     Map<String, Object> output;
     try {
-      if (NodeType.DELAY.value().equals(type)) {
-        // "until" lets operators (and the enrollment list's next step time) see when it wakes
-        String until = NodeLogEntry.timestamp(wakeUp(node));
+      NodeExecutor executor = executor(node);
+      Map<String, Object> running = executor.runningOutput(node, this);
+      if (running != null) {
         record(
             new NodeLogEntry(
-                seq,
-                node.id(),
-                type,
-                RunResult.RUNNING,
-                startedAt,
-                null,
-                Map.of("until", until),
-                null));
+                seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null));
       }
-      if (waits(type)) {
+      if (executor.waits()) {
         flush();
       }
-      output = run(node);
+      output = run(node, executor);
     } catch (NodeSkipped skipped) {
       Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
@@ -549,14 +528,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     }
   }
 
-  /** A condition follows the edges of its branch; any other node all of its edges. */
+  /** A completed node follows the edges it takes (a condition those of its branch). */
   private void followCompleted(CanvasNode node, Map<String, Object> output, List<String> ready) {
-    if (NodeType.CONDITION.value().equals(node.type())) {
-      String branch = String.valueOf(output.get("result"));
-      follow(node, edge -> edge.label() == null || edge.label().equals(branch), ready);
-    } else {
-      follow(node, edge -> true, ready);
-    }
+    follow(node, executor(node).edgesTaken(output), ready);
   }
 
   /**
@@ -603,36 +577,20 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
         : input.resume().waiting().get(node.id());
   }
 
-  /** Whether the node waits on something outside the workflow: a timer or an activity. */
-  private static boolean waits(String type) {
-    return !NodeType.isTrigger(type)
-        && !NodeType.CONDITION.value().equals(type)
-        && !NodeType.DATA_TRANSFORM.value().equals(type);
+  /** The executor of the node's type; an unknown type fails the node. */
+  private static NodeExecutor executor(CanvasNode node) {
+    return NodeType.of(node.type())
+        .map(NodeExecutors::of)
+        .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
   }
 
   /** Runs the node and returns its output. */
-  private Map<String, Object> run(CanvasNode node) {
-    NodeType type =
-        NodeType.of(node.type())
-            .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
-    return switch (type) {
-      case WEBHOOK_TRIGGER, SCHEDULE_TRIGGER, CRM_EVENT_TRIGGER -> Map.of();
-      case DELAY -> delay(node);
-      case CONDITION -> NodeEvaluation.condition(node, scope);
-      case DATA_TRANSFORM -> NodeEvaluation.transform(node, scope);
-      case HTTP_REQUEST -> httpRequest(node);
-      case EMAIL, CHAT_MESSAGE, CRM_UPDATE, CREATE_RECORD -> {
-        if (!sideEffectNodesBuilt()) {
-          throw new NodeFailure(
-              "node type " + type.value() + " is not supported by this version of the engine");
-        }
-        yield switch (type) {
-          case EMAIL -> email(node);
-          case CHAT_MESSAGE -> chatMessage(node);
-          default -> crmWrite(node, type == NodeType.CRM_UPDATE);
-        };
-      }
-    };
+  private Map<String, Object> run(CanvasNode node, NodeExecutor executor) {
+    if (executor.sideEffect() && !sideEffectNodesBuilt()) {
+      throw new NodeFailure(
+          "node type " + node.type() + " is not supported by this version of the engine");
+    }
+    return executor.execute(node, this);
   }
 
   private boolean sideEffectNodesBuilt() {
@@ -642,306 +600,44 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     return sideEffectNodesVersion == 1;
   }
 
-  /**
-   * Reads the contact (as it is now) and the template, renders, sends, and books the email. The
-   * recipient is {@code to} (variables allowed) or the run's contact; an email to a contact with
-   * do_not_email is skipped, not failed.
-   */
-  private Map<String, Object> email(CanvasNode node) {
-    String contactId = contactId();
-    String templateId = stringConfig(node, "templateId");
-    EmailContext context =
-        contactId == null && templateId == null
-            ? new EmailContext(null, null, null, null)
-            : crmStub(EmailBookActivities.class, "email", node)
-                .context(input.tenantId(), contactId, templateId);
-    if (context.contact() != null) {
-      scope.put("contact", context.contact());
-    }
-    String configuredTo = stringConfig(node, "to");
-    String contactEmail =
-        context.contact() == null ? null : (String) context.contact().get("email");
-    String to = configuredTo == null ? contactEmail : TemplateResolver.render(configuredTo, scope);
-    if (to == null || to.isBlank()) {
-      throw new NodeFailure("the email has no recipient: no `to` and no contact with an email");
-    }
-    if (context.contact() != null
-        && Boolean.TRUE.equals(context.contact().get("do_not_email"))
-        && to.trim().equalsIgnoreCase(contactEmail)) {
-      throw new NodeSkipped("contact has do_not_email");
-    }
-    String subject = firstNonNull(stringConfig(node, "subject"), context.subject(), "");
-    String text = firstNonNull(stringConfig(node, "body"), context.textBody(), null);
-    EmailMessage message =
-        new EmailMessage(
-            EmailMessage.messageIdFor(input.runId(), node.id()),
-            to.trim(),
-            TemplateResolver.render(subject, scope),
-            TemplateResolver.render(text, scope),
-            TemplateResolver.render(context.htmlBody(), scope));
-    requireFitsInHistory("email", message);
-    EmailActivities smtp =
-        Workflow.newActivityStub(
-            EmailActivities.class,
-            ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.INTEGRATIONS)
-                .setStartToCloseTimeout(Duration.ofSeconds(60))
-                .setSummary("email · " + label(node))
-                .setRetryOptions(
-                    RetryOptions.newBuilder()
-                        .setInitialInterval(Duration.ofSeconds(5))
-                        .setBackoffCoefficient(2)
-                        .setMaximumInterval(Duration.ofMinutes(10))
-                        .setMaximumAttempts(12)
-                        .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
-                        .build())
-                .build());
-    EmailReceipt receipt;
-    try {
-      receipt = smtp.send(message);
-    } catch (ActivityFailure failure) {
-      // booked as unknown, so operators find it among the outbound emails; the node still fails
-      if (failure.getCause() instanceof ApplicationFailure cause
-          && EmailActivities.OUTCOME_UNKNOWN.equals(cause.getType())
-          && Workflow.getVersion(BOOK_UNKNOWN_EMAIL, Workflow.DEFAULT_VERSION, 1) == 1) {
-        crmStub(EmailBookActivities.class, "email", node)
-            .record(input.tenantId(), input.runId(), node.id(), message, EmailReceipt.UNKNOWN);
-      }
-      throw failure;
-    }
-    crmStub(EmailBookActivities.class, "email", node)
-        .record(input.tenantId(), input.runId(), node.id(), message, receipt.status());
-    Map<String, Object> output = new LinkedHashMap<>();
-    output.put("messageId", message.messageId());
-    output.put("to", message.to());
-    output.put("subject", message.subject());
-    output.put("status", receipt.status());
-    return output;
+  // ------------------------------------------------------------- what nodes use of the run
+
+  @Override
+  public RunInput input() {
+    return input;
   }
 
-  private Map<String, Object> chatMessage(CanvasNode node) {
-    String channel = TemplateResolver.render(stringConfig(node, "channel"), scope);
-    String text = TemplateResolver.render(stringConfig(node, "messageTemplate"), scope);
-    requireFitsInHistory("message", channel, text);
-    return crmStub(ChatActivities.class, "chat_message", node)
-        .post(input.tenantId(), channel, text, input.runId(), node.id());
+  @Override
+  public Map<String, Object> scope() {
+    return scope;
   }
 
-  /**
-   * crm_update changes the record named by {@code recordId} (variables allowed; by default the
-   * trigger's {@code <entityType>_id}); create_record creates one. Field mappings are rendered
-   * here, validated and written by api-server.
-   */
-  @SuppressWarnings("unchecked")
-  private Map<String, Object> crmWrite(CanvasNode node, boolean update) {
-    String entityType = stringConfig(node, "entityType");
-    Map<String, Object> fields =
-        node.config("fieldMappings") instanceof Map<?, ?> mappings
-            ? (Map<String, Object>) TemplateResolver.renderValue(mappings, scope)
-            : Map.of();
-    String recordId = null;
-    if (update) {
-      String configured = stringConfig(node, "recordId");
-      recordId =
-          TemplateResolver.render(
-              configured != null ? configured : "{{trigger." + entityType + "_id}}", scope);
-      if (recordId.isBlank() && "contact".equals(entityType)) {
-        recordId = contactId();
-      }
-      if (recordId == null || recordId.isBlank()) {
-        throw new NodeFailure(
-            "crm_update has no record to update: set recordId or send "
-                + entityType
-                + "_id in the trigger payload");
-      }
-    }
-    CrmWrite write =
-        new CrmWrite(input.tenantId(), entityType, recordId, fields, input.runId(), node.id());
-    requireFitsInHistory("record", write);
-    CrmRecordActivities records =
-        crmStub(CrmRecordActivities.class, update ? "crm_update" : "create_record", node);
-    return update ? records.update(write) : records.create(write);
+  @Override
+  public boolean failed() {
+    return failure != null;
   }
 
-  /** An activity on api-server's crm queue; refusals (not found, invalid) are not retried. */
-  private <T> T crmStub(Class<T> activities, String nodeType, CanvasNode node) {
-    return Workflow.newActivityStub(
-        activities,
-        ActivityOptions.newBuilder()
-            .setTaskQueue(TaskQueues.CRM)
-            .setStartToCloseTimeout(Duration.ofSeconds(30))
-            .setSummary(nodeType + " · " + label(node))
-            .setRetryOptions(
-                RetryOptions.newBuilder()
-                    .setInitialInterval(Duration.ofSeconds(1))
-                    .setBackoffCoefficient(2)
-                    .setMaximumInterval(Duration.ofMinutes(2))
-                    .setMaximumAttempts(10)
-                    .setDoNotRetry(
-                        CrmRecordActivities.REJECTED,
-                        ChatActivities.REJECTED,
-                        EmailBookActivities.NOT_FOUND)
-                    .build())
-            .build());
+  @Override
+  public boolean branchesSettle() {
+    return branchesSettle;
   }
 
-  /** The run's contact: the one loaded at the start, or the trigger payload's contact_id. */
-  private String contactId() {
+  @Override
+  public boolean reserveAnswer(long bytes) {
+    return taskBudget.reserve(bytes);
+  }
+
+  @Override
+  public void answerLanded(long reserved, long carried) {
+    taskBudget.landed(reserved, carried);
+  }
+
+  @Override
+  public String contactId() {
     Object fromContact = input.contact() == null ? null : input.contact().get("contact_id");
     Object id =
         fromContact != null ? fromContact : TemplateResolver.lookup(scope, "trigger.contact_id");
     return id instanceof String s && !s.isBlank() ? s : null;
-  }
-
-  private static String stringConfig(CanvasNode node, String key) {
-    return node.config(key) instanceof String s && !s.isBlank() ? s : null;
-  }
-
-  private static String firstNonNull(String first, String second, String otherwise) {
-    return first != null ? first : second != null ? second : otherwise;
-  }
-
-  /**
-   * When a delay that starts now wakes: at the time logged for it before (a resumed run's delay
-   * that was waiting, a retry's delay that the failure cut short), else its length from now.
-   */
-  private Instant wakeUp(CanvasNode node) {
-    String logged = loggedWakeUp(node);
-    return logged != null
-        ? Instant.parse(logged)
-        : Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(delayDuration(node));
-  }
-
-  private String loggedWakeUp(CanvasNode node) {
-    RunResume.WaitingDelay waiting = waitingBefore(node);
-    if (waiting != null) {
-      return waiting.until();
-    }
-    return input.delaysWakeUp() == null ? null : input.delaysWakeUp().get(node.id());
-  }
-
-  private Map<String, Object> delay(CanvasNode node) {
-    double days = number(node.config("delayDays"));
-    double hours = number(node.config("delayHours"));
-    Duration duration = delayDuration(node);
-    boolean wakesAtLoggedTime = loggedWakeUp(node) != null;
-    Instant wakeUp = wakeUp(node);
-    Duration left =
-        wakesAtLoggedTime
-            ? Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), wakeUp)
-            : duration;
-    // a resumed or retried delay waits only for what is left of it, if anything
-    if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
-      boolean cutByFailure =
-          Workflow.getVersion(FAILURE_CUTS_DELAYS, Workflow.DEFAULT_VERSION, 1) == 1;
-      Promise<Void> timer =
-          Workflow.newTimer(
-              left, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build());
-      if (cutByFailure) {
-        Workflow.await(() -> timer.isCompleted() || failure != null);
-        if (!timer.isCompleted()) {
-          // from FAILURE_SETTLES_BRANCHES on, its retry wakes when it would have
-          throw new NodeCut(branchesSettle ? NodeLogEntry.timestamp(wakeUp) : null);
-        }
-      }
-      timer.get();
-    }
-    Map<String, Object> output = new LinkedHashMap<>();
-    output.put("waitedSeconds", duration.toSeconds());
-    return output;
-  }
-
-  private Map<String, Object> httpRequest(CanvasNode node) {
-    int timeout =
-        node.config("timeoutSeconds") instanceof Number n
-            ? Math.max(1, Math.min(60, n.intValue()))
-            : 30;
-    Map<String, String> headers = new LinkedHashMap<>();
-    Map<String, String> sealedVariables = new LinkedHashMap<>();
-    if (node.config("headers") instanceof Map<?, ?> configured) {
-      configured.forEach(
-          (k, v) -> {
-            String value = String.valueOf(v);
-            if (NodeSecrets.isSealed(value)) {
-              // the secret stays sealed; only the values of its variables are resolved here
-              headers.put(String.valueOf(k), value);
-              TemplateReference.in(value)
-                  .forEach(
-                      reference ->
-                          sealedVariables.put(
-                              reference.token(),
-                              TemplateResolver.render(reference.token(), scope)));
-            } else {
-              headers.put(String.valueOf(k), TemplateResolver.render(value, scope));
-            }
-          });
-    }
-    String body =
-        node.config("bodyTemplate") == null
-            ? null
-            : TemplateResolver.render(String.valueOf(node.config("bodyTemplate")), scope, true);
-    HttpRequestCommand command =
-        new HttpRequestCommand(
-            String.valueOf(node.config("method")),
-            TemplateResolver.render(String.valueOf(node.config("url")), scope),
-            headers,
-            body,
-            timeout,
-            input.runId() + ":" + node.id(),
-            input.tenantId(),
-            sealedVariables);
-    RetryOptions retry =
-        RetryOptions.newBuilder()
-            .setInitialInterval(Duration.ofSeconds(1))
-            .setBackoffCoefficient(2)
-            .setMaximumInterval(Duration.ofMinutes(1))
-            .setMaximumAttempts(5)
-            .setDoNotRetry(
-                HttpRequestActivities.CLIENT_ERROR, HttpRequestActivities.FORBIDDEN_DESTINATION)
-            .build();
-    Duration deadline = Duration.ofSeconds(timeout + 5L);
-    String summary = "http_request · " + label(node);
-    // the request shows in the Temporal UI unless it would crowd the task's answers out
-    long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
-    boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
-    long reserved = WorkflowTaskBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
-    HttpResponseData response;
-    if (input.runsLocalActivities() && taskBudget.reserve(reserved)) {
-      long carried = requestInMarker ? requestBytes : 0;
-      try {
-        response =
-            Workflow.newLocalActivityStub(
-                    HttpRequestActivities.class,
-                    LocalActivityOptions.newBuilder()
-                        .setStartToCloseTimeout(deadline)
-                        .setSummary(summary)
-                        .setRetryOptions(retry)
-                        .setDoNotIncludeArgumentsIntoMarker(!requestInMarker)
-                        .build())
-                .send(command);
-        carried += HistoryPayloads.bytes(response);
-      } finally {
-        taskBudget.landed(reserved, carried);
-      }
-    } else {
-      // distributed, or no room left in this task for a local call's answer (see taskBudget)
-      requireFitsInHistory("request", command);
-      response =
-          Workflow.newActivityStub(
-                  HttpRequestActivities.class,
-                  ActivityOptions.newBuilder()
-                      .setTaskQueue(TaskQueues.INTEGRATIONS)
-                      .setStartToCloseTimeout(deadline)
-                      .setSummary(summary)
-                      .setRetryOptions(retry)
-                      .build())
-              .send(command);
-    }
-    Map<String, Object> output = new LinkedHashMap<>();
-    output.put("statusCode", response.statusCode());
-    output.put("headers", response.headers());
-    output.put("body", response.body());
-    return output;
   }
 
   /**
@@ -1008,34 +704,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow {
     return message == null ? cause.getClass().getSimpleName() : message;
   }
 
-  private static Duration delayDuration(CanvasNode node) {
-    double hours = number(node.config("delayDays")) * 24 + number(node.config("delayHours"));
-    return Duration.ofMillis(Math.round(hours * 3_600_000));
-  }
-
   private static String now() {
     return NodeLogEntry.timestamp(Instant.ofEpochMilli(Workflow.currentTimeMillis()));
-  }
-
-  private static double number(Object value) {
-    return value instanceof Number n ? n.doubleValue() : 0;
-  }
-
-  private static String describe(double days, double hours) {
-    StringBuilder out = new StringBuilder();
-    if (days > 0) {
-      out.append(TemplateResolver.asString(days)).append(days == 1 ? " day" : " days");
-    }
-    if (hours > 0) {
-      out.append(out.isEmpty() ? "" : " ")
-          .append(TemplateResolver.asString(hours))
-          .append(hours == 1 ? " hour" : " hours");
-    }
-    return out.toString();
-  }
-
-  private static String label(CanvasNode node) {
-    String label = node.label();
-    return label == null || label.isBlank() ? node.id() : label;
   }
 }

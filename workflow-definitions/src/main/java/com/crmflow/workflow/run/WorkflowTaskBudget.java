@@ -34,7 +34,7 @@ import java.util.function.BooleanSupplier;
  * A task ends when the run next waits (the history's length then changes); what it carried no
  * longer counts.
  */
-final class WorkflowTaskBudget {
+public final class WorkflowTaskBudget {
 
   /**
    * What one task may carry of answers, inputs and recordings: 4 MB less room for its other
@@ -43,7 +43,7 @@ final class WorkflowTaskBudget {
   static final long TASK_BYTES = 3L * 1024 * 1024;
 
   /** The most an answer takes: http_request's 1 MiB body cap, its headers, and JSON's escapes. */
-  static final long ANSWER_BYTES = 1280L * 1024;
+  public static final long ANSWER_BYTES = 1280L * 1024;
 
   private final BooleanSupplier answersCount;
   private final BooleanSupplier inputsWait;

@@ -1,7 +1,6 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -101,7 +100,7 @@ final class NodeEvaluation {
               item instanceof Map<?, ?> m
                   ? TemplateResolver.lookup((Map<String, Object>) m, field)
                   : null;
-          if (CanvasRules.FILTER_OPERATORS.contains(operator)
+          if (DataTransformNode.FILTER_OPERATORS.contains(operator)
               && compare(TemplateResolver.asString(value), operator, expected)) {
             kept.add(item);
           }

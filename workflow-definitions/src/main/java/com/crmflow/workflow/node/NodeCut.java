@@ -1,5 +1,6 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.run.RunResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,20 +9,20 @@ import java.util.Map;
  * and not passed, so a retry runs it and what follows it. Its output keeps when it would have woken
  * ({@code until}), the time its retry waits for.
  */
-class NodeCut extends NodeSkipped {
+public class NodeCut extends NodeSkipped {
 
   private final String until;
 
   /**
    * @param until when the delay would have woken (ISO-8601), or null: not logged
    */
-  NodeCut(String until) {
+  public NodeCut(String until) {
     super(RunResult.CUT_BY_FAILURE);
     this.until = until;
   }
 
   @Override
-  Map<String, Object> output() {
+  public Map<String, Object> output() {
     if (until == null) {
       return super.output();
     }

@@ -1,0 +1,43 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.action.ChatActivities;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.template.TemplateResolver;
+import java.util.List;
+import java.util.Map;
+
+/** chat_message: posts the rendered message to a channel through the tenant's chat integration. */
+final class ChatMessageNode implements NodeExecutor {
+
+  @Override
+  public NodeType type() {
+    return NodeType.CHAT_MESSAGE;
+  }
+
+  @Override
+  public Map<String, ConfigCheck> configFields() {
+    return Map.of("channel", ConfigCheck.STRING, "messageTemplate", ConfigCheck.STRING);
+  }
+
+  @Override
+  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
+    NodeConfig.require(node, problems, "channel", "messageTemplate");
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    String channel = TemplateResolver.render(NodeConfig.string(node, "channel"), run.scope());
+    String text = TemplateResolver.render(NodeConfig.string(node, "messageTemplate"), run.scope());
+    run.requireFitsInHistory("message", channel, text);
+    return CrmActivities.stub(ChatActivities.class, node)
+        .post(run.input().tenantId(), channel, text, run.input().runId(), node.id());
+  }
+
+  @Override
+  public boolean sideEffect() {
+    return true;
+  }
+}

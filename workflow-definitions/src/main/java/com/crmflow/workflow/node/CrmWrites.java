@@ -1,0 +1,45 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.template.TemplateResolver;
+import java.util.List;
+import java.util.Map;
+
+/** What crm_update and create_record share: field mappings rendered here, written by api-server. */
+final class CrmWrites {
+
+  private CrmWrites() {}
+
+  static void checkComplete(CanvasNode node, List<CanvasProblem> problems) {
+    NodeConfig.require(node, problems, "entityType", "fieldMappings");
+    if (node.config("fieldMappings") instanceof Map<?, ?> m && m.isEmpty()) {
+      problems.add(CanvasProblem.node(node.id(), "data.config.fieldMappings", "maps no field"));
+    }
+  }
+
+  /** The write of this node: its rendered field mappings, for the record named (or a new one). */
+  @SuppressWarnings("unchecked")
+  static CrmWrite write(CanvasNode node, NodeRun run, String recordId) {
+    Map<String, Object> fields =
+        node.config("fieldMappings") instanceof Map<?, ?> mappings
+            ? (Map<String, Object>) TemplateResolver.renderValue(mappings, run.scope())
+            : Map.of();
+    CrmWrite write =
+        new CrmWrite(
+            run.input().tenantId(),
+            NodeConfig.string(node, "entityType"),
+            recordId,
+            fields,
+            run.input().runId(),
+            node.id());
+    run.requireFitsInHistory("record", write);
+    return write;
+  }
+
+  static CrmRecordActivities activities(CanvasNode node) {
+    return CrmActivities.stub(CrmRecordActivities.class, node);
+  }
+}

@@ -1,0 +1,78 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * data_transform, in workflow code: map {@code {outputKey: "template"}}; filter {@code {source:
+ * "path", field, operator, value}}; merge {@code {sources: ["path", ...]}} (paths such as trigger
+ * or http_request_1.body).
+ */
+final class DataTransformNode implements NodeExecutor {
+
+  static final List<String> TRANSFORM_TYPES = List.of("map", "filter", "merge");
+  static final List<String> FILTER_OPERATORS = ConditionNode.OPERATORS;
+
+  @Override
+  public NodeType type() {
+    return NodeType.DATA_TRANSFORM;
+  }
+
+  @Override
+  public Map<String, ConfigCheck> configFields() {
+    return Map.of(
+        "transformType", ConfigCheck.oneOf(TRANSFORM_TYPES), "mappings", ConfigCheck.OBJECT);
+  }
+
+  @Override
+  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
+    NodeConfig.require(node, problems, "transformType", "mappings");
+    if (!(node.config("mappings") instanceof Map<?, ?> mappings)) {
+      return;
+    }
+    String field = "data.config.mappings";
+    switch (String.valueOf(node.config("transformType"))) {
+      case "map" -> {
+        if (mappings.isEmpty() || !mappings.values().stream().allMatch(v -> v instanceof String)) {
+          problems.add(
+              CanvasProblem.node(node.id(), field, "map needs {outputKey: \"template\", ...}"));
+        }
+      }
+      case "filter" -> {
+        if (!(mappings.get("source") instanceof String)
+            || !(mappings.get("field") instanceof String)
+            || !(mappings.get("operator") instanceof String operator)
+            || !FILTER_OPERATORS.contains(operator)) {
+          problems.add(
+              CanvasProblem.node(
+                  node.id(), field, "filter needs {source, field, operator, value}"));
+        }
+      }
+      case "merge" -> {
+        if (!(mappings.get("sources") instanceof List<?> sources)
+            || sources.isEmpty()
+            || !sources.stream().allMatch(s -> s instanceof String)) {
+          problems.add(
+              CanvasProblem.node(node.id(), field, "merge needs {sources: [\"path\", ...]}"));
+        }
+      }
+      default -> {
+        // an unknown transformType is reported by the structural tier
+      }
+    }
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    return NodeEvaluation.transform(node, run.scope());
+  }
+
+  @Override
+  public boolean waits() {
+    return false;
+  }
+}

@@ -1,0 +1,138 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.run.RunResume;
+import com.crmflow.workflow.template.TemplateResolver;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * delay: a durable timer of delayDays and delayHours. A resumed run's delay that was waiting, and a
+ * retry's delay that a failure cut short, wake at the time logged for them.
+ */
+final class DelayNode implements NodeExecutor {
+
+  /**
+   * Before this version a delay waited its full length when another branch failed the run; with
+   * inline chains the run then ended only when the delay was over (a day later, for a day's delay).
+   * Now the failure cuts the delay short: it is logged skipped and the run ends at once.
+   */
+  static final String FAILURE_CUTS_DELAYS = "failure-cuts-delays";
+
+  @Override
+  public NodeType type() {
+    return NodeType.DELAY;
+  }
+
+  @Override
+  public Map<String, ConfigCheck> configFields() {
+    return Map.of(
+        "delayDays", ConfigCheck.NON_NEGATIVE_NUMBER,
+        "delayHours", ConfigCheck.NON_NEGATIVE_NUMBER);
+  }
+
+  @Override
+  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
+    double days = NodeConfig.number(node.config("delayDays"));
+    double hours = NodeConfig.number(node.config("delayHours"));
+    if (days + hours <= 0) {
+      problems.add(
+          CanvasProblem.node(
+              node.id(), "data.config.delayDays", "a delay needs delayDays or delayHours above 0"));
+    }
+  }
+
+  /** "until" lets operators (and the enrollment list's next step time) see when it wakes. */
+  @Override
+  public Map<String, Object> runningOutput(CanvasNode node, NodeRun run) {
+    return Map.of("until", NodeLogEntry.timestamp(wakeUp(node, run)));
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    double days = NodeConfig.number(node.config("delayDays"));
+    double hours = NodeConfig.number(node.config("delayHours"));
+    Duration duration = duration(node);
+    boolean wakesAtLoggedTime = loggedWakeUp(node, run) != null;
+    Instant wakeUp = wakeUp(node, run);
+    Duration left =
+        wakesAtLoggedTime
+            ? Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), wakeUp)
+            : duration;
+    // a resumed or retried delay waits only for what is left of it, if anything
+    if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
+      boolean cutByFailure =
+          Workflow.getVersion(FAILURE_CUTS_DELAYS, Workflow.DEFAULT_VERSION, 1) == 1;
+      Promise<Void> timer =
+          Workflow.newTimer(
+              left, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build());
+      if (cutByFailure) {
+        Workflow.await(() -> timer.isCompleted() || run.failed());
+        if (!timer.isCompleted()) {
+          // from failure-settles-branches on, its retry wakes when it would have
+          throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
+        }
+      }
+      timer.get();
+    }
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("waitedSeconds", duration.toSeconds());
+    return output;
+  }
+
+  /** The delay's log entry and wake-up time if it was waiting when the workflow was lost. */
+  static RunResume.WaitingDelay waitingBefore(CanvasNode node, NodeRun run) {
+    return run.input().resume() == null || !NodeType.DELAY.value().equals(node.type())
+        ? null
+        : run.input().resume().waiting().get(node.id());
+  }
+
+  /**
+   * When a delay that starts now wakes: at the time logged for it before (a resumed run's delay
+   * that was waiting, a retry's delay that the failure cut short), else its length from now.
+   */
+  private static Instant wakeUp(CanvasNode node, NodeRun run) {
+    String logged = loggedWakeUp(node, run);
+    return logged != null
+        ? Instant.parse(logged)
+        : Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(duration(node));
+  }
+
+  private static String loggedWakeUp(CanvasNode node, NodeRun run) {
+    RunResume.WaitingDelay waiting = waitingBefore(node, run);
+    if (waiting != null) {
+      return waiting.until();
+    }
+    return run.input().delaysWakeUp() == null ? null : run.input().delaysWakeUp().get(node.id());
+  }
+
+  private static Duration duration(CanvasNode node) {
+    double hours =
+        NodeConfig.number(node.config("delayDays")) * 24
+            + NodeConfig.number(node.config("delayHours"));
+    return Duration.ofMillis(Math.round(hours * 3_600_000));
+  }
+
+  private static String describe(double days, double hours) {
+    StringBuilder out = new StringBuilder();
+    if (days > 0) {
+      out.append(TemplateResolver.asString(days)).append(days == 1 ? " day" : " days");
+    }
+    if (hours > 0) {
+      out.append(out.isEmpty() ? "" : " ")
+          .append(TemplateResolver.asString(hours))
+          .append(hours == 1 ? " hour" : " hours");
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,142 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.EmailActivities;
+import com.crmflow.workflow.action.EmailBookActivities;
+import com.crmflow.workflow.action.EmailContext;
+import com.crmflow.workflow.action.EmailMessage;
+import com.crmflow.workflow.action.EmailReceipt;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.template.TemplateResolver;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * email: reads the contact (as it is now) and the template, renders, sends over SMTP (the
+ * integrations queue), and books the email. The recipient is {@code to} (variables allowed) or the
+ * run's contact; an email to a contact with do_not_email is skipped, not failed.
+ */
+final class EmailNode implements NodeExecutor {
+
+  /** Before this version an email whose outcome is unknown was not booked. */
+  static final String BOOK_UNKNOWN_EMAIL = "book-unknown-email";
+
+  @Override
+  public NodeType type() {
+    return NodeType.EMAIL;
+  }
+
+  @Override
+  public Map<String, ConfigCheck> configFields() {
+    return Map.of(
+        "subject", ConfigCheck.STRING,
+        "templateId", ConfigCheck.UUID,
+        "body", ConfigCheck.STRING,
+        "bodyHint", ConfigCheck.STRING,
+        "to", ConfigCheck.STRING);
+  }
+
+  @Override
+  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
+    if (node.config("templateId") == null && NodeConfig.isBlank(node.config("subject"))) {
+      problems.add(
+          CanvasProblem.node(
+              node.id(), "data.config.subject", "an email needs templateId or subject"));
+    }
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    RunInput input = run.input();
+    Map<String, Object> scope = run.scope();
+    String contactId = run.contactId();
+    String templateId = NodeConfig.string(node, "templateId");
+    EmailContext context =
+        contactId == null && templateId == null
+            ? new EmailContext(null, null, null, null)
+            : CrmActivities.stub(EmailBookActivities.class, node)
+                .context(input.tenantId(), contactId, templateId);
+    if (context.contact() != null) {
+      scope.put("contact", context.contact());
+    }
+    String configuredTo = NodeConfig.string(node, "to");
+    String contactEmail =
+        context.contact() == null ? null : (String) context.contact().get("email");
+    String to = configuredTo == null ? contactEmail : TemplateResolver.render(configuredTo, scope);
+    if (to == null || to.isBlank()) {
+      throw new NodeFailure("the email has no recipient: no `to` and no contact with an email");
+    }
+    if (context.contact() != null
+        && Boolean.TRUE.equals(context.contact().get("do_not_email"))
+        && to.trim().equalsIgnoreCase(contactEmail)) {
+      throw new NodeSkipped("contact has do_not_email");
+    }
+    String subject = firstNonNull(NodeConfig.string(node, "subject"), context.subject(), "");
+    String text = firstNonNull(NodeConfig.string(node, "body"), context.textBody(), null);
+    EmailMessage message =
+        new EmailMessage(
+            EmailMessage.messageIdFor(input.runId(), node.id()),
+            to.trim(),
+            TemplateResolver.render(subject, scope),
+            TemplateResolver.render(text, scope),
+            TemplateResolver.render(context.htmlBody(), scope));
+    run.requireFitsInHistory("email", message);
+    EmailActivities smtp =
+        Workflow.newActivityStub(
+            EmailActivities.class,
+            ActivityOptions.newBuilder()
+                .setTaskQueue(TaskQueues.INTEGRATIONS)
+                .setStartToCloseTimeout(Duration.ofSeconds(60))
+                .setSummary("email · " + NodeConfig.label(node))
+                .setRetryOptions(
+                    RetryOptions.newBuilder()
+                        .setInitialInterval(Duration.ofSeconds(5))
+                        .setBackoffCoefficient(2)
+                        .setMaximumInterval(Duration.ofMinutes(10))
+                        .setMaximumAttempts(12)
+                        .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
+                        .build())
+                .build());
+    EmailReceipt receipt;
+    try {
+      receipt = smtp.send(message);
+    } catch (ActivityFailure failure) {
+      // booked as unknown, so operators find it among the outbound emails; the node still fails
+      if (failure.getCause() instanceof ApplicationFailure cause
+          && EmailActivities.OUTCOME_UNKNOWN.equals(cause.getType())
+          && Workflow.getVersion(BOOK_UNKNOWN_EMAIL, Workflow.DEFAULT_VERSION, 1) == 1) {
+        CrmActivities.stub(EmailBookActivities.class, node)
+            .record(input.tenantId(), input.runId(), node.id(), message, EmailReceipt.UNKNOWN);
+      }
+      throw failure;
+    }
+    CrmActivities.stub(EmailBookActivities.class, node)
+        .record(input.tenantId(), input.runId(), node.id(), message, receipt.status());
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("messageId", message.messageId());
+    output.put("to", message.to());
+    output.put("subject", message.subject());
+    output.put("status", receipt.status());
+    return output;
+  }
+
+  @Override
+  public boolean sideEffect() {
+    return true;
+  }
+
+  private static String firstNonNull(String first, String second, String otherwise) {
+    return first != null ? first : second != null ? second : otherwise;
+  }
+}

@@ -1,0 +1,153 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.run.HistoryPayloads;
+import com.crmflow.workflow.run.HttpRequestActivities;
+import com.crmflow.workflow.run.HttpRequestCommand;
+import com.crmflow.workflow.run.HttpResponseData;
+import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.run.WorkflowTaskBudget;
+import com.crmflow.workflow.template.TemplateReference;
+import com.crmflow.workflow.template.TemplateResolver;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * http_request: one call through the http_request activity, as a local activity in the worker's own
+ * process on embedded defaults (when its task has room for the answer) or through the integrations
+ * queue. A sealed credential header stays sealed: the activity unseals it.
+ */
+final class HttpRequestNode implements NodeExecutor {
+
+  static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
+
+  /** A local http_request's request larger than this is left out of its marker. */
+  private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
+
+  @Override
+  public NodeType type() {
+    return NodeType.HTTP_REQUEST;
+  }
+
+  @Override
+  public Map<String, ConfigCheck> configFields() {
+    return Map.of(
+        "method", ConfigCheck.oneOf(METHODS),
+        "url", ConfigCheck.STRING,
+        "headers", ConfigCheck.STRING_MAP,
+        "bodyTemplate", ConfigCheck.STRING,
+        "timeoutSeconds", ConfigCheck.TIMEOUT_SECONDS);
+  }
+
+  @Override
+  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
+    NodeConfig.require(node, problems, "method", "url");
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    RunInput input = run.input();
+    Map<String, Object> scope = run.scope();
+    int timeout =
+        node.config("timeoutSeconds") instanceof Number n
+            ? Math.max(1, Math.min(60, n.intValue()))
+            : 30;
+    Map<String, String> headers = new LinkedHashMap<>();
+    Map<String, String> sealedVariables = new LinkedHashMap<>();
+    if (node.config("headers") instanceof Map<?, ?> configured) {
+      configured.forEach(
+          (k, v) -> {
+            String value = String.valueOf(v);
+            if (NodeSecrets.isSealed(value)) {
+              // the secret stays sealed; only the values of its variables are resolved here
+              headers.put(String.valueOf(k), value);
+              TemplateReference.in(value)
+                  .forEach(
+                      reference ->
+                          sealedVariables.put(
+                              reference.token(),
+                              TemplateResolver.render(reference.token(), scope)));
+            } else {
+              headers.put(String.valueOf(k), TemplateResolver.render(value, scope));
+            }
+          });
+    }
+    String body =
+        node.config("bodyTemplate") == null
+            ? null
+            : TemplateResolver.render(String.valueOf(node.config("bodyTemplate")), scope, true);
+    HttpRequestCommand command =
+        new HttpRequestCommand(
+            String.valueOf(node.config("method")),
+            TemplateResolver.render(String.valueOf(node.config("url")), scope),
+            headers,
+            body,
+            timeout,
+            input.runId() + ":" + node.id(),
+            input.tenantId(),
+            sealedVariables);
+    RetryOptions retry =
+        RetryOptions.newBuilder()
+            .setInitialInterval(Duration.ofSeconds(1))
+            .setBackoffCoefficient(2)
+            .setMaximumInterval(Duration.ofMinutes(1))
+            .setMaximumAttempts(5)
+            .setDoNotRetry(
+                HttpRequestActivities.CLIENT_ERROR, HttpRequestActivities.FORBIDDEN_DESTINATION)
+            .build();
+    Duration deadline = Duration.ofSeconds(timeout + 5L);
+    String summary = "http_request · " + NodeConfig.label(node);
+    // the request shows in the Temporal UI unless it would crowd the task's answers out
+    long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
+    boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
+    long reserved = WorkflowTaskBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
+    HttpResponseData response;
+    if (input.runsLocalActivities() && run.reserveAnswer(reserved)) {
+      long carried = requestInMarker ? requestBytes : 0;
+      try {
+        response =
+            Workflow.newLocalActivityStub(
+                    HttpRequestActivities.class,
+                    LocalActivityOptions.newBuilder()
+                        .setStartToCloseTimeout(deadline)
+                        .setSummary(summary)
+                        .setRetryOptions(retry)
+                        .setDoNotIncludeArgumentsIntoMarker(!requestInMarker)
+                        .build())
+                .send(command);
+        carried += HistoryPayloads.bytes(response);
+      } finally {
+        run.answerLanded(reserved, carried);
+      }
+    } else {
+      // distributed, or no room left in this task for a local call's answer (see the budget)
+      run.requireFitsInHistory("request", command);
+      response =
+          Workflow.newActivityStub(
+                  HttpRequestActivities.class,
+                  ActivityOptions.newBuilder()
+                      .setTaskQueue(TaskQueues.INTEGRATIONS)
+                      .setStartToCloseTimeout(deadline)
+                      .setSummary(summary)
+                      .setRetryOptions(retry)
+                      .build())
+              .send(command);
+    }
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("statusCode", response.statusCode());
+    output.put("headers", response.headers());
+    output.put("body", response.body());
+    return output;
+  }
+}

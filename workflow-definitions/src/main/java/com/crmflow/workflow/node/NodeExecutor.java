@@ -1,0 +1,63 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * One node type: the config it reads and what that config must hold, and what the node does in a
+ * run. Each type is one class, found through {@link NodeExecutors}; the interpreter only walks the
+ * graph (order, joins, failure, cancel) and asks the node's executor for the rest.
+ *
+ * <p>{@link #execute} runs in workflow code: it must be deterministic, and reach the world only
+ * through activities and timers.
+ */
+public interface NodeExecutor {
+
+  NodeType type();
+
+  /** The config keys this type reads, each with what it must hold when present. */
+  Map<String, ConfigCheck> configFields();
+
+  /**
+   * What the node's config still lacks before its flow can run (checked on activation and by the
+   * validate endpoint), beside the checks of {@link #configFields}.
+   */
+  default void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {}
+
+  /**
+   * Runs the node and returns its output, the {@code <type>_<n>} variable of the nodes after it.
+   *
+   * @throws NodeFailure the node cannot complete (the run fails unless it continues on failure)
+   * @throws NodeSkipped the node decided not to act
+   */
+  Map<String, Object> execute(CanvasNode node, NodeRun run);
+
+  /** Whether the node waits on something outside the workflow: a timer or an activity. */
+  default boolean waits() {
+    return true;
+  }
+
+  /** The output logged while the node runs (a delay's wake-up time), or null: nothing logged. */
+  default Map<String, Object> runningOutput(CanvasNode node, NodeRun run) {
+    return null;
+  }
+
+  /** Which of its outgoing edges a completed node takes: all of them, unless it branches. */
+  default Predicate<CanvasEdge> edgesTaken(Map<String, Object> output) {
+    return edge -> true;
+  }
+
+  /**
+   * Whether the node came with the side-effect nodes (email, chat_message, crm_update,
+   * create_record): runs started before those cannot run it.
+   */
+  default boolean sideEffect() {
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.run.RunInput;
+import java.util.Map;
+
+/** What a node may use of the run it runs in. Implemented by the interpreter. */
+public interface NodeRun {
+
+  RunInput input();
+
+  /** The template variables: trigger, contact and the outputs of the nodes run so far. */
+  Map<String, Object> scope();
+
+  /**
+   * Fails the node when its activity's input is too large to pass through history, and waits for
+   * the next workflow task when the current one has no room left for it.
+   */
+  void requireFitsInHistory(String what, Object... arguments);
+
+  /** Whether the run takes the path of version 1 of the change with this id. */
+  boolean since(String changeId);
+
+  /** The run has failed (another branch's node failed). */
+  boolean failed();
+
+  /** Since the failure, nodes in flight settle before the run ends. */
+  boolean branchesSettle();
+
+  /**
+   * Reserves room in the current workflow task for a local activity's answer ({@code
+   * WorkflowTaskBudget}); false: the call goes through a queue instead.
+   */
+  boolean reserveAnswer(long bytes);
+
+  /** The local activity reserved for has landed, carrying this many bytes. */
+  void answerLanded(long reserved, long carried);
+
+  /** The run's contact: the one loaded at the start, or the trigger payload's contact_id. */
+  String contactId();
+}
