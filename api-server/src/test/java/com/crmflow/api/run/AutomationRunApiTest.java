@@ -564,7 +564,7 @@ class AutomationRunApiTest extends ApiTest {
   /**
    * hook → bad → next, beside hook → other: bad started first, so it was http_request_1 and other
    * http_request_2. The retry runs bad as http_request_1 again, so next's variable still names bad
-   * (until session 15 other took the 1 in the retry, and next posted other's output).
+   * (were other to take the 1 in the retry, next would post other's output).
    */
   @Test
   void aRetryNumbersTheNodesItRunsAgainAsTheFailedRunDid() {

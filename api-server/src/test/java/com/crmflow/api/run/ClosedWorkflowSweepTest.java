@@ -166,7 +166,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     assertThat(statusByNode(retryId))
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("slow", "completed", "after", "completed", "wait", "running"));
-    assertThat(peer.received("/first-call")).hasSize(1); // until session 15: called again
+    assertThat(peer.received("/first-call")).hasSize(1); // what completed is not called again
     // the retry's own calls, by their Idempotency-Key: the terminated workflow's worker may still
     // finish the local activity it was in and go on for a moment (see the README)
     assertThat(peer.received("/after-call"))

@@ -20,10 +20,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Nothing a client sends gets a 5xx, and every error is a problem. Sweeps: every operation of the
  * OpenAPI document with unknown, malformed and real ids and odd bodies; and every config key of
- * every action node with odd values, through save, validate and activate. The first catches a
- * custom field without field_type, the second a condition or filter without operator: both were
- * 500s until session 11. A NUL character and parameters that are not UTF-8 were 500s until session
- * 13.
+ * every action node with odd values, through save, validate and activate. The first catches, for
+ * example, a custom field without field_type; the second a condition or filter without operator; a
+ * NUL character and parameters that are not UTF-8 are among the inputs too.
  */
 class NoServerErrorFromClientInputTest extends ApiTest {
 
