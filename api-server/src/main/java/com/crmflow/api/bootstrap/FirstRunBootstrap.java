@@ -85,6 +85,7 @@ class FirstRunBootstrap {
     out.println();
     out.println("CRM service listening on " + base);
     out.println("  API:      " + base + "/api/v1   (OpenAPI: " + base + "/swagger-ui.html)");
+    out.println("  Console:  " + base + "/console   (sign in with an API key)");
     out.println("  Health:   " + base + "/actuator/health");
     String temporalUi = environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL);
     if (temporalUi != null) {

@@ -61,8 +61,10 @@ public record CrmProperties(
   /**
    * @param cli the {@code temporal} CLI whose dev server is the embedded Temporal; unset: looked up
    *     on PATH, then in the tool cache, else built there (see TemporalCli)
+   * @param uiUrl the Temporal UI's address, linked from the console and GET /api/v1/me; unset: the
+   *     embedded dev server's UI, if it runs
    */
-  public record Temporal(String cli) {}
+  public record Temporal(String cli, String uiUrl) {}
 
   /**
    * @param apiKey a key to create on first start (in tenant "default", every scope) if absent

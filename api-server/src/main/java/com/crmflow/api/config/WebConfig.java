@@ -12,6 +12,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration
 @EnableConfigurationProperties(CrmProperties.class)
@@ -27,6 +29,18 @@ class WebConfig {
     registration.addUrlPatterns("/api/*", "/admin/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
     return registration;
+  }
+
+  /** The web console (the console module's files under META-INF/resources/console). */
+  @Bean
+  WebMvcConfigurer consoleAddress() {
+    return new WebMvcConfigurer() {
+      @Override
+      public void addViewControllers(ViewControllerRegistry registry) {
+        registry.addRedirectViewController("/console", "/console/");
+        registry.addViewController("/console/").setViewName("forward:/console/index.html");
+      }
+    };
   }
 
   /** Requests Tomcat refuses itself get problem details too (see the valve). */

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.JsonNode;
 
 /** Each endpoint answers 403 to a key that has every scope but its own, and serves its own. */
 class ScopeTest extends ApiTest {
@@ -148,9 +149,23 @@ class ScopeTest extends ApiTest {
                             p ->
                                 p.startsWith("/api/") && !p.startsWith("/api/webhooks/automation")))
             .filter(e -> !e.getValue().hasMethodAnnotation(RequiresScope.class))
+            .filter(e -> !e.getValue().hasMethodAnnotation(AnyScope.class))
             .map(e -> e.getKey().toString())
             .toList();
     assertThat(unguarded).isEmpty();
+  }
+
+  @Test
+  void anyKeyReadsWhatItMayDo() {
+    var tenant = newTenant("contacts:read", "sequences:write");
+    ApiResponse me = tenant.api().get("/api/v1/me");
+    assertThat(me.status()).isEqualTo(200);
+    assertThat(me.text("/tenant_id")).isEqualTo(tenant.id().toString());
+    assertThat(me.at("/scopes").valueStream().map(JsonNode::asString))
+        .containsExactly("contacts:read", "sequences:write");
+    assertThat(me.text("/temporal_ui_url")).startsWith("http://127.0.0.1:");
+    assertThat(me.text("/temporal_namespace")).isEqualTo("default");
+    assertThat(anonymous().get("/api/v1/me").status()).isEqualTo(401);
   }
 
   @Test

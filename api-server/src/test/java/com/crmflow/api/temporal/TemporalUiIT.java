@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiServerProcess;
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.Chromium;
+import com.crmflow.api.support.Browsers;
 import com.crmflow.api.support.WorkerProcess;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +28,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
@@ -50,7 +47,6 @@ class TemporalUiIT {
 
   @BeforeEach
   void start() throws Exception {
-    Chromium.ensureInstalled();
     Path dataDir = Files.createTempDirectory(Path.of("target"), "temporal-ui-");
     uiPort = WorkerProcess.freePort();
     service =
@@ -59,25 +55,7 @@ class TemporalUiIT {
                 "--crm.embedded.temporal-port=0",
                 "--crm.embedded.temporal-ui-port=" + uiPort)
             .awaitReady();
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(Chromium.BROWSER.toFile());
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1440,1000",
-        "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
-    browser =
-        new ChromeDriver(
-            new ChromeDriverService.Builder()
-                .usingDriverExecutable(Chromium.DRIVER.toFile())
-                .usingAnyFreePort()
-                .build(),
-            options);
+    browser = Browsers.headlessChromium();
     Files.createDirectories(SCREENSHOTS);
   }
 

@@ -1,0 +1,263 @@
+package com.crmflow.api.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.LocalHttpServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console at /console in headless Chromium, against this running service: a designer builds a
+ * flow by dragging and connecting, is refused activation with the problem shown on its node, fixes
+ * it, fires a test event and watches the run's nodes turn green, then retries a failed run from its
+ * failed node. Screenshots go to target/console.
+ */
+class ConsoleBrowserTest extends ApiTest {
+
+  private static final Path SCREENSHOTS = Path.of("target", "console");
+
+  private ChromeDriver browser;
+  private WebDriverWait wait;
+  private LocalHttpServer peer;
+
+  @BeforeEach
+  void start() throws Exception {
+    browser = Browsers.headlessChromium();
+    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    peer = new LocalHttpServer();
+    Files.createDirectories(SCREENSHOTS);
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    peer.close();
+  }
+
+  @Test
+  void aDesignerBuildsActivatesRunsAndRetriesAFlow() throws Exception {
+    try {
+      buildActivateRunAndRetry();
+    } catch (AssertionError | RuntimeException e) {
+      screenshot("failure");
+      throw new AssertionError(
+          e.getMessage() + "\nThe page read:\n" + browser.findElement(By.tagName("body")).getText(),
+          e);
+    }
+  }
+
+  private void buildActivateRunAndRetry() throws Exception {
+    TenantClient tenant = newTenant("*");
+    browser.get(baseUrl() + "/console");
+    type(By.id("api-key"), tenant.key());
+    click(By.xpath("//button[text()='Sign in']"));
+
+    type(By.id("new-name"), "Plan router");
+    click(By.xpath("//button[text()='Create']"));
+    wait.until(ExpectedConditions.urlContains("/canvas"));
+
+    // the trigger is dragged from the palette; the rest are added from it with a click
+    dragFromPalette("webhook_trigger", 400, 150);
+    click(By.cssSelector("[data-palette=condition]"));
+    click(By.cssSelector("[data-palette=http_request]"));
+    click(By.cssSelector("[data-palette=http_request]"));
+    List<String> ids = nodeIds();
+    assertThat(ids).hasSize(4);
+    String trigger = ids.get(0);
+    String condition = ids.get(1);
+    String pro = ids.get(2);
+    String free = ids.get(3);
+    click(By.cssSelector(".react-flow__controls-fitview"));
+
+    connect(trigger, condition);
+    connect(condition, pro); // the first edge out of a condition is its true branch
+    connect(condition, free);
+    assertThat(browser.findElements(By.cssSelector(".react-flow__edge"))).hasSize(3);
+    assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
+
+    selectNode(condition);
+    type(By.id("config-field"), "{{trigger.plan}}");
+    new Select(browser.findElement(By.id("config-operator"))).selectByValue("equals");
+    type(By.id("config-value"), "pro");
+    selectNode(pro);
+    new Select(browser.findElement(By.id("config-method"))).selectByValue("POST");
+    type(By.id("config-url"), peer.url("/pro"));
+    selectNode(free);
+    new Select(browser.findElement(By.id("config-method"))).selectByValue("POST");
+    // free's url is left out: activation is refused
+    click(By.xpath("//button[text()='Save']"));
+    waitForText("Saved as version 1.");
+    click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    WebElement refused =
+        wait.until(
+            ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector(".react-flow__node[data-id='" + free + "'] .has-problems")));
+    assertThat(refused.getText()).contains("url: is required");
+    screenshot("refused-activation");
+
+    selectNode(free);
+    assertThat(browser.findElement(By.cssSelector(".field.invalid")).getText())
+        .contains("is required");
+    type(By.id("config-url"), peer.url("/free"));
+    click(By.xpath("//button[text()='Save']"));
+    waitForText("Saved as version 2.");
+    click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    waitForText("Active.");
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/sequences?flow_type=all")
+                .at("/sequences/0/status")
+                .asString())
+        .isEqualTo("active");
+
+    // a test event from the trigger's panel; the run view shows the nodes as they complete
+    selectNode(trigger);
+    WebElement body = browser.findElement(By.id("test-body"));
+    body.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+    body.sendKeys("{\"plan\": \"pro\"}");
+    click(By.xpath("//button[text()='Send test event']"));
+    click(By.cssSelector(".test-event a"));
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=completed]")));
+    for (String completed : List.of(trigger, condition, pro)) {
+      assertThat(nodeClasses(completed)).contains("completed");
+    }
+    assertThat(nodeClasses(free)).doesNotContain("completed");
+    assertThat(peer.received("/pro")).hasSize(1);
+    screenshot("completed-run");
+
+    // a run that fails at free, retried from that node once free answers
+    peer.answer("/free", 400, "{\"error\": \"not yet\"}");
+    String failed =
+        anonymous()
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + trigger, Map.of("plan", "free"))
+            .text("/runId");
+    browser.get(baseUrl() + "/console/#/sequences/" + sequenceId(tenant) + "/runs/" + failed);
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=failed]")));
+    assertThat(nodeClasses(free)).contains("failed");
+    peer.answer("/free", 200, "{\"ok\": true}");
+    click(By.xpath("//button[text()='Retry from the failed node']"));
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=completed]")));
+    assertThat(browser.getCurrentUrl()).doesNotContain(failed);
+    assertThat(nodeClasses(free)).contains("completed");
+    assertThat(peer.received("/free")).hasSize(2);
+    assertThat(peer.received("/pro")).hasSize(1);
+    screenshot("retried-run");
+  }
+
+  private String sequenceId(TenantClient tenant) {
+    return tenant.api().get("/api/v1/sequences?flow_type=all").text("/sequences/0/id");
+  }
+
+  private void type(By field, String text) {
+    WebElement element = wait.until(ExpectedConditions.elementToBeClickable(field));
+    element.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+    element.sendKeys(text);
+  }
+
+  private void click(By target) {
+    wait.until(ExpectedConditions.elementToBeClickable(target)).click();
+  }
+
+  private void waitForText(String text) {
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=status]"), text));
+  }
+
+  /** HTML5 drag and drop from the palette onto the canvas, as a mouse makes it. */
+  private void dragFromPalette(String type, int x, int y) {
+    WebElement item = browser.findElement(By.cssSelector("[data-palette=" + type + "]"));
+    WebElement canvas = browser.findElement(By.cssSelector(".flow"));
+    ((JavascriptExecutor) browser)
+        .executeScript(
+            """
+            const [item, canvas, x, y] = arguments;
+            const box = canvas.getBoundingClientRect();
+            const data = new DataTransfer();
+            const at = {bubbles: true, cancelable: true, dataTransfer: data,
+                        clientX: box.left + x, clientY: box.top + y};
+            item.dispatchEvent(new DragEvent('dragstart', at));
+            canvas.dispatchEvent(new DragEvent('dragover', at));
+            canvas.dispatchEvent(new DragEvent('drop', at));
+            item.dispatchEvent(new DragEvent('dragend', at));
+            """,
+            item,
+            canvas,
+            x,
+            y);
+  }
+
+  private List<String> nodeIds() {
+    return browser.findElements(By.cssSelector(".react-flow__node")).stream()
+        .map(n -> n.getAttribute("data-id"))
+        .toList();
+  }
+
+  private String nodeClasses(String id) {
+    return browser
+        .findElement(By.cssSelector(".react-flow__node[data-id='" + id + "'] .flow-node"))
+        .getAttribute("class");
+  }
+
+  private List<String> edgeLabels() {
+    return browser.findElements(By.cssSelector(".react-flow__edge-text")).stream()
+        .map(WebElement::getText)
+        .toList();
+  }
+
+  private void selectNode(String id) {
+    click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+  }
+
+  /** Drags from the source node's bottom handle to the target node's top handle. */
+  private void connect(String source, String target) {
+    WebElement from =
+        browser.findElement(
+            By.cssSelector(
+                ".react-flow__node[data-id='" + source + "'] .react-flow__handle-bottom"));
+    WebElement to =
+        browser.findElement(
+            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
+    int before = browser.findElements(By.cssSelector(".react-flow__edge")).size();
+    new Actions(browser)
+        .moveToElement(from)
+        .clickAndHold()
+        .moveByOffset(5, 5)
+        .moveToElement(to)
+        .moveByOffset(1, 1)
+        .moveToElement(to)
+        .release()
+        .perform();
+    wait.until(d -> d.findElements(By.cssSelector(".react-flow__edge")).size() == before + 1);
+  }
+
+  private void screenshot(String name) throws Exception {
+    Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
+    Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+}

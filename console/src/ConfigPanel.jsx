@@ -1,0 +1,261 @@
+import { useState } from 'react';
+import { call, Problem } from './api.js';
+import { NODE_TYPES, TIMEZONES, variablesBefore } from './nodeTypes.js';
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** One config field, as a form control made for its kind. */
+function Field({ field, value, onChange, problem, variables }) {
+  const id = `config-${field.key}`;
+  let control;
+  switch (field.kind) {
+    case 'select':
+      control = (
+        <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+          <option value="">—</option>
+          {field.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'timezone':
+      control = (
+        <>
+          <input id={id} list="timezones" value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+          <datalist id="timezones">
+            {TIMEZONES.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+        </>
+      );
+      break;
+    case 'time':
+      control = <input id={id} type="time" value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />;
+      break;
+    case 'number':
+      control = (
+        <input
+          id={id}
+          type="number"
+          min="0"
+          step="any"
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+        />
+      );
+      break;
+    case 'days':
+      control = (
+        <div id={id} role="group" aria-label={field.label} className="days">
+          {DAYS.map((d, i) => (
+            <label key={d}>
+              <input
+                type="checkbox"
+                checked={(value || []).includes(i)}
+                onChange={(e) => {
+                  const set = new Set(value || []);
+                  if (e.target.checked) set.add(i);
+                  else set.delete(i);
+                  onChange(set.size ? [...set].sort() : undefined);
+                }}
+              />
+              {d}
+            </label>
+          ))}
+        </div>
+      );
+      break;
+    case 'json':
+      return <JsonField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'secret':
+      control = (
+        <input
+          id={id}
+          type="password"
+          autoComplete="off"
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value || undefined)}
+        />
+      );
+      break;
+    default:
+      control = field.multiline ? (
+        <textarea id={id} rows={4} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+      ) : (
+        <input id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+      );
+  }
+  return (
+    <div className={`field ${problem ? 'invalid' : ''}`}>
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? ' *' : ''}
+      </label>
+      {control}
+      {field.kind === 'template' && (
+        <select
+          aria-label={`Insert a variable into ${field.label}`}
+          value=""
+          onChange={(e) => e.target.value && onChange(`${value ?? ''}${e.target.value}`)}
+        >
+          <option value="">insert a variable…</option>
+          {variables.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      )}
+      {problem && (
+        <p className="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** An object typed as JSON; kept as text until it parses. */
+function JsonField({ id, field, value, onChange, problem }) {
+  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value, null, 2));
+  const [invalid, setInvalid] = useState(null);
+  return (
+    <div className={`field ${problem || invalid ? 'invalid' : ''}`}>
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? ' *' : ''}
+      </label>
+      <textarea
+        id={id}
+        rows={5}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (!e.target.value.trim()) {
+            setInvalid(null);
+            onChange(undefined);
+            return;
+          }
+          try {
+            onChange(JSON.parse(e.target.value));
+            setInvalid(null);
+          } catch {
+            setInvalid('is not valid JSON yet');
+          }
+        }}
+      />
+      {(problem || invalid) && (
+        <p className="field-problem" role="alert">
+          {problem || invalid}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The side panel of the selected node: its label and a form for its type's config. */
+export default function ConfigPanel({ node, nodes, edges, problems, tenantId, onChange, onDelete }) {
+  const spec = NODE_TYPES[node.type];
+  const variables = variablesBefore(node.id, nodes, edges);
+  const config = node.data.config || {};
+  const problemOf = (key) => {
+    const prefix = `${key}: `;
+    const found = problems.find((p) => p.startsWith(prefix));
+    return found ? found.slice(prefix.length) : undefined;
+  };
+  const others = problems.filter((p) => !spec.fields.some((f) => p.startsWith(`${f.key}: `)));
+  return (
+    <form className="config" onSubmit={(e) => e.preventDefault()} aria-label={`Settings of ${node.data.label}`}>
+      <h2>{spec.label}</h2>
+      <div className="field">
+        <label htmlFor="node-label">Label</label>
+        <input id="node-label" value={node.data.label} onChange={(e) => onChange({ label: e.target.value })} />
+      </div>
+      {spec.fields.map((field) => (
+        <Field
+          key={field.key}
+          field={field}
+          value={config[field.key]}
+          problem={problemOf(field.key)}
+          variables={variables}
+          onChange={(v) => {
+            const next = { ...config };
+            if (v === undefined) delete next[field.key];
+            else next[field.key] = v;
+            onChange({ config: next });
+          }}
+        />
+      ))}
+      {!spec.trigger && (
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={config.continueOnFailure === true}
+              onChange={(e) => onChange({ config: { ...config, continueOnFailure: e.target.checked || undefined } })}
+            />{' '}
+            Continue on failure
+          </label>
+        </div>
+      )}
+      {others.length > 0 && (
+        <ul className="problems">
+          {others.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {node.type === 'webhook_trigger' && <TestEvent tenantId={tenantId} node={node} />}
+      <button type="button" className="danger" onClick={onDelete}>
+        Delete node
+      </button>
+    </form>
+  );
+}
+
+/** The trigger's URL, and a test event fired at it with a JSON body typed here. */
+function TestEvent({ tenantId, node }) {
+  const path = `/api/webhooks/automation/${tenantId}/${node.id}`;
+  const [body, setBody] = useState('{\n  "email": "ada@example.com"\n}');
+  const [secret, setSecret] = useState('');
+  const [answer, setAnswer] = useState(null);
+  async function fire() {
+    try {
+      const headers = { 'X-No-Key': '1' };
+      if (secret) headers['X-Webhook-Secret'] = secret;
+      const result = await call('POST', path, body, headers);
+      setAnswer({ ok: true, runId: result.runId });
+    } catch (e) {
+      setAnswer({ ok: false, text: e instanceof Problem ? `${e.status}: ${e.message}` : e.message });
+    }
+  }
+  return (
+    <fieldset className="test-event">
+      <legend>Test event</legend>
+      <p>
+        URL: <code>{window.location.origin + path}</code> (saved and active flows only)
+      </p>
+      <label htmlFor="test-body">JSON body</label>
+      <textarea id="test-body" rows={4} value={body} onChange={(e) => setBody(e.target.value)} />
+      <label htmlFor="test-secret">X-Webhook-Secret (if the trigger has one)</label>
+      <input id="test-secret" type="password" value={secret} onChange={(e) => setSecret(e.target.value)} />
+      <button type="button" onClick={fire}>
+        Send test event
+      </button>
+      {answer &&
+        (answer.ok ? (
+          <p role="status">
+            Run started: <a href={`#/sequences/${window.location.hash.split('/')[2]}/runs/${answer.runId}`}>{answer.runId}</a>
+          </p>
+        ) : (
+          <p role="alert" className="error">
+            {answer.text}
+          </p>
+        ))}
+    </fieldset>
+  );
+}

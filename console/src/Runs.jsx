@@ -1,0 +1,294 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ReactFlow, Background, Controls } from '@xyflow/react';
+import { get, missing, post } from './api.js';
+import { nodeTypes, toFlow } from './Editor.jsx';
+
+const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
+
+/** The runs of an automation (or the enrollments of a sequence), and one run drawn on its canvas. */
+export default function Runs({ me, sequenceId, runId }) {
+  const [sequence, setSequence] = useState(null);
+  useEffect(() => {
+    get(`/api/v1/sequences/${sequenceId}`).then((s) => setSequence(s.sequence));
+  }, [sequenceId]);
+  if (!sequence) return <main className="page">Loading…</main>;
+  if (runId) return <RunView me={me} sequence={sequence} runId={runId} />;
+  return sequence.flow_type === 'sequence' ? (
+    <Enrollments sequence={sequence} />
+  ) : (
+    <RunList sequence={sequence} />
+  );
+}
+
+function RunList({ sequence }) {
+  const [status, setStatus] = useState('');
+  const [runs, setRuns] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      get(`/api/v1/automation-runs?sequence_id=${sequence.id}&limit=100${status ? `&status=${status}` : ''}`)
+        .then((answer) => live && setRuns(answer.runs))
+        .catch((e) => live && setError(e.message));
+    load();
+    const timer = setInterval(load, 2000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [sequence.id, status]);
+  return (
+    <main className="page">
+      <h1>Runs of {sequence.name}</h1>
+      <p>
+        <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
+      </p>
+      <label htmlFor="run-status">Status</label>{' '}
+      <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+        {STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s || 'all'}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {runs && (
+        <table>
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Status</th>
+              <th>Version</th>
+              <th>Started</th>
+              <th>Ended</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <a href={`#/sequences/${sequence.id}/runs/${run.id}`}>{run.id.slice(0, 8)}</a>
+                  {run.retry_of && ' (retry)'}
+                </td>
+                <td className={`status ${run.status}`}>{run.status}</td>
+                <td>{run.canvas_version}</td>
+                <td>{run.started_at && new Date(run.started_at).toLocaleString()}</td>
+                <td>{run.completed_at && new Date(run.completed_at).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}
+
+function Enrollments({ sequence }) {
+  const [enrollments, setEnrollments] = useState(null);
+  useEffect(() => {
+    get(`/api/v1/sequences/${sequence.id}/enrollments?limit=100`).then((a) => setEnrollments(a.enrollments));
+  }, [sequence.id]);
+  return (
+    <main className="page">
+      <h1>Enrollments of {sequence.name}</h1>
+      <p>
+        <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
+      </p>
+      {enrollments && (
+        <table>
+          <thead>
+            <tr>
+              <th>Contact</th>
+              <th>Status</th>
+              <th>Current step</th>
+              <th>Next step at</th>
+            </tr>
+          </thead>
+          <tbody>
+            {enrollments.map((e) => (
+              <tr key={e.id}>
+                <td>{e.contact_id}</td>
+                <td className={`status ${e.status}`}>{e.status}</td>
+                <td>
+                  {e.current_step ? (
+                    <a href={`#/sequences/${sequence.id}/runs/${e.run_id}`}>
+                      {e.current_step.node_id} ({e.current_step.status})
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>{e.next_step_at && new Date(e.next_step_at).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}
+
+function RunView({ me, sequence, runId }) {
+  const [run, setRun] = useState(null);
+  const [canvas, setCanvas] = useState(null);
+  const [picked, setPicked] = useState(null);
+  const [message, setMessage] = useState(null);
+  const cannotWrite = missing(me, 'automation_runs:write');
+
+  useEffect(() => {
+    let live = true;
+    let timer;
+    const load = async () => {
+      try {
+        const answer = await get(`/api/v1/automation-runs/${runId}`);
+        if (!live) return;
+        setRun(answer.run);
+        // updates live while the run goes on
+        if (answer.run.status === 'running') timer = setTimeout(load, 1000);
+      } catch (e) {
+        if (live) setMessage(e.message);
+      }
+    };
+    load();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [runId]);
+
+  useEffect(() => {
+    if (run && (!canvas || canvas.version !== run.canvas_version)) {
+      get(`/api/sequences/${sequence.id}/versions/${run.canvas_version}`).then((a) => setCanvas(a.canvas));
+    }
+  }, [run, canvas, sequence.id]);
+
+  /** The latest log entry of each node. */
+  const byNode = useMemo(() => {
+    const out = {};
+    for (const entry of run?.node_log || []) out[entry.nodeId] = entry;
+    return out;
+  }, [run]);
+
+  const flow = useMemo(() => {
+    if (!canvas) return { nodes: [], edges: [] };
+    const converted = toFlow(canvas);
+    return {
+      nodes: converted.nodes.map((n) => ({
+        ...n,
+        draggable: false,
+        connectable: false,
+        data: { ...n.data, status: byNode[n.id]?.status },
+      })),
+      edges: converted.edges,
+    };
+  }, [canvas, byNode]);
+
+  async function act(path, then) {
+    setMessage(null);
+    try {
+      const answer = await post(path);
+      then(answer);
+    } catch (e) {
+      setMessage(e.message);
+    }
+  }
+
+  if (!run) return <main className="page">{message || 'Loading…'}</main>;
+  const entry = picked && byNode[picked];
+  const temporal =
+    me.temporal_ui_url &&
+    `${me.temporal_ui_url}/namespaces/${encodeURIComponent(me.temporal_namespace)}/workflows/${encodeURIComponent(run.workflow_id)}`;
+  return (
+    <main className="run">
+      <section className="canvas-area">
+        <div className="toolbar">
+          <a href={`#/sequences/${sequence.id}/runs`}>All runs</a>
+          <strong>Run {run.id.slice(0, 8)}</strong>
+          <span className={`status ${run.status}`} data-run-status={run.status}>
+            {run.status}
+          </span>
+          <span>version {run.canvas_version}</span>
+          {run.status === 'running' && (
+            <button
+              type="button"
+              disabled={!!cannotWrite}
+              title={cannotWrite}
+              onClick={() => act(`/api/v1/automation-runs/${run.id}/cancel`, (a) => setRun(a.run))}
+            >
+              Cancel
+            </button>
+          )}
+          {run.status === 'failed' && (
+            <button
+              type="button"
+              disabled={!!cannotWrite}
+              title={cannotWrite || 'Runs again from the failed node, keeping what completed'}
+              onClick={() =>
+                act(`/api/v1/automation-runs/${run.id}/retry`, (a) => {
+                  window.location.hash = `#/sequences/${sequence.id}/runs/${a.run.id}`;
+                })
+              }
+            >
+              Retry from the failed node
+            </button>
+          )}
+          {temporal && (
+            <a href={temporal} target="_blank" rel="noreferrer">
+              Open in the Temporal UI
+            </a>
+          )}
+        </div>
+        {run.error && (
+          <p role="alert" className="error">
+            {run.error}
+          </p>
+        )}
+        {message && (
+          <p role="alert" className="error">
+            {message}
+          </p>
+        )}
+        <div className="flow">
+          <ReactFlow
+            nodes={flow.nodes}
+            edges={flow.edges}
+            nodeTypes={nodeTypes}
+            onNodeClick={(_, node) => setPicked(node.id)}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            fitView
+          >
+            <Background />
+            <Controls showInteractive={false} />
+          </ReactFlow>
+        </div>
+      </section>
+      <aside className="side" aria-label="Node of the run">
+        {entry ? (
+          <>
+            <h2>{picked}</h2>
+            <p className={`status ${entry.status}`}>{entry.status}</p>
+            <p>
+              {entry.startedAt && `started ${new Date(entry.startedAt).toLocaleTimeString()}`}
+              {entry.completedAt &&
+                ` · took ${Math.max(0, new Date(entry.completedAt) - new Date(entry.startedAt))} ms`}
+            </p>
+            {entry.error && <pre className="error">{entry.error}</pre>}
+            <h3>Output</h3>
+            <pre>{JSON.stringify(entry.output, null, 2)}</pre>
+          </>
+        ) : (
+          <>
+            <h2>Trigger payload</h2>
+            <pre>{JSON.stringify(run.trigger_payload, null, 2)}</pre>
+            <p>Click a node to see its input, output and error.</p>
+          </>
+        )}
+      </aside>
+    </main>
+  );
+}
