@@ -4,6 +4,14 @@ import { NODE_TYPES, TIMEZONES, variablesBefore } from './nodeTypes.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+const CRON_PRESETS = [
+  ['0 * * * *', 'every hour'],
+  ['0 9 * * 1-5', 'weekdays at 09:00'],
+  ['30 8 * * 1', 'Mondays at 08:30'],
+  ['0 0 1 * *', 'the first of the month at midnight'],
+  ['*/15 * * * *', 'every 15 minutes'],
+];
+
 /** One config field, as a form control made for its kind. */
 function Field({ field, value, onChange, problem, variables }) {
   const id = `config-${field.key}`;
@@ -71,6 +79,21 @@ function Field({ field, value, onChange, problem, variables }) {
       break;
     case 'json':
       return <JsonField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'cron':
+      control = (
+        <>
+          <input id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} placeholder="minute hour day month weekday" />
+          <select aria-label="Cron presets" value="" onChange={(e) => e.target.value && onChange(e.target.value)}>
+            <option value="">presets…</option>
+            {CRON_PRESETS.map(([cron, label]) => (
+              <option key={cron} value={cron}>
+                {label} ({cron})
+              </option>
+            ))}
+          </select>
+        </>
+      );
+      break;
     case 'secret':
       control = (
         <input

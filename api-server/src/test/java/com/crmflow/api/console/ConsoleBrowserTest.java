@@ -82,8 +82,16 @@ class ConsoleBrowserTest extends ApiTest {
     click(By.cssSelector("[data-palette=condition]"));
     click(By.cssSelector("[data-palette=http_request]"));
     click(By.cssSelector("[data-palette=http_request]"));
+    // a node added by mistake goes with the Delete key
+    click(By.cssSelector("[data-palette=delay]"));
+    assertThat(nodeIds()).hasSize(5);
+    String mistake = nodeIds().get(4);
+    click(By.cssSelector(".react-flow__controls-fitview"));
+    selectNode(mistake);
+    new Actions(browser).sendKeys(Keys.DELETE).perform();
+    wait.until(d -> nodeIds().size() == 4);
     List<String> ids = nodeIds();
-    assertThat(ids).hasSize(4);
+    assertThat(ids).doesNotContain(mistake);
     String trigger = ids.get(0);
     String condition = ids.get(1);
     String pro = ids.get(2);
