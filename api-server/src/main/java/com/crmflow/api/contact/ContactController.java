@@ -6,8 +6,10 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.api.web.Paging;
+import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -37,7 +39,11 @@ class ContactController {
     this.service = service;
   }
 
-  /** {@code {contacts, total, limit, offset}}, newest first. */
+  /**
+   * {@code {contacts, total, total_exact, limit, offset, next_after}}: newest first, or with {@code
+   * search} ranked (exact email, then name and email prefixes, then the other matches). See {@link
+   * LargeLists} for the bounded total and the cursor; a search takes no cursor.
+   */
   @GetMapping
   @RequiresScope(Scope.CONTACTS_READ)
   Map<String, Object> list(
@@ -45,8 +51,9 @@ class ContactController {
       @RequestParam(required = false) String search,
       @RequestParam(required = false) String email,
       @RequestParam(required = false) Integer limit,
-      @RequestParam(required = false) Integer offset) {
-    Paging paging = Paging.of(limit, offset);
+      @RequestParam(required = false) Integer offset,
+      @RequestParam(required = false) String after) {
+    LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
     if (search != null && search.length() > MAX_SEARCH_LENGTH) {
       throw ApiException.badRequest(
           "search", "must be at most " + MAX_SEARCH_LENGTH + " characters");
@@ -54,14 +61,28 @@ class ContactController {
     String pattern = LikePattern.contains(search);
     String exactEmail =
         email == null || email.isBlank() ? null : email.trim().toLowerCase(Locale.ROOT);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "contacts",
-        contacts.list(caller.tenantId(), pattern, exactEmail, paging.limit(), paging.offset()));
-    response.put("total", contacts.count(caller.tenantId(), pattern, exactEmail));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    UUID tenantId = caller.tenantId();
+    if (pattern == null || exactEmail != null) {
+      List<Contact> page =
+          contacts.list(
+              tenantId, exactEmail, pattern, request.after(), request.limit(), request.offset());
+      long counted = contacts.countUpTo(tenantId, pattern, exactEmail, LargeLists.TOTAL_CAP + 1);
+      return LargeLists.answer(
+          "contacts",
+          page,
+          counted,
+          LargeLists.TOTAL_CAP,
+          request,
+          c -> new Cursor(c.createdAt(), c.id()));
+    }
+    if (request.after() != null) {
+      throw ApiException.badRequest("after", "cannot be combined with search (ranked pages)");
+    }
+    ContactRepository.SearchPage found =
+        contacts.search(
+            tenantId, search, request.limit(), request.offset(), LargeLists.SEARCH_TOTAL_CAP);
+    return LargeLists.answer(
+        "contacts", found.contacts(), found.counted(), LargeLists.SEARCH_TOTAL_CAP, request, null);
   }
 
   @GetMapping("/{id}")

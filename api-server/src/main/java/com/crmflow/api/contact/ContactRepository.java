@@ -1,10 +1,19 @@
 package com.crmflow.api.contact;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.recordfield.SqlAssignments;
+import com.crmflow.api.web.Cursor;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
@@ -20,13 +29,6 @@ public class ContactRepository {
       industry, lead_source, lead_status, lifecycle_stage, address_city, address_state,
       address_country, timezone, preferred_contact_method, do_not_call, do_not_email, do_not_sms,
       account_id, custom_fields, created_at, updated_at
-      """;
-
-  private static final String LIST_FILTER =
-      """
-      where tenant_id = :tenantId
-        and (cast(:search as text) is null or search_text like :search escape '\\')
-        and (cast(:email as text) is null or email = :email)
       """;
 
   private final JdbcClient jdbc;
@@ -131,31 +133,183 @@ public class ContactRepository {
         .single();
   }
 
-  /** Newest first (ties broken by id, so pages never overlap). */
+  /**
+   * A page of the tenant's contacts, newest first (ties broken by id, so pages never overlap),
+   * optionally only the one with this email (and matching a search pattern), after a cursor or from
+   * an offset.
+   */
   public List<Contact> list(
-      UUID tenantId, String searchPattern, String email, int limit, int offset) {
+      UUID tenantId, String email, String containsPattern, Cursor after, int limit, int offset) {
     return jdbc.sql(
             """
             select %s from contact
-            %s
+            where tenant_id = :tenantId %s %s %s
             order by created_at desc, id desc
             limit :limit offset :offset
             """
-                .formatted(COLUMNS, LIST_FILTER))
+                .formatted(
+                    COLUMNS,
+                    email == null ? "" : "and email = :email",
+                    containsPattern == null ? "" : "and search_text like :search escape '\\'",
+                    after == null ? "" : "and (created_at, id) < (:afterAt, :afterId)"))
         .param("tenantId", tenantId)
-        .param("search", searchPattern)
         .param("email", email)
+        .param("search", containsPattern)
+        .param("afterAt", after == null ? null : after.at())
+        .param("afterId", after == null ? null : after.id())
         .param("limit", limit)
         .param("offset", offset)
         .query(mapper)
         .list();
   }
 
-  public long count(UUID tenantId, String searchPattern, String email) {
-    return jdbc.sql("select count(*) from contact " + LIST_FILTER)
+  /** A ranked page of a search, and how many contacts match (counted up to the cap + 1). */
+  public record SearchPage(List<Contact> contacts, long counted) {}
+
+  /** A match of a search: what ranks it. */
+  private record Match(
+      UUID id, OffsetDateTime createdAt, boolean exactEmail, boolean prefix, String sortText) {}
+
+  private static final Comparator<Match> RANKED =
+      Comparator.comparing((Match m) -> !m.exactEmail())
+          .thenComparing(m -> !m.prefix())
+          .thenComparing(
+              (a, b) ->
+                  a.prefix()
+                      ? Arrays.compareUnsigned(
+                          a.sortText().getBytes(StandardCharsets.UTF_8),
+                          b.sortText().getBytes(StandardCharsets.UTF_8))
+                      : b.createdAt().compareTo(a.createdAt()))
+          .thenComparing(
+              (a, b) -> a.prefix() ? uuidOrder(a.id(), b.id()) : uuidOrder(b.id(), a.id()));
+
+  /** PostgreSQL's order of uuids (unsigned bytes), which UUID.compareTo does not follow. */
+  private static int uuidOrder(UUID a, UUID b) {
+    int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+    return high != 0
+        ? high
+        : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+  }
+
+  /**
+   * The contacts whose name, email or company holds the term, ranked: the contact with exactly this
+   * email, then those whose search text starts with the term (first name first, in byte order),
+   * then the other matches, newest first.
+   *
+   * <p>One scan finds the matches, up to {@code cap} + 1 of them: by the trigram index for a rare
+   * term, by the table for a broad one, whose first matches come at once. When that is all of them,
+   * they are ranked here and only the page's rows are read. A broad term's page is read by three
+   * queries, each by an index of its own and each reading at most offset + limit rows, so a term
+   * that matches a tenth of the tenant costs what a rare one does.
+   */
+  public SearchPage search(UUID tenantId, String term, int limit, int offset, int cap) {
+    String exact = term.trim().toLowerCase(Locale.ROOT);
+    String prefix = LikePattern.startsWith(term);
+    String contains = LikePattern.contains(term);
+    List<Match> matches =
+        jdbc.sql(
+                """
+                select id, created_at, email = :exact as exact_email,
+                       (search_text collate "C") like :prefix escape '\\' as prefix,
+                       search_text as sort_text
+                from contact
+                where tenant_id = :tenantId and search_text like :contains escape '\\'
+                limit :cap
+                """)
+            .param("tenantId", tenantId)
+            .param("exact", exact)
+            .param("prefix", prefix)
+            .param("contains", contains)
+            .param("cap", cap + 1)
+            .query(Match.class)
+            .list();
+    int wanted = offset + limit;
+    if (matches.size() <= cap) {
+      List<UUID> ids =
+          matches.stream().sorted(RANKED).skip(offset).limit(limit).map(Match::id).toList();
+      return new SearchPage(byIds(tenantId, ids), matches.size());
+    }
+    List<Contact> ranked =
+        new ArrayList<>(
+            jdbc.sql(
+                    "select %s from contact where tenant_id = :tenantId and email = :exact"
+                        .formatted(COLUMNS))
+                .param("tenantId", tenantId)
+                .param("exact", exact)
+                .query(mapper)
+                .list());
+    ranked.addAll(
+        jdbc.sql(
+                """
+                select %s from contact
+                where tenant_id = :tenantId and (search_text collate "C") like :prefix escape '\\'
+                  and email <> :exact
+                order by (search_text collate "C"), id
+                limit :wanted
+                """
+                    .formatted(COLUMNS))
+            .param("tenantId", tenantId)
+            .param("prefix", prefix)
+            .param("exact", exact)
+            .param("wanted", wanted)
+            .query(mapper)
+            .list());
+    if (ranked.size() < wanted) {
+      ranked.addAll(
+          jdbc.sql(
+                  """
+                  select %s from contact
+                  where tenant_id = :tenantId and search_text like :contains escape '\\'
+                    and not ((search_text collate "C") like :prefix escape '\\')
+                    and email <> :exact
+                  order by created_at desc, id desc
+                  limit :rest
+                  """
+                      .formatted(COLUMNS))
+              .param("tenantId", tenantId)
+              .param("contains", contains)
+              .param("prefix", prefix)
+              .param("exact", exact)
+              .param("rest", wanted - ranked.size())
+              .query(mapper)
+              .list());
+    }
+    return new SearchPage(
+        ranked.subList(Math.min(offset, ranked.size()), Math.min(wanted, ranked.size())),
+        matches.size());
+  }
+
+  /** These contacts, in this order. */
+  private List<Contact> byIds(UUID tenantId, List<UUID> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    Map<UUID, Contact> found = new HashMap<>();
+    jdbc.sql(
+            "select %s from contact where tenant_id = :tenantId and id = any(:ids)"
+                .formatted(COLUMNS))
         .param("tenantId", tenantId)
-        .param("search", searchPattern)
+        .param("ids", ids.toArray(UUID[]::new))
+        .query(mapper)
+        .list()
+        .forEach(c -> found.put(c.id(), c));
+    return ids.stream().map(found::get).filter(Objects::nonNull).toList();
+  }
+
+  /** How many contacts match, counted up to {@code cap} (a bounded cost whatever the tenant). */
+  public long countUpTo(UUID tenantId, String containsPattern, String email, int cap) {
+    return jdbc.sql(
+            """
+            select count(*) from (
+              select 1 from contact where tenant_id = :tenantId %s %s limit :cap) counted
+            """
+                .formatted(
+                    containsPattern == null ? "" : "and search_text like :search escape '\\'",
+                    email == null ? "" : "and email = :email"))
+        .param("tenantId", tenantId)
+        .param("search", containsPattern)
         .param("email", email)
+        .param("cap", cap)
         .query(Long.class)
         .single();
   }

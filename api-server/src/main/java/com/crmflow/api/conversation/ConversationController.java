@@ -5,8 +5,9 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,23 +35,27 @@ class ConversationController {
     this.service = service;
   }
 
-  /** {@code {conversations, total, limit, offset}}, most recent activity first. */
+  /**
+   * {@code {conversations, total, total_exact, limit, offset, next_after}}, most recent activity
+   * first (see {@link LargeLists}).
+   */
   @GetMapping
   @RequiresScope(Scope.CONVERSATIONS_READ)
   Map<String, Object> list(
       Caller caller,
       @RequestParam(name = "contact_id", required = false) UUID contactId,
       @RequestParam(required = false) Integer limit,
-      @RequestParam(required = false) Integer offset) {
-    Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
+      @RequestParam(required = false) Integer offset,
+      @RequestParam(required = false) String after) {
+    LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
+    return LargeLists.answer(
         "conversations",
-        conversations.list(caller.tenantId(), contactId, paging.limit(), paging.offset()));
-    response.put("total", conversations.count(caller.tenantId(), contactId));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+        conversations.list(
+            caller.tenantId(), contactId, request.after(), request.limit(), request.offset()),
+        conversations.countUpTo(caller.tenantId(), contactId, LargeLists.TOTAL_CAP + 1),
+        LargeLists.TOTAL_CAP,
+        request,
+        c -> new Cursor(c.lastActivityAt(), c.id()));
   }
 
   @GetMapping("/{id}")

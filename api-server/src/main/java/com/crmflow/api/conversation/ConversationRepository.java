@@ -1,6 +1,7 @@
 package com.crmflow.api.conversation;
 
 import com.crmflow.api.recordfield.SqlAssignments;
+import com.crmflow.api.web.Cursor;
 import java.sql.Array;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
@@ -130,33 +131,40 @@ class ConversationRepository {
     return message;
   }
 
-  List<Conversation> list(UUID tenantId, UUID contactId, int limit, int offset) {
+  /** Most recent activity first (ties broken by id), after a cursor or from an offset. */
+  List<Conversation> list(UUID tenantId, UUID contactId, Cursor after, int limit, int offset) {
     return jdbc.sql(
             """
             select %s from conversation
-            where tenant_id = :tenantId
-              and (cast(:contactId as uuid) is null or contact_id = :contactId)
+            where tenant_id = :tenantId %s %s
             order by last_activity_at desc, id desc
             limit :limit offset :offset
             """
-                .formatted(COLUMNS))
+                .formatted(
+                    COLUMNS,
+                    contactId == null ? "" : "and contact_id = :contactId",
+                    after == null ? "" : "and (last_activity_at, id) < (:afterAt, :afterId)"))
         .param("tenantId", tenantId)
         .param("contactId", contactId)
+        .param("afterAt", after == null ? null : after.at())
+        .param("afterId", after == null ? null : after.id())
         .param("limit", limit)
         .param("offset", offset)
         .query(CONVERSATION)
         .list();
   }
 
-  long count(UUID tenantId, UUID contactId) {
+  /** The conversations (of a contact), counted up to {@code cap}. */
+  long countUpTo(UUID tenantId, UUID contactId, int cap) {
     return jdbc.sql(
             """
-            select count(*) from conversation
-            where tenant_id = :tenantId
-              and (cast(:contactId as uuid) is null or contact_id = :contactId)
-            """)
+            select count(*) from (
+              select 1 from conversation where tenant_id = :tenantId %s limit :cap) counted
+            """
+                .formatted(contactId == null ? "" : "and contact_id = :contactId"))
         .param("tenantId", tenantId)
         .param("contactId", contactId)
+        .param("cap", cap)
         .query(Long.class)
         .single();
   }

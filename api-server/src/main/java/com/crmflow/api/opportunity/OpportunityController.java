@@ -5,8 +5,8 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
+import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -33,21 +33,25 @@ class OpportunityController {
     this.service = service;
   }
 
-  /** {@code {opportunities, total, limit, offset}}, newest first. */
+  /**
+   * {@code {opportunities, total, total_exact, limit, offset, next_after}}, newest first (see
+   * {@link LargeLists}).
+   */
   @GetMapping
   @RequiresScope(Scope.OPPORTUNITIES_READ)
   Map<String, Object> list(
       Caller caller,
       @RequestParam(required = false) Integer limit,
-      @RequestParam(required = false) Integer offset) {
-    Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "opportunities", opportunities.list(caller.tenantId(), paging.limit(), paging.offset()));
-    response.put("total", opportunities.count(caller.tenantId()));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+      @RequestParam(required = false) Integer offset,
+      @RequestParam(required = false) String after) {
+    LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
+    return LargeLists.answer(
+        "opportunities",
+        opportunities.list(caller.tenantId(), request.after(), request.limit(), request.offset()),
+        opportunities.countUpTo(caller.tenantId(), LargeLists.TOTAL_CAP + 1),
+        LargeLists.TOTAL_CAP,
+        request,
+        o -> new Cursor(o.createdAt(), o.id()));
   }
 
   @GetMapping("/{id}")

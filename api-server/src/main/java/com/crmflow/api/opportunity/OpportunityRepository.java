@@ -2,6 +2,7 @@ package com.crmflow.api.opportunity;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.recordfield.SqlAssignments;
+import com.crmflow.api.web.Cursor;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -91,24 +92,34 @@ public class OpportunityRepository {
         .single();
   }
 
-  public List<Opportunity> list(UUID tenantId, int limit, int offset) {
+  /** Newest first (ties broken by id), after a cursor or from an offset. */
+  public List<Opportunity> list(UUID tenantId, Cursor after, int limit, int offset) {
     return jdbc.sql(
             """
-            select %s from opportunity where tenant_id = :tenantId
+            select %s from opportunity where tenant_id = :tenantId %s
             order by created_at desc, id desc
             limit :limit offset :offset
             """
-                .formatted(COLUMNS))
+                .formatted(
+                    COLUMNS, after == null ? "" : "and (created_at, id) < (:afterAt, :afterId)"))
         .param("tenantId", tenantId)
+        .param("afterAt", after == null ? null : after.at())
+        .param("afterId", after == null ? null : after.id())
         .param("limit", limit)
         .param("offset", offset)
         .query(mapper)
         .list();
   }
 
-  public long count(UUID tenantId) {
-    return jdbc.sql("select count(*) from opportunity where tenant_id = :tenantId")
+  /** The tenant's opportunities, counted up to {@code cap}. */
+  public long countUpTo(UUID tenantId, int cap) {
+    return jdbc.sql(
+            """
+            select count(*) from (
+              select 1 from opportunity where tenant_id = :tenantId limit :cap) counted
+            """)
         .param("tenantId", tenantId)
+        .param("cap", cap)
         .query(Long.class)
         .single();
   }

@@ -9,15 +9,19 @@ public final class LikePattern {
 
   /** null for a blank term (no filter); otherwise %term% with LIKE's wildcards escaped. */
   public static String contains(String term) {
-    if (term == null || term.isBlank()) {
-      return null;
-    }
-    String escaped =
-        term.trim()
-            .toLowerCase(Locale.ROOT)
-            .replace("\\", "\\\\")
-            .replace("%", "\\%")
-            .replace("_", "\\_");
-    return "%" + escaped + "%";
+    return term == null || term.isBlank() ? null : "%" + escaped(term) + "%";
+  }
+
+  /** term% with LIKE's wildcards escaped: what starts with the term. */
+  public static String startsWith(String term) {
+    return escaped(term) + "%";
+  }
+
+  private static String escaped(String term) {
+    return term.trim()
+        .toLowerCase(Locale.ROOT)
+        .replace("\\", "\\\\")
+        .replace("%", "\\%")
+        .replace("_", "\\_");
   }
 }

@@ -2,6 +2,7 @@ package com.crmflow.api.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.util.ArrayList;
@@ -37,7 +38,11 @@ class ContactSearchBench extends ApiTest {
     long loadStart = System.nanoTime();
     load(owner.id(), CONTACTS);
     load(other.id(), OTHER_TENANT_CONTACTS);
-    jdbc.sql("analyze contact").update();
+    loadDealsAndConversations(owner.id(), CONTACTS / 5);
+    // what autovacuum does after a bulk load: statistics and the visibility map
+    jdbc.sql("vacuum analyze contact").update();
+    jdbc.sql("vacuum analyze opportunity").update();
+    jdbc.sql("vacuum analyze conversation").update();
     double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
 
     List<String> terms =
@@ -62,24 +67,60 @@ class ContactSearchBench extends ApiTest {
       api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
     }
     List<Long> searchMicros = new ArrayList<>();
+    List<Long> broadMicros = new ArrayList<>();
+    List<String> broad = List.of("lovelace", "hopper", "grace", "turing", "lamarr", "hedy");
     for (int round = 0; round < 20; round++) {
       for (String term : terms) {
-        long start = System.nanoTime();
-        ApiResponse page = api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
-        searchMicros.add((System.nanoTime() - start) / 1000);
-        assertThat(page.status()).isEqualTo(200);
+        long micros = timed(api, "/api/v1/contacts?search=" + term.replace(" ", "%20"));
+        searchMicros.add(micros);
+        if (broad.contains(term)) {
+          broadMicros.add(micros);
+        }
       }
+    }
+    List<Long> deepSearchMicros = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      for (String term : broad) {
+        deepSearchMicros.add(
+            timed(api, "/api/v1/contacts?search=" + term + "&offset=" + (round * 500)));
+      }
+    }
+    List<Long> emailMicros = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      emailMicros.add(
+          timed(
+              api,
+              "/api/v1/contacts?email=user"
+                  + (i * 9973)
+                  + "@domain"
+                  + (i * 9973 % 10)
+                  + ".example"));
     }
     List<Long> listMicros = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
+      listMicros.add(timed(api, "/api/v1/contacts?limit=50&offset=" + (i * 50)));
+    }
+    List<Long> cursorMicros = new ArrayList<>();
+    String after = null;
+    for (int i = 0; i < 300; i++) {
       long start = System.nanoTime();
-      assertThat(api.get("/api/v1/contacts?limit=50&offset=" + (i * 50)).status()).isEqualTo(200);
-      listMicros.add((System.nanoTime() - start) / 1000);
+      ApiResponse page =
+          api.get("/api/v1/contacts?limit=50" + (after == null ? "" : "&after=" + after));
+      cursorMicros.add((System.nanoTime() - start) / 1000);
+      assertThat(page.status()).isEqualTo(200);
+      after = page.text("/next_after");
+    }
+    List<Long> opportunityMicros = new ArrayList<>();
+    List<Long> conversationMicros = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      opportunityMicros.add(timed(api, "/api/v1/opportunities?limit=50&offset=" + (i * 50)));
+      conversationMicros.add(timed(api, "/api/v1/conversations?limit=50&offset=" + (i * 50)));
     }
 
     int threads = 8;
-    int perThread = 500;
+    int perThread = 1000;
     AtomicInteger failures = new AtomicInteger();
+    List<Long> upsertMicros = Collections.synchronizedList(new ArrayList<>());
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long upsertStart = System.nanoTime();
     for (int t = 0; t < threads; t++) {
@@ -96,9 +137,11 @@ class ContactSearchBench extends ApiTest {
                           + "@domain"
                           + ((thread * perThread + i) % 10)
                           + ".example";
+              long start = System.nanoTime();
               ApiResponse r =
                   api.post("/api/v1/contacts", Map.of("email", email, "title", "T" + i));
-              if (r.status() != 200 && r.status() != 201) {
+              upsertMicros.add((System.nanoTime() - start) / 1000);
+              if (r.status() != 201) {
                 failures.incrementAndGet();
               }
             }
@@ -112,25 +155,33 @@ class ContactSearchBench extends ApiTest {
     String report =
         """
         Contact search benchmark: %,d contacts in the tenant, %,d in another (load %.0f s)
-          GET /contacts?search=...  n=%d  p50 %.1f ms  p99 %.1f ms  max %.1f ms
-          GET /contacts (pages)     n=%d  p50 %.1f ms  p99 %.1f ms
-          POST /contacts (upsert)   %d in %.1f s with %d threads = %.0f upserts/s
+          GET /contacts?search=... first pages     %s
+            of which broad terms (10%% each)      %s
+          GET /contacts?search=<broad>&offset=... %s
+          GET /contacts?email=...                 %s
+          GET /contacts pages by offset           %s
+          GET /contacts pages by cursor (after)   %s
+          GET /opportunities pages                %s
+          GET /conversations pages                %s
+          POST /contacts (upsert), %d threads     %d in %.1f s = %.0f upserts/s; %s
         """
             .formatted(
                 CONTACTS,
                 OTHER_TENANT_CONTACTS,
                 loadSeconds,
-                searchMicros.size(),
-                percentile(searchMicros, 50),
-                percentile(searchMicros, 99),
-                percentile(searchMicros, 100),
-                listMicros.size(),
-                percentile(listMicros, 50),
-                percentile(listMicros, 99),
+                figures(searchMicros),
+                figures(broadMicros),
+                figures(deepSearchMicros),
+                figures(emailMicros),
+                figures(listMicros),
+                figures(cursorMicros),
+                figures(opportunityMicros),
+                figures(conversationMicros),
+                threads,
                 threads * perThread,
                 upsertSeconds,
-                threads,
-                threads * perThread / upsertSeconds);
+                threads * perThread / upsertSeconds,
+                figures(upsertMicros));
     System.out.println(report);
     java.nio.file.Files.writeString(java.nio.file.Path.of("target/bench-contacts.txt"), report);
   }
@@ -154,6 +205,41 @@ class ContactSearchBench extends ApiTest {
           .param("to", Math.min(count, from + batch) - 1)
           .update();
     }
+  }
+
+  /** Opportunities and conversations (one per contact of the first ones) for their lists. */
+  private void loadDealsAndConversations(UUID tenantId, int count) {
+    jdbc.sql(
+            """
+            insert into opportunity (id, tenant_id, name)
+            select gen_random_uuid(), :tenantId, 'Deal ' || n from generate_series(1, :count) n
+            """)
+        .param("tenantId", tenantId)
+        .param("count", count)
+        .update();
+    jdbc.sql(
+            """
+            insert into conversation (id, tenant_id, contact_id, channel, last_activity_at)
+            select gen_random_uuid(), :tenantId, id, 'email', created_at
+            from contact where tenant_id = :tenantId limit :count
+            """)
+        .param("tenantId", tenantId)
+        .param("count", count)
+        .update();
+  }
+
+  private static long timed(ApiClient api, String path) {
+    long start = System.nanoTime();
+    ApiResponse page = api.get(path);
+    long micros = (System.nanoTime() - start) / 1000;
+    assertThat(page.status()).as(path + " " + page).isEqualTo(200);
+    return micros;
+  }
+
+  private static String figures(List<Long> micros) {
+    return "n=%d p50 %.1f ms p99 %.1f ms max %.1f ms"
+        .formatted(
+            micros.size(), percentile(micros, 50), percentile(micros, 99), percentile(micros, 100));
   }
 
   private static double percentile(List<Long> micros, int p) {

@@ -1,0 +1,159 @@
+package com.crmflow.api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The lists that grow to millions (contacts, opportunities, conversations): a total that is exact
+ * up to 10,000 and says so, a cursor for pages past offset 10,000, and ranked contact search.
+ */
+class LargeListsTest extends ApiTest {
+
+  private List<String> emails(ApiResponse page) {
+    return page.at("/contacts").valueStream().map(c -> c.get("email").asString()).toList();
+  }
+
+  @Test
+  void theCursorWalksEveryContactOnceNewestFirst() {
+    var tenant = newTenant();
+    List<String> created = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      String email = "walk" + i + "@example.com";
+      tenant.api().post("/api/v1/contacts", Map.of("email", email));
+      created.add(0, email);
+    }
+    List<String> walked = new ArrayList<>();
+    String after = null;
+    int pages = 0;
+    do {
+      ApiResponse page =
+          tenant.api().get("/api/v1/contacts?limit=3" + (after == null ? "" : "&after=" + after));
+      assertThat(page.status()).as(page.toString()).isEqualTo(200);
+      assertThat(page.at("/total").asInt()).isEqualTo(7);
+      assertThat(page.at("/total_exact").asBoolean()).isTrue();
+      walked.addAll(emails(page));
+      JsonNode next = page.at("/next_after");
+      after = next.isNull() ? null : next.asString();
+      pages++;
+    } while (after != null);
+    assertThat(pages).isEqualTo(3);
+    assertThat(walked).containsExactlyElementsOf(created);
+    // offset paging gives the same order
+    assertThat(emails(tenant.api().get("/api/v1/contacts?limit=3&offset=3")))
+        .containsExactlyElementsOf(created.subList(3, 6));
+  }
+
+  @Test
+  void pagesPastTenThousandRowsNeedTheCursor() {
+    var tenant = newTenant();
+    for (String path : List.of("contacts", "opportunities", "conversations")) {
+      ApiResponse deep = tenant.api().get("/api/v1/" + path + "?offset=9990&limit=20");
+      assertThat(deep.status()).isEqualTo(400);
+      assertThat(deep.text("/errors/0/field")).isEqualTo("offset");
+      assertThat(deep.text("/errors/0/message")).contains("next_after", "after");
+      assertThat(tenant.api().get("/api/v1/" + path + "?offset=9950&limit=50").status())
+          .isEqualTo(200);
+      ApiResponse forged = tenant.api().get("/api/v1/" + path + "?after=not-a-cursor");
+      assertThat(forged.status()).isEqualTo(400);
+      assertThat(forged.text("/errors/0/field")).isEqualTo("after");
+      assertThat(tenant.api().get("/api/v1/" + path + "?after=MTAuYQ&offset=5").status())
+          .isEqualTo(400);
+    }
+  }
+
+  @Test
+  void aTotalBeyondTenThousandIsTheCapAndSaysItIsNotExact() {
+    var tenant = newTenant();
+    jdbc.sql(
+            """
+            insert into contact (id, tenant_id, email)
+            select gen_random_uuid(), :tenantId, 'bulk' || n || '@example.com'
+            from generate_series(1, 10001) n
+            """)
+        .param("tenantId", tenant.id())
+        .update();
+    ApiResponse page = tenant.api().get("/api/v1/contacts?limit=1");
+    assertThat(page.at("/total").asInt()).isEqualTo(10_000);
+    assertThat(page.at("/total_exact").asBoolean()).isFalse();
+    ApiResponse narrow = tenant.api().get("/api/v1/contacts?search=bulk1000");
+    assertThat(narrow.at("/total").asInt()).isEqualTo(3); // bulk1000, bulk10000, bulk10001
+    assertThat(narrow.at("/total_exact").asBoolean()).isTrue();
+    // a search counts up to 1,000 matches
+    ApiResponse broad = tenant.api().get("/api/v1/contacts?search=bulk&limit=2");
+    assertThat(broad.at("/total").asInt()).isEqualTo(1_000);
+    assertThat(broad.at("/total_exact").asBoolean()).isFalse();
+    assertThat(broad.at("/contacts").size()).isEqualTo(2);
+  }
+
+  @Test
+  void searchRanksTheExactEmailThenPrefixesThenTheNewestOtherMatches() {
+    var tenant = newTenant();
+    tenant.api().post("/api/v1/contacts", Map.of("email", "lee@ex.com", "first_name", "Zoe"));
+    tenant.api().post("/api/v1/contacts", Map.of("email", "b@ex.com", "first_name", "Lee"));
+    tenant
+        .api()
+        .post(
+            "/api/v1/contacts",
+            Map.of("email", "c@ex.com", "first_name", "Bruce", "last_name", "Lee"));
+    tenant.api().post("/api/v1/contacts", Map.of("email", "d@ex.com", "first_name", "Ada"));
+
+    ApiResponse lee = tenant.api().get("/api/v1/contacts?search=LEE");
+    // the prefix match first, then the other matches newest first
+    assertThat(emails(lee)).containsExactly("b@ex.com", "c@ex.com", "lee@ex.com");
+    assertThat(lee.at("/total").asInt()).isEqualTo(3);
+    assertThat(lee.at("/next_after").isNull()).isTrue();
+    // the exact email first, though it is neither a name prefix nor the newest
+    tenant.api().post("/api/v1/contacts", Map.of("email", "lee@ex.com.au", "first_name", "Lee"));
+    assertThat(emails(tenant.api().get("/api/v1/contacts?search=lee@ex.com")))
+        .containsExactly("lee@ex.com", "lee@ex.com.au");
+    // pages of a ranked search do not overlap
+    Set<String> seen = new HashSet<>();
+    for (int offset = 0; offset < 4; offset++) {
+      List<String> one =
+          emails(tenant.api().get("/api/v1/contacts?search=e&limit=1&offset=" + offset));
+      assertThat(one).hasSize(1);
+      assertThat(seen.add(one.get(0))).isTrue();
+    }
+    ApiResponse cursorWithSearch = tenant.api().get("/api/v1/contacts?search=lee&after=MTAuYQ");
+    assertThat(cursorWithSearch.status()).isEqualTo(400);
+  }
+
+  @Test
+  void opportunitiesAndConversationsPageByCursorToo() {
+    var tenant = newTenant();
+    String contact =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "pages@example.com"))
+            .text("/contact/id");
+    for (int i = 0; i < 3; i++) {
+      tenant
+          .api()
+          .post("/api/v1/opportunities", Map.of("name", "Deal " + i, "contact_id", contact));
+      tenant.api().post("/api/v1/conversations", Map.of("contact_id", contact, "channel", "email"));
+    }
+    for (String path : List.of("opportunities", "conversations")) {
+      ApiResponse first = tenant.api().get("/api/v1/" + path + "?limit=2");
+      assertThat(first.status()).as(first.toString()).isEqualTo(200);
+      assertThat(first.at("/total").asInt()).isEqualTo(3);
+      assertThat(first.at("/total_exact").asBoolean()).isTrue();
+      ApiResponse second =
+          tenant.api().get("/api/v1/" + path + "?limit=2&after=" + first.text("/next_after"));
+      assertThat(second.at("/" + path).size()).isEqualTo(1);
+      assertThat(second.at("/next_after").isNull()).isTrue();
+      Set<String> ids = new HashSet<>();
+      first.at("/" + path).forEach(row -> ids.add(row.get("id").asString()));
+      second.at("/" + path).forEach(row -> ids.add(row.get("id").asString()));
+      assertThat(ids).hasSize(3);
+    }
+  }
+}
