@@ -1,0 +1,206 @@
+package com.crmflow.api.config;
+
+import com.crmflow.api.auth.AnyScope;
+import com.crmflow.api.auth.RequiresScope;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * What every operation of the OpenAPI document says beyond its shape: a summary, an operationId and
+ * a tag (from {@code openapi/operations.tsv}, one line per operation), the scope it needs (from its
+ * {@link RequiresScope}), its security, and its error answers as problem details. The build lints
+ * the document ({@code OpenApiLintTest}), so an operation without its line fails it.
+ */
+@Configuration
+class OpenApiOperations {
+
+  static final String PROBLEM = "Problem";
+
+  private record Entry(String operationId, String tag, String summary) {}
+
+  private static final Map<String, Entry> ENTRIES = load();
+
+  private static Map<String, Entry> load() {
+    Map<String, Entry> entries = new LinkedHashMap<>();
+    try (InputStream in = OpenApiOperations.class.getResourceAsStream("/openapi/operations.tsv");
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      lines
+          .lines()
+          .filter(line -> !line.isBlank() && !line.startsWith("#"))
+          .map(line -> line.split("\t"))
+          .forEach(f -> entries.put(f[0] + " " + f[1], new Entry(f[2], f[3], f[4])));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return entries;
+  }
+
+  /** The scope in the description and an extension, from the handler's annotation. */
+  @Bean
+  OperationCustomizer requiredScope() {
+    return (operation, handler) -> {
+      RequiresScope scope = handler.getMethodAnnotation(RequiresScope.class);
+      String needs =
+          scope != null
+              ? "Needs the scope `" + scope.value().value() + "`."
+              : handler.hasMethodAnnotation(AnyScope.class) ? "Any valid API key." : null;
+      if (needs != null) {
+        if (scope != null) {
+          operation.addExtension("x-required-scope", scope.value().value());
+        }
+        operation.setDescription(
+            operation.getDescription() == null
+                ? needs
+                : needs + "\n\n" + operation.getDescription());
+      }
+      return operation;
+    };
+  }
+
+  @Bean
+  OpenApiCustomizer summariesTagsAndErrors() {
+    return openApi -> {
+      openApi.getComponents().addSchemas(PROBLEM, problemSchema());
+      openApi
+          .getComponents()
+          .addSecuritySchemes(
+              "webhookSecret",
+              new SecurityScheme()
+                  .type(SecurityScheme.Type.APIKEY)
+                  .in(SecurityScheme.In.HEADER)
+                  .name("X-Webhook-Secret")
+                  .description("The trigger node's secretToken, when it has one."))
+          .addSecuritySchemes(
+              "adminToken",
+              new SecurityScheme()
+                  .type(SecurityScheme.Type.HTTP)
+                  .scheme("bearer")
+                  .description("The admin token (crm.admin-token)."));
+      openApi
+          .getPaths()
+          .forEach(
+              (path, item) ->
+                  item.readOperationsMap()
+                      .forEach((method, operation) -> describe(path, method, operation)));
+    };
+  }
+
+  private static void describe(String path, PathItem.HttpMethod method, Operation operation) {
+    Entry entry = ENTRIES.get(method.name() + " " + path);
+    if (entry != null) {
+      operation.setSummary(entry.summary());
+      operation.setOperationId(entry.operationId());
+      operation.setTags(List.of(entry.tag()));
+    }
+    boolean trigger = path.startsWith("/api/webhooks/automation/");
+    boolean admin = path.startsWith("/admin/");
+    ApiResponses responses = operation.getResponses();
+    if (trigger) {
+      operation.setSecurity(
+          List.of(new SecurityRequirement(), new SecurityRequirement().addList("webhookSecret")));
+      add(responses, 400, "The body is not JSON, or holds what cannot be stored.");
+      add(responses, 401, "X-Webhook-Secret is missing or does not match the node's secret.");
+      add(responses, 404, "No such tenant, or no node with this id in its flows.");
+      add(responses, 409, "The automation kept changing while the call was accepted.");
+      add(responses, 413, "The payload is over the size a run can carry.");
+      add(responses, 422, "The node is not an active automation's webhook trigger.");
+      return;
+    }
+    if (admin) {
+      operation.setSecurity(List.of(new SecurityRequirement().addList("adminToken")));
+    }
+    add(responses, 400, "A parameter or the body is invalid; errors name each field.");
+    add(responses, 401, "No valid " + (admin ? "admin token" : "API key") + ".");
+    if (!admin) {
+      add(responses, 403, "The API key lacks the scope this operation needs.");
+    }
+    if (path.contains("{")) {
+      add(responses, 404, "No such record in the tenant.");
+    }
+    if (!admin) {
+      add(responses, 429, "Over the key's rate limit; Retry-After says when to try again.");
+    }
+  }
+
+  private static void add(ApiResponses responses, int status, String description) {
+    String code = String.valueOf(status);
+    if (responses.containsKey(code)) {
+      return;
+    }
+    Map<String, Object> example = new LinkedHashMap<>();
+    example.put("type", "about:blank");
+    example.put("title", title(status));
+    example.put("status", status);
+    example.put("detail", description);
+    if (status == 400) {
+      example.put("errors", List.of(Map.of("field", "email", "message", "is required")));
+    }
+    responses.addApiResponse(
+        code,
+        new ApiResponse()
+            .description(description)
+            .content(
+                new Content()
+                    .addMediaType(
+                        "application/problem+json",
+                        new MediaType()
+                            .schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
+                            .example(example))));
+  }
+
+  private static String title(int status) {
+    return switch (status) {
+      case 400 -> "Bad Request";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
+      case 404 -> "Not Found";
+      case 409 -> "Conflict";
+      case 413 -> "Content Too Large";
+      case 422 -> "Unprocessable Content";
+      case 429 -> "Too Many Requests";
+      default -> "Error";
+    };
+  }
+
+  /** RFC 9457 problem details, with the field errors of a 400 or 422. */
+  private static Schema<?> problemSchema() {
+    Schema<Object> fieldError = new ObjectSchema();
+    fieldError.addProperty("field", new StringSchema().description("the field, e.g. email"));
+    fieldError.addProperty("message", new StringSchema());
+    Schema<Object> problem = new ObjectSchema();
+    problem.setDescription("An RFC 9457 problem document (application/problem+json).");
+    problem.addProperty("type", new StringSchema().example("about:blank"));
+    problem.addProperty("title", new StringSchema());
+    problem.addProperty("status", new IntegerSchema());
+    problem.addProperty("detail", new StringSchema());
+    problem.addProperty("instance", new StringSchema());
+    problem.addProperty("errors", new ArraySchema().items(fieldError));
+    problem.setRequired(List.of("title", "status"));
+    return problem;
+  }
+}

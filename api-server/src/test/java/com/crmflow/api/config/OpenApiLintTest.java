@@ -1,0 +1,89 @@
+package com.crmflow.api.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The OpenAPI document this service serves, linted by Redocly CLI's recommended rules (the version
+ * pinned in console/package.json, installed by the console module's npm ci): any error fails the
+ * build. The document is kept as target/openapi.json.
+ */
+class OpenApiLintTest extends ApiTest {
+
+  private static final Path REDOCLY = Path.of("..", "console", "node_modules", ".bin", "redocly");
+
+  @Test
+  void theDocumentPassesTheRecommendedRules() throws Exception {
+    ApiResponse docs = anonymous().get("/v3/api-docs");
+    assertThat(docs.status()).isEqualTo(200);
+    Path document = Path.of("target", "openapi.json").toAbsolutePath();
+    Files.writeString(document, docs.rawBody());
+    assertThat(Files.isExecutable(REDOCLY))
+        .as(
+            "Redocly CLI is installed by the console module (npm ci in console/, or ./mvnw -pl"
+                + " console generate-resources); missing at "
+                + REDOCLY.toAbsolutePath())
+        .isTrue();
+
+    Process lint =
+        new ProcessBuilder(
+                REDOCLY.toAbsolutePath().toString(),
+                "lint",
+                document.toString(),
+                "--extends=recommended",
+                "--format=stylish")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(lint.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(lint.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    System.out.println(output);
+    assertThat(lint.exitValue()).as(output).isZero();
+    assertThat(output).contains("Your API description is valid");
+  }
+
+  @Test
+  void everyOperationHasASummaryATagAndItsErrors() throws IOException {
+    JsonNode paths = anonymous().get("/v3/api-docs").at("/paths");
+    int operations = 0;
+    for (String path : paths.propertyNames()) {
+      for (String method : paths.get(path).propertyNames()) {
+        JsonNode operation = paths.get(path).get(method);
+        String name = method.toUpperCase() + " " + path;
+        assertThat(operation.path("summary").asString()).as(name).isNotBlank();
+        assertThat(operation.path("tags").size()).as(name).isEqualTo(1);
+        assertThat(operation.path("responses").has("401")).as(name).isTrue();
+        assertThat(
+                operation
+                    .at("/responses/401/content/application~1problem+json/schema/$ref")
+                    .asString())
+            .as(name)
+            .isEqualTo("#/components/schemas/Problem");
+        if (path.startsWith("/api/v1/") || path.startsWith("/api/sequences/")) {
+          assertThat(operation.path("description").asString())
+              .as(name)
+              .containsAnyOf("Needs the scope `", "Any valid API key.");
+          assertThat(operation.path("responses").has("403")).as(name).isTrue();
+        }
+        operations++;
+      }
+    }
+    assertThat(operations).isEqualTo(74);
+    assertThat(paths.at("/~1api~1v1~1contacts/get/x-required-scope").asString())
+        .isEqualTo("contacts:read");
+    assertThat(
+            paths
+                .at(
+                    "/~1api~1webhooks~1automation~1{tenantId}~1{nodeId}/post/security/1/webhookSecret")
+                .isArray())
+        .isTrue();
+  }
+}
