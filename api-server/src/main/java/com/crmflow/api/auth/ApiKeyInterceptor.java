@@ -6,6 +6,7 @@ import com.crmflow.api.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
@@ -27,6 +28,10 @@ class ApiKeyInterceptor implements HandlerInterceptor {
       HttpServletRequest request, HttpServletResponse response, Object handler) {
     if (!(handler instanceof HandlerMethod method)) {
       return true; // static resources and unmatched paths: nothing to protect
+    }
+    if (HttpMethod.OPTIONS.matches(request.getMethod())
+        && !method.hasMethodAnnotation(RequiresScope.class)) {
+      return true; // Spring's own answer to OPTIONS (the Allow header): no data, no key needed
     }
     String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
     Caller caller =

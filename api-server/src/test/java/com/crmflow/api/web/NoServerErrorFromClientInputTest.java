@@ -123,6 +123,27 @@ class NoServerErrorFromClientInputTest extends ApiTest {
   }
 
   @Test
+  void optionsAndAMultipartContentTypeWithoutBoundaryAreAnsweredNotFailed() {
+    ApiResponse options = api.send("OPTIONS", "/api/v1/contacts", null, null);
+    assertThat(options.status()).as(options.toString()).isEqualTo(200);
+    assertThat(options.header("Allow")).contains("GET", "POST");
+    assertThat(
+            anonymous()
+                .send("OPTIONS", "/api/v1/contacts/" + UUID.randomUUID(), null, null)
+                .status())
+        .isLessThan(500);
+
+    ApiResponse delete =
+        api.send(
+            "DELETE", "/api/v1/email-templates/" + UUID.randomUUID(), null, "multipart/form-data");
+    assertThat(delete.status()).as(delete.toString()).isEqualTo(404);
+    assertThat(delete.contentType()).startsWith("application/problem+json");
+    ApiResponse post = api.send("POST", "/api/v1/contacts", "--x\r\n", "multipart/form-data");
+    assertThat(post.status()).as(post.toString()).isEqualTo(415);
+    assertThat(post.contentType()).startsWith("application/problem+json");
+  }
+
+  @Test
   void noOperationAnswersOddIdsOrBodiesWithA5xx() {
     JsonNode paths = anonymous().get("/v3/api-docs").at("/paths");
     List<String[]> operations = new ArrayList<>();
