@@ -2,6 +2,9 @@ package com.crmflow.api.config;
 
 import com.crmflow.api.auth.AnyScope;
 import com.crmflow.api.auth.RequiresScope;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import io.swagger.v3.core.jackson.ModelResolver;
+import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.media.ArraySchema;
@@ -40,6 +43,10 @@ class OpenApiOperations {
 
   static final String PROBLEM = "Problem";
 
+  /** Resources a tenant has one of, or none yet (404). */
+  private static final java.util.Set<String> SINGLETONS =
+      java.util.Set.of("/api/v1/integrations/chat");
+
   private record Entry(String operationId, String tag, String summary) {}
 
   private static final Map<String, Entry> ENTRIES = load();
@@ -58,6 +65,16 @@ class OpenApiOperations {
       throw new UncheckedIOException(e);
     }
     return entries;
+  }
+
+  /**
+   * The API writes JSON in snake_case (spring.jackson.property-naming-strategy); the document's
+   * schemas, read by swagger-core's own Jackson, must name the fields the same way.
+   */
+  @Bean
+  ModelResolver snakeCaseModels() {
+    return new ModelResolver(
+        Json.mapper().copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE));
   }
 
   /** The scope in the description and an extension, from the handler's annotation. */
@@ -85,6 +102,12 @@ class OpenApiOperations {
   @Bean
   OpenApiCustomizer summariesTagsAndErrors() {
     return openApi -> {
+      // a record's field that is not required may be null in an answer (an unset description)
+      openApi
+          .getComponents()
+          .getSchemas()
+          .values()
+          .forEach(OpenApiOperations::nullableUnlessRequired);
       openApi.getComponents().addSchemas(PROBLEM, problemSchema());
       openApi
           .getComponents()
@@ -133,18 +156,52 @@ class OpenApiOperations {
     }
     if (admin) {
       operation.setSecurity(List.of(new SecurityRequirement().addList("adminToken")));
+      add(responses, 404, "The admin API is off until crm.admin-token is set, or no such record.");
+    }
+    if (method != PathItem.HttpMethod.GET) {
+      add(
+          responses,
+          409,
+          "Conflicts with the current state (a duplicate, a run that is not running), or reuses"
+              + " an Idempotency-Key with another body.");
+      add(
+          responses,
+          422,
+          "Well-formed, but refers to a record the tenant does not have, breaks a rule of the"
+              + " record, or is over a limit.");
     }
     add(responses, 400, "A parameter or the body is invalid; errors name each field.");
     add(responses, 401, "No valid " + (admin ? "admin token" : "API key") + ".");
     if (!admin) {
       add(responses, 403, "The API key lacks the scope this operation needs.");
     }
-    if (path.contains("{")) {
+    if (path.contains("{") || SINGLETONS.contains(path)) {
       add(responses, 404, "No such record in the tenant.");
     }
     if (!admin) {
       add(responses, 429, "Over the key's rate limit; Retry-After says when to try again.");
     }
+  }
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static void nullableUnlessRequired(Schema<?> schema) {
+    if (schema.getProperties() == null) {
+      return;
+    }
+    List<String> required = schema.getRequired() == null ? List.of() : schema.getRequired();
+    schema
+        .getProperties()
+        .forEach(
+            (name, property) -> {
+              Schema field = (Schema) property;
+              if (!required.contains(name)
+                  && field.getTypes() != null
+                  && !field.getTypes().contains("null")) {
+                java.util.Set<String> types = new java.util.LinkedHashSet<>(field.getTypes());
+                types.add("null");
+                field.setTypes(types);
+              }
+            });
   }
 
   private static void add(ApiResponses responses, int status, String description) {

@@ -99,6 +99,10 @@ class ContactController {
    * Upsert by email: 201 when the contact was created, 200 when an existing contact (same email,
    * case-insensitive) was updated. Body {@code {contact, account, opportunity}}.
    */
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description =
+          "{contact, account, opportunity}: created or updated (the spec answers 201 for both)")
   @PostMapping
   @RequiresScope(Scope.CONTACTS_WRITE)
   ResponseEntity<Map<String, Object>> upsert(Caller caller, @RequestBody JsonNode body) {
