@@ -102,7 +102,7 @@ class OpenApiOperations {
   @Bean
   OpenApiCustomizer summariesTagsAndErrors() {
     return openApi -> {
-      // a record's field that is not required may be null in an answer (an unset description)
+      // a field of an answer's record may be null (an unset description)
       openApi
           .getComponents()
           .getSchemas()
@@ -185,7 +185,9 @@ class OpenApiOperations {
 
   @SuppressWarnings({"rawtypes", "unchecked"})
   private static void nullableUnlessRequired(Schema<?> schema) {
-    if (schema.getProperties() == null) {
+    // the request bodies built from the field specs (closed: additionalProperties false) already
+    // say which fields take null
+    if (schema.getProperties() == null || Boolean.FALSE.equals(schema.getAdditionalProperties())) {
       return;
     }
     List<String> required = schema.getRequired() == null ? List.of() : schema.getRequired();
