@@ -158,6 +158,9 @@ class OpenApiOperations {
       operation.setSecurity(List.of(new SecurityRequirement().addList("adminToken")));
       add(responses, 404, "The admin API is off until crm.admin-token is set, or no such record.");
     }
+    if (operation.getRequestBody() != null) {
+      add(responses, 413, "The body is over crm.max-request-size (1 MB by default).");
+    }
     if (method != PathItem.HttpMethod.GET) {
       add(
           responses,

@@ -98,7 +98,13 @@ class SchemathesisTest extends ApiTest {
       throws IOException, InterruptedException {
     Process process;
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      // in target/: Schemathesis keeps its cache (.schemathesis/) in the working directory
+      Files.createDirectories(Path.of("target"));
+      process =
+          new ProcessBuilder(command)
+              .directory(Path.of("target").toFile())
+              .redirectErrorStream(true)
+              .start();
     } catch (IOException e) {
       throw new IllegalStateException("could not run " + command.get(0) + ". " + HOW, e);
     }
