@@ -5,7 +5,6 @@ import com.crmflow.workflow.canvas.NodeSecrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +89,7 @@ class SealStoredSecretsMigration implements JavaMigration {
   @SuppressWarnings("unchecked")
   private boolean sealAll(UUID tenantId, List<Map<String, Object>> nodes) {
     boolean changed = false;
-    for (Map<String, Object> node : new ArrayList<>(nodes)) {
+    for (Map<String, Object> node : nodes) {
       if (!(node.get("data") instanceof Map<?, ?> data)
           || !(data.get("config") instanceof Map<?, ?> config)) {
         continue;

@@ -25,8 +25,10 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -44,8 +46,7 @@ class OpenApiOperations {
   static final String PROBLEM = "Problem";
 
   /** Resources a tenant has one of, or none yet (404). */
-  private static final java.util.Set<String> SINGLETONS =
-      java.util.Set.of("/api/v1/integrations/chat");
+  private static final Set<String> SINGLETONS = Set.of("/api/v1/integrations/chat");
 
   private record Entry(String operationId, String tag, String summary) {}
 
@@ -202,7 +203,7 @@ class OpenApiOperations {
               if (!required.contains(name)
                   && field.getTypes() != null
                   && !field.getTypes().contains("null")) {
-                java.util.Set<String> types = new java.util.LinkedHashSet<>(field.getTypes());
+                Set<String> types = new LinkedHashSet<>(field.getTypes());
                 types.add("null");
                 field.setTypes(types);
               }

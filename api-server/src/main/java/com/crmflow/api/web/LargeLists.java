@@ -1,5 +1,6 @@
 package com.crmflow.api.web;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -62,7 +63,7 @@ public final class LargeLists {
       int cap,
       Request request,
       Function<T, Cursor> cursorOf) {
-    Map<String, Object> response = new java.util.LinkedHashMap<>();
+    Map<String, Object> response = new LinkedHashMap<>();
     response.put(name, rows);
     boolean exact = counted <= cap;
     response.put("total", exact ? counted : cap);

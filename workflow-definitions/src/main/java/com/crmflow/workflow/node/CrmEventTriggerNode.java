@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /** crm_event_trigger: a run starts for each CRM event of its type (that matches its filter). */
-final class CrmEventTriggerNode implements NodeExecutor {
+final class CrmEventTriggerNode extends TriggerNode {
 
   @Override
   public NodeType type() {
@@ -32,15 +32,5 @@ final class CrmEventTriggerNode implements NodeExecutor {
           CanvasProblem.node(
               node.id(), "data.config.filterValue", "filterField and filterValue go together"));
     }
-  }
-
-  @Override
-  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
-    return Map.of();
-  }
-
-  @Override
-  public boolean waits() {
-    return false;
   }
 }

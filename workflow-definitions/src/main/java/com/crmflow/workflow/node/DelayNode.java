@@ -90,13 +90,6 @@ final class DelayNode implements NodeExecutor {
     return output;
   }
 
-  /** The delay's log entry and wake-up time if it was waiting when the workflow was lost. */
-  static RunResume.WaitingDelay waitingBefore(CanvasNode node, NodeRun run) {
-    return run.input().resume() == null || !NodeType.DELAY.value().equals(node.type())
-        ? null
-        : run.input().resume().waiting().get(node.id());
-  }
-
   /**
    * When a delay that starts now wakes: at the time logged for it before (a resumed run's delay
    * that was waiting, a retry's delay that the failure cut short), else its length from now.
@@ -109,7 +102,7 @@ final class DelayNode implements NodeExecutor {
   }
 
   private static String loggedWakeUp(CanvasNode node, NodeRun run) {
-    RunResume.WaitingDelay waiting = waitingBefore(node, run);
+    RunResume.WaitingDelay waiting = run.input().waitingDelay(node);
     if (waiting != null) {
       return waiting.until();
     }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** schedule_trigger: a run starts at the scheduled times (its schedule workflow starts it). */
-final class ScheduleTriggerNode implements NodeExecutor {
+final class ScheduleTriggerNode extends TriggerNode {
 
   static final List<String> SCHEDULE_TYPES = List.of("daily", "weekly", "monthly", "custom");
 
@@ -42,15 +42,5 @@ final class ScheduleTriggerNode implements NodeExecutor {
           CanvasProblem.node(
               node.id(), "data.config.customCron", "is required for a custom schedule"));
     }
-  }
-
-  @Override
-  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
-    return Map.of();
-  }
-
-  @Override
-  public boolean waits() {
-    return false;
   }
 }

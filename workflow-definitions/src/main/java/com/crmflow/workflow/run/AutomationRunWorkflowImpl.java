@@ -455,7 +455,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       replay(node, ordinal, before, ready);
       return;
     }
-    RunResume.WaitingDelay waiting = waitingBefore(node);
+    RunResume.WaitingDelay waiting = input.waitingDelay(node);
     int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
     Map<String, Object> output;
@@ -568,13 +568,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private static boolean leftForFailure(Object skippedReason) {
     return RunResult.CUT_BY_FAILURE.equals(skippedReason)
         || RunResult.NOT_STARTED_FOR_FAILURE.equals(skippedReason);
-  }
-
-  /** The delay's log entry and wake-up time if it was waiting when the workflow was lost. */
-  private RunResume.WaitingDelay waitingBefore(CanvasNode node) {
-    return input.resume() == null || !NodeType.DELAY.value().equals(node.type())
-        ? null
-        : input.resume().waiting().get(node.id());
   }
 
   /** The executor of the node's type; an unknown type fails the node. */

@@ -1,6 +1,8 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
 import java.util.List;
 import java.util.Map;
 
@@ -71,6 +73,15 @@ public record RunInput(
 
   public boolean startLogged() {
     return Boolean.TRUE.equals(triggerLogged);
+  }
+
+  /**
+   * The delay's log entry and wake-up time if it was waiting when the workflow was lost, or null.
+   */
+  public RunResume.WaitingDelay waitingDelay(CanvasNode node) {
+    return resume == null || !NodeType.DELAY.value().equals(node.type())
+        ? null
+        : resume.waiting().get(node.id());
   }
 
   /** The same input with another canvas (to measure the rest of it on its own). */
