@@ -7,8 +7,7 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,27 +37,24 @@ class AccountController {
   /** {@code {accounts, total, limit, offset}}, newest first; search matches the name. */
   @GetMapping
   @RequiresScope(Scope.ACCOUNTS_READ)
-  Map<String, Object> list(
+  AccountPage list(
       Caller caller,
       @RequestParam(required = false) String search,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
     String pattern = LikePattern.contains(search);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "accounts", accounts.list(caller.tenantId(), pattern, paging.limit(), paging.offset()));
-    response.put("total", accounts.count(caller.tenantId(), pattern));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new AccountPage(
+        accounts.list(caller.tenantId(), pattern, paging.limit(), paging.offset()),
+        accounts.count(caller.tenantId(), pattern),
+        paging.limit(),
+        paging.offset());
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.ACCOUNTS_READ)
-  Map<String, Account> get(Caller caller, @PathVariable UUID id) {
-    return Map.of(
-        "account",
+  AccountAnswer get(Caller caller, @PathVariable UUID id) {
+    return new AccountAnswer(
         accounts
             .find(caller.tenantId(), id)
             .orElseThrow(() -> ApiException.notFound("Account", id)));
@@ -67,13 +63,19 @@ class AccountController {
   @PostMapping
   @RequiresScope(Scope.ACCOUNTS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Account> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of("account", service.create(caller.tenantId(), JsonBodies.requireObject(body)));
+  AccountAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new AccountAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.ACCOUNTS_WRITE)
-  Map<String, Account> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of("account", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  AccountAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new AccountAnswer(service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
   }
+
+  /** {@code {account}}. */
+  record AccountAnswer(Account account) {}
+
+  /** {@code {accounts, total, limit, offset}}. */
+  record AccountPage(List<Account> accounts, long total, int limit, int offset) {}
 }

@@ -12,9 +12,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.Size;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -46,7 +44,7 @@ class AdminApiKeyController {
 
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Object> create(
+  IssuedApiKey create(
       @PathVariable UUID tenantId,
       @Valid @RequestBody CreateKeyRequest body,
       HttpServletRequest request) {
@@ -64,27 +62,24 @@ class AdminApiKeyController {
     AuditedTenant.set(request, tenantId); // before the change: its row commits with it
     ApiKeyService.IssuedKey issued =
         apiKeys.issue(tenantId, body.name().trim(), body.scopes(), body.rateLimitPerMinute());
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("api_key", issued.apiKey());
-    response.put("key", issued.plaintext());
-    return response;
+    return new IssuedApiKey(issued.apiKey(), issued.plaintext());
   }
 
   @GetMapping
-  Map<String, List<ApiKey>> list(@PathVariable UUID tenantId) {
+  ApiKeyList list(@PathVariable UUID tenantId) {
     requireTenant(tenantId);
-    return Map.of("api_keys", apiKeys.list(tenantId));
+    return new ApiKeyList(apiKeys.list(tenantId));
   }
 
   /** Revocation is immediate: the next request with the key is answered 401. */
   @DeleteMapping("/{keyId}")
-  Map<String, ApiKey> revoke(
+  ApiKeyAnswer revoke(
       @PathVariable UUID tenantId, @PathVariable UUID keyId, HttpServletRequest request) {
     requireTenant(tenantId);
     AuditedTenant.set(request, tenantId); // before the change: its row commits with it
     ApiKey revoked =
         apiKeys.revoke(tenantId, keyId).orElseThrow(() -> ApiException.notFound("API key", keyId));
-    return Map.of("api_key", revoked);
+    return new ApiKeyAnswer(revoked);
   }
 
   private void requireTenant(UUID tenantId) {
@@ -92,4 +87,13 @@ class AdminApiKeyController {
       throw ApiException.notFound("Tenant", tenantId);
     }
   }
+
+  /** {@code {api_keys}}. */
+  record ApiKeyList(List<ApiKey> apiKeys) {}
+
+  /** {@code {api_key}}. */
+  record ApiKeyAnswer(ApiKey apiKey) {}
+
+  /** {@code {api_key, key}}. */
+  record IssuedApiKey(ApiKey apiKey, String key) {}
 }

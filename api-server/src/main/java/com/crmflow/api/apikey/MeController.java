@@ -4,9 +4,9 @@ import com.crmflow.api.auth.AnyScope;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.embedded.EmbeddedInfrastructure;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.springframework.core.env.Environment;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -30,18 +30,23 @@ class MeController {
 
   @GetMapping("/api/v1/me")
   @AnyScope
-  Map<String, Object> me(Caller caller) {
+  Me me(Caller caller) {
     String configuredUi = properties.temporal().uiUrl();
-    Map<String, Object> me = new LinkedHashMap<>();
-    me.put("tenant_id", caller.tenantId());
-    me.put("api_key_id", caller.apiKeyId());
-    me.put("scopes", new TreeSet<>(caller.scopes()));
-    me.put(
-        "temporal_ui_url",
+    return new Me(
+        caller.tenantId(),
+        caller.apiKeyId(),
+        new TreeSet<>(caller.scopes()),
         configuredUi != null && !configuredUi.isBlank()
             ? configuredUi
-            : environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL));
-    me.put("temporal_namespace", environment.getProperty("spring.temporal.namespace", "default"));
-    return me;
+            : environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL),
+        environment.getProperty("spring.temporal.namespace", "default"));
   }
+
+  /** {@code {tenant_id, api_key_id, scopes, temporal_ui_url, temporal_namespace}}. */
+  record Me(
+      UUID tenantId,
+      UUID apiKeyId,
+      Set<String> scopes,
+      String temporalUiUrl,
+      String temporalNamespace) {}
 }

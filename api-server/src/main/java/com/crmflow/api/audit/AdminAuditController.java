@@ -1,8 +1,7 @@
 package com.crmflow.api.audit;
 
 import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -22,30 +21,35 @@ class AdminAuditController {
 
   /** The refused calls (401, 403), newest first, optionally for one tenant. */
   @GetMapping("/admin/v1/security-events")
-  Map<String, Object> securityEvents(
+  SecurityEventPage securityEvents(
       @RequestParam(name = "tenant_id", required = false) UUID tenantId,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("events", securityEvents.list(tenantId, paging.limit(), paging.offset()));
-    response.put("total", securityEvents.count(tenantId));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new SecurityEventPage(
+        securityEvents.list(tenantId, paging.limit(), paging.offset()),
+        securityEvents.count(tenantId),
+        paging.limit(),
+        paging.offset());
   }
 
   @GetMapping("/admin/v1/audit-log")
-  Map<String, Object> list(
+  AuditLogPage list(
       @RequestParam(name = "tenant_id", required = false) UUID tenantId,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("entries", auditLog.list(tenantId, paging.limit(), paging.offset()));
-    response.put("total", auditLog.count(tenantId));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new AuditLogPage(
+        auditLog.list(tenantId, paging.limit(), paging.offset()),
+        auditLog.count(tenantId),
+        paging.limit(),
+        paging.offset());
   }
+
+  /** {@code {events, total, limit, offset}}. */
+  record SecurityEventPage(
+      List<SecurityEventRepository.SecurityEvent> events, long total, int limit, int offset) {}
+
+  /** {@code {entries, total, limit, offset}}. */
+  record AuditLogPage(List<AuditEntry> entries, long total, int limit, int offset) {}
 }

@@ -3,6 +3,7 @@ package com.crmflow.api.audit;
 import com.crmflow.api.auth.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -41,12 +42,17 @@ public class AuditInterceptor implements HandlerInterceptor {
       keepSecurityEvent(request, caller, status);
       return;
     }
-    if (ex != null || status < 200 || status >= 300 || !MUTATING.contains(request.getMethod())) {
-      return;
-    }
+    boolean succeeded = ex == null && status >= 200 && status < 300;
     Long row = (Long) request.getAttribute(AuditedTransactions.ROW);
     if (row != null) {
-      auditLog.setStatus(row, status);
+      // the row holds the handler's declared status; a call answered otherwise corrects it
+      Integer answered = succeeded ? status : null;
+      if (!Objects.equals(request.getAttribute(AuditedTransactions.ROW_STATUS), answered)) {
+        auditLog.setStatus(row, answered);
+      }
+      return;
+    }
+    if (!succeeded || !MUTATING.contains(request.getMethod())) {
       return;
     }
     if (caller != null) {

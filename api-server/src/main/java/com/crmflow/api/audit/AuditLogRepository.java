@@ -37,8 +37,8 @@ class AuditLogRepository {
         .single();
   }
 
-  /** The call's status, once its answer is final. */
-  void setStatus(long id, int status) {
+  /** The call's status, once its answer is final (null: it did not succeed). */
+  void setStatus(long id, Integer status) {
     jdbc.sql("update audit_log set status = :status where id = :id")
         .param("id", id)
         .param("status", status)

@@ -2,16 +2,22 @@ package com.crmflow.api.audit;
 
 import com.crmflow.api.auth.Caller;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.UUID;
+import org.springframework.http.HttpEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionExecution;
 import org.springframework.transaction.TransactionExecutionListener;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * The audit row of a change commits with the change: when a mutating call's handler begins a
@@ -28,6 +34,10 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 class AuditedTransactions implements TransactionExecutionListener {
 
   static final String ROW = AuditedTransactions.class.getName() + ".row";
+
+  /** The status the row holds: the handler's declared one, or null. */
+  static final String ROW_STATUS = AuditedTransactions.class.getName() + ".rowStatus";
+
   private static final String PENDING = AuditedTransactions.class.getName() + ".pending";
 
   private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
@@ -65,6 +75,7 @@ class AuditedTransactions implements TransactionExecutionListener {
 
     private final HttpServletRequest request;
     private Long row;
+    private Integer rowStatus;
 
     RowWithTheChange(HttpServletRequest request) {
       this.request = request;
@@ -78,6 +89,8 @@ class AuditedTransactions implements TransactionExecutionListener {
       if (tenant == null) {
         return; // an admin call that named no tenant: the interceptor writes its row
       }
+      // the status the handler declares, so that a call answered with it needs no second write
+      rowStatus = declaredStatus(request);
       row =
           auditLog.insert(
               tenant,
@@ -85,7 +98,7 @@ class AuditedTransactions implements TransactionExecutionListener {
               caller == null ? "admin" : "api_key",
               request.getMethod(),
               request.getRequestURI(),
-              null);
+              rowStatus);
     }
 
     @Override
@@ -93,8 +106,28 @@ class AuditedTransactions implements TransactionExecutionListener {
       request.removeAttribute(PENDING);
       if (status == STATUS_COMMITTED && row != null) {
         request.setAttribute(ROW, row);
+        request.setAttribute(ROW_STATUS, rowStatus);
       }
     }
+  }
+
+  /**
+   * The status the handler answers with when it returns normally: its {@code @ResponseStatus}, or
+   * 200. Null when the handler sets it itself (a {@code ResponseEntity}, or the servlet response as
+   * a parameter).
+   */
+  private static Integer declaredStatus(HttpServletRequest request) {
+    if (!(request.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE)
+        instanceof HandlerMethod handler)) {
+      return null;
+    }
+    if (HttpEntity.class.isAssignableFrom(handler.getReturnType().getParameterType())
+        || Arrays.stream(handler.getMethodParameters())
+            .anyMatch(p -> HttpServletResponse.class.isAssignableFrom(p.getParameterType()))) {
+      return null;
+    }
+    ResponseStatus declared = handler.getMethodAnnotation(ResponseStatus.class);
+    return declared == null ? 200 : declared.code().value();
   }
 
   private static HttpServletRequest currentRequest() {

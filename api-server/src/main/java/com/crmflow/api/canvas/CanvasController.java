@@ -4,10 +4,13 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
-import java.util.LinkedHashMap;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -36,99 +39,110 @@ class CanvasController {
   /** {@code {canvas: {sequence_id, version, nodes, edges}}}: the latest version. */
   @GetMapping("/canvas")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> canvas(Caller caller, @PathVariable UUID sequenceId) {
-    return Map.of(
-        "canvas", CanvasViews.canvas(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
+  CanvasAnswer canvas(Caller caller, @PathVariable UUID sequenceId) {
+    return new CanvasAnswer(
+        CanvasViews.canvas(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
   }
 
   @PutMapping("/canvas")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> replace(
-      Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
+  CanvasSaved replace(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = Canvas.class)))
+          @RequestBody
+          JsonNode body) {
     CanvasSnapshot saved = canvases.replace(caller, sequenceId, JsonBodies.requireObject(body));
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("saved", true);
-    response.put("node_count", saved.nodes().size());
-    response.put("edge_count", saved.edges().size());
-    response.put("version", saved.version());
-    return response;
+    return new CanvasSaved(true, saved.nodes().size(), saved.edges().size(), saved.version());
   }
 
   /** {@code {versions: [{version, node_count, edge_count, created_at}]}}, newest first. */
   @GetMapping("/versions")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> versions(Caller caller, @PathVariable UUID sequenceId) {
-    return Map.of("versions", canvases.versions(caller.tenantId(), sequenceId));
+  CanvasVersions versions(Caller caller, @PathVariable UUID sequenceId) {
+    return new CanvasVersions(canvases.versions(caller.tenantId(), sequenceId));
   }
 
   /** One immutable version, as GET /canvas shows the latest. */
   @GetMapping("/versions/{version}")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> version(
-      Caller caller, @PathVariable UUID sequenceId, @PathVariable int version) {
-    return Map.of(
-        "canvas",
+  CanvasAnswer version(Caller caller, @PathVariable UUID sequenceId, @PathVariable int version) {
+    return new CanvasAnswer(
         CanvasViews.canvas(sequenceId, canvases.version(caller.tenantId(), sequenceId, version)));
   }
 
   @GetMapping("/nodes")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> nodes(Caller caller, @PathVariable UUID sequenceId) {
-    return Map.of(
-        "nodes", CanvasViews.nodes(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
+  NodeList nodes(Caller caller, @PathVariable UUID sequenceId) {
+    return new NodeList(
+        CanvasViews.nodes(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
   }
 
   @PostMapping("/nodes")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Object> addNode(
-      Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
+  NodeAnswer addNode(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = NewNode.class)))
+          @RequestBody
+          JsonNode body) {
     StoredNode node = canvases.addNode(caller, sequenceId, JsonBodies.requireObject(body));
-    return Map.of("node", CanvasViews.node(sequenceId, node));
+    return new NodeAnswer(CanvasViews.node(sequenceId, node));
   }
 
   @PatchMapping("/nodes/{nodeId}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> patchNode(
+  NodeAnswer patchNode(
       Caller caller,
       @PathVariable UUID sequenceId,
       @PathVariable String nodeId,
-      @RequestBody JsonNode body) {
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = NodePatch.class)))
+          @RequestBody
+          JsonNode body) {
     StoredNode node =
         canvases.patchNode(caller, sequenceId, nodeId, JsonBodies.requireObject(body));
-    return Map.of("node", CanvasViews.node(sequenceId, node));
+    return new NodeAnswer(CanvasViews.node(sequenceId, node));
   }
 
   @DeleteMapping("/nodes/{nodeId}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> deleteNode(
+  NodeDeleted deleteNode(
       Caller caller, @PathVariable UUID sequenceId, @PathVariable String nodeId) {
     int edgesRemoved = canvases.deleteNode(caller, sequenceId, nodeId);
-    return Map.of("deleted", true, "edges_removed", edgesRemoved);
+    return new NodeDeleted(true, edgesRemoved);
   }
 
   @GetMapping("/edges")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> edges(Caller caller, @PathVariable UUID sequenceId) {
-    return Map.of(
-        "edges", CanvasViews.edges(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
+  EdgeList edges(Caller caller, @PathVariable UUID sequenceId) {
+    return new EdgeList(
+        CanvasViews.edges(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
   }
 
   @PostMapping("/edges")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Object> addEdge(
-      Caller caller, @PathVariable UUID sequenceId, @RequestBody JsonNode body) {
+  EdgeAnswer addEdge(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = NewEdge.class)))
+          @RequestBody
+          JsonNode body) {
     StoredEdge edge = canvases.addEdge(caller, sequenceId, JsonBodies.requireObject(body));
-    return Map.of("edge", CanvasViews.edge(sequenceId, edge));
+    return new EdgeAnswer(CanvasViews.edge(sequenceId, edge));
   }
 
   @DeleteMapping("/edges/{edgeId}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> deleteEdge(
+  EdgeDeleted deleteEdge(
       Caller caller, @PathVariable UUID sequenceId, @PathVariable String edgeId) {
     canvases.deleteEdge(caller, sequenceId, edgeId);
-    return Map.of("deleted", true);
+    return new EdgeDeleted(true);
   }
 
   /**
@@ -137,8 +151,54 @@ class CanvasController {
    */
   @PostMapping("/validate")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> validate(Caller caller, @PathVariable UUID sequenceId) {
+  CanvasValidation validate(Caller caller, @PathVariable UUID sequenceId) {
     List<CanvasProblem> problems = canvases.problems(caller.tenantId(), sequenceId);
-    return Map.of("valid", problems.isEmpty(), "problems", problems);
+    return new CanvasValidation(problems.isEmpty(), problems);
   }
+
+  /** {@code {canvas}}. */
+  record CanvasAnswer(CanvasViews.CanvasView canvas) {}
+
+  /** {@code {saved, node_count, edge_count, version}}: the version the PUT created. */
+  record CanvasSaved(boolean saved, int nodeCount, int edgeCount, int version) {}
+
+  /** {@code {versions}}, newest first. */
+  record CanvasVersions(List<CanvasRepository.VersionSummary> versions) {}
+
+  /** {@code {nodes}}. */
+  record NodeList(List<CanvasViews.NodeView> nodes) {}
+
+  /** {@code {node}}. */
+  record NodeAnswer(CanvasViews.NodeView node) {}
+
+  /** {@code {deleted, edges_removed}}: the node and the edges that touched it. */
+  record NodeDeleted(boolean deleted, int edgesRemoved) {}
+
+  /** {@code {edges}}. */
+  record EdgeList(List<CanvasViews.EdgeView> edges) {}
+
+  /** {@code {edge}}. */
+  record EdgeAnswer(CanvasViews.EdgeView edge) {}
+
+  /** {@code {deleted}}. */
+  record EdgeDeleted(boolean deleted) {}
+
+  /** {@code {valid, problems}}. */
+  record CanvasValidation(boolean valid, List<CanvasProblem> problems) {}
+
+  /** The body of POST /nodes. */
+  record NewNode(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String type,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Position position,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) NodeData data) {}
+
+  /** The body of PATCH /nodes/{nodeId}: config fields merge into the node's. */
+  record NodePatch(Position position, NodeData data) {}
+
+  /** The body of POST /edges. */
+  record NewEdge(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String source,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target,
+      @Schema(description = "default when absent") String type,
+      String label) {}
 }

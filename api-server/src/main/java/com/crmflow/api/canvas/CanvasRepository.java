@@ -8,7 +8,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
@@ -94,7 +93,11 @@ public class CanvasRepository {
         .update();
   }
 
-  List<Map<String, Object>> versions(UUID tenantId, UUID sequenceId) {
+  /** A version of a canvas, as its list shows it. */
+  public record VersionSummary(
+      int version, int nodeCount, int edgeCount, java.time.OffsetDateTime createdAt) {}
+
+  List<VersionSummary> versions(UUID tenantId, UUID sequenceId) {
     return jdbc.sql(
             """
             select version, jsonb_array_length(nodes) as node_count,
@@ -105,8 +108,8 @@ public class CanvasRepository {
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
-        .query()
-        .listOfRows();
+        .query(VersionSummary.class)
+        .list();
   }
 
   /** A trigger node as the public trigger endpoint needs it, with its automation's state. */

@@ -79,7 +79,7 @@ public class CanvasService {
         .orElseThrow(() -> ApiException.notFound("Canvas version", version));
   }
 
-  public List<Map<String, Object>> versions(UUID tenantId, UUID sequenceId) {
+  public List<CanvasRepository.VersionSummary> versions(UUID tenantId, UUID sequenceId) {
     sequence(tenantId, sequenceId);
     return canvases.versions(tenantId, sequenceId);
   }
@@ -427,7 +427,7 @@ public class CanvasService {
   }
 
   /** {sequence_id, version, nodes, edges} as the API shows a canvas. */
-  public static Map<String, Object> view(UUID sequenceId, CanvasSnapshot snapshot) {
+  public static CanvasViews.CanvasView view(UUID sequenceId, CanvasSnapshot snapshot) {
     return CanvasViews.canvas(sequenceId, snapshot);
   }
 

@@ -4,17 +4,15 @@ import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
 import java.time.OffsetDateTime;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /** The spec's node and edge shapes: stored fields plus sequence_id. */
-final class CanvasViews {
+public final class CanvasViews {
 
   private CanvasViews() {}
 
-  record NodeView(
+  public record NodeView(
       String id,
       UUID sequenceId,
       String type,
@@ -23,7 +21,7 @@ final class CanvasViews {
       OffsetDateTime createdAt,
       OffsetDateTime updatedAt) {}
 
-  record EdgeView(
+  public record EdgeView(
       String id,
       UUID sequenceId,
       String source,
@@ -55,13 +53,12 @@ final class CanvasViews {
     return snapshot.edges().stream().map(e -> edge(sequenceId, e)).toList();
   }
 
-  /** {sequence_id, version, nodes, edges} */
-  static Map<String, Object> canvas(UUID sequenceId, CanvasSnapshot snapshot) {
-    Map<String, Object> canvas = new LinkedHashMap<>();
-    canvas.put("sequence_id", sequenceId);
-    canvas.put("version", snapshot.version());
-    canvas.put("nodes", nodes(sequenceId, snapshot));
-    canvas.put("edges", edges(sequenceId, snapshot));
-    return canvas;
+  /** A version of a canvas: its nodes and edges. */
+  public record CanvasView(
+      UUID sequenceId, int version, List<NodeView> nodes, List<EdgeView> edges) {}
+
+  static CanvasView canvas(UUID sequenceId, CanvasSnapshot snapshot) {
+    return new CanvasView(
+        sequenceId, snapshot.version(), nodes(sequenceId, snapshot), edges(sequenceId, snapshot));
   }
 }

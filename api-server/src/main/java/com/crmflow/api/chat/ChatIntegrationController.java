@@ -8,10 +8,11 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.worker.secret.SecretCipher;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -47,7 +48,12 @@ class ChatIntegrationController {
 
   @PutMapping
   @RequiresScope(Scope.INTEGRATIONS_WRITE)
-  Map<String, ChatIntegration> connect(Caller caller, @RequestBody JsonNode body) {
+  ChatIntegrationAnswer connect(
+      Caller caller,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = ChatIntegrationInput.class)))
+          @RequestBody
+          JsonNode body) {
     JsonBodies.requireObject(body);
     List<FieldProblem> problems = new ArrayList<>();
     body.propertyNames()
@@ -75,17 +81,15 @@ class ChatIntegrationController {
       throw ApiException.invalid(problems);
     }
     String hint = "…" + token.substring(Math.max(0, token.length() - 4));
-    return Map.of(
-        "integration",
+    return new ChatIntegrationAnswer(
         integrations.upsert(
             caller.tenantId(), provider, cipher.encrypt(token), hint, stripSlash(baseUrl)));
   }
 
   @GetMapping
   @RequiresScope(Scope.INTEGRATIONS_READ)
-  Map<String, ChatIntegration> get(Caller caller) {
-    return Map.of(
-        "integration",
+  ChatIntegrationAnswer get(Caller caller) {
+    return new ChatIntegrationAnswer(
         integrations
             .find(caller.tenantId())
             .orElseThrow(() -> ApiException.notFound("Chat integration", "of this tenant")));
@@ -125,4 +129,19 @@ class ChatIntegrationController {
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
+
+  /** {@code {integration}}. */
+  record ChatIntegrationAnswer(ChatIntegration integration) {}
+
+  /** The body of PUT /integrations/chat. */
+  record ChatIntegrationInput(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              allowableValues = {"slack"})
+          String provider,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED, writeOnly = true) String botToken,
+      @Schema(
+              format = "uri",
+              description = "the provider's API base URL (for a self-hosted or test server)")
+          String baseUrl) {}
 }

@@ -174,6 +174,9 @@ class OpenApiOperations {
           "Well-formed, but refers to a record the tenant does not have, breaks a rule of the"
               + " record, or is over a limit.");
     }
+    if (method == PathItem.HttpMethod.GET && path.endsWith("/steps")) {
+      add(responses, 409, "The sequence is built in visual mode: read it through its canvas.");
+    }
     add(responses, 400, "A parameter or the body is invalid; errors name each field.");
     add(responses, 401, "No valid " + (admin ? "admin token" : "API key") + ".");
     if (!admin) {

@@ -1,20 +1,21 @@
 package com.crmflow.api.contact;
 
+import com.crmflow.api.account.Account;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.opportunity.Opportunity;
 import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Cursor;
 import com.crmflow.api.web.LargeLists;
-import java.util.LinkedHashMap;
+import com.crmflow.api.web.TenantRowCounts;
+import com.crmflow.api.web.TenantRowCounts.CountedTable;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -22,6 +23,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
 
@@ -33,10 +35,12 @@ class ContactController {
 
   private final ContactRepository contacts;
   private final ContactService service;
+  private final TenantRowCounts rowCounts;
 
-  ContactController(ContactRepository contacts, ContactService service) {
+  ContactController(ContactRepository contacts, ContactService service, TenantRowCounts rowCounts) {
     this.contacts = contacts;
     this.service = service;
+    this.rowCounts = rowCounts;
   }
 
   /**
@@ -46,7 +50,7 @@ class ContactController {
    */
   @GetMapping
   @RequiresScope(Scope.CONTACTS_READ)
-  Map<String, Object> list(
+  ContactPage list(
       Caller caller,
       @RequestParam(required = false) String search,
       @RequestParam(required = false) String email,
@@ -66,38 +70,52 @@ class ContactController {
       List<Contact> page =
           contacts.list(
               tenantId, exactEmail, pattern, request.after(), request.limit(), request.offset());
-      long counted = contacts.countUpTo(tenantId, pattern, exactEmail, LargeLists.TOTAL_CAP + 1);
-      return LargeLists.answer(
-          "contacts",
-          page,
-          counted,
-          LargeLists.TOTAL_CAP,
-          request,
-          c -> new Cursor(c.createdAt(), c.id()));
+      LargeLists.Total total =
+          pattern == null && exactEmail == null
+              ? LargeLists.Total.exact(rowCounts.count(tenantId, CountedTable.CONTACT))
+              : LargeLists.Total.counted(
+                  contacts.countUpTo(tenantId, pattern, exactEmail, LargeLists.TOTAL_CAP + 1),
+                  LargeLists.TOTAL_CAP);
+      return ContactPage.of(
+          LargeLists.page(page, total, request, c -> new Cursor(c.createdAt(), c.id())));
     }
     if (request.after() != null) {
       throw ApiException.badRequest("after", "cannot be combined with search (ranked pages)");
     }
+    if (request.offset() + request.limit() > LargeLists.SEARCH_MAX_DEPTH) {
+      throw ApiException.badRequest(
+          "offset",
+          "a search pages through its first "
+              + LargeLists.SEARCH_MAX_DEPTH
+              + " matches (offset and limit); narrow the search term to reach the others");
+    }
     ContactRepository.SearchPage found =
         contacts.search(
             tenantId, search, request.limit(), request.offset(), LargeLists.SEARCH_TOTAL_CAP);
-    return LargeLists.answer(
-        "contacts", found.contacts(), found.counted(), LargeLists.SEARCH_TOTAL_CAP, request, null);
+    return ContactPage.of(
+        LargeLists.page(
+            found.contacts(),
+            LargeLists.Total.counted(found.counted(), LargeLists.SEARCH_TOTAL_CAP),
+            request,
+            null));
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.CONTACTS_READ)
-  Map<String, Contact> get(Caller caller, @PathVariable UUID id) {
-    return Map.of(
-        "contact",
+  ContactAnswer get(Caller caller, @PathVariable UUID id) {
+    return new ContactAnswer(
         contacts
             .find(caller.tenantId(), id)
             .orElseThrow(() -> ApiException.notFound("Contact", id)));
   }
 
+  /** What POST /contacts answers: the contact, and the account and opportunity it asked for. */
+  record ContactUpsertAnswer(Contact contact, Account account, Opportunity opportunity) {}
+
   /**
-   * Upsert by email: 201 when the contact was created, 200 when an existing contact (same email,
-   * case-insensitive) was updated. Body {@code {contact, account, opportunity}}.
+   * Upsert by email: 201 whether the contact was created or an existing one (same email,
+   * case-insensitive) was updated, as the spec answers; the event tells which ({@code
+   * contact.created} or {@code contact.updated}).
    */
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "201",
@@ -105,20 +123,39 @@ class ContactController {
           "{contact, account, opportunity}: created or updated (the spec answers 201 for both)")
   @PostMapping
   @RequiresScope(Scope.CONTACTS_WRITE)
-  ResponseEntity<Map<String, Object>> upsert(Caller caller, @RequestBody JsonNode body) {
+  @ResponseStatus(HttpStatus.CREATED)
+  ContactUpsertAnswer upsert(Caller caller, @RequestBody JsonNode body) {
     ContactService.UpsertResult result =
         service.upsert(caller.tenantId(), JsonBodies.requireObject(body));
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("contact", result.contact());
-    response.put("account", result.account());
-    response.put("opportunity", result.opportunity());
-    // the spec answers an upsert 201 whether it created the contact or updated it
-    return ResponseEntity.status(HttpStatus.CREATED).body(response);
+    return new ContactUpsertAnswer(result.contact(), result.account(), result.opportunity());
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.CONTACTS_WRITE)
-  Map<String, Contact> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of("contact", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  ContactAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new ContactAnswer(service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  }
+
+  /** {@code {contact}}. */
+  record ContactAnswer(Contact contact) {}
+
+  /** A page of contacts (see {@link LargeLists}). */
+  record ContactPage(
+      List<Contact> contacts,
+      long total,
+      boolean totalExact,
+      int limit,
+      int offset,
+      String nextAfter) {
+
+    static ContactPage of(LargeLists.Page<Contact> page) {
+      return new ContactPage(
+          page.rows(),
+          page.total(),
+          page.totalExact(),
+          page.limit(),
+          page.offset(),
+          page.nextAfter());
+    }
   }
 }

@@ -19,6 +19,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 @Repository
 public class ContactRepository {
@@ -34,10 +36,20 @@ public class ContactRepository {
   private final JdbcClient jdbc;
   private final JsonColumns json;
   private final RowMapper<Contact> mapper;
+  private final SearchTrigrams searchTrigrams;
 
-  ContactRepository(JdbcClient jdbc, JsonColumns json) {
+  private final TransactionTemplate readOnly;
+
+  ContactRepository(
+      JdbcClient jdbc,
+      JsonColumns json,
+      SearchTrigrams searchTrigrams,
+      PlatformTransactionManager transactions) {
     this.jdbc = jdbc;
     this.json = json;
+    this.searchTrigrams = searchTrigrams;
+    this.readOnly = new TransactionTemplate(transactions);
+    this.readOnly.setReadOnly(true);
     this.mapper =
         (rs, row) ->
             new Contact(
@@ -197,15 +209,31 @@ public class ContactRepository {
    * then the other matches, newest first.
    *
    * <p>One scan finds the matches, up to {@code cap} + 1 of them: by the trigram index for a rare
-   * term, by the table for a broad one, whose first matches come at once. When that is all of them,
-   * they are ranked here and only the page's rows are read. A broad term's page is read by three
-   * queries, each by an index of its own and each reading at most offset + limit rows, so a term
-   * that matches a tenth of the tenant costs what a rare one does.
+   * term (asked only for the term's rare trigrams, see {@link SearchTrigrams}), by the table for a
+   * broad one, whose first matches come at once. When that is all of them, they are ranked here and
+   * only the page's rows are read. A broad term's page is ranked by three queries of ids, each by
+   * an index of its own and each reading at most offset + limit of them (the prefix matches from
+   * the index alone), and then its rows are read, so a term that matches a tenth of the tenant
+   * costs what a rare one does.
    */
   public SearchPage search(UUID tenantId, String term, int limit, int offset, int cap) {
+    return readOnly.execute(
+        status -> {
+          // a generic plan cannot tell a rare pattern from a broad one (a seq scan for a rare term
+          // reads the whole table): plan each statement for its patterns
+          jdbc.sql("set local plan_cache_mode = force_custom_plan").update();
+          // a scan for a broad term stops at its first matches; a synchronised scan would start
+          // where another one is, perhaps among another tenant's rows
+          jdbc.sql("set local synchronize_seqscans = off").update();
+          return searchPlanned(tenantId, term, limit, offset, cap);
+        });
+  }
+
+  private SearchPage searchPlanned(UUID tenantId, String term, int limit, int offset, int cap) {
     String exact = term.trim().toLowerCase(Locale.ROOT);
     String prefix = LikePattern.startsWith(term);
-    String contains = LikePattern.contains(term);
+    Map<String, Object> holdsTerm = new HashMap<>();
+    String holds = holdsTerm(term, holdsTerm);
     List<Match> matches =
         jdbc.sql(
                 """
@@ -213,13 +241,14 @@ public class ContactRepository {
                        (search_text collate "C") like :prefix escape '\\' as prefix,
                        search_text as sort_text
                 from contact
-                where tenant_id = :tenantId and search_text like :contains escape '\\'
+                where tenant_id = :tenantId and %s
                 limit :cap
-                """)
+                """
+                    .formatted(holds))
+            .params(holdsTerm)
             .param("tenantId", tenantId)
             .param("exact", exact)
             .param("prefix", prefix)
-            .param("contains", contains)
             .param("cap", cap + 1)
             .query(Match.class)
             .list();
@@ -229,54 +258,76 @@ public class ContactRepository {
           matches.stream().sorted(RANKED).skip(offset).limit(limit).map(Match::id).toList();
       return new SearchPage(byIds(tenantId, ids), matches.size());
     }
-    List<Contact> ranked =
-        new ArrayList<>(
-            jdbc.sql(
-                    "select %s from contact where tenant_id = :tenantId and email = :exact"
-                        .formatted(COLUMNS))
-                .param("tenantId", tenantId)
-                .param("exact", exact)
-                .query(mapper)
-                .list());
-    ranked.addAll(
-        jdbc.sql(
-                """
-                select %s from contact
-                where tenant_id = :tenantId and (search_text collate "C") like :prefix escape '\\'
-                  and email <> :exact
-                order by (search_text collate "C"), id
-                limit :wanted
-                """
-                    .formatted(COLUMNS))
+    // ids only: the prefix matches come from the index alone, and only the page's rows are read
+    List<UUID> exactEmail =
+        jdbc.sql("select id from contact where tenant_id = :tenantId and email = :exact")
             .param("tenantId", tenantId)
-            .param("prefix", prefix)
             .param("exact", exact)
-            .param("wanted", wanted)
-            .query(mapper)
-            .list());
+            .query(UUID.class)
+            .list();
+    List<UUID> ranked = new ArrayList<>(exactEmail);
+    jdbc
+        .sql(
+            """
+            select id from contact
+            where tenant_id = :tenantId and (search_text collate "C") like :prefix escape '\\'
+            order by (search_text collate "C"), id
+            limit :wanted
+            """)
+        .param("tenantId", tenantId)
+        .param("prefix", prefix)
+        .param("wanted", wanted + exactEmail.size())
+        .query(UUID.class)
+        .list()
+        .stream()
+        .filter(id -> !exactEmail.contains(id))
+        .limit(wanted)
+        .forEach(ranked::add);
     if (ranked.size() < wanted) {
       ranked.addAll(
           jdbc.sql(
                   """
-                  select %s from contact
-                  where tenant_id = :tenantId and search_text like :contains escape '\\'
+                  select id from contact
+                  where tenant_id = :tenantId and %s
                     and not ((search_text collate "C") like :prefix escape '\\')
                     and email <> :exact
                   order by created_at desc, id desc
                   limit :rest
                   """
-                      .formatted(COLUMNS))
+                      .formatted(holds))
+              .params(holdsTerm)
               .param("tenantId", tenantId)
-              .param("contains", contains)
               .param("prefix", prefix)
               .param("exact", exact)
               .param("rest", wanted - ranked.size())
-              .query(mapper)
+              .query(UUID.class)
               .list());
     }
     return new SearchPage(
-        ranked.subList(Math.min(offset, ranked.size()), Math.min(wanted, ranked.size())),
+        byIds(
+            tenantId,
+            ranked.subList(Math.min(offset, ranked.size()), Math.min(wanted, ranked.size()))),
         matches.size());
+  }
+
+  /**
+   * The condition that the search text holds the term, its parameters put into {@code params}. With
+   * rare trigrams, the index is asked for them and the term is checked by {@code strpos}, which the
+   * index does not take, so that the planner cannot add the common trigrams back.
+   */
+  private String holdsTerm(String term, Map<String, Object> params) {
+    List<String> rare = searchTrigrams.rareTrigrams(term);
+    if (rare.isEmpty()) {
+      params.put("contains", LikePattern.contains(term));
+      return "search_text like :contains escape '\\'";
+    }
+    StringBuilder sql = new StringBuilder();
+    for (int i = 0; i < rare.size(); i++) {
+      params.put("trigram" + i, "%" + rare.get(i) + "%");
+      sql.append("search_text like :trigram").append(i).append(" and ");
+    }
+    params.put("needle", term.trim().toLowerCase(Locale.ROOT));
+    return sql.append("strpos(search_text, :needle) > 0").toString();
   }
 
   /** These contacts, in this order. */

@@ -8,8 +8,9 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Cursor;
 import com.crmflow.api.web.LargeLists;
 import com.crmflow.api.web.Paging;
+import com.crmflow.api.web.TenantRowCounts;
+import com.crmflow.api.web.TenantRowCounts.CountedTable;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -29,10 +30,15 @@ class ConversationController {
 
   private final ConversationRepository conversations;
   private final ConversationService service;
+  private final TenantRowCounts rowCounts;
 
-  ConversationController(ConversationRepository conversations, ConversationService service) {
+  ConversationController(
+      ConversationRepository conversations,
+      ConversationService service,
+      TenantRowCounts rowCounts) {
     this.conversations = conversations;
     this.service = service;
+    this.rowCounts = rowCounts;
   }
 
   /**
@@ -41,63 +47,94 @@ class ConversationController {
    */
   @GetMapping
   @RequiresScope(Scope.CONVERSATIONS_READ)
-  Map<String, Object> list(
+  ConversationPage list(
       Caller caller,
       @RequestParam(name = "contact_id", required = false) UUID contactId,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset,
       @RequestParam(required = false) String after) {
     LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
-    return LargeLists.answer(
-        "conversations",
-        conversations.list(
-            caller.tenantId(), contactId, request.after(), request.limit(), request.offset()),
-        conversations.countUpTo(caller.tenantId(), contactId, LargeLists.TOTAL_CAP + 1),
-        LargeLists.TOTAL_CAP,
-        request,
-        c -> new Cursor(c.lastActivityAt(), c.id()));
+    return ConversationPage.of(
+        LargeLists.page(
+            conversations.list(
+                caller.tenantId(), contactId, request.after(), request.limit(), request.offset()),
+            contactId == null
+                ? LargeLists.Total.exact(
+                    rowCounts.count(caller.tenantId(), CountedTable.CONVERSATION))
+                : LargeLists.Total.counted(
+                    conversations.countUpTo(caller.tenantId(), contactId, LargeLists.TOTAL_CAP + 1),
+                    LargeLists.TOTAL_CAP),
+            request,
+            c -> new Cursor(c.lastActivityAt(), c.id())));
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.CONVERSATIONS_READ)
-  Map<String, Conversation> get(Caller caller, @PathVariable UUID id) {
-    return Map.of("conversation", find(caller, id));
+  ConversationAnswer get(Caller caller, @PathVariable UUID id) {
+    return new ConversationAnswer(find(caller, id));
   }
 
   /** {@code {messages}}, oldest first. */
   @GetMapping("/{id}/messages")
   @RequiresScope(Scope.CONVERSATIONS_READ)
-  Map<String, List<Message>> messages(
+  MessageList messages(
       Caller caller,
       @PathVariable UUID id,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     find(caller, id);
     Paging paging = Paging.of(limit, offset);
-    return Map.of(
-        "messages", conversations.messages(caller.tenantId(), id, paging.limit(), paging.offset()));
+    return new MessageList(
+        conversations.messages(caller.tenantId(), id, paging.limit(), paging.offset()));
   }
 
   /** 201 {@code {conversation_id}}, also when a message was appended to an existing one. */
   @PostMapping
   @RequiresScope(Scope.CONVERSATIONS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, UUID> post(Caller caller, @RequestBody JsonNode body) {
-    return Map.of(
-        "conversation_id", service.post(caller.tenantId(), JsonBodies.requireObject(body)));
+  ConversationCreated post(Caller caller, @RequestBody JsonNode body) {
+    return new ConversationCreated(service.post(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.CONVERSATIONS_WRITE)
-  Map<String, Conversation> patch(
-      Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of(
-        "conversation", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  ConversationAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new ConversationAnswer(
+        service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
   }
 
   private Conversation find(Caller caller, UUID id) {
     return conversations
         .find(caller.tenantId(), id)
         .orElseThrow(() -> ApiException.notFound("Conversation", id));
+  }
+
+  /** {@code {conversation}}. */
+  record ConversationAnswer(Conversation conversation) {}
+
+  /** {@code {messages}}. */
+  record MessageList(List<Message> messages) {}
+
+  /** {@code {conversation_id}}. */
+  record ConversationCreated(UUID conversationId) {}
+
+  /** A page of conversations (see {@link LargeLists}). */
+  record ConversationPage(
+      List<Conversation> conversations,
+      long total,
+      boolean totalExact,
+      int limit,
+      int offset,
+      String nextAfter) {
+
+    static ConversationPage of(LargeLists.Page<Conversation> page) {
+      return new ConversationPage(
+          page.rows(),
+          page.total(),
+          page.totalExact(),
+          page.limit(),
+          page.offset(),
+          page.nextAfter());
+    }
   }
 }

@@ -5,7 +5,6 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -27,21 +26,26 @@ class CustomFieldController {
 
   @GetMapping("/api/v1/custom-fields")
   @RequiresScope(Scope.CUSTOM_FIELDS_READ)
-  Map<String, List<CustomField>> list(
+  CustomFieldList list(
       Caller caller, @RequestParam(name = "object_type", required = false) String objectType) {
     if (objectType != null && !CustomFieldTypes.OBJECT_TYPES.contains(objectType)) {
       throw ApiException.badRequest(
           "object_type", "must be one of " + CustomFieldTypes.OBJECT_TYPES);
     }
-    return Map.of("fields", definitions.list(caller.tenantId(), objectType));
+    return new CustomFieldList(definitions.list(caller.tenantId(), objectType));
   }
 
   /** 201 {@code {field: {...}}}; 409 if field_key is taken; 422 past 50 per object type. */
   @PostMapping("/api/v1/custom-fields")
   @RequiresScope(Scope.CUSTOM_FIELDS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, CustomField> create(
-      Caller caller, @RequestBody CustomFieldService.CreateRequest body) {
-    return Map.of("field", service.create(caller.tenantId(), body));
+  CustomFieldAnswer create(Caller caller, @RequestBody CustomFieldService.CreateRequest body) {
+    return new CustomFieldAnswer(service.create(caller.tenantId(), body));
   }
+
+  /** {@code {fields}}. */
+  record CustomFieldList(List<CustomField> fields) {}
+
+  /** {@code {field}}. */
+  record CustomFieldAnswer(CustomField field) {}
 }

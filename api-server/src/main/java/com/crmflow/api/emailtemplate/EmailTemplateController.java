@@ -38,20 +38,19 @@ class EmailTemplateController {
 
   @GetMapping
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, List<EmailTemplate>> list(
+  EmailTemplateList list(
       Caller caller,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
-    return Map.of(
-        "email_templates", templates.list(caller.tenantId(), paging.limit(), paging.offset()));
+    return new EmailTemplateList(
+        templates.list(caller.tenantId(), paging.limit(), paging.offset()));
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, EmailTemplate> get(Caller caller, @PathVariable UUID id) {
-    return Map.of(
-        "email_template",
+  EmailTemplateAnswer get(Caller caller, @PathVariable UUID id) {
+    return new EmailTemplateAnswer(
         templates
             .find(caller.tenantId(), id)
             .orElseThrow(() -> ApiException.notFound("Email template", id)));
@@ -60,18 +59,15 @@ class EmailTemplateController {
   @PostMapping
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, EmailTemplate> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of(
-        "email_template",
+  EmailTemplateAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new EmailTemplateAnswer(
         templates.insert(caller.tenantId(), validate(JsonBodies.requireObject(body), true)));
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, EmailTemplate> patch(
-      Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of(
-        "email_template",
+  EmailTemplateAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new EmailTemplateAnswer(
         templates
             .update(caller.tenantId(), id, validate(JsonBodies.requireObject(body), false))
             .orElseThrow(() -> ApiException.notFound("Email template", id)));
@@ -79,11 +75,11 @@ class EmailTemplateController {
 
   @DeleteMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Boolean> delete(Caller caller, @PathVariable UUID id) {
+  EmailTemplateDeleted delete(Caller caller, @PathVariable UUID id) {
     if (!templates.delete(caller.tenantId(), id)) {
       throw ApiException.notFound("Email template", id);
     }
-    return Map.of("deleted", true);
+    return new EmailTemplateDeleted(true);
   }
 
   private static Map<String, Object> validate(JsonNode body, boolean creating) {
@@ -95,4 +91,13 @@ class EmailTemplateController {
     }
     return fields;
   }
+
+  /** {@code {email_templates}}. */
+  record EmailTemplateList(List<EmailTemplate> emailTemplates) {}
+
+  /** {@code {email_template}}. */
+  record EmailTemplateAnswer(EmailTemplate emailTemplate) {}
+
+  /** {@code {deleted}}. */
+  record EmailTemplateDeleted(Boolean deleted) {}
 }

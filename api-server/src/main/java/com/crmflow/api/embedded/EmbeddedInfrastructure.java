@@ -140,6 +140,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setRegisterShutdownHook(false)
               // fewer forced checkpoints during bulk writes than the 1 GB default of WAL allows
               .setServerConfig("max_wal_size", "2GB")
+              // room for a million contacts' rows and indexes: a page read from the OS cache
+              // costs a search several times what a shared buffer does (128 MB by default)
+              .setServerConfig("shared_buffers", "512MB")
               // the library starts PostgreSQL for throwaway test databases: without fsync (-F)
               // and with asynchronous commit. Here a commit must be on disk before the trigger
               // answers 200 ("nothing accepted is lost"); -c options come after -F and win.

@@ -7,9 +7,10 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -44,14 +45,24 @@ class EnrollmentController {
   @PostMapping("/enroll")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Object> enroll(Caller caller, @RequestBody JsonNode body) {
+  EnrollmentAnswer enroll(
+      Caller caller,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = EnrollmentInput.class)))
+          @RequestBody
+          JsonNode body) {
     return answer(service.enroll(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   /** 200 {@code {enrollment, sequence_name}} with status unenrolled; 409 when not active. */
   @PostMapping("/unenroll")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> unenroll(Caller caller, @RequestBody JsonNode body) {
+  EnrollmentAnswer unenroll(
+      Caller caller,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = EnrollmentInput.class)))
+          @RequestBody
+          JsonNode body) {
     return answer(service.unenroll(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
@@ -61,7 +72,7 @@ class EnrollmentController {
    */
   @GetMapping("/{id}/enrollments")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> list(
+  EnrollmentPage list(
       Caller caller,
       @PathVariable UUID id,
       @RequestParam(required = false) String status,
@@ -72,45 +83,61 @@ class EnrollmentController {
     }
     Paging paging = Paging.of(limit, offset);
     sequences.find(caller.tenantId(), id).orElseThrow(() -> ApiException.notFound("Sequence", id));
-    List<Map<String, Object>> page =
+    List<ListedEnrollment> page =
         enrollments.list(caller.tenantId(), id, status, paging.limit(), paging.offset()).stream()
             .map(EnrollmentController::listed)
             .toList();
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("enrollments", page);
-    response.put("total", enrollments.count(caller.tenantId(), id, status));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new EnrollmentPage(
+        page, enrollments.count(caller.tenantId(), id, status), paging.limit(), paging.offset());
   }
 
-  private static Map<String, Object> answer(EnrollmentService.Enrolled enrolled) {
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("enrollment", enrolled.enrollment().view());
-    response.put("sequence_name", enrolled.sequenceName());
-    return response;
+  private static EnrollmentAnswer answer(EnrollmentService.Enrolled enrolled) {
+    return new EnrollmentAnswer(enrolled.enrollment().view(), enrolled.sequenceName());
   }
 
-  private static Map<String, Object> listed(EnrollmentRepository.Progress progress) {
+  private static ListedEnrollment listed(EnrollmentRepository.Progress progress) {
     Enrollment e = progress.enrollment();
-    Map<String, Object> item = new LinkedHashMap<>();
-    item.put("id", e.id());
-    item.put("sequence_id", e.sequenceId());
-    item.put("contact_id", e.contactId());
-    item.put("status", e.status());
-    item.put("run_id", e.runId());
-    Map<String, Object> step = null;
-    if (progress.currentNodeId() != null) {
-      step = new LinkedHashMap<>();
-      step.put("node_id", progress.currentNodeId());
-      step.put("node_type", progress.currentNodeType());
-      step.put("status", progress.currentNodeStatus());
-    }
-    item.put("current_step", step);
-    item.put("next_step_at", progress.nextStepAt());
-    item.put("enrolled_at", e.enrolledAt());
-    item.put("ended_at", e.endedAt());
-    item.put("updated_at", e.updatedAt());
-    return item;
+    return new ListedEnrollment(
+        e.id(),
+        e.sequenceId(),
+        e.contactId(),
+        e.status(),
+        e.runId(),
+        progress.currentNodeId() == null
+            ? null
+            : new CurrentStep(
+                progress.currentNodeId(), progress.currentNodeType(), progress.currentNodeStatus()),
+        progress.nextStepAt(),
+        e.enrolledAt(),
+        e.endedAt(),
+        e.updatedAt());
   }
+
+  /** {@code {enrollment, sequence_name}}. */
+  record EnrollmentAnswer(Enrollment.EnrollmentView enrollment, String sequenceName) {}
+
+  /** The step a run is at: the node, its type, and how it stands. */
+  record CurrentStep(String nodeId, String nodeType, String status) {}
+
+  /** An enrollment with its run's progress. */
+  record ListedEnrollment(
+      UUID id,
+      UUID sequenceId,
+      UUID contactId,
+      String status,
+      UUID runId,
+      CurrentStep currentStep,
+      @Schema(format = "date-time") String nextStepAt,
+      OffsetDateTime enrolledAt,
+      OffsetDateTime endedAt,
+      OffsetDateTime updatedAt) {}
+
+  /** {@code {enrollments, total, limit, offset}}. */
+  record EnrollmentPage(List<ListedEnrollment> enrollments, long total, int limit, int offset) {}
+
+  /** The body of enroll and unenroll: the sequence, and the contact by id or by email. */
+  record EnrollmentInput(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID sequenceId,
+      @Schema(description = "this or contact_email") UUID contactId,
+      @Schema(format = "email", description = "this or contact_id") String contactEmail) {}
 }

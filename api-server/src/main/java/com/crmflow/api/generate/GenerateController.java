@@ -5,6 +5,7 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.CanvasSnapshot;
+import com.crmflow.api.canvas.CanvasViews;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.PerKeyLimiter;
 import com.crmflow.api.sequence.Sequence;
@@ -46,7 +47,7 @@ class GenerateController {
 
   @PostMapping("/api/sequences/{sequenceId}/generate")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> generate(
+  GeneratedFlow generate(
       Caller caller, @PathVariable UUID sequenceId, @RequestBody GenerateRequest body) {
     String prompt = body.prompt() == null ? "" : body.prompt().trim();
     if (prompt.isEmpty()) {
@@ -78,8 +79,8 @@ class GenerateController {
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
     CanvasSnapshot saved = canvases.replaceWith(caller, sequenceId, canvas);
-    Map<String, Object> shown = CanvasService.view(sequenceId, saved);
-    return Map.of("nodes", shown.get("nodes"), "edges", shown.get("edges"));
+    CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
+    return new GeneratedFlow(shown.nodes(), shown.edges());
   }
 
   private void spendBudget(UUID tenantId) {
@@ -93,4 +94,7 @@ class GenerateController {
           Map.of("Retry-After", Long.toString(decision.retryAfterSeconds())));
     }
   }
+
+  /** {@code {nodes, edges}}: the flow generated and saved as the canvas's new version. */
+  record GeneratedFlow(List<CanvasViews.NodeView> nodes, List<CanvasViews.EdgeView> edges) {}
 }

@@ -6,7 +6,6 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.Paging;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,13 +33,13 @@ class NoteController {
   @PostMapping
   @RequiresScope(Scope.NOTES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Note> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of("note", service.create(caller.tenantId(), JsonBodies.requireObject(body)));
+  NoteAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new NoteAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   @GetMapping
   @RequiresScope(Scope.NOTES_READ)
-  Map<String, List<Note>> list(
+  NoteList list(
       Caller caller,
       @RequestParam(name = "contact_id", required = false) UUID contactId,
       @RequestParam(name = "opportunity_id", required = false) UUID opportunityId,
@@ -48,8 +47,7 @@ class NoteController {
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
-    return Map.of(
-        "notes",
+    return new NoteList(
         notes.list(
             caller.tenantId(),
             contactId,
@@ -58,4 +56,10 @@ class NoteController {
             paging.limit(),
             paging.offset()));
   }
+
+  /** {@code {note}}. */
+  record NoteAnswer(Note note) {}
+
+  /** {@code {notes}}. */
+  record NoteList(List<Note> notes) {}
 }

@@ -7,7 +7,9 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Cursor;
 import com.crmflow.api.web.LargeLists;
-import java.util.Map;
+import com.crmflow.api.web.TenantRowCounts;
+import com.crmflow.api.web.TenantRowCounts.CountedTable;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,10 +29,13 @@ class OpportunityController {
 
   private final OpportunityRepository opportunities;
   private final OpportunityService service;
+  private final TenantRowCounts rowCounts;
 
-  OpportunityController(OpportunityRepository opportunities, OpportunityService service) {
+  OpportunityController(
+      OpportunityRepository opportunities, OpportunityService service, TenantRowCounts rowCounts) {
     this.opportunities = opportunities;
     this.service = service;
+    this.rowCounts = rowCounts;
   }
 
   /**
@@ -39,26 +44,25 @@ class OpportunityController {
    */
   @GetMapping
   @RequiresScope(Scope.OPPORTUNITIES_READ)
-  Map<String, Object> list(
+  OpportunityPage list(
       Caller caller,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset,
       @RequestParam(required = false) String after) {
     LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
-    return LargeLists.answer(
-        "opportunities",
-        opportunities.list(caller.tenantId(), request.after(), request.limit(), request.offset()),
-        opportunities.countUpTo(caller.tenantId(), LargeLists.TOTAL_CAP + 1),
-        LargeLists.TOTAL_CAP,
-        request,
-        o -> new Cursor(o.createdAt(), o.id()));
+    return OpportunityPage.of(
+        LargeLists.page(
+            opportunities.list(
+                caller.tenantId(), request.after(), request.limit(), request.offset()),
+            LargeLists.Total.exact(rowCounts.count(caller.tenantId(), CountedTable.OPPORTUNITY)),
+            request,
+            o -> new Cursor(o.createdAt(), o.id())));
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.OPPORTUNITIES_READ)
-  Map<String, Opportunity> get(Caller caller, @PathVariable UUID id) {
-    return Map.of(
-        "opportunity",
+  OpportunityAnswer get(Caller caller, @PathVariable UUID id) {
+    return new OpportunityAnswer(
         opportunities
             .find(caller.tenantId(), id)
             .orElseThrow(() -> ApiException.notFound("Opportunity", id)));
@@ -68,15 +72,38 @@ class OpportunityController {
   @PostMapping
   @RequiresScope(Scope.OPPORTUNITIES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Opportunity> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of("opportunity", service.create(caller.tenantId(), JsonBodies.requireObject(body)));
+  OpportunityAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new OpportunityAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   /** 200 {@code {opportunity: {...}}}. */
   @PatchMapping("/{id}")
   @RequiresScope(Scope.OPPORTUNITIES_WRITE)
-  Map<String, Opportunity> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of(
-        "opportunity", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  OpportunityAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new OpportunityAnswer(
+        service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  }
+
+  /** {@code {opportunity}}. */
+  record OpportunityAnswer(Opportunity opportunity) {}
+
+  /** A page of opportunities (see {@link LargeLists}). */
+  record OpportunityPage(
+      List<Opportunity> opportunities,
+      long total,
+      boolean totalExact,
+      int limit,
+      int offset,
+      String nextAfter) {
+
+    static OpportunityPage of(LargeLists.Page<Opportunity> page) {
+      return new OpportunityPage(
+          page.rows(),
+          page.total(),
+          page.totalExact(),
+          page.limit(),
+          page.offset(),
+          page.nextAfter());
+    }
   }
 }

@@ -110,17 +110,4 @@ public class OpportunityRepository {
         .query(mapper)
         .list();
   }
-
-  /** The tenant's opportunities, counted up to {@code cap}. */
-  public long countUpTo(UUID tenantId, int cap) {
-    return jdbc.sql(
-            """
-            select count(*) from (
-              select 1 from opportunity where tenant_id = :tenantId limit :cap) counted
-            """)
-        .param("tenantId", tenantId)
-        .param("cap", cap)
-        .query(Long.class)
-        .single();
-  }
 }

@@ -8,7 +8,6 @@ import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -26,12 +25,15 @@ class OptimizeController {
 
   @PostMapping("/api/sequences/{sequenceId}/optimize")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, List<Suggestion>> optimize(Caller caller, @PathVariable UUID sequenceId) {
+  SuggestionList optimize(Caller caller, @PathVariable UUID sequenceId) {
     Sequence sequence = canvases.sequence(caller.tenantId(), sequenceId);
     Canvas canvas = canvases.latest(caller.tenantId(), sequenceId).toCanvas();
     if (canvas.nodes().isEmpty()) {
       throw ApiException.unprocessable("The canvas is empty: nothing to optimize.", List.of());
     }
-    return Map.of("suggestions", CanvasOptimizer.suggest(canvas, sequence.isAutomation()));
+    return new SuggestionList(CanvasOptimizer.suggest(canvas, sequence.isAutomation()));
   }
+
+  /** {@code {suggestions}}. */
+  record SuggestionList(List<Suggestion> suggestions) {}
 }

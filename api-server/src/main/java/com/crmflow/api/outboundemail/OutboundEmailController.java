@@ -6,9 +6,7 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.action.EmailReceipt;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -34,7 +32,7 @@ class OutboundEmailController {
 
   @GetMapping
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
-  Map<String, Object> list(
+  OutboundEmailPage list(
       Caller caller,
       @RequestParam(name = "run_id", required = false) UUID runId,
       @RequestParam(required = false) String status,
@@ -44,13 +42,13 @@ class OutboundEmailController {
       throw ApiException.badRequest("status", "must be one of " + STATUSES);
     }
     Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "outbound_emails",
-        emails.list(caller.tenantId(), runId, status, paging.limit(), paging.offset()));
-    response.put("total", emails.count(caller.tenantId(), runId, status));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new OutboundEmailPage(
+        emails.list(caller.tenantId(), runId, status, paging.limit(), paging.offset()),
+        emails.count(caller.tenantId(), runId, status),
+        paging.limit(),
+        paging.offset());
   }
+
+  /** {@code {outbound_emails, total, limit, offset}}. */
+  record OutboundEmailPage(List<OutboundEmail> outboundEmails, long total, int limit, int offset) {}
 }

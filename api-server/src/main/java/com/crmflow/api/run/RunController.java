@@ -7,9 +7,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.RunResult;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -51,7 +49,7 @@ class RunController {
   /** {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. */
   @GetMapping
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
-  Map<String, Object> list(
+  RunPage list(
       Caller caller,
       @RequestParam(name = "sequence_id", required = false) UUID sequenceId,
       @RequestParam(required = false) String status,
@@ -61,20 +59,18 @@ class RunController {
       throw ApiException.badRequest("status", "must be one of " + STATUSES);
     }
     Paging paging = Paging.of(limit, offset);
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "runs", runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()));
-    response.put("total", runs.count(caller.tenantId(), sequenceId, status));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new RunPage(
+        runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()),
+        runs.count(caller.tenantId(), sequenceId, status),
+        paging.limit(),
+        paging.offset());
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
-  Map<String, AutomationRun> get(Caller caller, @PathVariable UUID id) {
+  RunAnswer get(Caller caller, @PathVariable UUID id) {
     AutomationRun run = find(caller, id);
-    return Map.of("run", run.withNodeLog(runs.nodeLog(id)));
+    return new RunAnswer(run.withNodeLog(runs.nodeLog(id)));
   }
 
   /**
@@ -84,7 +80,7 @@ class RunController {
    */
   @PostMapping("/{id}/cancel")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
-  Map<String, AutomationRun> cancel(Caller caller, @PathVariable UUID id) {
+  RunAnswer cancel(Caller caller, @PathVariable UUID id) {
     AutomationRun run = find(caller, id);
     if (!RunResult.RUNNING.equals(run.status())) {
       throw ApiException.conflict(
@@ -103,7 +99,7 @@ class RunController {
       // over already, or not started yet (a start still on its way must not run it): ends the run
       starter.cancelledBeforeStart(id, run.workflowId());
     }
-    return Map.of("run", find(caller, id).withNodeLog(runs.nodeLog(id)));
+    return new RunAnswer(find(caller, id).withNodeLog(runs.nodeLog(id)));
   }
 
   /**
@@ -116,7 +112,7 @@ class RunController {
   @PostMapping("/{id}/retry")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, AutomationRun> retry(Caller caller, @PathVariable UUID id) {
+  RunAnswer retry(Caller caller, @PathVariable UUID id) {
     AutomationRun failed = find(caller, id);
     if (!RunResult.FAILED.equals(failed.status())) {
       throw ApiException.conflict(
@@ -168,10 +164,16 @@ class RunController {
               return inserted;
             });
     starter.start(retry);
-    return Map.of("run", retry.withNodeLog(List.of()));
+    return new RunAnswer(retry.withNodeLog(List.of()));
   }
 
   private AutomationRun find(Caller caller, UUID id) {
     return runs.find(caller.tenantId(), id).orElseThrow(() -> ApiException.notFound("Run", id));
   }
+
+  /** {@code {run}}. */
+  record RunAnswer(AutomationRun run) {}
+
+  /** {@code {runs, total, limit, offset}}. */
+  record RunPage(List<AutomationRun> runs, long total, int limit, int offset) {}
 }

@@ -6,8 +6,7 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,7 +42,7 @@ class SequenceController {
    */
   @GetMapping
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> list(
+  SequencePage list(
       Caller caller,
       @RequestParam(required = false) String status,
       @RequestParam(name = "flow_type", required = false) String flowType,
@@ -61,22 +60,18 @@ class SequenceController {
     Paging paging = Paging.of(limit, offset);
     String statusOrNull = ALL.equals(statusFilter) ? null : statusFilter;
     String flowOrNull = ALL.equals(flowFilter) ? null : flowFilter;
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "sequences",
+    return new SequencePage(
         sequences.list(
-            caller.tenantId(), statusOrNull, flowOrNull, paging.limit(), paging.offset()));
-    response.put("total", sequences.count(caller.tenantId(), statusOrNull, flowOrNull));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+            caller.tenantId(), statusOrNull, flowOrNull, paging.limit(), paging.offset()),
+        sequences.count(caller.tenantId(), statusOrNull, flowOrNull),
+        paging.limit(),
+        paging.offset());
   }
 
   @GetMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Sequence> get(Caller caller, @PathVariable UUID id) {
-    return Map.of(
-        "sequence",
+  SequenceAnswer get(Caller caller, @PathVariable UUID id) {
+    return new SequenceAnswer(
         sequences
             .find(caller.tenantId(), id)
             .orElseThrow(() -> ApiException.notFound("Sequence", id)));
@@ -86,13 +81,19 @@ class SequenceController {
   @PostMapping
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Sequence> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of("sequence", service.create(caller.tenantId(), JsonBodies.requireObject(body)));
+  SequenceAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new SequenceAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Sequence> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of("sequence", service.patch(caller, id, JsonBodies.requireObject(body)));
+  SequenceAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new SequenceAnswer(service.patch(caller, id, JsonBodies.requireObject(body)));
   }
+
+  /** {@code {sequence}}. */
+  record SequenceAnswer(Sequence sequence) {}
+
+  /** {@code {sequences, total, limit, offset}}. */
+  record SequencePage(List<Sequence> sequences, long total, int limit, int offset) {}
 }

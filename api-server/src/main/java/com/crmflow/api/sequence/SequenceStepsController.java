@@ -15,8 +15,10 @@ import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +64,7 @@ class SequenceStepsController {
 
   @GetMapping
   @RequiresScope(Scope.SEQUENCES_READ)
-  Map<String, Object> get(Caller caller, @PathVariable UUID id) {
+  StepsAnswer get(Caller caller, @PathVariable UUID id) {
     linear(caller, id);
     return answer(id, canvases.latest(caller.tenantId(), id));
   }
@@ -73,7 +75,13 @@ class SequenceStepsController {
    */
   @PutMapping
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  Map<String, Object> put(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+  StepsAnswer put(
+      Caller caller,
+      @PathVariable UUID id,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = StepsInput.class)))
+          @RequestBody
+          JsonNode body) {
     linear(caller, id);
     List<FieldProblem> problems = new ArrayList<>();
     JsonNode steps = body == null ? null : body.get("steps");
@@ -150,9 +158,9 @@ class SequenceStepsController {
   }
 
   /** The chain from its first step; 409 when the canvas was edited into something else. */
-  private static Map<String, Object> answer(UUID id, CanvasSnapshot snapshot) {
+  private static StepsAnswer answer(UUID id, CanvasSnapshot snapshot) {
     Canvas canvas = snapshot.toCanvas();
-    List<Map<String, Object>> steps = new ArrayList<>();
+    List<Step> steps = new ArrayList<>();
     List<String> roots = CanvasRules.roots(canvas);
     if (!canvas.nodes().isEmpty()) {
       if (roots.size() != 1) {
@@ -161,14 +169,14 @@ class SequenceStepsController {
       Optional<CanvasNode> next = canvas.node(roots.get(0));
       while (next.isPresent()) {
         CanvasNode node = next.get();
-        Map<String, Object> step = new LinkedHashMap<>();
-        step.put("id", node.id());
-        step.put("type", node.type());
-        step.put("label", node.data() == null ? null : node.data().label());
-        step.put(
-            "config",
-            node.data() == null ? Map.of() : NodeSecrets.masked(node.type(), node.data().config()));
-        steps.add(step);
+        steps.add(
+            new Step(
+                node.id(),
+                node.type(),
+                node.data() == null ? null : node.data().label(),
+                node.data() == null
+                    ? Map.of()
+                    : NodeSecrets.masked(node.type(), node.data().config())));
         List<CanvasEdge> out =
             canvas.edges().stream().filter(e -> e.source().equals(node.id())).toList();
         if (out.size() > 1) {
@@ -180,15 +188,40 @@ class SequenceStepsController {
         throw notAChain(id);
       }
     }
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("sequence_id", id);
-    response.put("version", snapshot.version());
-    response.put("steps", steps);
-    return response;
+    return new StepsAnswer(id, snapshot.version(), steps);
   }
 
   private static ApiException notAChain(UUID id) {
     return ApiException.conflict(
         "The canvas of sequence " + id + " is not a chain of steps; read it through the canvas.");
   }
+
+  /** One step of a linear sequence: a node of its canvas, in order. */
+  record Step(String id, String type, String label, Map<String, Object> config) {}
+
+  /** {@code {sequence_id, version, steps}}. */
+  record StepsAnswer(UUID sequenceId, int version, List<Step> steps) {}
+
+  /** A step of PUT /steps: its type, and optionally its label and config. */
+  record StepInput(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              allowableValues = {
+                "email",
+                "delay",
+                "http_request",
+                "chat_message",
+                "crm_update",
+                "create_record",
+                "data_transform"
+              })
+          String type,
+      String label,
+      Map<String, Object> config) {}
+
+  /** The body of PUT /steps: the whole chain, in order. */
+  record StepsInput(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+          @ArraySchema(minItems = 1, maxItems = 200)
+          List<StepInput> steps) {}
 }

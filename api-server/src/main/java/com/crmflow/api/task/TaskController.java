@@ -7,7 +7,6 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,20 +35,20 @@ class TaskController {
   @PostMapping
   @RequiresScope(Scope.TASKS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Task> create(Caller caller, @RequestBody JsonNode body) {
-    return Map.of("task", service.create(caller.tenantId(), JsonBodies.requireObject(body)));
+  TaskAnswer create(Caller caller, @RequestBody JsonNode body) {
+    return new TaskAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
   @PatchMapping("/{id}")
   @RequiresScope(Scope.TASKS_WRITE)
-  Map<String, Task> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of("task", service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
+  TaskAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    return new TaskAnswer(service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)));
   }
 
   /** Newest first; optional status and contact_id filters. */
   @GetMapping
   @RequiresScope(Scope.TASKS_READ)
-  Map<String, List<Task>> list(
+  TaskList list(
       Caller caller,
       @RequestParam(required = false) String status,
       @RequestParam(name = "contact_id", required = false) UUID contactId,
@@ -59,7 +58,13 @@ class TaskController {
       throw ApiException.badRequest("status", "must be one of " + TaskSchema.STATUSES);
     }
     Paging paging = Paging.of(limit, offset);
-    return Map.of(
-        "tasks", tasks.list(caller.tenantId(), status, contactId, paging.limit(), paging.offset()));
+    return new TaskList(
+        tasks.list(caller.tenantId(), status, contactId, paging.limit(), paging.offset()));
   }
+
+  /** {@code {task}}. */
+  record TaskAnswer(Task task) {}
+
+  /** {@code {tasks}}. */
+  record TaskList(List<Task> tasks) {}
 }

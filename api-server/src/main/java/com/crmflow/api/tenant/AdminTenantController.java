@@ -6,7 +6,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,8 +33,7 @@ class AdminTenantController {
 
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Tenant> create(
-      @Valid @RequestBody CreateTenantRequest body, HttpServletRequest request) {
+  TenantAnswer create(@Valid @RequestBody CreateTenantRequest body, HttpServletRequest request) {
     // the new tenant names the audit row, which commits with it
     Tenant tenant =
         transaction.execute(
@@ -44,11 +42,17 @@ class AdminTenantController {
               AuditedTenant.set(request, created.id());
               return created;
             });
-    return Map.of("tenant", tenant);
+    return new TenantAnswer(tenant);
   }
 
   @GetMapping
-  Map<String, List<Tenant>> list() {
-    return Map.of("tenants", tenants.list());
+  TenantList list() {
+    return new TenantList(tenants.list());
   }
+
+  /** {@code {tenant}}. */
+  record TenantAnswer(Tenant tenant) {}
+
+  /** {@code {tenants}}. */
+  record TenantList(List<Tenant> tenants) {}
 }

@@ -2,7 +2,9 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.web.ApiException;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.UUID;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,16 +30,27 @@ class TriggerController {
   @PostMapping(
       path = "/api/webhooks/automation/{tenantId}/{nodeId}",
       consumes = MediaType.APPLICATION_JSON_VALUE)
-  Map<String, Object> trigger(
+  TriggerAccepted trigger(
       @PathVariable String tenantId,
       @PathVariable String nodeId,
       @RequestHeader(name = "X-Webhook-Secret", required = false) String secret,
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
-      @RequestBody(required = false) String body) {
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              description =
+                  "Any JSON object: the run's trigger payload ({{trigger.*}} in the flow).",
+              content =
+                  @Content(
+                      mediaType = "application/json",
+                      schema =
+                          @Schema(
+                              type = "object",
+                              additionalProperties = Schema.AdditionalPropertiesValue.TRUE)))
+          @RequestBody(required = false)
+          String body) {
     AutomationRun run =
         triggers.fire(
             new TriggerService.Call(parseTenant(tenantId), nodeId, secret, idempotencyKey, body));
-    return Map.of("received", true, "runId", run.id());
+    return new TriggerAccepted(true, run.id());
   }
 
   /** An id that is no UUID names no tenant: 404, as an unknown tenant gets. */
@@ -48,4 +61,7 @@ class TriggerController {
       throw ApiException.notFound("Tenant", tenantId);
     }
   }
+
+  /** {@code {received, runId}}, as the spec names them (camelCase here). */
+  record TriggerAccepted(boolean received, @JsonProperty("runId") UUID runId) {}
 }

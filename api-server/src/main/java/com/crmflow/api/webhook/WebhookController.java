@@ -7,8 +7,9 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.event.EventNames;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -39,28 +40,34 @@ class WebhookController {
   @PostMapping("/subscribe")
   @RequiresScope(Scope.WEBHOOKS_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
-  Map<String, Object> subscribe(Caller caller, @RequestBody JsonNode body) {
-    return Map.of(
-        "subscription",
+  SubscriptionCreated subscribe(
+      Caller caller,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = SubscriptionInput.class)))
+          @RequestBody
+          JsonNode body) {
+    return new SubscriptionCreated(
         service.create(caller.tenantId(), JsonBodies.requireObject(body)).created());
   }
 
   @GetMapping("/subscribe")
   @RequiresScope(Scope.WEBHOOKS_WRITE)
-  Map<String, Object> list(Caller caller) {
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put(
-        "subscriptions",
-        webhooks.list(caller.tenantId()).stream().map(WebhookSubscription::listed).toList());
-    response.put("available_events", EventNames.ALL);
-    return response;
+  SubscriptionList list(Caller caller) {
+    return new SubscriptionList(
+        webhooks.list(caller.tenantId()).stream().map(WebhookSubscription::listed).toList(),
+        EventNames.ALL);
   }
 
   @PatchMapping("/subscriptions/{id}")
   @RequiresScope(Scope.WEBHOOKS_WRITE)
-  Map<String, Object> patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return Map.of(
-        "subscription",
+  SubscriptionAnswer patch(
+      Caller caller,
+      @PathVariable UUID id,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = SubscriptionPatch.class)))
+          @RequestBody
+          JsonNode body) {
+    return new SubscriptionAnswer(
         service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)).listed());
   }
 
@@ -74,7 +81,7 @@ class WebhookController {
   /** {@code {deliveries: [{id, event, status, attempts, last_status_code, last_error, ...}]}}. */
   @GetMapping("/subscriptions/{id}/deliveries")
   @RequiresScope(Scope.WEBHOOKS_WRITE)
-  Map<String, Object> deliveries(
+  DeliveryPage deliveries(
       Caller caller,
       @PathVariable UUID id,
       @RequestParam(required = false) Integer limit,
@@ -83,10 +90,46 @@ class WebhookController {
     webhooks
         .find(caller.tenantId(), id)
         .orElseThrow(() -> ApiException.notFound("Webhook subscription", id));
-    Map<String, Object> response = new LinkedHashMap<>();
-    response.put("deliveries", webhooks.deliveries(id, paging.limit(), paging.offset()));
-    response.put("limit", paging.limit());
-    response.put("offset", paging.offset());
-    return response;
+    return new DeliveryPage(
+        webhooks.deliveries(id, paging.limit(), paging.offset()), paging.limit(), paging.offset());
   }
+
+  /** {@code {deliveries, limit, offset}}. */
+  record DeliveryPage(List<WebhookRepository.Delivery> deliveries, int limit, int offset) {}
+
+  /** {@code {subscription}}: the spec's create answer. */
+  record SubscriptionCreated(WebhookSubscription.CreatedSubscription subscription) {}
+
+  /** {@code {subscription}}. */
+  record SubscriptionAnswer(WebhookSubscription.ListedSubscription subscription) {}
+
+  /** {@code {subscriptions, available_events}}. */
+  record SubscriptionList(
+      List<WebhookSubscription.ListedSubscription> subscriptions, List<String> availableEvents) {}
+
+  /** The body of POST /webhooks/subscribe. */
+  record SubscriptionInput(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              format = "uri",
+              maxLength = 2048,
+              description = "an HTTPS URL")
+          String url,
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              description = "event names, from available_events")
+          List<String> events,
+      @Schema(
+              writeOnly = true,
+              description = "signs each delivery (X-Webhook-Signature); never shown again")
+          String secret) {}
+
+  /**
+   * The body of PATCH /webhooks/subscriptions/{id}: the fields to change; a null secret removes it.
+   */
+  record SubscriptionPatch(
+      @Schema(format = "uri", maxLength = 2048) String url,
+      List<String> events,
+      @Schema(writeOnly = true) String secret,
+      Boolean isActive) {}
 }

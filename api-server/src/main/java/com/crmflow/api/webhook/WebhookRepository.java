@@ -6,9 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
@@ -369,8 +367,19 @@ class WebhookRepository {
         .list();
   }
 
-  /** Deliveries of a subscription, newest first, as {@code {id, event, status, ...}} rows. */
-  List<Map<String, Object>> deliveries(UUID subscriptionId, int limit, int offset) {
+  /** One delivery of an event to a subscription, and how it went. */
+  public record Delivery(
+      UUID id,
+      String event,
+      String status,
+      int attempts,
+      Integer lastStatusCode,
+      String lastError,
+      OffsetDateTime createdAt,
+      OffsetDateTime completedAt) {}
+
+  /** Deliveries of a subscription, newest first. */
+  List<Delivery> deliveries(UUID subscriptionId, int limit, int offset) {
     return jdbc.sql(
             """
             select id, event, status, attempts, last_status_code, last_error, created_at,
@@ -382,18 +391,16 @@ class WebhookRepository {
         .param("limit", limit)
         .param("offset", offset)
         .query(
-            (rs, row) -> {
-              Map<String, Object> d = new LinkedHashMap<>();
-              d.put("id", rs.getObject("id", UUID.class));
-              d.put("event", rs.getString("event"));
-              d.put("status", rs.getString("status"));
-              d.put("attempts", rs.getInt("attempts"));
-              d.put("last_status_code", rs.getObject("last_status_code"));
-              d.put("last_error", rs.getString("last_error"));
-              d.put("created_at", rs.getObject("created_at", OffsetDateTime.class));
-              d.put("completed_at", rs.getObject("completed_at", OffsetDateTime.class));
-              return d;
-            })
+            (rs, row) ->
+                new Delivery(
+                    rs.getObject("id", UUID.class),
+                    rs.getString("event"),
+                    rs.getString("status"),
+                    rs.getInt("attempts"),
+                    rs.getObject("last_status_code", Integer.class),
+                    rs.getString("last_error"),
+                    rs.getObject("created_at", OffsetDateTime.class),
+                    rs.getObject("completed_at", OffsetDateTime.class)))
         .list();
   }
 }

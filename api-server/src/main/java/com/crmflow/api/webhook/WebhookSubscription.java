@@ -1,9 +1,7 @@
 package com.crmflow.api.webhook;
 
 import java.time.OffsetDateTime;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /** A tenant's subscription to events (the spec's Webhook subscription); the secret stays inside. */
@@ -18,23 +16,26 @@ public record WebhookSubscription(
     OffsetDateTime lastTriggeredAt,
     OffsetDateTime createdAt) {
 
-  /** The create answer: {id, url, events, is_active}. */
-  Map<String, Object> created() {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("id", id);
-    view.put("url", url);
-    view.put("events", events);
-    view.put("is_active", isActive);
-    return view;
+  /** The create answer: the spec's {id, url, events, is_active}. */
+  public record CreatedSubscription(UUID id, String url, List<String> events, boolean isActive) {}
+
+  /** The list (and PATCH) shape: the create answer plus what the service knows of it since. */
+  public record ListedSubscription(
+      UUID id,
+      String url,
+      List<String> events,
+      boolean isActive,
+      int failureCount,
+      OffsetDateTime lastTriggeredAt,
+      boolean hasSecret,
+      OffsetDateTime createdAt) {}
+
+  CreatedSubscription created() {
+    return new CreatedSubscription(id, url, events, isActive);
   }
 
-  /** The list (and PATCH) shape: plus failure_count, last_triggered_at, has_secret, created_at. */
-  Map<String, Object> listed() {
-    Map<String, Object> view = created();
-    view.put("failure_count", failureCount);
-    view.put("last_triggered_at", lastTriggeredAt);
-    view.put("has_secret", hasSecret);
-    view.put("created_at", createdAt);
-    return view;
+  ListedSubscription listed() {
+    return new ListedSubscription(
+        id, url, events, isActive, failureCount, lastTriggeredAt, hasSecret, createdAt);
   }
 }

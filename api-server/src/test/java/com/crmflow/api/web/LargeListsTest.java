@@ -9,12 +9,17 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The lists that grow to millions (contacts, opportunities, conversations): a total that is exact
- * up to 10,000 and says so, a cursor for pages past offset 10,000, and ranked contact search.
+ * The lists that grow to millions (contacts, opportunities, conversations): an exact total for a
+ * whole list, a capped one that says so for a search, a cursor for pages past offset 10,000, and
+ * ranked contact search.
  */
 class LargeListsTest extends ApiTest {
 
@@ -71,8 +76,10 @@ class LargeListsTest extends ApiTest {
   }
 
   @Test
-  void aTotalBeyondTenThousandIsTheCapAndSaysItIsNotExact() {
+  void aWholeListsTotalIsExactAtAnySizeAndASearchCountsUpToItsCap() {
     var tenant = newTenant();
+    var other = newTenant();
+    other.api().post("/api/v1/contacts", Map.of("email", "bulk-elsewhere@example.com"));
     jdbc.sql(
             """
             insert into contact (id, tenant_id, email)
@@ -81,17 +88,76 @@ class LargeListsTest extends ApiTest {
             """)
         .param("tenantId", tenant.id())
         .update();
+    tenant.api().post("/api/v1/contacts", Map.of("email", "one-more@example.com"));
+    // the whole list: the tenant's row count, exact past 10,000, without the other tenant's rows
     ApiResponse page = tenant.api().get("/api/v1/contacts?limit=1");
-    assertThat(page.at("/total").asInt()).isEqualTo(10_000);
-    assertThat(page.at("/total_exact").asBoolean()).isFalse();
+    assertThat(page.at("/total").asInt()).isEqualTo(10_002);
+    assertThat(page.at("/total_exact").asBoolean()).isTrue();
+    assertThat(other.api().get("/api/v1/contacts").at("/total").asInt()).isEqualTo(1);
     ApiResponse narrow = tenant.api().get("/api/v1/contacts?search=bulk1000");
     assertThat(narrow.at("/total").asInt()).isEqualTo(3); // bulk1000, bulk10000, bulk10001
     assertThat(narrow.at("/total_exact").asBoolean()).isTrue();
-    // a search counts up to 1,000 matches
+    // a search counts up to 100 matches
     ApiResponse broad = tenant.api().get("/api/v1/contacts?search=bulk&limit=2");
-    assertThat(broad.at("/total").asInt()).isEqualTo(1_000);
+    assertThat(broad.at("/total").asInt()).isEqualTo(100);
     assertThat(broad.at("/total_exact").asBoolean()).isFalse();
     assertThat(broad.at("/contacts").size()).isEqualTo(2);
+    // and pages through its first 1,000 matches
+    assertThat(tenant.api().get("/api/v1/contacts?search=bulk&offset=950&limit=50").at("/contacts"))
+        .hasSize(50);
+    ApiResponse tooDeep = tenant.api().get("/api/v1/contacts?search=bulk&offset=960&limit=50");
+    assertThat(tooDeep.status()).isEqualTo(400);
+    assertThat(tooDeep.text("/errors/0/field")).isEqualTo("offset");
+    assertThat(tooDeep.text("/errors/0/message")).contains("first 1000 matches");
+  }
+
+  @Test
+  void concurrentCreationsInOneTenantAreAllCounted() throws Exception {
+    var tenant = newTenant();
+    int threads = 8;
+    int each = 25;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<Integer>> statuses = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      for (int i = 0; i < each; i++) {
+        int n = i;
+        statuses.add(
+            pool.submit(
+                () -> {
+                  String id =
+                      tenant
+                          .api()
+                          .post(
+                              "/api/v1/contacts",
+                              Map.of("email", "counted-" + thread + "-" + n + "@example.com"))
+                          .text("/contact/id");
+                  tenant
+                      .api()
+                      .post("/api/v1/opportunities", Map.of("name", "Deal", "contact_id", id));
+                  return tenant
+                      .api()
+                      .post("/api/v1/conversations", Map.of("contact_id", id, "channel", "email"))
+                      .status();
+                }));
+      }
+    }
+    for (Future<Integer> status : statuses) {
+      assertThat(status.get(60, TimeUnit.SECONDS)).isEqualTo(201);
+    }
+    pool.shutdown();
+    for (String path : List.of("contacts", "opportunities", "conversations")) {
+      ApiResponse page = tenant.api().get("/api/v1/" + path + "?limit=1");
+      assertThat(page.at("/total").asInt()).as(path).isEqualTo(threads * each);
+      assertThat(page.at("/total_exact").asBoolean()).isTrue();
+    }
+    // the same total as counting the rows
+    assertThat(
+            jdbc.sql("select count(*) from contact where tenant_id = :t")
+                .param("t", tenant.id())
+                .query(Long.class)
+                .single())
+        .isEqualTo(threads * each);
   }
 
   @Test
