@@ -43,7 +43,7 @@ class AccountController {
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     Paging paging = Paging.of(limit, offset);
-    String pattern = LikePattern.contains(search);
+    String pattern = LikePattern.contains(Paging.search(search));
     return new AccountPage(
         accounts.list(caller.tenantId(), pattern, paging.limit(), paging.offset()),
         accounts.count(caller.tenantId(), pattern),

@@ -2,6 +2,8 @@ package com.crmflow.api.config;
 
 import com.crmflow.api.auth.AnyScope;
 import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.web.LargeLists;
+import com.crmflow.api.web.Paging;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.core.util.Json;
@@ -14,6 +16,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -48,7 +52,7 @@ class OpenApiOperations {
   /** Resources a tenant has one of, or none yet (404). */
   private static final Set<String> SINGLETONS = Set.of("/api/v1/integrations/chat");
 
-  private record Entry(String operationId, String tag, String summary) {}
+  private record Entry(String operationId, String tag, String summary, String rules) {}
 
   private static final Map<String, Entry> ENTRIES = load();
 
@@ -61,7 +65,10 @@ class OpenApiOperations {
           .lines()
           .filter(line -> !line.isBlank() && !line.startsWith("#"))
           .map(line -> line.split("\t"))
-          .forEach(f -> entries.put(f[0] + " " + f[1], new Entry(f[2], f[3], f[4])));
+          .forEach(
+              f ->
+                  entries.put(
+                      f[0] + " " + f[1], new Entry(f[2], f[3], f[4], f.length > 5 ? f[5] : null)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -140,6 +147,15 @@ class OpenApiOperations {
       operation.setSummary(entry.summary());
       operation.setOperationId(entry.operationId());
       operation.setTags(List.of(entry.tag()));
+      if (entry.rules() != null) {
+        operation.setDescription(
+            operation.getDescription() == null
+                ? entry.rules()
+                : entry.rules() + "\n\n" + operation.getDescription());
+      }
+    }
+    if (operation.getParameters() != null) {
+      operation.getParameters().forEach(OpenApiOperations::describeParameter);
     }
     boolean trigger = path.startsWith("/api/webhooks/automation/");
     boolean admin = path.startsWith("/admin/");
@@ -185,8 +201,51 @@ class OpenApiOperations {
     if (path.contains("{") || SINGLETONS.contains(path)) {
       add(responses, 404, "No such record in the tenant.");
     }
+    if (path.equals("/api/v1/sequences/enroll") || path.equals("/api/v1/sequences/unenroll")) {
+      add(responses, 404, "No such sequence, contact or enrollment in the tenant.");
+    }
     if (!admin) {
       add(responses, 429, "Over the key's rate limit; Retry-After says when to try again.");
+    }
+  }
+
+  /** The paging and search parameters' bounds, which every list checks (400 past them). */
+  private static void describeParameter(Parameter parameter) {
+    if (!"query".equals(parameter.getIn()) || parameter.getSchema() == null) {
+      return;
+    }
+    // a fresh schema each: springdoc shares one instance between parameters of the same type
+    switch (parameter.getName()) {
+      case "limit" -> {
+        parameter.setSchema(
+            new IntegerSchema()
+                .minimum(BigDecimal.ONE)
+                .maximum(BigDecimal.valueOf(Paging.MAX_LIMIT))
+                ._default(Paging.DEFAULT_LIMIT));
+        parameter.setDescription("Rows per page.");
+      }
+      case "offset" -> {
+        parameter.setSchema(
+            new IntegerSchema()
+                .minimum(BigDecimal.ZERO)
+                .maximum(BigDecimal.valueOf(Paging.MAX_OFFSET))
+                ._default(0));
+        parameter.setDescription(
+            "Rows to skip. Contacts, opportunities and conversations: offset + limit reach the"
+                + " first "
+                + LargeLists.MAX_DEPTH
+                + " rows (a contact search its first "
+                + LargeLists.SEARCH_MAX_DEPTH
+                + "); read further with after.");
+      }
+      case "after" ->
+          parameter.setDescription(
+              "The next_after of the page before: the next page, at any depth. Not with offset.");
+      case "search" -> {
+        parameter.setSchema(new StringSchema().maxLength(Paging.MAX_SEARCH_LENGTH));
+        parameter.setDescription("A case-insensitive substring to look for.");
+      }
+      default -> {}
     }
   }
 

@@ -10,6 +10,7 @@ import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Cursor;
 import com.crmflow.api.web.LargeLists;
+import com.crmflow.api.web.Paging;
 import com.crmflow.api.web.TenantRowCounts;
 import com.crmflow.api.web.TenantRowCounts.CountedTable;
 import java.util.List;
@@ -30,8 +31,6 @@ import tools.jackson.databind.JsonNode;
 @RestController
 @RequestMapping("/api/v1/contacts")
 class ContactController {
-
-  private static final int MAX_SEARCH_LENGTH = 200;
 
   private final ContactRepository contacts;
   private final ContactService service;
@@ -58,10 +57,7 @@ class ContactController {
       @RequestParam(required = false) Integer offset,
       @RequestParam(required = false) String after) {
     LargeLists.Request request = LargeLists.Request.of(limit, offset, after);
-    if (search != null && search.length() > MAX_SEARCH_LENGTH) {
-      throw ApiException.badRequest(
-          "search", "must be at most " + MAX_SEARCH_LENGTH + " characters");
-    }
+    Paging.search(search);
     String pattern = LikePattern.contains(search);
     String exactEmail =
         email == null || email.isBlank() ? null : email.trim().toLowerCase(Locale.ROOT);

@@ -2,6 +2,7 @@ package com.crmflow.api.customfield;
 
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,15 +24,36 @@ class CustomFieldService {
     this.definitions = definitions;
   }
 
+  /** The body of POST /custom-fields; at most 50 fields per object type. */
+  @Schema(name = "CustomFieldCreate")
   record CreateRequest(
-      String objectType,
-      String fieldLabel,
-      String fieldType,
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              allowableValues = {"contact", "account", "opportunity", "conversation"})
+          String objectType,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED, maxLength = 100) String fieldLabel,
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              allowableValues = {
+                "text",
+                "long_text",
+                "number",
+                "currency",
+                "date",
+                "dropdown",
+                "multi_select",
+                "checkbox",
+                "email",
+                "phone",
+                "url"
+              })
+          String fieldType,
       Boolean isRequired,
       String section,
       String description,
-      List<String> options,
-      String fieldKey) {}
+      @Schema(description = "the choices of a dropdown or multi_select (at most 100)")
+          List<String> options,
+      @Schema(description = "derived from field_label when absent") String fieldKey) {}
 
   @Transactional
   CustomField create(UUID tenantId, CreateRequest request) {

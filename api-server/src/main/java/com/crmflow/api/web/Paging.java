@@ -10,6 +10,18 @@ public record Paging(int limit, int offset) {
   public static final int MAX_LIMIT = 100;
   public static final int MAX_OFFSET = 1_000_000;
 
+  /** A list's {@code search} term is at most this long (400 beyond). */
+  public static final int MAX_SEARCH_LENGTH = 200;
+
+  /** The search term, checked: at most {@link #MAX_SEARCH_LENGTH} characters. */
+  public static String search(String search) {
+    if (search != null && search.length() > MAX_SEARCH_LENGTH) {
+      throw ApiException.badRequest(
+          "search", "must be at most " + MAX_SEARCH_LENGTH + " characters");
+    }
+    return search;
+  }
+
   public static Paging of(Integer limit, Integer offset) {
     int l = limit == null ? DEFAULT_LIMIT : limit;
     int o = offset == null ? 0 : offset;

@@ -2,8 +2,10 @@ package com.crmflow.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.customfield.CustomFieldTypes;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.web.Paging;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -122,6 +124,26 @@ class OpenApiLintTest extends ApiTest {
       }
     }
     assertThat(bare).as("bodies that are not a named schema with fields").isEmpty();
+    // the limits and enums the checks enforce are the documented ones
+    assertThat(
+            schemas
+                .at("/CustomFieldCreate/properties/field_type/enum")
+                .valueStream()
+                .map(JsonNode::asString)
+                .toList())
+        .isEqualTo(CustomFieldTypes.FIELD_TYPES);
+    JsonNode limit =
+        paths
+            .at("/~1api~1v1~1contacts/get/parameters")
+            .valueStream()
+            .filter(p -> p.path("name").asString().equals("limit"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(limit.at("/schema/maximum").asInt()).isEqualTo(Paging.MAX_LIMIT);
+    assertThat(paths.at("/~1api~1v1~1webhooks~1subscribe/post/description").asString())
+        .contains("at most 10 active subscriptions");
+    assertThat(paths.at("/~1api~1v1~1custom-fields/post/description").asString())
+        .contains("At most 50 fields per object type");
   }
 
   private static void checkNamed(
