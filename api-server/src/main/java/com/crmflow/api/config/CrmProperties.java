@@ -5,9 +5,11 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -85,10 +87,40 @@ public record CrmProperties(
    *
    * @param requestsPerMinute generations per tenant per minute (429 beyond)
    * @param maxPromptLength longest prompt accepted (400 beyond)
+   * @param llm the language model that drafts flows (off by default: the offline parser answers)
    */
   public record Generate(
       @DefaultValue("10") @Min(1) int requestsPerMinute,
-      @DefaultValue("2000") @Min(1) int maxPromptLength) {}
+      @DefaultValue("2000") @Min(1) int maxPromptLength,
+      @DefaultValue @Valid Llm llm) {}
+
+  /**
+   * The language model behind POST /generate. Only the prompt, the canvas contract and the tenant's
+   * custom field keys are sent to it.
+   *
+   * @param provider none (the offline parser only), openai (any OpenAI-compatible chat-completions
+   *     endpoint: OpenAI, vLLM, Ollama, LM Studio, ...) or anthropic (the Messages API)
+   * @param baseUrl the provider's API address; empty for the provider's own
+   * @param model the model name, required with a provider
+   * @param apiKey the provider's key; set it in the environment (CRM_GENERATE_LLM_API_KEY), never
+   *     in a file under version control
+   * @param timeout how long one call to the model may take before the offline parser answers
+   * @param maxTokens the most tokens an answer may have
+   * @param offForTenants tenants whose prompts never leave the service (the offline parser answers)
+   */
+  public record Llm(
+      @DefaultValue("none") @Pattern(regexp = "none|openai|anthropic") String provider,
+      String baseUrl,
+      String model,
+      String apiKey,
+      @DefaultValue("30s") @NotNull Duration timeout,
+      @DefaultValue("4096") @Min(256) int maxTokens,
+      @DefaultValue List<UUID> offForTenants) {
+
+    public boolean enabled() {
+      return !"none".equals(provider);
+    }
+  }
 
   /**
    * Automation runs.

@@ -9,7 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 @Repository
-class CustomFieldRepository {
+public class CustomFieldRepository {
 
   private static final String COLUMNS =
       """
@@ -43,7 +43,7 @@ class CustomFieldRepository {
     return stored == null ? null : stored.stream().map(String::valueOf).toList();
   }
 
-  List<CustomField> list(UUID tenantId, String objectType) {
+  public List<CustomField> list(UUID tenantId, String objectType) {
     return jdbc.sql(
             """
             select %s from custom_field

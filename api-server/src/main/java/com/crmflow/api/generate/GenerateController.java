@@ -13,8 +13,9 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
-import com.crmflow.workflow.canvas.CanvasRules;
-import java.util.ArrayList;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,28 +28,44 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * POST /api/sequences/:id/generate: a prompt becomes a flow that replaces the canvas (a new
  * version). 400 empty or too long prompt, 404 unknown sequence, 422 nothing valid, 429 over the
- * tenant's generation budget.
+ * tenant's generation budget. {@code X-Flow-Generator} says which generator drafted it (see {@link
+ * FlowGeneration}).
  */
 @RestController
 class GenerateController {
 
   record GenerateRequest(String prompt) {}
 
-  private final FlowGenerator generator;
+  static final String GENERATOR_HEADER = "X-Flow-Generator";
+
+  private final FlowGeneration generation;
   private final CanvasService canvases;
   private final CrmProperties.Generate settings;
   private final PerKeyLimiter budgets = new PerKeyLimiter();
 
-  GenerateController(FlowGenerator generator, CanvasService canvases, CrmProperties properties) {
-    this.generator = generator;
+  GenerateController(FlowGeneration generation, CanvasService canvases, CrmProperties properties) {
+    this.generation = generation;
     this.canvases = canvases;
     this.settings = properties.generate();
   }
 
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "{nodes, edges}: the flow generated and saved as the canvas's new version",
+      headers =
+          @Header(
+              name = GENERATOR_HEADER,
+              description =
+                  "llm: the language model drafted the flow; offline: the offline parser did (no"
+                      + " model configured, the tenant kept off it, or the model failed)",
+              schema = @Schema(allowableValues = {"llm", "offline"})))
   @PostMapping("/api/sequences/{sequenceId}/generate")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   GeneratedFlow generate(
-      Caller caller, @PathVariable UUID sequenceId, @RequestBody GenerateRequest body) {
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @RequestBody GenerateRequest body,
+      HttpServletResponse response) {
     String prompt = body.prompt() == null ? "" : body.prompt().trim();
     if (prompt.isEmpty()) {
       throw ApiException.badRequest("prompt", "is required");
@@ -60,25 +77,24 @@ class GenerateController {
     Sequence sequence = canvases.sequence(caller.tenantId(), sequenceId);
     spendBudget(caller.tenantId());
 
-    Canvas canvas =
-        generator
-            .generate(prompt, sequence.isAutomation())
+    FlowGeneration.Generated generated =
+        generation
+            .generate(caller.tenantId(), prompt, sequence.isAutomation())
             .orElseThrow(
                 () ->
                     ApiException.unprocessable(
                         "No flow could be generated from the prompt; name steps such as 'wait 2"
                             + " days', 'send an email with subject ...', 'call https://...'.",
                         List.of(new FieldProblem("prompt", "no step was recognised"))));
-    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
-    if (problems.isEmpty()) {
-      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
-    }
+    Canvas canvas = generated.canvas();
+    List<CanvasProblem> problems = FlowGeneration.problems(canvas, sequence.isAutomation());
     if (!problems.isEmpty()) {
       throw ApiException.unprocessable(
           "The generated flow is not valid.",
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
     CanvasSnapshot saved = canvases.replaceWith(caller, sequenceId, canvas);
+    response.setHeader(GENERATOR_HEADER, generated.generator().header());
     CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
     return new GeneratedFlow(shown.nodes(), shown.edges());
   }

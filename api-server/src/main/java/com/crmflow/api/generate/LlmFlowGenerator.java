@@ -1,0 +1,210 @@
+package com.crmflow.api.generate;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.Position;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ToolChoice;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Drafts a flow with a language model: the contract as the system prompt, the user's prompt, and
+ * the {@code save_flow} tool the model must call. A draft with problems (unreadable JSON, or what
+ * the canvas checks find) goes back once with the problems listed; a second draft with problems, or
+ * any error of the provider (a timeout, its own 429, a 5xx, an answer without the tool call), is
+ * empty, and the caller falls back to the offline parser.
+ */
+final class LlmFlowGenerator {
+
+  private static final Logger log = LoggerFactory.getLogger(LlmFlowGenerator.class);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final ChatModel model;
+
+  LlmFlowGenerator(ChatModel model) {
+    this.model = model;
+  }
+
+  /**
+   * @param problemsOf what the canvas checks find in a draft (empty: the draft is a valid flow)
+   */
+  Optional<Canvas> generate(
+      String prompt,
+      boolean automation,
+      List<String> customFieldKeys,
+      Function<Canvas, List<CanvasProblem>> problemsOf) {
+    List<ChatMessage> messages = new ArrayList<>();
+    messages.add(SystemMessage.from(CanvasContract.systemPrompt(automation, customFieldKeys)));
+    messages.add(UserMessage.from(prompt));
+    try {
+      for (int round = 1; round <= 2; round++) {
+        AiMessage answer =
+            model
+                .chat(
+                    ChatRequest.builder()
+                        .messages(messages)
+                        .toolSpecifications(CanvasContract.tool())
+                        .toolChoice(ToolChoice.REQUIRED)
+                        .build())
+                .aiMessage();
+        ToolExecutionRequest call =
+            answer.toolExecutionRequests().stream()
+                .filter(c -> CanvasContract.TOOL.equals(c.name()))
+                .findFirst()
+                .orElse(null);
+        if (call == null) {
+          log.info("The language model answered without calling {}", CanvasContract.TOOL);
+          return Optional.empty();
+        }
+        List<String> problems = new ArrayList<>();
+        Canvas draft = read(call.arguments(), problems);
+        if (draft != null) {
+          problemsOf.apply(draft).stream().map(LlmFlowGenerator::describe).forEach(problems::add);
+        }
+        if (problems.isEmpty()) {
+          return Optional.of(draft);
+        }
+        log.info("Draft {} of the language model has problems: {}", round, problems);
+        messages.add(answer);
+        messages.add(
+            ToolExecutionResultMessage.from(
+                call,
+                "The flow was not saved. Fix these problems and call "
+                    + CanvasContract.TOOL
+                    + " again with the whole corrected flow:\n- "
+                    + String.join("\n- ", problems)));
+      }
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      // a timeout, the provider's 429 or 5xx, a refused key: the offline parser answers instead
+      log.warn("The language model could not draft a flow: {}", e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /** The tool call's arguments as a canvas, or null with the reason in {@code problems}. */
+  static Canvas read(String arguments, List<String> problems) {
+    JsonNode flow;
+    try {
+      flow = JSON.readTree(arguments);
+    } catch (JacksonException e) {
+      problems.add("the arguments are not valid JSON: " + e.getOriginalMessage());
+      return null;
+    }
+    if (!flow.path("nodes").isArray() || flow.path("nodes").isEmpty()) {
+      problems.add("nodes must be a non-empty array");
+      return null;
+    }
+    List<CanvasNode> nodes = new ArrayList<>();
+    for (JsonNode node : flow.path("nodes")) {
+      String id = node.path("id").asString("");
+      String type = node.path("type").asString("");
+      if (id.isBlank() || !CanvasContract.NODE_TYPES.contains(type)) {
+        problems.add(
+            "node "
+                + node
+                + " needs an id and a type among "
+                + String.join(", ", CanvasContract.NODE_TYPES));
+        continue;
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> config =
+          node.path("config").isObject()
+              ? JSON.convertValue(node.path("config"), Map.class)
+              : new LinkedHashMap<>();
+      nodes.add(
+          new CanvasNode(id, type, null, new NodeData(node.path("label").asString(type), config)));
+    }
+    List<CanvasEdge> edges = new ArrayList<>();
+    int n = 0;
+    for (JsonNode edge : flow.path("edges")) {
+      String label = edge.path("label").asString("");
+      boolean branch = label.equals("true") || label.equals("false");
+      edges.add(
+          new CanvasEdge(
+              "e" + ++n,
+              edge.path("source").asString(""),
+              edge.path("target").asString(""),
+              branch ? CanvasEdge.CONDITIONAL : CanvasEdge.DEFAULT,
+              branch ? label : null));
+    }
+    return problems.isEmpty() ? laidOut(new Canvas(nodes, edges)) : null;
+  }
+
+  /** Left to right by distance from the start, 250 px apart; siblings 150 px apart. */
+  private static Canvas laidOut(Canvas canvas) {
+    Map<String, List<String>> next =
+        canvas.edges().stream()
+            .collect(
+                Collectors.groupingBy(
+                    CanvasEdge::source,
+                    Collectors.mapping(CanvasEdge::target, Collectors.toList())));
+    Map<String, Integer> depth = new HashMap<>();
+    Deque<String> queue = new ArrayDeque<>();
+    canvas.nodes().stream()
+        .map(CanvasNode::id)
+        .filter(id -> canvas.edges().stream().noneMatch(e -> e.target().equals(id)))
+        .forEach(
+            id -> {
+              depth.put(id, 0);
+              queue.add(id);
+            });
+    while (!queue.isEmpty()) {
+      String id = queue.poll();
+      for (String target : next.getOrDefault(id, List.of())) {
+        if (!depth.containsKey(target)) {
+          depth.put(target, depth.get(id) + 1);
+          queue.add(target);
+        }
+      }
+    }
+    Map<Integer, Integer> rows = new HashMap<>();
+    List<CanvasNode> placed = new ArrayList<>();
+    for (CanvasNode node : canvas.nodes()) {
+      int column = depth.getOrDefault(node.id(), 0);
+      int row = rows.merge(column, 1, Integer::sum) - 1;
+      placed.add(
+          new CanvasNode(
+              node.id(), node.type(), new Position(column * 250.0, row * 150.0), node.data()));
+    }
+    return new Canvas(placed, canvas.edges());
+  }
+
+  private static String describe(CanvasProblem problem) {
+    StringBuilder where = new StringBuilder();
+    if (problem.nodeId() != null) {
+      where.append("node ").append(problem.nodeId()).append(": ");
+    }
+    if (problem.edgeId() != null) {
+      where.append("edge ").append(problem.edgeId()).append(": ");
+    }
+    if (problem.field() != null) {
+      where.append(problem.field()).append(' ');
+    }
+    return where.append(problem.message()).toString();
+  }
+}

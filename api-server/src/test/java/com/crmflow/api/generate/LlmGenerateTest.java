@@ -1,0 +1,161 @@
+package com.crmflow.api.generate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.SequenceSupport;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * POST /generate with a language model configured, against a loopback server that speaks the
+ * provider's protocol (see {@link FakeModelServer}): each case asserts the canvas stored and the
+ * X-Flow-Generator header. One subclass per provider, each with its own service.
+ */
+abstract class LlmGenerateTest extends ApiTest {
+
+  /** A tenant whose prompts never leave the service (crm.generate.llm.off-for-tenants). */
+  static final UUID KEPT_OFF = UUID.fromString("0ff0ff00-0000-4000-8000-00000000beef");
+
+  static final String TIMEOUT = "2s";
+
+  static final String PROMPT =
+      "When a webhook arrives, wait 2 days, send an email with subject \"Welcome\"";
+
+  static final String GOOD_FLOW =
+      """
+      {"nodes":[
+        {"id":"trigger","type":"webhook_trigger","label":"Webhook","config":{}},
+        {"id":"wait","type":"delay","label":"Wait 2 days","config":{"delayDays":2}},
+        {"id":"welcome","type":"email","label":"Welcome","config":{"subject":"Welcome aboard"}}],
+       "edges":[{"source":"trigger","target":"wait"},{"source":"wait","target":"welcome"}]}
+      """;
+
+  /** Valid JSON, but the email has no subject: the canvas checks refuse it. */
+  static final String FLOW_WITHOUT_SUBJECT =
+      GOOD_FLOW.replace("\"subject\":\"Welcome aboard\"", "");
+
+  abstract FakeModelServer server();
+
+  abstract FakeModelServer.Answer toolCall(String flow);
+
+  /** An answer that cannot be read as a flow. */
+  abstract FakeModelServer.Answer malformed();
+
+  /** Whether a malformed answer gets the repair round (else the provider's client fails it). */
+  abstract boolean malformedIsRepaired();
+
+  abstract FakeModelServer.Answer rateLimited();
+
+  private record Outcome(ApiResponse answer, List<String> storedNodeIds, List<String> requests) {}
+
+  private Outcome generate(TenantClient tenant, FakeModelServer.Answer... answers) {
+    server().queue(answers);
+    String flow = SequenceSupport.automation(tenant.api(), "Generated");
+    ApiResponse answer =
+        tenant.api().post("/api/sequences/" + flow + "/generate", Map.of("prompt", PROMPT));
+    assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+    List<String> stored =
+        tenant
+            .api()
+            .get("/api/sequences/" + flow + "/canvas")
+            .at("/canvas/nodes")
+            .valueStream()
+            .map(n -> n.get("id").asString())
+            .toList();
+    return new Outcome(answer, stored, List.copyOf(server().requests()));
+  }
+
+  @Test
+  void aGoodFlowFromTheModelIsStored() {
+    var tenant = newTenant();
+    tenant.api().post("/api/v1/contacts", Map.of("email", "private.person@example.com"));
+    tenant
+        .api()
+        .post(
+            "/api/v1/custom-fields",
+            Map.of(
+                "object_type", "contact", "field_label", "Favourite colour", "field_type", "text"));
+    Outcome outcome = generate(tenant, toolCall(GOOD_FLOW));
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
+    assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+    assertThat(outcome.answer().at("/nodes/2/data/config/subject").asString())
+        .isEqualTo("Welcome aboard");
+    // only the prompt, the contract and the custom field keys leave
+    assertThat(outcome.requests()).hasSize(1);
+    assertThat(outcome.requests().get(0))
+        .contains("wait 2 days", "save_flow", "webhook_trigger", "favourite_colour")
+        .doesNotContain("private.person", tenant.id().toString());
+  }
+
+  @Test
+  void aFlowThatBreaksTheRulesIsRepairedInOneRound() {
+    Outcome outcome = generate(newTenant(), toolCall(FLOW_WITHOUT_SUBJECT), toolCall(GOOD_FLOW));
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
+    assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+    assertThat(outcome.requests()).hasSize(2);
+    // the repair round lists the problem, after the model's own draft
+    assertThat(outcome.requests().get(1)).contains("The flow was not saved", "subject");
+  }
+
+  @Test
+  void aFlowThatStaysBrokenFallsBackToTheOfflineParser() {
+    Outcome outcome =
+        generate(newTenant(), toolCall(FLOW_WITHOUT_SUBJECT), toolCall(FLOW_WITHOUT_SUBJECT));
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(outcome.requests()).hasSize(2);
+    assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+    assertThat(outcome.storedNodeIds()).doesNotContain("welcome");
+  }
+
+  @Test
+  void aMalformedAnswerIsRepairedOrFallsBack() {
+    Outcome outcome = generate(newTenant(), malformed(), toolCall(GOOD_FLOW));
+    if (malformedIsRepaired()) {
+      assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
+      assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+      assertThat(outcome.requests().get(1)).contains("not valid JSON");
+    } else {
+      assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+      assertThat(outcome.requests()).hasSize(1);
+      assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+    }
+  }
+
+  @Test
+  void aModelThatDoesNotAnswerInTimeFallsBack() {
+    long start = System.nanoTime();
+    Outcome outcome =
+        generate(newTenant(), new FakeModelServer.Answer(200, "{}", 6_000), toolCall(GOOD_FLOW));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(5_500);
+  }
+
+  @Test
+  void theProvidersRateLimitFallsBackInsteadOfAnswering429() {
+    Outcome outcome = generate(newTenant(), rateLimited());
+    assertThat(outcome.answer().status()).isEqualTo(200);
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+  }
+
+  @Test
+  void aTenantKeptOffTheModelSendsItNothing() {
+    jdbc.sql("insert into tenant (id, name) values (:id, 'kept off') on conflict do nothing")
+        .param("id", KEPT_OFF)
+        .update();
+    String key = issueKey(KEPT_OFF, List.of("*"), null);
+    Outcome outcome = generate(new TenantClient(KEPT_OFF, key, withKey(key)), toolCall(GOOD_FLOW));
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(outcome.requests()).isEmpty();
+  }
+
+  private static List<String> offlineTypes(Outcome outcome) {
+    return outcome.answer().at("/nodes").valueStream().map(n -> n.get("type").asString()).toList();
+  }
+}

@@ -1,0 +1,52 @@
+package com.crmflow.api.generate;
+
+import org.junit.jupiter.api.AfterAll;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The LLM path against an OpenAI-compatible chat-completions endpoint. */
+class OpenAiGenerateTest extends LlmGenerateTest {
+
+  private static final FakeModelServer SERVER = new FakeModelServer();
+
+  @DynamicPropertySource
+  static void llm(DynamicPropertyRegistry registry) {
+    registry.add("crm.generate.llm.provider", () -> "openai");
+    registry.add("crm.generate.llm.base-url", SERVER::baseUrl);
+    registry.add("crm.generate.llm.model", () -> "gpt-test");
+    registry.add("crm.generate.llm.api-key", () -> "sk-test");
+    registry.add("crm.generate.llm.timeout", () -> TIMEOUT);
+    registry.add("crm.generate.llm.off-for-tenants", KEPT_OFF::toString);
+  }
+
+  @AfterAll
+  static void stop() {
+    SERVER.close();
+  }
+
+  @Override
+  FakeModelServer server() {
+    return SERVER;
+  }
+
+  @Override
+  FakeModelServer.Answer toolCall(String flow) {
+    return FakeModelServer.openAiToolCall(flow);
+  }
+
+  @Override
+  FakeModelServer.Answer malformed() {
+    // the arguments are text the model writes: here cut off mid-way
+    return FakeModelServer.openAiToolCall("{\"nodes\": [{\"id\": \"trigger\", \"type\": ");
+  }
+
+  @Override
+  boolean malformedIsRepaired() {
+    return true;
+  }
+
+  @Override
+  FakeModelServer.Answer rateLimited() {
+    return FakeModelServer.openAiRateLimited();
+  }
+}
