@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
- * A deterministic prompt parser. The prompt is cut into clauses (at commas, semicolons, sentence
- * ends, "then", and "and" before a verb); each clause becomes at most one node:
+ * A deterministic prompt parser. German, French and Spanish prompts are first rewritten into the
+ * English it reads (see {@link PhraseBook}); a trigger named last ("ping #support when ...") is
+ * moved first. The prompt is cut into clauses (at commas, semicolons, sentence ends, "->", ": ",
+ * "then", and "and" before a verb); each clause becomes at most one node:
  *
  * <ul>
  *   <li>triggers: "when a webhook arrives", "every Monday at 9:00 Europe/Berlin", "daily at 7:30",
@@ -34,6 +36,8 @@ import org.springframework.stereotype.Component;
  *       (data_transform)
  *   <li>"if ..." opens a condition; the following clauses form its true branch until "else" or
  *       "otherwise", after which they form its false branch.
+ *   <li>day plans, "day 0 welcome email, day 3 tips": a delay for the days between steps, and a
+ *       step named only by its topic is an email.
  * </ul>
  *
  * Nodes are laid out left to right (250 px apart), true branches above and false below.
@@ -42,10 +46,11 @@ import org.springframework.stereotype.Component;
 public class RuleBasedFlowGenerator implements FlowGenerator {
 
   private static final String VERBS =
-      "send|email|post|wait|call|create|update|notify|set|mark|move|fetch|get|add|log|if|else|otherwise|then|map|merge|filter|transform|message";
+      "send|email|post|wait|call|create|update|notify|set|mark|move|fetch|get|add|log|if|else|otherwise|then|map|merge|filter|transform|message|pull|sync|ping|tell";
   private static final Pattern CLAUSE_BREAK =
       Pattern.compile(
-          "(?i)\\s*[,;]\\s*|(?<![0-9])\\.\\s+|\\s+then\\s+|\\s+(?=(?:else|otherwise)\\b)"
+          "(?i)\\s*[,;]\\s*|\\s*->\\s*|:\\s+|(?<![0-9])\\.\\s+|\\s+then\\s+"
+              + "|\\s+(?=(?:else|otherwise)\\b)"
               + "|\\s+and\\s+(?=(?:then\\s+)?(?:"
               + VERBS
               + ")\\b)");
@@ -53,7 +58,8 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   /** Where an action starts inside a schedule or "if" clause ("... at 9:00 call https://"). */
   private static final Pattern ACTION =
       Pattern.compile(
-          "(?i)\\s(?=(?:send|post|wait|call|create|update|notify|set|mark|move|fetch|add|log|get)\\b)");
+          "(?i)\\s(?=(?:send|post|wait|call|create|update|notify|set|mark|move|fetch|add|log|get"
+              + "|pull|sync|ping|tell|email)\\b)");
 
   private static final Pattern URL = Pattern.compile("https?://[^\\s,;\"']+[^\\s,;\"'.]");
   private static final Pattern QUOTED = Pattern.compile("[\"“']([^\"”']{1,200})[\"”']");
@@ -64,7 +70,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       Pattern.compile("\\b(1[0-2]|0?[1-9])\\s*(am|pm)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern ZONE =
       Pattern.compile("\\b([A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?|UTC)\\b");
-  private static final Pattern CHANNEL = Pattern.compile("(#[A-Za-z0-9_-]+)");
+  private static final Pattern CHANNEL = Pattern.compile("(#[\\p{L}0-9_-]+)");
   private static final Pattern DURATION =
       Pattern.compile(
           "(\\d+(?:\\.\\d+)?|an?|one|two|three|four|five|six|seven|ten)\\s*(minutes?|mins?|hours?|hrs?|days?|weeks?)",
@@ -82,6 +88,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     String condition; // open condition node, if any
     String branchLabel; // "true" or "false" while inside a condition
     int column;
+    Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
@@ -112,7 +119,8 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   public Optional<Canvas> generate(String prompt, boolean automation) {
     Builder flow = new Builder();
     java.util.Deque<String> clauses =
-        new java.util.ArrayDeque<>(List.of(CLAUSE_BREAK.split(prompt.trim())));
+        new java.util.ArrayDeque<>(
+            List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim())))));
     while (!clauses.isEmpty()) {
       String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {
@@ -120,12 +128,14 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       }
       String lower = clause.toLowerCase(Locale.ROOT);
       if (flow.trigger == null && flow.last == null) {
-        String[] parts = splitAtAction(clause, schedule(clause, lower) != null);
+        String[] parts =
+            splitAtAction(
+                clause, schedule(clause, lower) != null || EVENT_START.matcher(lower).find());
         CanvasNode trigger = trigger(parts[0], parts[0].toLowerCase(Locale.ROOT));
         if (trigger != null) {
           flow.trigger = trigger;
           if (parts.length > 1) {
-            clauses.push(parts[1]);
+            pushClauses(clauses, parts[1]);
           }
           continue;
         }
@@ -146,7 +156,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
         String[] parts = splitAtAction(clause, true);
         addCondition(flow, parts[0], parts[0].toLowerCase(Locale.ROOT));
         if (parts.length > 1) {
-          clauses.push(parts[1]);
+          pushClauses(clauses, parts[1]);
         }
         continue;
       }
@@ -169,6 +179,29 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     nodes.addAll(flow.nodes);
     return Optional.of(new Canvas(nodes, edges));
+  }
+
+  /** Puts the clauses of {@code text} at the head of the queue, in order. */
+  private static void pushClauses(java.util.Deque<String> clauses, String text) {
+    List<String> parts = List.of(CLAUSE_BREAK.split(text));
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      clauses.push(parts.get(i));
+    }
+  }
+
+  /** How a trigger clause starts ("when ...", "after a meeting is booked"). */
+  private static final Pattern EVENT_START =
+      Pattern.compile("^(?:when|whenever|once|on|after|if a)\\b(?!\\s+\\d)");
+
+  /** "Ping #support when a conversation is handed to a human": the trigger goes first. */
+  private static String triggerFirst(String prompt) {
+    Matcher late =
+        Pattern.compile("(?i)^([^,;.]+?)\\s+(when(?:ever)?\\s+[^,;.]+)([,;.].*)?$").matcher(prompt);
+    if (late.matches()
+        && !late.group(1).toLowerCase(Locale.ROOT).matches("^(when|whenever|if)\\b.*")) {
+      return late.group(2) + ", " + late.group(1) + (late.group(3) == null ? "" : late.group(3));
+    }
+    return prompt;
   }
 
   /** {before, action} when an action verb follows within the clause, else {clause}. */
@@ -201,7 +234,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     if (schedule != null) {
       return schedule;
     }
-    if (lower.startsWith("when") || lower.startsWith("whenever") || lower.startsWith("on ")) {
+    if (EVENT_START.matcher(lower).find()) {
       String event = event(lower);
       if (event != null) {
         Map<String, Object> config = new LinkedHashMap<>();
@@ -213,6 +246,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
         if (filter.find()) {
           config.put("filterField", filter.group(1).toLowerCase(Locale.ROOT));
           config.put("filterValue", filter.group(2));
+        } else if (event.equals(EventNames.OPPORTUNITY_STAGE_CHANGED)
+            && lower.matches(".*\\b(won|lost)\\b.*")) {
+          config.put("filterField", "stage");
+          config.put("filterValue", lower.matches(".*\\bwon\\b.*") ? "closed_won" : "closed_lost");
         }
         return node(NodeType.CRM_EVENT_TRIGGER, "On " + event, config);
       }
@@ -221,7 +258,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   }
 
   private static String event(String lower) {
-    if (lower.contains("stage")) {
+    if (lower.contains("stage") || lower.matches(".*\\b(won|lost|closes|closed)\\b.*")) {
       return EventNames.OPPORTUNITY_STAGE_CHANGED;
     }
     if (lower.contains("takes over") || lower.contains("human")) {
@@ -353,7 +390,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Map<String, Object> config = new LinkedHashMap<>();
     Matcher comparison =
         Pattern.compile(
-                "(?i)if\\s+(?:the\\s+)?(?:contact'?s?\\s+|trigger'?s?\\s+)?([a-z_]+)\\s+(is not|isn't|is|equals|=|contains|is greater than|is less than|>|<)\\s+['\"]?([^'\"]+?)['\"]?$")
+                "(?i)if\\s+(?:the\\s+)?(?:contact'?s?\\s+|trigger'?s?\\s+)?([a-z_]+)\\s+(is not|isn't|(?:is\\s+)?(?:greater than|more than|over|above|less than|under|below)|is|equals|=|contains|>|<)\\s+['\"]?([^'\"]+?)['\"]?(?:\\s+is)?$")
             .matcher(clause);
     if (lower.contains("replied") || lower.contains("responded") || lower.contains("answered")) {
       config.put("field", "{{trigger.replied}}");
@@ -393,13 +430,47 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     return switch (word) {
       case "is not", "isn't" -> "not_equals";
       case "contains" -> "contains";
-      case "is greater than", ">" -> "greater_than";
-      case "is less than", "<" -> "less_than";
-      default -> "equals";
+      case ">" -> "greater_than";
+      case "<" -> "less_than";
+      default ->
+          word.matches(".*(greater|more|over|above).*")
+              ? "greater_than"
+              : word.matches(".*(less|under|below).*") ? "less_than" : "equals";
     };
   }
 
+  private static final Pattern DAY = Pattern.compile("(?i)^day\\s+(\\d{1,3})\\b\\s*:?\\s*(.*)$");
+
   private static void step(Builder flow, String clause, String lower) {
+    Matcher day = DAY.matcher(clause);
+    if (day.matches()) {
+      // "day 0 welcome email, day 3 tips": a delay for the days between, then the step
+      int n = Integer.parseInt(day.group(1));
+      int from = flow.day == null ? Math.min(n, 1) : flow.day;
+      if (flow.day != null || n > 1) {
+        if (n > from) {
+          Map<String, Object> config = new LinkedHashMap<>();
+          config.put("delayDays", n - from);
+          config.put("delayHours", 0);
+          flow.add(NodeType.DELAY.value(), "Wait until day " + n, config);
+        }
+      }
+      flow.day = n;
+      String rest = day.group(2).trim();
+      if (!rest.isEmpty()) {
+        step(flow, rest, rest.toLowerCase(Locale.ROOT));
+      }
+      return;
+    }
+    int before = flow.nodes.size();
+    plainStep(flow, clause, lower);
+    if (flow.nodes.size() == before && flow.day != null) {
+      // in a day plan, a step named by its topic ("tips", "check-in", "ask for a call") is an email
+      email(flow, capitalise(clause), lower);
+    }
+  }
+
+  private static void plainStep(Builder flow, String clause, String lower) {
     Matcher url = URL.matcher(clause);
     Matcher channel = CHANNEL.matcher(clause);
     Matcher duration = DURATION.matcher(lower);
@@ -447,7 +518,9 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Matcher m = DURATION.matcher(lower);
     double days = 0;
     double hours = 0;
+    int end = 0;
     while (m.find()) {
+      end = m.end();
       double n = number(m.group(1));
       String unit = m.group(2);
       if (unit.startsWith("w")) {
@@ -466,7 +539,16 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("delayDays", whole(days));
     config.put("delayHours", whole(hours));
-    flow.add(NodeType.DELAY.value(), capitalise(clause), config);
+    String rest = end == 0 ? "" : clause.substring(end).trim();
+    flow.add(
+        NodeType.DELAY.value(),
+        capitalise(rest.isEmpty() ? clause : clause.substring(0, end)),
+        config);
+    // "wait 2 days tips email": what follows the duration is the next step
+    String next = rest.replaceFirst("(?i)^(and|then|and then)\\s+", "").trim();
+    if (!next.isEmpty()) {
+      step(flow, next, next.toLowerCase(Locale.ROOT));
+    }
   }
 
   private static void email(Builder flow, String clause, String lower) {
@@ -539,9 +621,20 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
             .matcher(clause);
     Matcher markAs =
         Pattern.compile(
-                "(?i)(?:mark|move|tag)\\s+(?:the\\s+)?(?:contact|lead|opportunity|deal|account)?\\s*(?:as|to)\\s+(?:stage\\s+)?['\"]?([^'\"]+?)['\"]?$")
+                "(?i)(?:mark|move|tag)\\s+(?:the\\s+)?(?:contact|lead|opportunity|deal|account|them|it|him|her)?\\s*(?:as|to)\\s+(?:stage\\s+)?['\"]?([^'\"]+?)['\"]?$")
             .matcher(clause);
-    if (setTo.find()) {
+    Matcher fromResponse =
+        Pattern.compile(
+                "(?i)(?:set|update|fill)\\s+(?:the\\s+)?(?:contact'?s?\\s+|opportunity'?s?\\s+|account'?s?\\s+)?([a-z_]+)\\s+(?:from|with|using)\\s+(?:the\\s+)?(?:response|result|answer|data)")
+            .matcher(clause);
+    if (fromResponse.find()) {
+      String field = fromResponse.group(1).toLowerCase(Locale.ROOT);
+      String source =
+          flow.count("http_request") > 0
+              ? "http_request_" + flow.count("http_request") + ".body"
+              : "trigger";
+      mappings.put(field, "{{" + source + "." + field + "}}");
+    } else if (setTo.find()) {
       mappings.put(setTo.group(1).toLowerCase(Locale.ROOT), setTo.group(2).trim());
     } else if (markAs.find()) {
       mappings.put(
