@@ -1,5 +1,6 @@
 package com.crmflow.api.conversation;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,10 +10,10 @@ import java.util.UUID;
 public record Conversation(
     UUID id,
     UUID contactId,
-    String channel,
+    @Schema(allowableValues = {"email", "sms", "chat", "whatsapp"}) String channel,
     String subject,
-    String status,
-    String overrideStatus,
+    @Schema(allowableValues = {"active", "pending", "closed", "archived"}) String status,
+    @Schema(allowableValues = {"ai_active", "human_active", "paused"}) String overrideStatus,
     boolean starred,
     List<String> tags,
     OffsetDateTime lastActivityAt,

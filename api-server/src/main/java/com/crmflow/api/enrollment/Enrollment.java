@@ -1,5 +1,6 @@
 package com.crmflow.api.enrollment;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -12,7 +13,7 @@ public record Enrollment(
     UUID tenantId,
     UUID sequenceId,
     UUID contactId,
-    String status,
+    @Schema(allowableValues = {"active", "completed", "failed", "unenrolled"}) String status,
     UUID runId,
     OffsetDateTime enrolledAt,
     OffsetDateTime endedAt,
@@ -28,5 +29,9 @@ public record Enrollment(
     return new EnrollmentView(id, sequenceId, contactId, status);
   }
 
-  public record EnrollmentView(UUID id, UUID sequenceId, UUID contactId, String status) {}
+  public record EnrollmentView(
+      UUID id,
+      UUID sequenceId,
+      UUID contactId,
+      @Schema(allowableValues = {"active", "completed", "failed", "unenrolled"}) String status) {}
 }

@@ -124,7 +124,7 @@ class EnrollmentController {
       UUID id,
       UUID sequenceId,
       UUID contactId,
-      String status,
+      @Schema(allowableValues = {"active", "completed", "failed", "unenrolled"}) String status,
       UUID runId,
       CurrentStep currentStep,
       @Schema(format = "date-time") String nextStepAt,

@@ -58,7 +58,10 @@ class GenerateController {
               description =
                   "llm: the language model drafted the flow; offline: the offline parser did (no"
                       + " model configured, the tenant kept off it, or the model failed)",
-              schema = @Schema(allowableValues = {"llm", "offline"})))
+              schema =
+                  @Schema(
+                      type = "string",
+                      allowableValues = {"llm", "offline"})))
   @PostMapping("/api/sequences/{sequenceId}/generate")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   GeneratedFlow generate(

@@ -1,5 +1,6 @@
 package com.crmflow.api.outboundemail;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -13,5 +14,5 @@ public record OutboundEmail(
     String subject,
     String textBody,
     String htmlBody,
-    String status,
+    @Schema(allowableValues = {"sent", "captured", "unknown"}) String status,
     OffsetDateTime createdAt) {}

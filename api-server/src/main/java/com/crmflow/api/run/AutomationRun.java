@@ -1,5 +1,6 @@
 package com.crmflow.api.run;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ public record AutomationRun(
     String triggerNodeId,
     String startNodeId,
     Object triggerPayload,
-    String status,
+    @Schema(allowableValues = {"running", "completed", "failed", "cancelled"}) String status,
     List<Map<String, Object>> nodeLog,
     String error,
     String workflowId,

@@ -1,5 +1,6 @@
 package com.crmflow.api.sequence;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -13,10 +14,10 @@ public record Sequence(
     UUID id,
     String name,
     String description,
-    String status,
+    @Schema(allowableValues = {"draft", "active", "paused", "archived"}) String status,
     int stepCount,
-    String builderMode,
-    String flowType,
+    @Schema(allowableValues = {"linear", "visual"}) String builderMode,
+    @Schema(allowableValues = {"sequence", "automation"}) String flowType,
     int currentVersion,
     UUID activatedByKeyId,
     OffsetDateTime createdAt,

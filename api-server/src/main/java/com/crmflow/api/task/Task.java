@@ -1,5 +1,6 @@
 package com.crmflow.api.task;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.UUID;
@@ -9,7 +10,7 @@ public record Task(
     String title,
     String description,
     LocalDate dueDate,
-    String status,
+    @Schema(allowableValues = {"open", "completed", "cancelled"}) String status,
     UUID contactId,
     UUID opportunityId,
     UUID accountId,

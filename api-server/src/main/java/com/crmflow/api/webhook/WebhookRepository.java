@@ -1,6 +1,7 @@
 package com.crmflow.api.webhook;
 
 import com.crmflow.worker.activity.NulCharacters;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -371,7 +372,7 @@ class WebhookRepository {
   public record Delivery(
       UUID id,
       String event,
-      String status,
+      @Schema(allowableValues = {"pending", "delivered", "failed", "stopped"}) String status,
       int attempts,
       Integer lastStatusCode,
       String lastError,

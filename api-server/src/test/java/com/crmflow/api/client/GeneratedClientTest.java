@@ -122,7 +122,7 @@ class GeneratedClientTest extends ApiTest {
             .atMost(Duration.ofSeconds(60))
             .until(
                 () -> runs.getAutomationRun(runId).getRun(),
-                r -> "completed".equals(r.getStatus()));
+                r -> r.getStatus() == AutomationRun.StatusEnum.COMPLETED);
     assertThat(run.getSequenceId()).isEqualTo(flow);
     assertThat(run.getNodeLog()).isNotEmpty();
     assertThat(contacts.getContact(ada.getId()).getContact().getLeadStatus())

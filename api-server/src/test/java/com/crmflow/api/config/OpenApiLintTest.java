@@ -104,6 +104,7 @@ class OpenApiLintTest extends ApiTest {
     JsonNode schemas = document.at("/components/schemas");
     JsonNode paths = document.at("/paths");
     List<String> bare = new ArrayList<>();
+    int answers = 0;
     for (String path : paths.propertyNames()) {
       for (String method : paths.get(path).propertyNames()) {
         JsonNode operation = paths.get(path).get(method);
@@ -113,17 +114,25 @@ class OpenApiLintTest extends ApiTest {
           checkNamed(name + " request", request, schemas, bare);
         }
         for (String status : operation.path("responses").propertyNames()) {
-          if (status.startsWith("2")) {
-            JsonNode answer =
-                operation.at("/responses/" + status + "/content/application~1json/schema");
-            if (!answer.isMissingNode()) {
-              checkNamed(name + " " + status, answer, schemas, bare);
+          JsonNode content = operation.at("/responses/" + status + "/content");
+          if (!status.startsWith("2") || content.isMissingNode()) {
+            continue; // 204 and the like have no body; errors are Problems (checked above)
+          }
+          answers++;
+          for (String type : content.propertyNames()) {
+            if (!type.equals("application/json")) {
+              bare.add(name + " " + status + ": answers " + type + ", not application/json");
             }
+          }
+          JsonNode answer = content.at("/application~1json/schema");
+          if (!answer.isMissingNode()) {
+            checkNamed(name + " " + status, answer, schemas, bare);
           }
         }
       }
     }
     assertThat(bare).as("bodies that are not a named schema with fields").isEmpty();
+    assertThat(answers).as("operations that answer with a body").isGreaterThan(60);
     // the limits and enums the checks enforce are the documented ones
     assertThat(
             schemas
