@@ -22,14 +22,26 @@ final class PhraseBook {
           "[\"“„«][^\"”“»]{1,200}[\"”“»]|https?://[^\\s,;\"']+[^\\s,;\"'.]|#[\\p{L}0-9_-]+"
               + "|\\b[A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+\\b");
 
+  /** Every rule, for a German, French or Spanish prompt. */
   private static final List<Rule> RULES = new ArrayList<>();
 
+  /** The rules that only put English phrasings into the parser's words, for an English prompt. */
+  private static final List<Rule> ENGLISH_RULES = new ArrayList<>();
+
+  private static Rule compiled(String regex, String english) {
+    return new Rule(
+        Pattern.compile("(?iu)(?<![\\p{L}])(?:" + regex + ")(?![\\p{L}])", Pattern.UNICODE_CASE),
+        english);
+  }
+
   private static void rule(String regex, String english) {
-    RULES.add(
-        new Rule(
-            Pattern.compile(
-                "(?iu)(?<![\\p{L}])(?:" + regex + ")(?![\\p{L}])", Pattern.UNICODE_CASE),
-            english));
+    RULES.add(compiled(regex, english));
+  }
+
+  private static void english(String regex, String english) {
+    Rule rule = compiled(regex, english);
+    RULES.add(rule);
+    ENGLISH_RULES.add(rule);
   }
 
   static {
@@ -46,13 +58,12 @@ final class PhraseBook {
         "al recibir un webhook|con cada webhook|cuando llegue un webhook"
             + "|cuando llega un webhook",
         "when a webhook arrives");
-    rule(
+    english(
         "on webhook|when the webhook fires|when a form is submitted via webhook",
         "when a webhook arrives");
-    rule(
-        "neuer kontakt|nouveau contact|nuevo contacto|new contact(?= *:)",
-        "when a contact is created");
-    rule("new lead comes in|new lead", "when a lead is created");
+    english("new contact(?= *:)", "when a contact is created");
+    rule("neuer kontakt|nouveau contact|nuevo contacto", "when a contact is created");
+    english("new lead comes in|new lead", "when a lead is created");
     rule("(?:ein |eine )?(?:neuer? )?kontakt (?:angelegt|erstellt) wird", "a contact is created");
     rule("(?:ein )?lead (?:angelegt|erstellt) wird", "a lead is created");
     rule("(?:ein )?kontakt aktualisiert wird", "a contact is updated");
@@ -102,7 +113,8 @@ final class PhraseBook {
     rule("kleiner als|inférieur à|menor que|unter", "less than");
     rule("das budget|le budget|el presupuesto", "the budget");
     // ---- sequencing
-    rule("sofort|tout de suite|enseguida|right away", "");
+    rule("sofort|tout de suite|enseguida", "");
+    english("right away|straight away", "");
     // ---- steps
     rule(
         "willkommens-?e-?mail|willkommensmail|begrüßungsmail|e-mail de bienvenue"
@@ -134,12 +146,11 @@ final class PhraseBook {
     rule("(?:cambiar|poner) (?:el |la )?(\\S+?)(?: del contacto)? (?:a|en) (\\S+)", "set $1 to $2");
     rule("(?:einen |un )?kontakt|un contacto|contacto", "a contact");
     // ---- field names
-    rule(
-        "lifecycle[- ]phase|lifecycle stage|lifecycle-stage|phase du cycle de vie",
-        "lifecycle_stage");
-    rule("lead status", "lead_status");
-    rule("lead source", "lead_source");
-    rule("job title", "title");
+    rule("lifecycle[- ]phase|phase du cycle de vie", "lifecycle_stage");
+    english("lifecycle stage|lifecycle-stage", "lifecycle_stage");
+    english("lead status", "lead_status");
+    english("lead source", "lead_source");
+    english("job title", "title");
     // ---- single words, last: the phrases above contain some of them
     rule("(send|call|create|post|notify|add) (?:dann|danach)", "then $1");
     rule("sonst|sinon|si no|de lo contrario|andernfalls", "otherwise");
@@ -166,7 +177,34 @@ final class PhraseBook {
   private static final Pattern WHEN =
       Pattern.compile("(?iu)(?<![\\p{L}])(?:wenn|quand|lorsqu'|lorsque|cuando)(?![\\p{L}])");
 
+  private static final Pattern ENGLISH_WORD =
+      Pattern.compile(
+          "(?iu)(?<![\\p{L}])(?:when|whenever|then|and|the|an|to|for|in|every|wait|send|if|else"
+              + "|otherwise|with|of|is|on|after|create|call|post|day|days)(?![\\p{L}])");
+
+  private static final Pattern OTHER_WORD =
+      Pattern.compile(
+          "(?iu)(?<![\\p{L}])(?:wenn|und|dann|ein|eine|einen|der|die|das|mit|nach|sonst|jeden|bei"
+              + "|wird|quand|lorsque|lorsqu|puis|et|un|une|le|la|les|pour|dans|chaque|sinon|est"
+              + "|cuando|luego|y|una|el|los|para|en|cada|después|si|se|del|tag|tage|jour|jours"
+              + "|día|días|las|al|um|uhr|tous|todos|warte|warten|attendre|esperar|sende|schicke"
+              + "|envoyer|enviar|rufe|appeler|llamar|erstelle|créer|crear|poste|publier|publicar"
+              + "|correo|courriel|montag|lundi|lunes)(?![\\p{L}])");
+
+  /**
+   * The prompt in the parser's English: rewritten when it reads more like German, French or Spanish
+   * than English (so that an English "tag the contact" or "9am EST" stays as written).
+   */
   static String toEnglish(String prompt) {
+    boolean foreign = count(OTHER_WORD, prompt) > count(ENGLISH_WORD, prompt);
+    return rewrite(prompt, foreign);
+  }
+
+  private static long count(Pattern words, String text) {
+    return words.matcher(text).results().count();
+  }
+
+  private static String rewrite(String prompt, boolean foreign) {
     List<String> kept = new ArrayList<>();
     Matcher keep = KEPT.matcher(prompt);
     StringBuilder masked = new StringBuilder();
@@ -175,17 +213,20 @@ final class PhraseBook {
       keep.appendReplacement(masked, "\uE000" + (kept.size() - 1) + "\uE001");
     }
     keep.appendTail(masked);
-    // the first "wenn" names the trigger, a later one a condition ("wenn das Budget ...")
-    Matcher when = WHEN.matcher(masked.toString());
-    StringBuilder conditions = new StringBuilder();
-    boolean first = true;
-    while (when.find()) {
-      when.appendReplacement(conditions, first ? when.group() : "si");
-      first = false;
+    String text = masked.toString();
+    if (foreign) {
+      // the first "wenn" names the trigger, a later one a condition ("wenn das Budget ...")
+      Matcher when = WHEN.matcher(text);
+      StringBuilder conditions = new StringBuilder();
+      boolean first = true;
+      while (when.find()) {
+        when.appendReplacement(conditions, first ? when.group() : "si");
+        first = false;
+      }
+      when.appendTail(conditions);
+      text = conditions.toString().replaceAll("(?iu)lorsqu'", "lorsque ");
     }
-    when.appendTail(conditions);
-    String text = conditions.toString().replaceAll("(?iu)lorsqu'", "lorsque ");
-    for (Rule rule : RULES) {
+    for (Rule rule : foreign ? RULES : ENGLISH_RULES) {
       text = rule.pattern().matcher(text).replaceAll(rule.english());
     }
     text = text.replaceAll("\\s{2,}", " ").replaceAll("\\s+([,;.:])", "$1").trim();

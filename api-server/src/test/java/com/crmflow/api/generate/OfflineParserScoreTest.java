@@ -46,6 +46,19 @@ class OfflineParserScoreTest {
         .isGreaterThanOrEqualTo(DOCUMENTED_HELD_OUT_SCORE);
   }
 
+  @Test
+  void englishPromptsAreNotRewritten() {
+    for (String english :
+        List.of(
+            "When a contact is updated, tag the contact as vip",
+            "Every day at 9am EST call https://example.com/a",
+            "Day 1: intro email, day 3: tips")) {
+      assertThat(PhraseBook.toEnglish(english)).isEqualTo(english);
+    }
+    assertThat(PhraseBook.toEnglish("Wenn ein Kontakt erstellt wird, warte 2 Tage"))
+        .isEqualTo("when a contact is created, wait 2 days");
+  }
+
   /** How many prompts of the set come out right; prints the score by language and the misses. */
   private static int score(String resource, int size) throws IOException {
     RuleBasedFlowGenerator parser = new RuleBasedFlowGenerator();
