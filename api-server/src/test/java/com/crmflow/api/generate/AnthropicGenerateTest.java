@@ -49,4 +49,9 @@ class AnthropicGenerateTest extends LlmGenerateTest {
   FakeModelServer.Answer rateLimited() {
     return FakeModelServer.anthropicRateLimited();
   }
+
+  @Override
+  String toolRequired() {
+    return "\"tool_choice\":{\"type\":\"any\"}";
+  }
 }

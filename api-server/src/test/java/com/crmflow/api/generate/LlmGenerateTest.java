@@ -50,6 +50,9 @@ abstract class LlmGenerateTest extends ApiTest {
 
   abstract FakeModelServer.Answer rateLimited();
 
+  /** How a request of this provider says that a tool must be called (whitespace removed). */
+  abstract String toolRequired();
+
   private record Outcome(ApiResponse answer, List<String> storedNodeIds, List<String> requests) {}
 
   private Outcome generate(TenantClient tenant, FakeModelServer.Answer... answers) {
@@ -86,6 +89,8 @@ abstract class LlmGenerateTest extends ApiTest {
         .isEqualTo("Welcome aboard");
     // only the prompt, the contract and the custom field keys leave
     assertThat(outcome.requests()).hasSize(1);
+    // the model must answer by calling save_flow, in the provider's own words
+    assertThat(outcome.requests().get(0).replaceAll("\\s+", "")).contains(toolRequired());
     assertThat(outcome.requests().get(0))
         .contains("wait 2 days", "save_flow", "webhook_trigger", "favourite_colour")
         .doesNotContain("private.person", tenant.id().toString());

@@ -49,4 +49,9 @@ class OpenAiGenerateTest extends LlmGenerateTest {
   FakeModelServer.Answer rateLimited() {
     return FakeModelServer.openAiRateLimited();
   }
+
+  @Override
+  String toolRequired() {
+    return "\"tool_choice\":\"required\"";
+  }
 }
