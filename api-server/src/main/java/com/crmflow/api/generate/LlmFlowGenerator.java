@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -86,7 +87,7 @@ final class LlmFlowGenerator {
           problemsOf.apply(draft).stream().map(LlmFlowGenerator::describe).forEach(problems::add);
         }
         if (problems.isEmpty()) {
-          return Optional.of(draft);
+          return Optional.of(withFreshIds(draft));
         }
         log.info("Draft {} of the language model has problems: {}", round, problems);
         messages.add(answer);
@@ -153,6 +154,36 @@ final class LlmFlowGenerator {
               branch ? label : null));
     }
     return problems.isEmpty() ? laidOut(new Canvas(nodes, edges)) : null;
+  }
+
+  /**
+   * The draft with new node ids. The model names nodes "trigger", "wait", ...; a webhook trigger's
+   * id is unique in the tenant (it is the trigger's address), so a second generated flow must not
+   * reuse the first one's. The repair round keeps the model's ids, which its problems name.
+   */
+  private static Canvas withFreshIds(Canvas draft) {
+    Map<String, String> ids = new HashMap<>();
+    List<CanvasNode> nodes =
+        draft.nodes().stream()
+            .map(
+                n -> {
+                  String id = UUID.randomUUID().toString();
+                  ids.put(n.id(), id);
+                  return new CanvasNode(id, n.type(), n.position(), n.data());
+                })
+            .toList();
+    List<CanvasEdge> edges =
+        draft.edges().stream()
+            .map(
+                e ->
+                    new CanvasEdge(
+                        e.id(),
+                        ids.getOrDefault(e.source(), e.source()),
+                        ids.getOrDefault(e.target(), e.target()),
+                        e.type(),
+                        e.label()))
+            .toList();
+    return new Canvas(nodes, edges);
   }
 
   /** Left to right by distance from the start, 250 px apart; siblings 150 px apart. */

@@ -53,7 +53,8 @@ abstract class LlmGenerateTest extends ApiTest {
   /** How a request of this provider says that a tool must be called (whitespace removed). */
   abstract String toolRequired();
 
-  private record Outcome(ApiResponse answer, List<String> storedNodeIds, List<String> requests) {}
+  /** The answer, the labels of the canvas stored, and what the provider received. */
+  private record Outcome(ApiResponse answer, List<String> storedLabels, List<String> requests) {}
 
   private Outcome generate(TenantClient tenant, FakeModelServer.Answer... answers) {
     server().queue(answers);
@@ -67,7 +68,7 @@ abstract class LlmGenerateTest extends ApiTest {
             .get("/api/sequences/" + flow + "/canvas")
             .at("/canvas/nodes")
             .valueStream()
-            .map(n -> n.get("id").asString())
+            .map(n -> n.at("/data/label").asString())
             .toList();
     return new Outcome(answer, stored, List.copyOf(server().requests()));
   }
@@ -84,7 +85,7 @@ abstract class LlmGenerateTest extends ApiTest {
                 "object_type", "contact", "field_label", "Favourite colour", "field_type", "text"));
     Outcome outcome = generate(tenant, toolCall(GOOD_FLOW));
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
-    assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+    assertThat(outcome.storedLabels()).containsExactly("Webhook", "Wait 2 days", "Welcome");
     assertThat(outcome.answer().at("/nodes/2/data/config/subject").asString())
         .isEqualTo("Welcome aboard");
     // only the prompt, the contract and the custom field keys leave
@@ -97,10 +98,29 @@ abstract class LlmGenerateTest extends ApiTest {
   }
 
   @Test
+  void twoFlowsDraftedAlikeInOneTenantBothActivate() {
+    var tenant = newTenant();
+    List<String> triggers = new java.util.ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      server().queue(toolCall(GOOD_FLOW));
+      String flow = SequenceSupport.automation(tenant.api(), "Generated " + i);
+      ApiResponse answer =
+          tenant.api().post("/api/sequences/" + flow + "/generate", Map.of("prompt", PROMPT));
+      assertThat(answer.header("X-Flow-Generator")).isEqualTo("llm");
+      triggers.add(answer.text("/nodes/0/id"));
+      // a webhook trigger's id is its address in the tenant: the model's "trigger" is not kept
+      assertThat(
+              tenant.api().patch("/api/v1/sequences/" + flow, Map.of("status", "active")).status())
+          .isEqualTo(200);
+    }
+    assertThat(triggers).doesNotHaveDuplicates().doesNotContain("trigger");
+  }
+
+  @Test
   void aFlowThatBreaksTheRulesIsRepairedInOneRound() {
     Outcome outcome = generate(newTenant(), toolCall(FLOW_WITHOUT_SUBJECT), toolCall(GOOD_FLOW));
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
-    assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+    assertThat(outcome.storedLabels()).containsExactly("Webhook", "Wait 2 days", "Welcome");
     assertThat(outcome.requests()).hasSize(2);
     // the repair round lists the problem, after the model's own draft
     assertThat(outcome.requests().get(1)).contains("The flow was not saved", "subject");
@@ -113,7 +133,7 @@ abstract class LlmGenerateTest extends ApiTest {
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
     assertThat(outcome.requests()).hasSize(2);
     assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
-    assertThat(outcome.storedNodeIds()).doesNotContain("welcome");
+    assertThat(outcome.storedLabels()).doesNotContain("Welcome");
   }
 
   @Test
@@ -121,7 +141,7 @@ abstract class LlmGenerateTest extends ApiTest {
     Outcome outcome = generate(newTenant(), malformed(), toolCall(GOOD_FLOW));
     if (malformedIsRepaired()) {
       assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("llm");
-      assertThat(outcome.storedNodeIds()).containsExactly("trigger", "wait", "welcome");
+      assertThat(outcome.storedLabels()).containsExactly("Webhook", "Wait 2 days", "Welcome");
       assertThat(outcome.requests().get(1)).contains("not valid JSON");
     } else {
       assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
