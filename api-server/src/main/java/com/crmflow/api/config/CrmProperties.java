@@ -104,7 +104,8 @@ public record CrmProperties(
    * @param model the model name, required with a provider
    * @param apiKey the provider's key; set it in the environment (CRM_GENERATE_LLM_API_KEY), never
    *     in a file under version control
-   * @param timeout how long one call to the model may take before the offline parser answers
+   * @param timeout how long one call to the model may take before the offline parser answers (a
+   *     generation makes at most two: the draft and one repair)
    * @param maxTokens the most tokens an answer may have
    * @param offForTenants tenants whose prompts never leave the service (the offline parser answers)
    */
