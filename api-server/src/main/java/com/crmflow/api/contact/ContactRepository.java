@@ -220,11 +220,16 @@ public class ContactRepository {
     return readOnly.execute(
         status -> {
           // a generic plan cannot tell a rare pattern from a broad one (a seq scan for a rare term
-          // reads the whole table): plan each statement for its patterns
-          jdbc.sql("set local plan_cache_mode = force_custom_plan").update();
-          // a scan for a broad term stops at its first matches; a synchronised scan would start
-          // where another one is, perhaps among another tenant's rows
-          jdbc.sql("set local synchronize_seqscans = off").update();
+          // reads the whole table): plan each statement for its patterns. A scan for a broad term
+          // stops at its first matches; a synchronised scan would start where another one is,
+          // perhaps among another tenant's rows. Both for this transaction, in one round trip.
+          jdbc.sql(
+                  """
+                  select set_config('plan_cache_mode', 'force_custom_plan', true),
+                         set_config('synchronize_seqscans', 'off', true)
+                  """)
+              .query()
+              .listOfRows();
           return searchPlanned(tenantId, term, limit, offset, cap);
         });
   }
