@@ -165,15 +165,29 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       Path cli,
       String namespace,
       Map<String, Object> into) {
-    TemporalDevServer server =
-        TemporalDevServer.start(
-            new TemporalDevServer.Settings(
-                cli,
-                dataDir.resolve("temporal"),
-                freePortIfZero(settings.temporalPort()),
-                freePortIfZero(settings.temporalUiPort()),
-                namespace,
-                CrmSearchAttributes.namesAndTypes()));
+    TemporalDevServer server = null;
+    for (int attempt = 1; server == null; attempt++) {
+      try {
+        server =
+            TemporalDevServer.start(
+                new TemporalDevServer.Settings(
+                    cli,
+                    dataDir.resolve("temporal"),
+                    freePortIfZero(settings.temporalPort()),
+                    freePortIfZero(settings.temporalUiPort()),
+                    namespace,
+                    CrmSearchAttributes.namesAndTypes()));
+      } catch (EmbeddedPartUnavailable e) {
+        // a port found free can be taken by another process before the server binds it: with
+        // ports left to choose (0), choose again
+        boolean chosenPorts = settings.temporalPort() == 0 || settings.temporalUiPort() == 0;
+        if (!chosenPorts || attempt == 3 || !e.getMessage().contains("address already in use")) {
+          throw e;
+        }
+        log.warn("The Temporal dev server's port was taken as it started; choosing others");
+      }
+    }
+    TemporalDevServer started = server;
     server
         .stoppedLeftovers()
         .forEach(
@@ -182,21 +196,21 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
                     "Stopped a Temporal dev server (pid "
                         + pid
                         + ") left running on "
-                        + server.settings().database()
+                        + started.settings().database()
                         + " by a service that ended without stopping it"));
-    into.put("spring.temporal.connection.target", server.target());
-    into.put(TEMPORAL_UI_URL, server.uiUrl());
+    into.put("spring.temporal.connection.target", started.target());
+    into.put(TEMPORAL_UI_URL, started.uiUrl());
     log.info(
         "Embedded Temporal dev server (pid "
-            + server.pid()
+            + started.pid()
             + ") on "
-            + server.target()
+            + started.target()
             + ", UI "
-            + server.uiUrl()
+            + started.uiUrl()
             + ", state in "
-            + server.settings().database()
+            + started.settings().database()
             + ", log in "
-            + server.settings().logFile());
+            + started.settings().logFile());
     return server;
   }
 

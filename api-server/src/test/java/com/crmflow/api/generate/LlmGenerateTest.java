@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * POST /generate with a language model configured, against a loopback server that speaks the
  * provider's protocol (see {@link FakeModelServer}): each case asserts the canvas stored and the
  * X-Flow-Generator header. One subclass per provider, each with its own service.
  */
+// each provider's service is needed by its class only: closing it frees its servers and ports
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 abstract class LlmGenerateTest extends ApiTest {
 
   /** A tenant whose prompts never leave the service (crm.generate.llm.off-for-tenants). */
