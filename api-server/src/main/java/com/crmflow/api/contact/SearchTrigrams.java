@@ -51,11 +51,14 @@ class SearchTrigrams {
   private final JdbcClient jdbc;
   private final AtomicBoolean sampling = new AtomicBoolean();
 
-  /** The common trigrams and the share of the sampled contacts that hold each. */
-  private volatile Map<String, Double> common = Map.of();
+  /**
+   * A sample's common trigrams, with the share of the sampled contacts that hold each, and when it
+   * was taken.
+   */
+  private record Sample(Map<String, Double> common, long takenAt) {}
 
-  private volatile long sampledAt;
-  private volatile boolean sampledOnce;
+  /** The latest sample; null until the first is taken. */
+  private volatile Sample sample;
 
   SearchTrigrams(JdbcClient jdbc) {
     this.jdbc = jdbc;
@@ -68,8 +71,11 @@ class SearchTrigrams {
    * them whatever the database's locale.
    */
   List<String> rareTrigrams(String term) {
-    resampleIfStale();
-    Map<String, Double> shares = common;
+    Sample latest = sample;
+    if (latest == null || System.nanoTime() - latest.takenAt() >= RESAMPLE_EVERY_NANOS) {
+      resampleInTheBackground();
+    }
+    Map<String, Double> shares = latest == null ? Map.of() : latest.common();
     if (shares.isEmpty()) {
       return List.of();
     }
@@ -101,10 +107,7 @@ class SearchTrigrams {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 
-  private void resampleIfStale() {
-    if (sampledOnce && System.nanoTime() - sampledAt < RESAMPLE_EVERY_NANOS) {
-      return;
-    }
+  private void resampleInTheBackground() {
     if (sampling.compareAndSet(false, true)) {
       CompletableFuture.runAsync(
           () -> {
@@ -143,8 +146,6 @@ class SearchTrigrams {
               (RowCallbackHandler)
                   rs -> shares.put(rs.getString("trigram"), rs.getDouble("share")));
     }
-    common = Map.copyOf(shares);
-    sampledAt = System.nanoTime();
-    sampledOnce = true;
+    sample = new Sample(Map.copyOf(shares), System.nanoTime());
   }
 }

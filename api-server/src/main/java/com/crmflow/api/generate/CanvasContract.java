@@ -1,5 +1,6 @@
 package com.crmflow.api.generate;
 
+import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.event.EventNames;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonArraySchema;
@@ -21,21 +22,12 @@ final class CanvasContract {
 
   static final String TOOL = "save_flow";
 
-  static final List<String> NODE_TYPES =
-      List.of(
-          "webhook_trigger",
-          "schedule_trigger",
-          "crm_event_trigger",
-          "email",
-          "delay",
-          "condition",
-          "http_request",
-          "chat_message",
-          "crm_update",
-          "create_record",
-          "data_transform");
+  static final List<String> NODE_TYPES = NodeType.names();
 
   private static final String TEXT = load();
+
+  /** The save_flow tool, the same for every request. */
+  static final ToolSpecification TOOL_SPEC = tool();
 
   private CanvasContract() {}
 
@@ -62,7 +54,7 @@ final class CanvasContract {
     return prompt.toString();
   }
 
-  static ToolSpecification tool() {
+  private static ToolSpecification tool() {
     JsonObjectSchema node =
         JsonObjectSchema.builder()
             .addStringProperty("id", "short and unique in the flow")

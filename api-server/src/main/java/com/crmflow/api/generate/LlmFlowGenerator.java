@@ -68,7 +68,7 @@ final class LlmFlowGenerator {
                 .chat(
                     ChatRequest.builder()
                         .messages(messages)
-                        .toolSpecifications(CanvasContract.tool())
+                        .toolSpecifications(CanvasContract.TOOL_SPEC)
                         .toolChoice(ToolChoice.REQUIRED)
                         .build())
                 .aiMessage();

@@ -11,12 +11,7 @@ class AnthropicGenerateTest extends LlmGenerateTest {
 
   @DynamicPropertySource
   static void llm(DynamicPropertyRegistry registry) {
-    registry.add("crm.generate.llm.provider", () -> "anthropic");
-    registry.add("crm.generate.llm.base-url", SERVER::baseUrl);
-    registry.add("crm.generate.llm.model", () -> "claude-test");
-    registry.add("crm.generate.llm.api-key", () -> "sk-ant-test");
-    registry.add("crm.generate.llm.timeout", () -> TIMEOUT);
-    registry.add("crm.generate.llm.off-for-tenants", KEPT_OFF::toString);
+    settings(registry, "anthropic", "claude-test", "sk-ant-test", SERVER);
   }
 
   @AfterAll

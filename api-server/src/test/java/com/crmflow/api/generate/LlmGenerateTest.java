@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * POST /generate with a language model configured, against a loopback server that speaks the
@@ -40,6 +41,21 @@ abstract class LlmGenerateTest extends ApiTest {
   /** Valid JSON, but the email has no subject: the canvas checks refuse it. */
   static final String FLOW_WITHOUT_SUBJECT =
       GOOD_FLOW.replace("\"subject\":\"Welcome aboard\"", "");
+
+  /** The crm.generate.llm settings of a provider's service, pointed at its loopback server. */
+  static void settings(
+      DynamicPropertyRegistry registry,
+      String provider,
+      String model,
+      String apiKey,
+      FakeModelServer server) {
+    registry.add("crm.generate.llm.provider", () -> provider);
+    registry.add("crm.generate.llm.base-url", server::baseUrl);
+    registry.add("crm.generate.llm.model", () -> model);
+    registry.add("crm.generate.llm.api-key", () -> apiKey);
+    registry.add("crm.generate.llm.timeout", () -> TIMEOUT);
+    registry.add("crm.generate.llm.off-for-tenants", KEPT_OFF::toString);
+  }
 
   abstract FakeModelServer server();
 

@@ -11,12 +11,7 @@ class OpenAiGenerateTest extends LlmGenerateTest {
 
   @DynamicPropertySource
   static void llm(DynamicPropertyRegistry registry) {
-    registry.add("crm.generate.llm.provider", () -> "openai");
-    registry.add("crm.generate.llm.base-url", SERVER::baseUrl);
-    registry.add("crm.generate.llm.model", () -> "gpt-test");
-    registry.add("crm.generate.llm.api-key", () -> "sk-test");
-    registry.add("crm.generate.llm.timeout", () -> TIMEOUT);
-    registry.add("crm.generate.llm.off-for-tenants", KEPT_OFF::toString);
+    settings(registry, "openai", "gpt-test", "sk-test", SERVER);
   }
 
   @AfterAll
