@@ -7,6 +7,13 @@ import java.util.UUID;
 public record DispatchedEvent(
     long id, UUID tenantId, UUID eventId, String event, Map<String, Object> envelope) {
 
+  /** Who listens to an event is a matter of its tenant and its name. */
+  public record Audience(UUID tenantId, String event) {}
+
+  public Audience audience() {
+    return new Audience(tenantId, event);
+  }
+
   @SuppressWarnings("unchecked")
   public Map<String, Object> data() {
     return envelope.get("data") instanceof Map<?, ?> data ? (Map<String, Object>) data : Map.of();

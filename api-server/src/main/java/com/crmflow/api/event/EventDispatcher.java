@@ -145,7 +145,7 @@ class EventDispatcher implements SchedulingConfigurer {
 
   /**
    * Dispatches up to {@code limit} pending events in one transaction; {@code current} holds the id
-   * of the event being handled.
+   * of the event being handled when there is one (a failure is then that event's).
    *
    * @return how many it dispatched
    */
@@ -163,11 +163,11 @@ class EventDispatcher implements SchedulingConfigurer {
                 return 0;
               }
               List<DispatchedEvent> events = pending(limit);
-              for (DispatchedEvent event : events) {
-                current.set(event.id());
-                for (OutboxEventHandler handler : handlers) {
-                  afterCommit.addAll(handler.dispatch(event));
-                }
+              if (events.size() == 1) {
+                current.set(events.get(0).id());
+              }
+              for (OutboxEventHandler handler : handlers) {
+                afterCommit.addAll(handler.dispatch(events));
               }
               if (!events.isEmpty()) {
                 jdbc.sql("update event_outbox set dispatched_at = now() where id = any(:ids)")

@@ -10,5 +10,10 @@ import java.util.List;
  */
 public interface OutboxEventHandler {
 
-  List<Runnable> dispatch(DispatchedEvent event);
+  /**
+   * The work of a batch of events, in their order. A batch of one tenant's events of one kind is
+   * common (an import, a busy form), so a handler looks up what listens to each tenant and event
+   * name once per batch, not once per event.
+   */
+  List<Runnable> dispatch(List<DispatchedEvent> events);
 }

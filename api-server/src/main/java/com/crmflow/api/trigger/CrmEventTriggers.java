@@ -7,6 +7,7 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -40,28 +41,34 @@ class CrmEventTriggers implements OutboxEventHandler {
   record Listening(UUID sequenceId, int version, String nodeId, Map<String, Object> config) {}
 
   @Override
-  public List<Runnable> dispatch(DispatchedEvent event) {
+  public List<Runnable> dispatch(List<DispatchedEvent> events) {
+    Map<DispatchedEvent.Audience, List<Listening>> listening = new HashMap<>();
     List<Runnable> starts = new ArrayList<>();
-    for (Listening trigger : listening(event.tenantId(), event.event())) {
-      if (!matches(trigger.config(), event.data())) {
-        continue;
+    for (DispatchedEvent event : events) {
+      List<Listening> triggers =
+          listening.computeIfAbsent(
+              event.audience(), audience -> listening(audience.tenantId(), audience.event()));
+      for (Listening trigger : triggers) {
+        if (!matches(trigger.config(), event.data())) {
+          continue;
+        }
+        UUID runId =
+            UUID.nameUUIDFromBytes(
+                ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
+                    .getBytes(StandardCharsets.UTF_8));
+        runs.insert(
+                new RunRepository.NewRun(
+                    runId,
+                    event.tenantId(),
+                    trigger.sequenceId(),
+                    trigger.version(),
+                    trigger.nodeId(),
+                    trigger.nodeId(),
+                    event.envelope(),
+                    "event:" + event.eventId(),
+                    null))
+            .ifPresent(run -> starts.add(() -> starter.startSoon(run, null)));
       }
-      UUID runId =
-          UUID.nameUUIDFromBytes(
-              ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
-                  .getBytes(StandardCharsets.UTF_8));
-      runs.insert(
-              new RunRepository.NewRun(
-                  runId,
-                  event.tenantId(),
-                  trigger.sequenceId(),
-                  trigger.version(),
-                  trigger.nodeId(),
-                  trigger.nodeId(),
-                  event.envelope(),
-                  "event:" + event.eventId(),
-                  null))
-          .ifPresent(run -> starts.add(() -> starter.startSoon(run, null)));
     }
     return starts;
   }

@@ -16,6 +16,7 @@ import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,20 +57,26 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
   }
 
   @Override
-  public List<Runnable> dispatch(DispatchedEvent event) {
-    List<UUID> subscriptions = webhooks.wanting(event.tenantId(), event.event());
-    if (subscriptions.isEmpty()) {
-      return List.of();
-    }
-    String body = body(event.envelope());
+  public List<Runnable> dispatch(List<DispatchedEvent> events) {
+    Map<DispatchedEvent.Audience, List<UUID>> wanting = new HashMap<>();
     List<Runnable> starts = new ArrayList<>();
-    for (UUID subscription : subscriptions) {
-      webhooks
-          .insertDelivery(event.tenantId(), subscription, event.eventId(), event.event(), body)
-          .ifPresent(
-              delivery ->
-                  starts.add(
-                      () -> start(event.tenantId().toString(), delivery, event.event(), false)));
+    for (DispatchedEvent event : events) {
+      List<UUID> subscriptions =
+          wanting.computeIfAbsent(
+              event.audience(),
+              audience -> webhooks.wanting(audience.tenantId(), audience.event()));
+      if (subscriptions.isEmpty()) {
+        continue;
+      }
+      String body = body(event.envelope());
+      for (UUID subscription : subscriptions) {
+        webhooks
+            .insertDelivery(event.tenantId(), subscription, event.eventId(), event.event(), body)
+            .ifPresent(
+                delivery ->
+                    starts.add(
+                        () -> start(event.tenantId().toString(), delivery, event.event(), false)));
+      }
     }
     return starts;
   }

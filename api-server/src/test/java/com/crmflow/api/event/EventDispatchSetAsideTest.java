@@ -34,9 +34,11 @@ class EventDispatchSetAsideTest extends ApiTest {
   static class AHandlerWithABug {
     @Bean
     OutboxEventHandler failsForThePoisonEvent() {
-      return event -> {
-        if (POISON.equals(event.event())) {
-          throw new IllegalStateException("a handler's bug, met by " + event.eventId());
+      return events -> {
+        for (var event : events) {
+          if (POISON.equals(event.event())) {
+            throw new IllegalStateException("a handler's bug, met by " + event.eventId());
+          }
         }
         return List.of();
       };

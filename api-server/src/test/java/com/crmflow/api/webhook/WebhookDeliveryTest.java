@@ -143,6 +143,59 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions").size()).isZero();
   }
 
+  private record Delivered(UUID eventId, UUID subscriptionId, UUID tenantId) {}
+
+  @Test
+  void aBatchOfTwoTenantsEventsGoesToEachTenantsOwnSubscription() {
+    UUID mine = UUID.fromString(subscribe("/batch-mine", List.of("contact.created"), null));
+    TenantClient other = newTenant();
+    ApiResponse created =
+        other
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of("url", RECEIVER.url("/batch-other"), "events", List.of("contact.created")));
+    UUID theirs = UUID.fromString(created.text("/subscription/id"));
+
+    // four events of the two tenants, alternating, committed together: the dispatcher takes them
+    // in one batch, where each tenant's subscriptions are looked up once
+    List<UUID> tenants = List.of(tenant.id(), other.id(), tenant.id(), other.id());
+    List<UUID> events =
+        List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+    jdbc.sql(
+            """
+            insert into event_outbox (tenant_id, event_id, event, envelope)
+            select t, e, 'contact.created',
+                   jsonb_build_object('event', 'contact.created', 'timestamp', now()::text,
+                                      'tenant_id', t::text, 'data', jsonb_build_object('id', e::text))
+            from unnest(:tenants::uuid[], :events::uuid[]) as batch (t, e)
+            """)
+        .param("tenants", tenants.toArray(UUID[]::new))
+        .param("events", events.toArray(UUID[]::new))
+        .update();
+
+    List<Delivered> delivered =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    jdbc.sql(
+                            """
+                            select event_id, subscription_id, tenant_id from webhook_delivery
+                            where event_id = any(:events) order by event_id
+                            """)
+                        .param("events", events.toArray(UUID[]::new))
+                        .query(Delivered.class)
+                        .list(),
+                rows -> rows.size() >= 4);
+    assertThat(delivered)
+        .containsExactlyInAnyOrder(
+            new Delivered(events.get(0), mine, tenant.id()),
+            new Delivered(events.get(1), theirs, other.id()),
+            new Delivered(events.get(2), mine, tenant.id()),
+            new Delivered(events.get(3), theirs, other.id()));
+  }
+
   @Test
   void badSubscriptionsAreRefusedAndStoreNothing() {
     List<Map<String, Object>> bad =
