@@ -51,6 +51,10 @@ public class CustomFieldValues {
       problems.add(new FieldProblem("custom_fields", "must be an object"));
       return values;
     }
+    boolean noValues = customFields == null || customFields.isNull() || customFields.isEmpty();
+    if (noValues && !creating) {
+      return values; // nothing to check against the definitions: an update of standard fields
+    }
     Map<String, CustomField> byKey = new LinkedHashMap<>();
     definitions.list(tenantId, objectType).forEach(d -> byKey.put(d.fieldKey(), d));
     if (customFields != null && customFields.isObject()) {
