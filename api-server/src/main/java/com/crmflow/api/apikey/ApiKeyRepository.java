@@ -105,6 +105,13 @@ class ApiKeyRepository {
         .optional();
   }
 
+  String hashOf(UUID keyId) {
+    return jdbc.sql("select key_hash from api_key where id = :id")
+        .param("id", keyId)
+        .query(String.class)
+        .single();
+  }
+
   /** Records use, at most every 30 s per key, so busy keys do not write on every request. */
   void touch(UUID keyId) {
     jdbc.sql(

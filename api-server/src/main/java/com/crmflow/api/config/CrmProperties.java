@@ -35,6 +35,7 @@ public record CrmProperties(
     @DefaultValue @Valid Embedded embedded,
     @DefaultValue @Valid Temporal temporal,
     @DefaultValue @Valid Bootstrap bootstrap,
+    @DefaultValue @Valid ApiKeys apiKeys,
     @DefaultValue @Valid RateLimit rateLimit,
     @DefaultValue @Valid Generate generate,
     @DefaultValue @Valid Runs runs,
@@ -72,6 +73,13 @@ public record CrmProperties(
    * @param apiKey a key to create on first start (in tenant "default", every scope) if absent
    */
   public record Bootstrap(String apiKey) {}
+
+  /**
+   * @param cacheFor how long a process trusts a key it has looked up before it looks again. A key
+   *     revoked through this process stops at once; revoked through another instance of the
+   *     service, it stops here within this time. 0: every request looks its key up.
+   */
+  public record ApiKeys(@DefaultValue("1s") @NotNull Duration cacheFor) {}
 
   /**
    * Per-key request budget on the authenticated API (a key may carry its own limit).

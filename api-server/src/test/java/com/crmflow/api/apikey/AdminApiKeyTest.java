@@ -1,11 +1,13 @@
 package com.crmflow.api.apikey;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class AdminApiKeyTest extends ApiTest {
+
+  /** A key of the tenant that may read contacts, as the admin API answers its creation. */
+  private ApiResponse issueReadKey(UUID tenantId) {
+    return admin()
+        .post(
+            "/admin/v1/tenants/" + tenantId + "/api-keys",
+            Map.of("name", "ci", "scopes", List.of("contacts:read")));
+  }
 
   private UUID createTenant() {
     ApiResponse tenant = admin().post("/admin/v1/tenants", Map.of("name", "Acme"));
@@ -66,11 +76,7 @@ class AdminApiKeyTest extends ApiTest {
   @Test
   void usingAKeyRecordsLastUse() {
     UUID tenantId = createTenant();
-    ApiResponse created =
-        admin()
-            .post(
-                "/admin/v1/tenants/" + tenantId + "/api-keys",
-                Map.of("name", "ci", "scopes", List.of("contacts:read")));
+    ApiResponse created = issueReadKey(tenantId);
     assertThat(withKey(created.text("/key")).get("/api/v1/contacts").status()).isEqualTo(200);
 
     ApiResponse listed = admin().get("/admin/v1/tenants/" + tenantId + "/api-keys");
@@ -80,11 +86,7 @@ class AdminApiKeyTest extends ApiTest {
   @Test
   void revocationIsImmediate() {
     UUID tenantId = createTenant();
-    ApiResponse created =
-        admin()
-            .post(
-                "/admin/v1/tenants/" + tenantId + "/api-keys",
-                Map.of("name", "ci", "scopes", List.of("contacts:read")));
+    ApiResponse created = issueReadKey(tenantId);
     var client = withKey(created.text("/key"));
     assertThat(client.get("/api/v1/contacts").status()).isEqualTo(200);
 
@@ -95,6 +97,30 @@ class AdminApiKeyTest extends ApiTest {
     assertThat(revoked.text("/api_key/revoked_at")).isNotNull();
 
     assertThat(client.get("/api/v1/contacts").status()).isEqualTo(401);
+  }
+
+  @Test
+  void aKeyRevokedByAnotherInstanceStopsHereWithinTheCacheTime() {
+    UUID tenantId = createTenant();
+    ApiResponse created = issueReadKey(tenantId);
+    var client = withKey(created.text("/key"));
+    assertThat(client.get("/api/v1/contacts").status()).isEqualTo(200);
+
+    // what another instance's DELETE leaves behind: the row revoked, this process not told
+    long revokedAt = System.nanoTime();
+    jdbc.sql("update api_key set revoked_at = now() where id = :id")
+        .param("id", UUID.fromString(created.text("/api_key/id")))
+        .update();
+
+    // crm.api-keys.cache-for is 1 s: the key stops within it (and a margin for a slow machine)
+    await()
+        .atMost(Duration.ofSeconds(3))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> client.get("/api/v1/contacts").status() == 401);
+    assertThat(Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(Duration.ofSeconds(3));
+    ApiResponse refused = client.get("/api/v1/contacts");
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.at("/status").asInt()).isEqualTo(401);
   }
 
   @Test
