@@ -16,11 +16,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.postgresql.PGStatement;
+import org.springframework.jdbc.core.DataClassRowMapper;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.RowMapperResultSetExtractor;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 @Repository
 public class ContactRepository {
@@ -38,18 +40,17 @@ public class ContactRepository {
   private final RowMapper<Contact> mapper;
   private final SearchTrigrams searchTrigrams;
 
-  private final TransactionTemplate readOnly;
+  private final NamedParameterJdbcTemplate statements;
 
   ContactRepository(
       JdbcClient jdbc,
       JsonColumns json,
       SearchTrigrams searchTrigrams,
-      PlatformTransactionManager transactions) {
+      NamedParameterJdbcTemplate statements) {
     this.jdbc = jdbc;
     this.json = json;
     this.searchTrigrams = searchTrigrams;
-    this.readOnly = new TransactionTemplate(transactions);
-    this.readOnly.setReadOnly(true);
+    this.statements = statements;
     this.mapper =
         (rs, row) ->
             new Contact(
@@ -217,46 +218,27 @@ public class ContactRepository {
    * costs what a rare one does.
    */
   public SearchPage search(UUID tenantId, String term, int limit, int offset, int cap) {
-    return readOnly.execute(
-        status -> {
-          // a generic plan cannot tell a rare pattern from a broad one (a seq scan for a rare term
-          // reads the whole table): plan each statement for its patterns. A scan for a broad term
-          // stops at its first matches; a synchronised scan would start where another one is,
-          // perhaps among another tenant's rows. Both for this transaction, in one round trip.
-          jdbc.sql(
-                  """
-                  select set_config('plan_cache_mode', 'force_custom_plan', true),
-                         set_config('synchronize_seqscans', 'off', true)
-                  """)
-              .query()
-              .listOfRows();
-          return searchPlanned(tenantId, term, limit, offset, cap);
-        });
-  }
-
-  private SearchPage searchPlanned(UUID tenantId, String term, int limit, int offset, int cap) {
     String exact = term.trim().toLowerCase(Locale.ROOT);
     String prefix = LikePattern.startsWith(term);
-    Map<String, Object> holdsTerm = new HashMap<>();
-    String holds = holdsTerm(term, holdsTerm);
+    Map<String, Object> params = new HashMap<>();
+    String holds = holdsTerm(term, params);
+    params.put("tenantId", tenantId);
+    params.put("exact", exact);
+    params.put("prefix", prefix);
+    params.put("cap", cap + 1);
     List<Match> matches =
-        jdbc.sql(
-                """
-                select id, created_at, email = :exact as exact_email,
-                       (search_text collate "C") like :prefix escape '\\' as prefix,
-                       search_text as sort_text
-                from contact
-                where tenant_id = :tenantId and %s
-                limit :cap
-                """
-                    .formatted(holds))
-            .params(holdsTerm)
-            .param("tenantId", tenantId)
-            .param("exact", exact)
-            .param("prefix", prefix)
-            .param("cap", cap + 1)
-            .query(Match.class)
-            .list();
+        plannedForItsPatterns(
+            """
+            select id, created_at, email = :exact as exact_email,
+                   (search_text collate "C") like :prefix escape '\\' as prefix,
+                   search_text as sort_text
+            from contact
+            where tenant_id = :tenantId and %s
+            limit :cap
+            """
+                .formatted(holds),
+            params,
+            MATCH);
     int wanted = offset + limit;
     if (matches.size() <= cap) {
       List<UUID> ids =
@@ -271,48 +253,64 @@ public class ContactRepository {
             .query(UUID.class)
             .list();
     List<UUID> ranked = new ArrayList<>(exactEmail);
-    jdbc
-        .sql(
+    params.put("wanted", wanted + exactEmail.size());
+    plannedForItsPatterns(
             """
             select id from contact
             where tenant_id = :tenantId and (search_text collate "C") like :prefix escape '\\'
             order by (search_text collate "C"), id
             limit :wanted
-            """)
-        .param("tenantId", tenantId)
-        .param("prefix", prefix)
-        .param("wanted", wanted + exactEmail.size())
-        .query(UUID.class)
-        .list()
+            """,
+            params,
+            ID)
         .stream()
         .filter(id -> !exactEmail.contains(id))
         .limit(wanted)
         .forEach(ranked::add);
     if (ranked.size() < wanted) {
+      params.put("rest", wanted - ranked.size());
       ranked.addAll(
-          jdbc.sql(
-                  """
-                  select id from contact
-                  where tenant_id = :tenantId and %s
-                    and not ((search_text collate "C") like :prefix escape '\\')
-                    and email <> :exact
-                  order by created_at desc, id desc
-                  limit :rest
-                  """
-                      .formatted(holds))
-              .params(holdsTerm)
-              .param("tenantId", tenantId)
-              .param("prefix", prefix)
-              .param("exact", exact)
-              .param("rest", wanted - ranked.size())
-              .query(UUID.class)
-              .list());
+          plannedForItsPatterns(
+              """
+              select id from contact
+              where tenant_id = :tenantId and %s
+                and not ((search_text collate "C") like :prefix escape '\\')
+                and email <> :exact
+              order by created_at desc, id desc
+              limit :rest
+              """
+                  .formatted(holds),
+              params,
+              ID));
     }
     return new SearchPage(
         byIds(
             tenantId,
             ranked.subList(Math.min(offset, ranked.size()), Math.min(wanted, ranked.size()))),
         matches.size());
+  }
+
+  private static final RowMapper<Match> MATCH = DataClassRowMapper.newInstance(Match.class);
+  private static final RowMapper<UUID> ID = (rs, row) -> rs.getObject(1, UUID.class);
+
+  /**
+   * Runs a query as an unnamed statement, which PostgreSQL plans for these parameters on every
+   * call. A prepared statement would reach a generic plan after a few calls, and a generic plan
+   * cannot tell a rare pattern from a broad one: a seq scan for a rare term reads the whole table.
+   * (A scan for a broad term also starts at the table's head: the pool's connections turn
+   * synchronised scans off, see application.properties.)
+   */
+  private <T> List<T> plannedForItsPatterns(
+      String sql, Map<String, Object> params, RowMapper<T> mapper) {
+    return statements.execute(
+        sql,
+        params,
+        statement -> {
+          statement.unwrap(PGStatement.class).setPrepareThreshold(0);
+          try (var rows = statement.executeQuery()) {
+            return new RowMapperResultSetExtractor<>(mapper).extractData(rows);
+          }
+        });
   }
 
   /**
