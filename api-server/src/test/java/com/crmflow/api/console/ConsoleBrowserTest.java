@@ -225,9 +225,11 @@ class ConsoleBrowserTest extends ApiTest {
         .toList();
   }
 
+  /** The node's classes, once the canvas has drawn it (React Flow draws after it measures). */
   private String nodeClasses(String id) {
-    return browser
-        .findElement(By.cssSelector(".react-flow__node[data-id='" + id + "'] .flow-node"))
+    return wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(".react-flow__node[data-id='" + id + "'] .flow-node")))
         .getAttribute("class");
   }
 
