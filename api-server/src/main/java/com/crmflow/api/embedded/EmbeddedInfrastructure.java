@@ -178,10 +178,14 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
                     namespace,
                     CrmSearchAttributes.namesAndTypes()));
       } catch (EmbeddedPartUnavailable e) {
-        // a port found free can be taken by another process before the server binds it: with
-        // ports left to choose (0), choose again
+        // a port found free can be taken by another process before the server binds it: ours, or
+        // one the dev server picks for itself. With ports left to choose (0), an exit as it starts
+        // is most likely that race: choose again, up to three times
         boolean chosenPorts = settings.temporalPort() == 0 || settings.temporalUiPort() == 0;
-        if (!chosenPorts || attempt == 3 || !e.getMessage().contains("address already in use")) {
+        boolean portTaken =
+            e.getMessage().contains("address already in use")
+                || e.getMessage().contains("as it started");
+        if (!chosenPorts || attempt == 3 || !portTaken) {
           throw e;
         }
         log.warn("The Temporal dev server's port was taken as it started; choosing others");

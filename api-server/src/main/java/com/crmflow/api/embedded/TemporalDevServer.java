@@ -277,12 +277,27 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
-  /** The last lines of the dev server's log, for a message. */
+  /**
+   * The last lines of the dev server's log, for a message, after its panic line when that is
+   * further up (a panic's stack fills the last lines).
+   */
   String logTail() {
     try {
       List<String> lines = Files.readAllLines(settings.logFile(), StandardCharsets.UTF_8);
-      List<String> tail = lines.subList(Math.max(0, lines.size() - 15), lines.size());
-      return "its log " + settings.logFile() + " ends:\n  " + String.join("\n  ", tail);
+      int from = Math.max(0, lines.size() - 15);
+      List<String> tail = lines.subList(from, lines.size());
+      String panic =
+          lines.subList(0, from).stream()
+              .filter(line -> line.startsWith("panic:"))
+              .findFirst()
+              .map(line -> "\n  " + line + "\n  ...")
+              .orElse("");
+      return "its log "
+          + settings.logFile()
+          + " ends:"
+          + panic
+          + "\n  "
+          + String.join("\n  ", tail);
     } catch (IOException e) {
       return "its log " + settings.logFile() + " could not be read: " + e;
     }
