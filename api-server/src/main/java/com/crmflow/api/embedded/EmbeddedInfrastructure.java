@@ -165,22 +165,51 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       Path cli,
       String namespace,
       Map<String, Object> into) {
-    TemporalDevServer server = null;
-    for (int attempt = 1; server == null; attempt++) {
+    TemporalDevServer server = startDevServer(dataDir, settings, cli, namespace);
+    server
+        .stoppedLeftovers()
+        .forEach(
+            pid ->
+                log.warn(
+                    "Stopped a Temporal dev server (pid "
+                        + pid
+                        + ") left running on "
+                        + server.settings().database()
+                        + " by a service that ended without stopping it"));
+    into.put("spring.temporal.connection.target", server.target());
+    into.put(TEMPORAL_UI_URL, server.uiUrl());
+    log.info(
+        "Embedded Temporal dev server (pid "
+            + server.pid()
+            + ") on "
+            + server.target()
+            + ", UI "
+            + server.uiUrl()
+            + ", state in "
+            + server.settings().database()
+            + ", log in "
+            + server.settings().logFile());
+    return server;
+  }
+
+  /**
+   * Starts the dev server. A port found free can be taken by another process before the server
+   * binds it: ours, or one the dev server picks for itself. With ports left to choose (0), an exit
+   * as it starts is most likely that race, so it chooses again, up to three times.
+   */
+  private TemporalDevServer startDevServer(
+      Path dataDir, CrmProperties.Embedded settings, Path cli, String namespace) {
+    for (int attempt = 1; ; attempt++) {
       try {
-        server =
-            TemporalDevServer.start(
-                new TemporalDevServer.Settings(
-                    cli,
-                    dataDir.resolve("temporal"),
-                    freePortIfZero(settings.temporalPort()),
-                    freePortIfZero(settings.temporalUiPort()),
-                    namespace,
-                    CrmSearchAttributes.namesAndTypes()));
+        return TemporalDevServer.start(
+            new TemporalDevServer.Settings(
+                cli,
+                dataDir.resolve("temporal"),
+                freePortIfZero(settings.temporalPort()),
+                freePortIfZero(settings.temporalUiPort()),
+                namespace,
+                CrmSearchAttributes.namesAndTypes()));
       } catch (EmbeddedPartUnavailable e) {
-        // a port found free can be taken by another process before the server binds it: ours, or
-        // one the dev server picks for itself. With ports left to choose (0), an exit as it starts
-        // is most likely that race: choose again, up to three times
         boolean chosenPorts = settings.temporalPort() == 0 || settings.temporalUiPort() == 0;
         boolean portTaken =
             e.getMessage().contains("address already in use")
@@ -191,31 +220,6 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
         log.warn("The Temporal dev server's port was taken as it started; choosing others");
       }
     }
-    TemporalDevServer started = server;
-    server
-        .stoppedLeftovers()
-        .forEach(
-            pid ->
-                log.warn(
-                    "Stopped a Temporal dev server (pid "
-                        + pid
-                        + ") left running on "
-                        + started.settings().database()
-                        + " by a service that ended without stopping it"));
-    into.put("spring.temporal.connection.target", started.target());
-    into.put(TEMPORAL_UI_URL, started.uiUrl());
-    log.info(
-        "Embedded Temporal dev server (pid "
-            + started.pid()
-            + ") on "
-            + started.target()
-            + ", UI "
-            + started.uiUrl()
-            + ", state in "
-            + started.settings().database()
-            + ", log in "
-            + started.settings().logFile());
-    return server;
   }
 
   private static int freePortIfZero(int port) {
