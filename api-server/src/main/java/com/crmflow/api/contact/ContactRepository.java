@@ -17,7 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.postgresql.PGStatement;
-import org.springframework.jdbc.core.DataClassRowMapper;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.RowMapperResultSetExtractor;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -290,7 +289,20 @@ public class ContactRepository {
         matches.size());
   }
 
-  private static final RowMapper<Match> MATCH = DataClassRowMapper.newInstance(Match.class);
+  /**
+   * By column position: Spring's DataClassRowMapper looks a column up by its parameter's plain name
+   * first ({@code createdat}), and pgjdbc answers a name it does not have with an exception: three
+   * of them per row.
+   */
+  private static final RowMapper<Match> MATCH =
+      (rs, row) ->
+          new Match(
+              rs.getObject(1, UUID.class),
+              rs.getObject(2, OffsetDateTime.class),
+              rs.getBoolean(3),
+              rs.getBoolean(4),
+              rs.getString(5));
+
   private static final RowMapper<UUID> ID = (rs, row) -> rs.getObject(1, UUID.class);
 
   /**

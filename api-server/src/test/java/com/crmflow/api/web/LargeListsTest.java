@@ -194,6 +194,61 @@ class LargeListsTest extends ApiTest {
   }
 
   @Test
+  void aSearchOfMoreMatchesThanItCountsRanksThemTheSameWay() {
+    var tenant = newTenant();
+    // 150 matches of "kim" that are not prefixes, the newest numbered 1; three name prefixes among
+    // older contacts; the contact with the email kim@team.example, oldest of all; and the newest
+    // contact, which holds "team.example" but not "kim"
+    jdbc.sql(
+            """
+            insert into contact (id, tenant_id, email, first_name, last_name, created_at)
+            select gen_random_uuid(), :tenantId, 'n' || n || '.kim@team.example', 'Ann', 'Kimura',
+                   now() - n * interval '1 minute'
+            from generate_series(1, 150) n
+            union all
+            select gen_random_uuid(), :tenantId, email, first_name, null,
+                   now() - minutes * interval '1 minute'
+            from (values ('kimberly@team.example', 'Kimberly', 200),
+                         ('kb@team.example', 'Kim B', 300),
+                         ('ka@team.example', 'Kim A', 250),
+                         ('kim@team.example', 'Joe', 900),
+                         ('bo@team.example', 'Bo', 0)) others(email, first_name, minutes)
+            """)
+        .param("tenantId", tenant.id())
+        .update();
+
+    ApiResponse first = tenant.api().get("/api/v1/contacts?search=kim&limit=5");
+    // name prefixes in byte order, then the newest other matches
+    assertThat(emails(first))
+        .containsExactly(
+            "ka@team.example",
+            "kb@team.example",
+            "kimberly@team.example",
+            "n1.kim@team.example",
+            "n2.kim@team.example");
+    assertThat(first.at("/total").asInt()).isEqualTo(100);
+    assertThat(first.at("/total_exact").asBoolean()).isFalse();
+    // a page that starts among the prefixes and ends among the newest
+    assertThat(emails(tenant.api().get("/api/v1/contacts?search=kim&limit=3&offset=2")))
+        .containsExactly("kimberly@team.example", "n1.kim@team.example", "n2.kim@team.example");
+    // the oldest matches, on the last page: n150, then the contact whose email is kim@ (no prefix)
+    assertThat(emails(tenant.api().get("/api/v1/contacts?search=kim&limit=2&offset=152")))
+        .containsExactly("n150.kim@team.example", "kim@team.example");
+    // the exact email first, though it is the oldest match
+    assertThat(emails(tenant.api().get("/api/v1/contacts?search=KIM@team.example&limit=2")))
+        .containsExactly("kim@team.example", "n1.kim@team.example");
+    // no exact email and no prefix: the newest matches
+
+    assertThat(emails(tenant.api().get("/api/v1/contacts?search=team.example&limit=3")))
+        .containsExactly("bo@team.example", "n1.kim@team.example", "n2.kim@team.example");
+    // past the last match: an empty page that still counts
+    ApiResponse beyond = tenant.api().get("/api/v1/contacts?search=kim&limit=50&offset=200");
+    assertThat(beyond.at("/contacts").size()).isZero();
+    assertThat(beyond.at("/total").asInt()).isEqualTo(100);
+    assertThat(beyond.at("/total_exact").asBoolean()).isFalse();
+  }
+
+  @Test
   void opportunitiesAndConversationsPageByCursorToo() {
     var tenant = newTenant();
     String contact =
