@@ -41,6 +41,10 @@ public abstract class ApiTest {
 
   public static final String ADMIN_TOKEN = "test-admin-token";
 
+  static {
+    TestDataDirs.removeUnheld(TestDataDirs.ROOT);
+  }
+
   @LocalServerPort protected int port;
 
   @Autowired protected JdbcClient jdbc;

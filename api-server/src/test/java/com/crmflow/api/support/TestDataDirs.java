@@ -1,0 +1,50 @@
+package com.crmflow.api.support;
+
+import com.crmflow.api.embedded.DataDirLock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * The data directories of the services the API tests start, one per Spring test context under
+ * {@code target/test-data}. A context's embedded PostgreSQL and Temporal keep theirs until the JVM
+ * ends, so the directories of earlier test runs are removed when a test JVM starts: those no live
+ * service holds (see {@link DataDirLock}). A directory of a 1M-contact benchmark takes gigabytes.
+ */
+final class TestDataDirs {
+
+  static final Path ROOT = Path.of("target", "test-data");
+
+  private TestDataDirs() {}
+
+  /** Removes every directory under {@code root} that no running service holds. */
+  static void removeUnheld(Path root) {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    List<Path> dirs;
+    try (Stream<Path> children = Files.list(root)) {
+      dirs = children.filter(Files::isDirectory).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (Path dir : dirs) {
+      try {
+        DataDirLock.acquire(dir).close();
+      } catch (DataDirLock.DataDirInUse held) {
+        continue;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      try {
+        FileSystemUtils.deleteRecursively(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not remove an earlier test run's data in " + dir, e);
+      }
+    }
+  }
+}
