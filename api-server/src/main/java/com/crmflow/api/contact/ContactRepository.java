@@ -220,7 +220,7 @@ public class ContactRepository {
     String exact = term.trim().toLowerCase(Locale.ROOT);
     String prefix = LikePattern.startsWith(term);
     Map<String, Object> params = new HashMap<>();
-    String holds = holdsTerm(term, params);
+    String holds = holdsTerm(tenantId, term, params);
     params.put("tenantId", tenantId);
     params.put("exact", exact);
     params.put("prefix", prefix);
@@ -326,11 +326,17 @@ public class ContactRepository {
   }
 
   /**
-   * The condition that the search text holds the term, its parameters put into {@code params}. With
-   * rare trigrams, the index is asked for them and the term is checked by {@code strpos}, which the
-   * index does not take, so that the planner cannot add the common trigrams back.
+   * The condition that the search text holds the term, its parameters put into {@code params}. A
+   * common term is checked by {@code strpos} alone, which the trigram index does not take: its
+   * matches are found by the table (see {@link SearchTrigrams}). With rare trigrams, the index is
+   * asked for them and the term is checked by {@code strpos}, so that the planner cannot add the
+   * common trigrams back.
    */
-  private String holdsTerm(String term, Map<String, Object> params) {
+  private String holdsTerm(UUID tenantId, String term, Map<String, Object> params) {
+    params.put("needle", term.trim().toLowerCase(Locale.ROOT));
+    if (searchTrigrams.isCommon(tenantId, term)) {
+      return "strpos(search_text, :needle) > 0";
+    }
     List<String> rare = searchTrigrams.rareTrigrams(term);
     if (rare.isEmpty()) {
       params.put("contains", LikePattern.contains(term));
@@ -341,7 +347,6 @@ public class ContactRepository {
       params.put("trigram" + i, "%" + rare.get(i) + "%");
       sql.append("search_text like :trigram").append(i).append(" and ");
     }
-    params.put("needle", term.trim().toLowerCase(Locale.ROOT));
     return sql.append("strpos(search_text, :needle) > 0").toString();
   }
 

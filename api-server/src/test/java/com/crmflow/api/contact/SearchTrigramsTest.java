@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * A search asks the trigram index for the term's rare trigrams only, and finds what the whole
- * pattern finds.
+ * A search asks the trigram index for the term's rare trigrams only, a common term is searched by
+ * the table, and either finds what the whole pattern finds.
  */
 class SearchTrigramsTest extends ApiTest {
 
@@ -43,8 +44,15 @@ class SearchTrigramsTest extends ApiTest {
     assertThat(rare).allMatch(t -> "sample4321".contains(t));
     // a term with only common trigrams keeps its whole pattern
     assertThat(searchTrigrams.rareTrigrams("sample")).isEmpty();
+    // a term that many of the tenant's contacts hold is searched by the table, a rare one is not,
+    // and a small tenant's searches are left to the planner
+    assertThat(searchTrigrams.isCommon(tenant.id(), " Name3 ")).isTrue();
+    assertThat(searchTrigrams.isCommon(tenant.id(), "sample4321")).isFalse();
+    var small = newTenant();
+    small.api().post("/api/v1/contacts", Map.of("email", "name3@example.com"));
+    assertThat(searchTrigrams.isCommon(small.id(), "name3")).isFalse();
 
-    for (String term : List.of("Sample4321", "ample432", "4321@", "sample")) {
+    for (String term : List.of("Sample4321", "ample432", "4321@", "sample", "name3")) {
       ApiResponse found =
           tenant.api().get("/api/v1/contacts?limit=100&search=" + term.replace("@", "%40"));
       assertThat(found.status()).as(found.toString()).isEqualTo(200);
