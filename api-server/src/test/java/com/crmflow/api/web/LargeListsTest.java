@@ -277,4 +277,54 @@ class LargeListsTest extends ApiTest {
       assertThat(ids).hasSize(3);
     }
   }
+
+  @Test
+  void deepPagesByOffsetFollowOnFromShallowOnesInEveryList() {
+    var tenant = newTenant();
+    // rows made together share their time, so the id orders them, as in an import
+    jdbc.sql(
+            """
+            with made as (
+              insert into contact (id, tenant_id, email, created_at)
+              select gen_random_uuid(), :tenantId, 'deep' || n || '@example.com',
+                     timestamptz '2026-01-01' + (n / 100) * interval '1 day'
+              from generate_series(1, 700) n
+              returning id, created_at)
+            insert into conversation (id, tenant_id, contact_id, channel, last_activity_at)
+            select gen_random_uuid(), :tenantId, id, 'email', created_at from made
+            """)
+        .param("tenantId", tenant.id())
+        .update();
+    jdbc.sql(
+            """
+            insert into opportunity (id, tenant_id, name, created_at)
+            select gen_random_uuid(), :tenantId, 'Deal ' || n, timestamptz '2026-01-01'
+            from generate_series(1, 700) n
+            """)
+        .param("tenantId", tenant.id())
+        .update();
+    Map<String, String> orders =
+        Map.of(
+            "contacts",
+                "select id from contact where tenant_id = :tenantId"
+                    + " order by created_at desc, id desc",
+            "opportunities",
+                "select id from opportunity where tenant_id = :tenantId"
+                    + " order by created_at desc, id desc",
+            "conversations",
+                "select id from conversation where tenant_id = :tenantId"
+                    + " order by last_activity_at desc, id desc");
+    orders.forEach(
+        (path, order) -> {
+          List<String> expected =
+              jdbc.sql(order).param("tenantId", tenant.id()).query(String.class).list();
+          List<String> pages = new ArrayList<>();
+          // pages before, across and past the offset from which a page's ids are read first
+          for (int offset = 440; offset < 660; offset += 20) {
+            ApiResponse page = tenant.api().get("/api/v1/" + path + "?limit=20&offset=" + offset);
+            page.at("/" + path).forEach(row -> pages.add(row.get("id").asString()));
+          }
+          assertThat(pages).as(path).isEqualTo(expected.subList(440, 660));
+        });
+  }
 }
