@@ -7,6 +7,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -64,19 +65,33 @@ class ContactSearchBench extends ApiTest {
             "user9999",
             "liskov");
     // warm-up: the figures are of a running service, not of its first calls (interpreted code,
-    // cold caches right after the load)
-    for (int round = 0; round < 10; round++) {
-      for (String term : terms) {
-        api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
+    // cold caches right after the load). Blocks of ten rounds of the calls measured below, until a
+    // block is no longer 5% faster than the one before: on 2 cores the JIT compiler takes some
+    // thousands of calls to finish with them
+    List<Double> readWarmUpRates = new ArrayList<>();
+    do {
+      long blockStart = System.nanoTime();
+      int calls = 0;
+      for (int round = 0; round < 10; round++) {
+        for (String term : terms) {
+          api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
+          calls++;
+        }
+        for (int i = 0; i < 20; i++) {
+          api.get("/api/v1/contacts?limit=50&offset=" + (i * 250));
+          api.get(
+              "/api/v1/contacts?email=user"
+                  + (i * 7919)
+                  + "@domain"
+                  + (i * 7919 % 10)
+                  + ".example");
+          api.get("/api/v1/opportunities?limit=50&offset=" + (i * 250));
+          api.get("/api/v1/conversations?limit=50&offset=" + (i * 250));
+          calls += 4;
+        }
       }
-      for (int i = 0; i < 20; i++) {
-        api.get("/api/v1/contacts?limit=50&offset=" + (i * 250));
-        api.get(
-            "/api/v1/contacts?email=user" + (i * 7919) + "@domain" + (i * 7919 % 10) + ".example");
-        api.get("/api/v1/opportunities?limit=50&offset=" + (i * 250));
-        api.get("/api/v1/conversations?limit=50&offset=" + (i * 250));
-      }
-    }
+      readWarmUpRates.add(calls / ((System.nanoTime() - blockStart) / 1e9));
+    } while (stillWarmingUp(readWarmUpRates));
     List<Long> searchMicros = new ArrayList<>();
     List<Long> broadMicros = new ArrayList<>();
     List<String> broad = List.of("lovelace", "hopper", "grace", "turing", "lamarr", "hedy");
@@ -129,8 +144,7 @@ class ContactSearchBench extends ApiTest {
     }
 
     // upserts warm up as they are measured (8 threads, half new, half updates of other contacts),
-    // round after round until a round is no longer 5% faster than the one before: on 2 cores the
-    // JIT compiler takes a minute or more of such calls to finish with them
+    // round after round until a round is no longer 5% faster than the one before
     List<Double> warmUpRates = new ArrayList<>();
     do {
       long roundStart = System.nanoTime();
@@ -139,9 +153,7 @@ class ContactSearchBench extends ApiTest {
           "warm-up-" + warmUpRates.size(),
           CONTACTS / 2 + warmUpRates.size() * UPSERTS_PER_ROUND);
       warmUpRates.add(UPSERTS_PER_ROUND / ((System.nanoTime() - roundStart) / 1e9));
-    } while (warmUpRates.size() < 2
-        || warmUpRates.get(warmUpRates.size() - 1) > 1.05 * warmUpRates.get(warmUpRates.size() - 2)
-            && warmUpRates.size() < 10);
+    } while (stillWarmingUp(warmUpRates));
     long upsertStart = System.nanoTime();
     List<Long> upsertMicros = upserts(api, "bench", 0);
     double upsertSeconds = (System.nanoTime() - upsertStart) / 1e9;
@@ -159,6 +171,7 @@ class ContactSearchBench extends ApiTest {
     String report =
         """
         Contact search benchmark: %,d contacts in the tenant, %,d in another (load %.0f s)
+          reads after warm-up blocks at %s calls/s
           GET /contacts?search=... first pages     %s
             of which broad terms (10%% each)      %s
           GET /contacts?search=<broad>&offset=0-855 %s
@@ -170,11 +183,14 @@ class ContactSearchBench extends ApiTest {
           POST /contacts (upsert), %d threads     %d in %.1f s = %.0f upserts/s; %s
             after warm-up rounds at %s upserts/s
           GET /contacts?search=... after the upserts %s
+          slowest reads:
+        %s
         """
             .formatted(
                 CONTACTS,
                 OTHER_TENANT_CONTACTS,
                 loadSeconds,
+                rates(readWarmUpRates),
                 figures(searchMicros),
                 figures(broadMicros),
                 figures(deepSearchMicros),
@@ -188,10 +204,9 @@ class ContactSearchBench extends ApiTest {
                 upsertSeconds,
                 upsertMicros.size() / upsertSeconds,
                 figures(upsertMicros),
-                warmUpRates.stream()
-                    .map(rate -> "%.0f".formatted(rate))
-                    .collect(Collectors.joining(", ")),
-                figures(searchAfterUpsertsMicros));
+                rates(warmUpRates),
+                figures(searchAfterUpsertsMicros),
+                slowestCalls());
     System.out.println(report);
     java.nio.file.Files.writeString(java.nio.file.Path.of("target/bench-contacts.txt"), report);
   }
@@ -283,12 +298,41 @@ class ContactSearchBench extends ApiTest {
         .update();
   }
 
-  private static long timed(ApiClient api, String path) {
+  /** A measured read: its path and time. */
+  private record TimedCall(String path, long micros) {}
+
+  /** Every measured read, for the slowest ones in the report. */
+  private final List<TimedCall> timedCalls = new ArrayList<>();
+
+  private long timed(ApiClient api, String path) {
     long start = System.nanoTime();
     ApiResponse page = api.get(path);
     long micros = (System.nanoTime() - start) / 1000;
     assertThat(page.status()).as(path + " " + page).isEqualTo(200);
+    timedCalls.add(new TimedCall(path, micros));
     return micros;
+  }
+
+  /** The five slowest measured reads, one per line. */
+  private String slowestCalls() {
+    return timedCalls.stream()
+        .sorted(Comparator.comparingLong(TimedCall::micros).reversed())
+        .limit(5)
+        .map(call -> "    %.1f ms %s".formatted(call.micros() / 1000.0, call.path()))
+        .collect(Collectors.joining("\n"));
+  }
+
+  /**
+   * Whether a warm-up goes on: until its latest block is no more than 5% faster than the one before
+   * (at most 10 blocks).
+   */
+  private static boolean stillWarmingUp(List<Double> rates) {
+    int blocks = rates.size();
+    return blocks < 2 || rates.get(blocks - 1) > 1.05 * rates.get(blocks - 2) && blocks < 10;
+  }
+
+  private static String rates(List<Double> rates) {
+    return rates.stream().map(rate -> "%.0f".formatted(rate)).collect(Collectors.joining(", "));
   }
 
   private static String figures(List<Long> micros) {
