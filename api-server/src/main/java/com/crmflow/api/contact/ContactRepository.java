@@ -210,16 +210,18 @@ public class ContactRepository {
    * <p>One scan finds the matches, up to {@code cap} + 1 of them: by the trigram index for a rare
    * term (asked only for the term's rare trigrams, see {@link SearchTrigrams}), by the table for a
    * broad one, whose first matches come at once. When that is all of them, they are ranked here and
-   * only the page's rows are read. A broad term's page is ranked by three queries of ids, each by
-   * an index of its own and each reading at most offset + limit of them (the prefix matches from
-   * the index alone), and then its rows are read, so a term that matches a tenth of the tenant
-   * costs what a rare one does.
+   * only the page's rows are read. A broad term's page is ranked by three queries of ids, each
+   * reading at most offset + limit of them: the exact email and the prefix matches by their indexes
+   * (the prefixes from the index alone), the newest other matches by a walk of the contacts newest
+   * first for a common term, or sorted from all its matches for a rarer one. Then the page's rows
+   * are read, so a term that matches a tenth of the tenant costs what a rare one does.
    */
   public SearchPage search(UUID tenantId, String term, int limit, int offset, int cap) {
     String exact = term.trim().toLowerCase(Locale.ROOT);
     String prefix = LikePattern.startsWith(term);
     Map<String, Object> params = new HashMap<>();
-    String holds = holdsTerm(tenantId, term, params);
+    boolean common = searchTrigrams.isCommon(tenantId, term);
+    String holds = holdsTerm(common, term, params);
     params.put("tenantId", tenantId);
     params.put("exact", exact);
     params.put("prefix", prefix);
@@ -267,17 +269,26 @@ public class ContactRepository {
         .forEach(ranked::add);
     if (ranked.size() < wanted) {
       params.put("rest", wanted - ranked.size());
+      String others =
+          """
+          select id, created_at from contact
+          where tenant_id = :tenantId and %s
+            and not ((search_text collate "C") like :prefix escape '\\')
+            and email <> :exact
+          """
+              .formatted(holds);
+      // a common term's newest matches come first in a walk of the contacts newest first; a rarer
+      // term's might be none (its matches all prefixes): the walk would read the whole tenant, so
+      // its matches, fewer than 1 in 200 contacts, are found first and then sorted
       ranked.addAll(
           plannedForItsPatterns(
-              """
-              select id from contact
-              where tenant_id = :tenantId and %s
-                and not ((search_text collate "C") like :prefix escape '\\')
-                and email <> :exact
-              order by created_at desc, id desc
-              limit :rest
-              """
-                  .formatted(holds),
+              common
+                  ? others + "order by created_at desc, id desc limit :rest"
+                  : """
+                    with matched as materialized (%s)
+                    select id from matched order by created_at desc, id desc limit :rest
+                    """
+                      .formatted(others),
               params,
               ID));
     }
@@ -331,9 +342,9 @@ public class ContactRepository {
    * asked for them and the term is checked by {@code strpos}, so that the planner cannot add the
    * common trigrams back.
    */
-  private String holdsTerm(UUID tenantId, String term, Map<String, Object> params) {
+  private String holdsTerm(boolean common, String term, Map<String, Object> params) {
     params.put("needle", term.trim().toLowerCase(Locale.ROOT));
-    if (searchTrigrams.isCommon(tenantId, term)) {
+    if (common) {
       return "strpos(search_text, :needle) > 0";
     }
     List<String> rare = searchTrigrams.rareTrigrams(term);
