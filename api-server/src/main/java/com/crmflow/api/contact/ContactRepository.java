@@ -6,6 +6,9 @@ import com.crmflow.api.recordfield.SqlAssignments;
 import com.crmflow.api.web.Cursor;
 import com.crmflow.api.web.LargeLists;
 import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -246,52 +249,52 @@ public class ContactRepository {
       return new SearchPage(byIds(tenantId, ids), matches.size());
     }
     // ids only: the prefix matches come from the index alone, and only the page's rows are read
-    List<UUID> exactEmail =
-        jdbc.sql("select id from contact where tenant_id = :tenantId and email = :exact")
-            .param("tenantId", tenantId)
-            .param("exact", exact)
-            .query(UUID.class)
-            .list();
-    List<UUID> ranked = new ArrayList<>(exactEmail);
-    params.put("wanted", wanted + exactEmail.size());
-    plannedForItsPatterns(
-            """
-            select id from contact
-            where tenant_id = :tenantId and (search_text collate "C") like :prefix escape '\\'
-            order by (search_text collate "C"), id
-            limit :wanted
-            """,
-            params,
-            ID)
-        .stream()
-        .filter(id -> !exactEmail.contains(id))
-        .limit(wanted)
+    params.put("wanted", wanted);
+    String others =
+        """
+        select id, created_at from contact
+        where tenant_id = :tenantId and %s
+          and not ((search_text collate "C") like :prefix escape '\\')
+          and email <> :exact
+        """
+            .formatted(holds);
+    // a common term's newest matches come first in a walk of the contacts newest first; a rarer
+    // term's might be none (its matches all prefixes): the walk would read the whole tenant, so
+    // its matches, fewer than 1 in 200 contacts, are found first and then sorted. The newest are
+    // read only when the exact email and the prefixes leave room on the page (a one-time filter)
+    RankedIds ids =
+        plannedForItsPatterns(
+                """
+                with exact as (
+                  select id from contact where tenant_id = :tenantId and email = :exact),
+                prefixed as (
+                  select id, (search_text collate "C") as sort_text from contact
+                  where tenant_id = :tenantId
+                    and (search_text collate "C") like :prefix escape '\\'
+                  order by (search_text collate "C"), id
+                  limit :wanted + 1),
+                others as %s (%s),
+                newest as (
+                  select id, created_at from others
+                  where (select count(*) from exact)
+                        + (select count(*) from prefixed where id not in (select id from exact))
+                        < :wanted
+                  order by created_at desc, id desc
+                  limit :wanted)
+                select (select array_agg(id) from exact) as exact,
+                       (select array_agg(id order by sort_text, id) from prefixed) as prefixed,
+                       (select array_agg(id order by created_at desc, id desc) from newest) as newest
+                """
+                    .formatted(common ? "not materialized" : "materialized", others),
+                params,
+                RANKED_IDS)
+            .get(0);
+    List<UUID> ranked = new ArrayList<>(ids.exact());
+    ids.prefixed().stream()
+        .filter(id -> !ids.exact().contains(id))
+        .limit(wanted - ranked.size())
         .forEach(ranked::add);
-    if (ranked.size() < wanted) {
-      params.put("rest", wanted - ranked.size());
-      String others =
-          """
-          select id, created_at from contact
-          where tenant_id = :tenantId and %s
-            and not ((search_text collate "C") like :prefix escape '\\')
-            and email <> :exact
-          """
-              .formatted(holds);
-      // a common term's newest matches come first in a walk of the contacts newest first; a rarer
-      // term's might be none (its matches all prefixes): the walk would read the whole tenant, so
-      // its matches, fewer than 1 in 200 contacts, are found first and then sorted
-      ranked.addAll(
-          plannedForItsPatterns(
-              common
-                  ? others + "order by created_at desc, id desc limit :rest"
-                  : """
-                    with matched as materialized (%s)
-                    select id from matched order by created_at desc, id desc limit :rest
-                    """
-                      .formatted(others),
-              params,
-              ID));
-    }
+    ids.newest().stream().limit(Math.max(0, wanted - ranked.size())).forEach(ranked::add);
     return new SearchPage(
         byIds(
             tenantId,
@@ -313,7 +316,17 @@ public class ContactRepository {
               rs.getBoolean(4),
               rs.getString(5));
 
-  private static final RowMapper<UUID> ID = (rs, row) -> rs.getObject(1, UUID.class);
+  /** A broad search's ranked ids: the exact email's, the prefix matches', the newest others'. */
+  private record RankedIds(List<UUID> exact, List<UUID> prefixed, List<UUID> newest) {}
+
+  private static final RowMapper<RankedIds> RANKED_IDS =
+      (rs, row) -> new RankedIds(uuids(rs, 1), uuids(rs, 2), uuids(rs, 3));
+
+  /** A uuid[] column, empty when null (array_agg over no rows). */
+  private static List<UUID> uuids(ResultSet rs, int column) throws SQLException {
+    Array array = rs.getArray(column);
+    return array == null ? List.of() : List.of((UUID[]) array.getArray());
+  }
 
   /**
    * Runs a query as an unnamed statement, which PostgreSQL plans for these parameters on every
