@@ -213,11 +213,12 @@ public class ContactRepository {
    * <p>One scan finds the matches, up to {@code cap} + 1 of them: by the trigram index for a rare
    * term (asked only for the term's rare trigrams, see {@link SearchTrigrams}), by the table for a
    * broad one, whose first matches come at once. When that is all of them, they are ranked here and
-   * only the page's rows are read. A broad term's page is ranked by three queries of ids, each
-   * reading at most offset + limit of them: the exact email and the prefix matches by their indexes
-   * (the prefixes from the index alone), the newest other matches by a walk of the contacts newest
-   * first for a common term, or sorted from all its matches for a rarer one. Then the page's rows
-   * are read, so a term that matches a tenth of the tenant costs what a rare one does.
+   * only the page's rows are read. A broad term's page is ranked by one statement of ids in three
+   * parts, each reading at most offset + limit of them: the exact email and the prefix matches by
+   * their indexes (the prefixes from the index alone), and the newest other matches, by a walk of
+   * the contacts newest first for a common term or sorted from all its matches for a rarer one.
+   * Then the page's rows are read, so a term that matches a tenth of the tenant costs what a rare
+   * one does.
    */
   public SearchPage search(UUID tenantId, String term, int limit, int offset, int cap) {
     String exact = term.trim().toLowerCase(Locale.ROOT);
@@ -259,9 +260,10 @@ public class ContactRepository {
         """
             .formatted(holds);
     // a common term's newest matches come first in a walk of the contacts newest first; a rarer
-    // term's might be none (its matches all prefixes): the walk would read the whole tenant, so
-    // its matches, fewer than 1 in 200 contacts, are found first and then sorted. The newest are
-    // read only when the exact email and the prefixes leave room on the page (a one-time filter)
+    // term's might be none (its matches all prefixes): the walk would read the whole tenant, so its
+    // matches (fewer than 1 in 200 of a large tenant's contacts) are found first and then sorted.
+    // The newest are read only when the exact email and the prefixes leave room on the page (a
+    // one-time filter)
     RankedIds ids =
         plannedForItsPatterns(
                 """
