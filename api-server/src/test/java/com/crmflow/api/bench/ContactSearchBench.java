@@ -25,9 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Contact search and upsert at scale: 1,000,000 contacts in one tenant plus 200,000 in others, then
- * p50/p99 of GET /api/v1/contacts?search=... over HTTP and upserts per second. Not a test: it
- * asserts only that the calls succeed, and prints its figures. Run with {@code ./mvnw -pl
- * api-server -am verify -Pbench -Dtest=ContactSearchBench}.
+ * p50/p99 of GET /api/v1/contacts?search=... over HTTP and upserts per second, on a service warmed
+ * up until its JIT compiler is done ({@code WarmUp}) and through a blocking client ({@link
+ * BenchHttp}). Not a test: it asserts only that the calls succeed, and prints its figures. Run with
+ * {@code ./mvnw -pl api-server -am verify -Pbench -Dtest=ContactSearchBench}.
  */
 @Tag("bench")
 class ContactSearchBench extends ApiTest {
@@ -362,17 +363,17 @@ class ContactSearchBench extends ApiTest {
         .collect(Collectors.joining("\n"));
   }
 
-  /** Warm-up blocks of reads: about 950 calls each, 3 to 9 seconds. */
+  /** At most this many warm-up blocks of reads, of about 1,100 calls each. */
   private static final int READ_WARM_UP_BLOCKS = 40;
 
-  /** Warm-up rounds of upserts: each adds 4,000 contacts to the tenant. */
+  /** At most this many warm-up rounds of upserts: each adds 4,000 contacts to the tenant. */
   private static final int UPSERT_WARM_UP_ROUNDS = 15;
 
   /**
    * Blocks of calls until the JIT compiler has finished with them: until a block spends less than
    * 5% of its time compiling and runs no more than 5% faster than the one before. On 2 cores the
    * compiler takes a core from the calls while it works, and it goes on compiling the service's
-   * request path for some 10,000 calls; a rate alone settles while it still does, so a warm-up by
+   * request path for some 20,000 calls; a rate alone settles while it still does, so a warm-up by
    * rate ended early and measured a half-compiled service.
    */
   private static final class WarmUp {
@@ -384,6 +385,9 @@ class ContactSearchBench extends ApiTest {
     private final List<Double> compilingShares = new ArrayList<>();
 
     WarmUp(int maxBlocks) {
+      assertThat(JIT.isCompilationTimeMonitoringSupported())
+          .as("a JVM that reports its JIT compiler's time (HotSpot)")
+          .isTrue();
       this.maxBlocks = maxBlocks;
     }
 
