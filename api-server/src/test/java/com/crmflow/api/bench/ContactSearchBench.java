@@ -82,8 +82,8 @@ class ContactSearchBench extends ApiTest {
           int calls = 0;
           for (int round = 0; round < 10; round++) {
             for (String term : terms) {
-              http.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
-              api.get("/api/v1/contacts?search=" + term.replace(" ", "%20"));
+              http.get(searchPath(term));
+              api.get(searchPath(term));
               calls += 2;
             }
             for (int i = 0; i < 20; i++) {
@@ -107,7 +107,7 @@ class ContactSearchBench extends ApiTest {
     List<String> broad = List.of("lovelace", "hopper", "grace", "turing", "lamarr", "hedy");
     for (int round = 0; round < 20; round++) {
       for (String term : terms) {
-        String path = "/api/v1/contacts?search=" + term.replace(" ", "%20");
+        String path = searchPath(term);
         long micros = timed(http, path);
         searchMicros.add(micros);
         if (broad.contains(term)) {
@@ -178,8 +178,7 @@ class ContactSearchBench extends ApiTest {
     List<Long> searchAfterUpsertsMicros = new ArrayList<>();
     for (int round = 0; round < 20; round++) {
       for (String term : terms) {
-        searchAfterUpsertsMicros.add(
-            timed(http, "/api/v1/contacts?search=" + term.replace(" ", "%20")));
+        searchAfterUpsertsMicros.add(timed(http, searchPath(term)));
       }
     }
 
@@ -233,6 +232,11 @@ class ContactSearchBench extends ApiTest {
   }
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** The first page of a search for {@code term}. */
+  private static String searchPath(String term) {
+    return "/api/v1/contacts?search=" + term.replace(" ", "%20");
+  }
 
   /**
    * How fast this machine runs right now: SHA-256 over 512 MB on one thread, in MB/s. A virtual
