@@ -76,7 +76,7 @@ class ContactSearchBench extends ApiTest {
     // the JIT compiler has finished with them (see WarmUp). Searches go through both clients, as
     // both are measured
     double machineSpeedAtReads = machineSpeed();
-    CpuSteal.Since readsStart = CpuSteal.now();
+    CpuTimes.Since readsStart = CpuTimes.now();
     WarmUp readWarmUp = new WarmUp(READ_WARM_UP_BLOCKS);
     readWarmUp.untilWarm(
         () -> {
@@ -102,7 +102,7 @@ class ContactSearchBench extends ApiTest {
           }
           return calls;
         });
-    CpuSteal.Since measuredReadsStart = CpuSteal.now();
+    CpuTimes.Since measuredReadsStart = CpuTimes.now();
     List<Long> searchMicros = new ArrayList<>();
     List<Long> broadMicros = new ArrayList<>();
     List<Long> searchByTestClientMicros = new ArrayList<>();
@@ -159,8 +159,8 @@ class ContactSearchBench extends ApiTest {
       opportunityMicros.add(timed(http, "/api/v1/opportunities?limit=50&offset=" + (i * 50)));
       conversationMicros.add(timed(http, "/api/v1/conversations?limit=50&offset=" + (i * 50)));
     }
-    String stolenDuringReads = measuredReadsStart.share();
-    String stolenDuringWarmUpAndReads = readsStart.share();
+    String timesOfMeasuredReads = measuredReadsStart.shares();
+    String timesOfReads = readsStart.shares();
 
     // upserts warm up as they are measured (8 threads, half new, half updates of other contacts),
     // round after round until the JIT compiler has finished with them
@@ -173,11 +173,11 @@ class ContactSearchBench extends ApiTest {
           return UPSERTS_PER_ROUND;
         });
     double machineSpeedAtUpserts = machineSpeed();
-    CpuSteal.Since upsertsStart = CpuSteal.now();
+    CpuTimes.Since upsertsStart = CpuTimes.now();
     long upsertStart = System.nanoTime();
     List<Long> upsertMicros = upserts(http, "bench", 0);
     double upsertSeconds = (System.nanoTime() - upsertStart) / 1e9;
-    String stolenDuringUpserts = upsertsStart.share();
+    String timesOfUpserts = upsertsStart.shares();
 
     // the upserts left tens of thousands of new rows and index entries not yet vacuumed: search
     // again, as a list is searched while contacts come in
@@ -192,8 +192,10 @@ class ContactSearchBench extends ApiTest {
         """
         Contact search benchmark: %,d contacts in the tenant, %,d in another (load %.0f s)
           machine speed (SHA-256, one thread) %.0f MB/s before the reads, %.0f MB/s before the upserts
-          CPU stolen by the hypervisor: %s of the reads with their warm-up, %s of the measured reads, %s of the measured upserts
-          reads after warm-up blocks %s
+          machine during the reads with their warm-up: %s
+          machine during the measured reads: %s
+          machine during the measured upserts: %s
+          reads after warm-up blocks:%s
           GET /contacts?search=... first pages     %s
             of which broad terms (10%% each)      %s
             the same through the tests' JDK client %s
@@ -204,7 +206,7 @@ class ContactSearchBench extends ApiTest {
           GET /opportunities pages                %s
           GET /conversations pages                %s
           POST /contacts (upsert), %d threads     %d in %.1f s = %.0f upserts/s; %s
-            after warm-up rounds %s
+            after warm-up rounds:%s
           GET /contacts?search=... after the upserts %s
           slowest reads:
         %s
@@ -215,9 +217,9 @@ class ContactSearchBench extends ApiTest {
                 loadSeconds,
                 machineSpeedAtReads,
                 machineSpeedAtUpserts,
-                stolenDuringWarmUpAndReads,
-                stolenDuringReads,
-                stolenDuringUpserts,
+                timesOfReads,
+                timesOfMeasuredReads,
+                timesOfUpserts,
                 readWarmUp,
                 figures(searchMicros),
                 figures(broadMicros),
@@ -397,7 +399,7 @@ class ContactSearchBench extends ApiTest {
     private final int maxBlocks;
     private final List<Double> rates = new ArrayList<>();
     private final List<Double> compilingShares = new ArrayList<>();
-    private final List<String> stolenShares = new ArrayList<>();
+    private final List<String> machineShares = new ArrayList<>();
 
     WarmUp(int maxBlocks) {
       assertThat(JIT.isCompilationTimeMonitoringSupported())
@@ -410,13 +412,13 @@ class ContactSearchBench extends ApiTest {
     void untilWarm(Callable<Integer> block) throws Exception {
       do {
         long compilingMillis = JIT.getTotalCompilationTime();
-        CpuSteal.Since blockStart = CpuSteal.now();
+        CpuTimes.Since blockStart = CpuTimes.now();
         long start = System.nanoTime();
         int calls = block.call();
         double seconds = (System.nanoTime() - start) / 1e9;
         rates.add(calls / seconds);
         compilingShares.add((JIT.getTotalCompilationTime() - compilingMillis) / 1000.0 / seconds);
-        stolenShares.add(blockStart.share());
+        machineShares.add(blockStart.shares());
       } while (goesOn());
     }
 
@@ -431,20 +433,17 @@ class ContactSearchBench extends ApiTest {
     }
 
     /**
-     * Each block's rate (calls/s), the share of its time the JIT compiler worked and the share of
-     * the cores' time the hypervisor took.
+     * Each block on a line of its own: its rate (calls/s), the share of its time the JIT compiler
+     * worked, and where the machine's time went ({@link CpuTimes}).
      */
     @Override
     public String toString() {
       StringBuilder blocks = new StringBuilder();
       for (int i = 0; i < rates.size(); i++) {
         blocks.append(
-            "%s%.0f/s (JIT %.0f%%, stolen %s)"
+            "%s%4.0f/s (JIT %3.0f%%, %s)"
                 .formatted(
-                    i == 0 ? "" : ", ",
-                    rates.get(i),
-                    100 * compilingShares.get(i),
-                    stolenShares.get(i)));
+                    "\n      ", rates.get(i), 100 * compilingShares.get(i), machineShares.get(i)));
       }
       return blocks.toString();
     }
