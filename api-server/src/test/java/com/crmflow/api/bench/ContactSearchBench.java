@@ -76,7 +76,7 @@ class ContactSearchBench extends ApiTest {
     // the JIT compiler has finished with them (see WarmUp). Searches go through both clients, as
     // both are measured
     double machineSpeedAtReads = machineSpeed();
-    CpuTimes.Since readsStart = CpuTimes.now();
+    MachineTime.Since readsStart = MachineTime.now();
     WarmUp readWarmUp = new WarmUp(READ_WARM_UP_BLOCKS);
     readWarmUp.untilWarm(
         () -> {
@@ -102,7 +102,7 @@ class ContactSearchBench extends ApiTest {
           }
           return calls;
         });
-    CpuTimes.Since measuredReadsStart = CpuTimes.now();
+    MachineTime.Since measuredReadsStart = MachineTime.now();
     List<Long> searchMicros = new ArrayList<>();
     List<Long> broadMicros = new ArrayList<>();
     List<Long> searchByTestClientMicros = new ArrayList<>();
@@ -173,7 +173,7 @@ class ContactSearchBench extends ApiTest {
           return UPSERTS_PER_ROUND;
         });
     double machineSpeedAtUpserts = machineSpeed();
-    CpuTimes.Since upsertsStart = CpuTimes.now();
+    MachineTime.Since upsertsStart = MachineTime.now();
     long upsertStart = System.nanoTime();
     List<Long> upsertMicros = upserts(http, "bench", 0);
     double upsertSeconds = (System.nanoTime() - upsertStart) / 1e9;
@@ -412,7 +412,7 @@ class ContactSearchBench extends ApiTest {
     void untilWarm(Callable<Integer> block) throws Exception {
       do {
         long compilingMillis = JIT.getTotalCompilationTime();
-        CpuTimes.Since blockStart = CpuTimes.now();
+        MachineTime.Since blockStart = MachineTime.now();
         long start = System.nanoTime();
         int calls = block.call();
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -434,16 +434,15 @@ class ContactSearchBench extends ApiTest {
 
     /**
      * Each block on a line of its own: its rate (calls/s), the share of its time the JIT compiler
-     * worked, and where the machine's time went ({@link CpuTimes}).
+     * worked, and where the machine's time went ({@link MachineTime}).
      */
     @Override
     public String toString() {
       StringBuilder blocks = new StringBuilder();
       for (int i = 0; i < rates.size(); i++) {
         blocks.append(
-            "%s%4.0f/s (JIT %3.0f%%, %s)"
-                .formatted(
-                    "\n      ", rates.get(i), 100 * compilingShares.get(i), machineShares.get(i)));
+            "\n      %4.0f/s (JIT %3.0f%%, %s)"
+                .formatted(rates.get(i), 100 * compilingShares.get(i), machineShares.get(i)));
       }
       return blocks.toString();
     }

@@ -13,7 +13,7 @@ import java.util.Arrays;
  * /proc/stat}), and the share of the stretch this JVM spent collecting garbage. A slow stretch on a
  * virtual machine can be the host's doing, the disk's or the heap's; these tell them apart.
  */
-final class CpuTimes {
+final class MachineTime {
 
   private static final Path PROC_STAT = Path.of("/proc/stat");
 
@@ -22,7 +22,7 @@ final class CpuTimes {
   private static final int IOWAIT = 4;
   private static final int STEAL = 7;
 
-  private CpuTimes() {}
+  private MachineTime() {}
 
   /** A point to measure from. */
   static Since now() {
