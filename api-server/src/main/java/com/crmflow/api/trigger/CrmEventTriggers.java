@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +95,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
     for (DispatchedEvent event : events) {
       List<Listening> triggers =
           listening.computeIfAbsent(
-              event.audience(), audience -> listening(audience.tenantId(), audience.event()));
+              event.audience(), audience -> listening(audience.tenantId(), audience.event(), null));
       for (Listening trigger : triggers) {
         if (!matches(trigger.config(), event.data())) {
           continue;
@@ -165,15 +166,18 @@ public class CrmEventTriggers implements OutboxEventHandler {
    */
   public List<Map<String, Object>> notStarted(List<DispatchedEvent> events) {
     List<Map<String, Object>> notStarted = new ArrayList<>();
-    Map<DispatchedEvent.Audience, List<Listening>> listening = new HashMap<>();
+    Map<List<Object>, List<Listening>> listening = new HashMap<>();
     Map<UUID, String> names = new HashMap<>();
     for (DispatchedEvent event : events) {
       if (event.cause() == null) {
         continue;
       }
+      // short of the depth limit only the chain's automations can be refused: read just those
+      List<UUID> only = event.cause().depth() < maxChainDepth ? event.cause().chain() : null;
       List<Listening> triggers =
           listening.computeIfAbsent(
-              event.audience(), audience -> listening(audience.tenantId(), audience.event()));
+              Arrays.asList(event.audience(), only),
+              key -> listening(event.tenantId(), event.event(), only));
       for (Listening trigger : triggers) {
         String refusal = refusal(event.cause(), trigger.sequenceId(), maxChainDepth);
         if (refusal == null || !matches(trigger.config(), event.data())) {
@@ -255,7 +259,10 @@ public class CrmEventTriggers implements OutboxEventHandler {
     return value != null && Objects.equals(String.valueOf(value), String.valueOf(wanted));
   }
 
-  private List<Listening> listening(UUID tenantId, String event) {
+  /**
+   * @param only the automations to look at, or null for every one
+   */
+  private List<Listening> listening(UUID tenantId, String event, List<UUID> only) {
     return jdbc.sql(
             """
             select s.id, s.current_version, n ->> 'id' as node_id,
@@ -266,10 +273,13 @@ public class CrmEventTriggers implements OutboxEventHandler {
             where s.tenant_id = :tenantId and s.status = 'active' and s.flow_type = 'automation'
               and n ->> 'type' = 'crm_event_trigger'
               and n -> 'data' -> 'config' ->> 'eventType' = :event
+              and (cast(:only as uuid[]) is null or s.id = any(cast(:only as uuid[])))
             order by s.created_at, s.id
             """)
         .param("tenantId", tenantId)
         .param("event", event)
+        .param(
+            "only", only == null ? null : only.stream().map(UUID::toString).toArray(String[]::new))
         .query(
             (rs, row) ->
                 new Listening(

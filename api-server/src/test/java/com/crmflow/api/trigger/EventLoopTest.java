@@ -11,12 +11,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.RefusedPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +43,9 @@ class EventLoopTest extends ApiTest {
   private TenantClient tenant;
   private String contactId;
 
+  /** Where the tenant's webhook subscription points: deliveries are stored, then refused. */
+  private final RefusedPort subscriber = new RefusedPort();
+
   @BeforeEach
   void setUp() {
     tenant = newTenant();
@@ -49,6 +54,11 @@ class EventLoopTest extends ApiTest {
             .api()
             .post("/api/v1/contacts", Map.of("email", "loop@example.com", "first_name", "Lou"))
             .text("/contact/id");
+  }
+
+  @AfterEach
+  void tearDown() {
+    subscriber.close();
   }
 
   /**
@@ -167,6 +177,17 @@ class EventLoopTest extends ApiTest {
   void aContactUpdateStartsOneRunWhoseOwnWriteStartsNoSecond() {
     String stamp =
         onContactUpdated("Stamp title", null, "stamp", Map.of("title", "{{trigger.timestamp}}"));
+    var subscribed =
+        tenant
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of(
+                    "url",
+                    "https://127.0.0.1:" + subscriber.port() + "/updates",
+                    "events",
+                    List.of("contact.updated")));
+    assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
     double cyclesBefore = refused(CrmEventTriggers.CYCLE);
 
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
@@ -205,6 +226,8 @@ class EventLoopTest extends ApiTest {
                 + " run is one of its runs, and an event a run's write produces never starts that"
                 + " run's automation again (chain \"Stamp title\")");
     assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(1);
+    // a subscription is no loop: a delivery of both events, the run's too, once each
+    awaitDeliveries(2);
 
     // the cause is the event's: an API client's next update starts the automation again
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Lucas"));
@@ -224,6 +247,40 @@ class EventLoopTest extends ApiTest {
     assertThat(logEntry(second, "stamp").at("/output/automations_not_started/0/reason").asString())
         .isEqualTo("cycle");
     assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+    awaitDeliveries(4);
+  }
+
+  /**
+   * Checks that the dispatcher stored one webhook delivery of each contact.updated event, the run's
+   * too ({@code count} in all), each with the envelope as subscribers always get it, and no more
+   * over {@link #QUIET}.
+   */
+  private void awaitDeliveries(int count) {
+    String deliveries =
+        """
+        select jsonb_build_object('event_id', event_id, 'body', body::jsonb)::text
+        from webhook_delivery where tenant_id = :t order by created_at
+        """;
+    await()
+        .during(QUIET)
+        .atMost(QUIET.plusSeconds(5))
+        .until(
+            () ->
+                jdbc.sql(deliveries).param("t", tenant.id()).query(String.class).list().size()
+                    == count);
+    List<JsonNode> stored =
+        jdbc.sql(deliveries).param("t", tenant.id()).query(String.class).list().stream()
+            .map(JSON::readTree)
+            .toList();
+    List<String> eventIds = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      eventIds.add(eventId(i));
+    }
+    assertThat(stored.stream().map(d -> d.get("event_id").asString()))
+        .containsExactlyInAnyOrderElementsOf(eventIds);
+    assertThat(stored.stream().map(d -> d.get("body")))
+        .containsExactlyInAnyOrderElementsOf(
+            contactUpdates().stream().map(update -> update.get("envelope")).toList());
   }
 
   /** The event_id of the tenant's n-th contact.updated event (from 0). */
