@@ -179,10 +179,14 @@ public record CrmProperties(
    *
    * @param dispatchInterval how often the outbox is read
    * @param setAsideAfter how long an event that keeps failing is retried before it is set aside
+   * @param maxChainDepth the most runs one after the other that events of their writes may chain:
+   *     an event produced by the last of them starts no automation (1: events of a run's writes
+   *     start none)
    */
   public record Events(
       @DefaultValue("250ms") @NotNull Duration dispatchInterval,
-      @DefaultValue("1m") @NotNull Duration setAsideAfter) {}
+      @DefaultValue("1m") @NotNull Duration setAsideAfter,
+      @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth) {}
 
   /**
    * Outbound webhooks.

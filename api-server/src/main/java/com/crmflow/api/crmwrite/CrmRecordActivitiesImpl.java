@@ -2,16 +2,22 @@ package com.crmflow.api.crmwrite;
 
 import com.crmflow.api.account.AccountService;
 import com.crmflow.api.contact.ContactService;
+import com.crmflow.api.event.EventCause;
+import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.note.NoteService;
 import com.crmflow.api.opportunity.OpportunityService;
+import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.task.TaskService;
+import com.crmflow.api.trigger.CrmEventTriggers;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
 import io.temporal.failure.ApplicationFailure;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -25,6 +31,11 @@ import tools.jackson.databind.JsonNode;
  * REST API, so it is validated the same way (custom fields included) and emits the same events in
  * the same transaction. A refused write (invalid field, unknown record, other tenant's record)
  * fails the node without retries; database trouble is retried by Temporal.
+ *
+ * <p>The events a run's write emits carry their cause ({@link EventCause}: this run, its node, and
+ * the chain of runs that led to it), and the automations they will not start because of it (a loop,
+ * or a chain at its depth limit) are listed in the node's output as {@code
+ * automations_not_started}, so the run's node log says why the write triggered nothing.
  */
 @Component("crmRecordActivities")
 class CrmRecordActivitiesImpl implements CrmRecordActivities {
@@ -37,6 +48,9 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
   private final JsonColumns json;
   private final NodeEffectRepository effects;
   private final TransactionTemplate transaction;
+  private final RunRepository runs;
+  private final EventOutbox outbox;
+  private final CrmEventTriggers triggers;
 
   CrmRecordActivitiesImpl(
       ContactService contacts,
@@ -46,7 +60,13 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
       TaskService tasks,
       JsonColumns json,
       NodeEffectRepository effects,
-      TransactionTemplate transaction) {
+      TransactionTemplate transaction,
+      RunRepository runs,
+      EventOutbox outbox,
+      CrmEventTriggers triggers) {
+    this.runs = runs;
+    this.outbox = outbox;
+    this.triggers = triggers;
     this.contacts = contacts;
     this.accounts = accounts;
     this.opportunities = opportunities;
@@ -62,15 +82,18 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     UUID tenant = UUID.fromString(write.tenantId());
     UUID id = recordId(write);
     JsonNode body = body(write);
-    return result(
-        write.entityType(),
+    return caused(
+        write,
         () ->
-            switch (write.entityType()) {
-              case "contact" -> contacts.patch(tenant, id, body);
-              case "account" -> accounts.patch(tenant, id, body);
-              case "opportunity" -> opportunities.patch(tenant, id, body);
-              default -> throw rejected("crm_update cannot update " + write.entityType());
-            });
+            result(
+                write.entityType(),
+                () ->
+                    switch (write.entityType()) {
+                      case "contact" -> contacts.patch(tenant, id, body);
+                      case "account" -> accounts.patch(tenant, id, body);
+                      case "opportunity" -> opportunities.patch(tenant, id, body);
+                      default -> throw rejected("crm_update cannot update " + write.entityType());
+                    }));
   }
 
   /**
@@ -90,7 +113,48 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
                 UUID.fromString(write.runId()),
                 write.nodeId(),
                 UUID.fromString(write.tenantId()),
-                () -> createRecord(write)));
+                () -> caused(write, () -> createRecord(write))));
+  }
+
+  /**
+   * The write, its events marked as caused by the writing run, and its output with the automations
+   * those events will not start ({@code automations_not_started}) if there are any.
+   */
+  private Map<String, Object> caused(CrmWrite write, Supplier<Map<String, Object>> doWrite) {
+    EventCause cause = causeOf(write);
+    if (cause == null) {
+      return doWrite.get();
+    }
+    EventOutbox.CausedWrite<Map<String, Object>> written = outbox.causedBy(cause, doWrite);
+    List<Map<String, Object>> notStarted = triggers.notStarted(written.emitted());
+    if (notStarted.isEmpty()) {
+      return written.result();
+    }
+    Map<String, Object> output = new LinkedHashMap<>(written.result());
+    output.put("automations_not_started", notStarted);
+    return output;
+  }
+
+  /**
+   * The cause of the events this node's write emits: its run, and the chain that led to the run
+   * (the cause in its trigger payload, which the dispatcher put there when an event started it). A
+   * cause in a payload sent from outside (a webhook's body) can only hold back that run's own
+   * events. Null for a write that names no run.
+   */
+  private EventCause causeOf(CrmWrite write) {
+    if (write.runId() == null) {
+      return null;
+    }
+    UUID runId = UUID.fromString(write.runId());
+    return runs.find(UUID.fromString(write.tenantId()), runId)
+        .map(run -> EventCause.ofWrite(run.id(), run.sequenceId(), write.nodeId(), startedBy(run)))
+        .orElse(null);
+  }
+
+  private static EventCause startedBy(AutomationRun run) {
+    return run.triggerPayload() instanceof Map<?, ?> payload
+        ? EventCause.from(payload.get("cause"))
+        : null;
   }
 
   private Map<String, Object> createRecord(CrmWrite write) {

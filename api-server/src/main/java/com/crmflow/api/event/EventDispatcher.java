@@ -183,7 +183,9 @@ class EventDispatcher implements SchedulingConfigurer {
   private List<DispatchedEvent> pending(int limit) {
     return jdbc.sql(
             """
-            select id, tenant_id, event_id, event, envelope::text as envelope from event_outbox
+            select id, tenant_id, event_id, event, envelope::text as envelope,
+                   cause::text as cause
+            from event_outbox
             where dispatched_at is null order by id limit :limit
             """)
         .param("limit", limit)
@@ -194,7 +196,10 @@ class EventDispatcher implements SchedulingConfigurer {
                     rs.getObject("tenant_id", UUID.class),
                     rs.getObject("event_id", UUID.class),
                     rs.getString("event"),
-                    json.readMap(rs.getString("envelope"))))
+                    json.readMap(rs.getString("envelope")),
+                    rs.getString("cause") == null
+                        ? null
+                        : EventCause.from(json.readMap(rs.getString("cause")))))
         .list();
   }
 }

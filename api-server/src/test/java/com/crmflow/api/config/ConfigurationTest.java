@@ -159,6 +159,21 @@ class ConfigurationTest {
   }
 
   @Test
+  void aChainDepthBelowOneStopsTheStart() {
+    context
+        .withPropertyValues("crm.events.max-chain-depth=0")
+        .run(
+            started ->
+                assertThat(started.getStartupFailure())
+                    .isNotNull()
+                    .hasStackTraceContaining("Binding validation errors on crm")
+                    .hasStackTraceContaining("events.maxChainDepth': rejected value [0]"));
+    context.run(
+        started ->
+            assertThat(started.getBean(CrmProperties.class).events().maxChainDepth()).isEqualTo(5));
+  }
+
+  @Test
   void theDefaultsStart() {
     context.run(
         started -> {

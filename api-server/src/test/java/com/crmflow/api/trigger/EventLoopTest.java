@@ -1,0 +1,404 @@
+package com.crmflow.api.trigger;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.RefusedPort;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Loops end: events carry the run whose write produced them, an automation is never started again
+ * by an event its own run (or a run it led to) caused, and a chain of different automations stops
+ * at crm.events.max-chain-depth, the writing node's log entry saying so.
+ */
+class EventLoopTest extends ApiTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Longer than the dispatcher (every 250 ms) and a run take to act on a follow-up event. */
+  private static final Duration QUIET = Duration.ofSeconds(3);
+
+  @Autowired private MeterRegistry meters;
+  @Autowired private CrmProperties properties;
+
+  private TenantClient tenant;
+  private String contactId;
+
+  /** Where the tenant's webhook subscription points: deliveries are stored, then refused. */
+  private final RefusedPort subscriber = new RefusedPort();
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+    contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "loop@example.com", "first_name", "Lou"))
+            .text("/contact/id");
+  }
+
+  @AfterEach
+  void tearDown() {
+    subscriber.close();
+  }
+
+  /**
+   * An active automation: crm_event_trigger on contact.updated (with a filter on data.title if
+   * given) → crm_update of the event's contact, writing {@code mappings}.
+   */
+  private String onContactUpdated(
+      String name, String filterTitle, String writeNodeId, Map<String, Object> mappings) {
+    Map<String, Object> trigger = new HashMap<>();
+    trigger.put("eventType", "contact.updated");
+    if (filterTitle != null) {
+      trigger.put("filterField", "title");
+      trigger.put("filterValue", filterTitle);
+    }
+    String triggerId = uniqueId("on-update");
+    return activeAutomation(
+        tenant.api(),
+        name,
+        canvas(
+            List.of(
+                node(triggerId, "crm_event_trigger", trigger),
+                node(
+                    writeNodeId,
+                    "crm_update",
+                    Map.of(
+                        "entityType",
+                        "contact",
+                        "recordId",
+                        "{{trigger.data.contact_id}}",
+                        "fieldMappings",
+                        mappings))),
+            List.of(edge("e1", triggerId, writeNodeId))));
+  }
+
+  private List<JsonNode> runsOf(String sequenceId) {
+    return tenant
+        .api()
+        .get("/api/v1/automation-runs?sequence_id=" + sequenceId)
+        .json()
+        .at("/runs")
+        .valueStream()
+        .toList();
+  }
+
+  private JsonNode contact() {
+    return tenant.api().get("/api/v1/contacts/" + contactId).at("/contact");
+  }
+
+  private long pendingEvents() {
+    return jdbc.sql(
+            "select count(*) from event_outbox where tenant_id = :t and dispatched_at is null")
+        .param("t", tenant.id())
+        .query(Long.class)
+        .single();
+  }
+
+  /** The tenant's contact.updated events with their cause (null: none), oldest first. */
+  private List<JsonNode> contactUpdates() {
+    return jdbc
+        .sql(
+            """
+            select jsonb_build_object('envelope', envelope, 'cause', cause)::text
+            from event_outbox where tenant_id = :t and event = 'contact.updated' order by id
+            """)
+        .param("t", tenant.id())
+        .query(String.class)
+        .list()
+        .stream()
+        .map(JSON::readTree)
+        .toList();
+  }
+
+  /**
+   * Waits until every run of these automations has ended and every event is dispatched, then checks
+   * over {@link #QUIET} that nothing more starts: the runs stay {@code expected} in number.
+   */
+  private void awaitSettled(Map<String, Integer> expectedRuns) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                expectedRuns.entrySet().stream()
+                        .allMatch(
+                            e ->
+                                runsOf(e.getKey()).size() >= e.getValue()
+                                    && runsOf(e.getKey()).stream()
+                                        .noneMatch(
+                                            r -> r.get("status").asString().equals("running")))
+                    && pendingEvents() == 0);
+    await()
+        .during(QUIET)
+        .atMost(QUIET.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                pendingEvents() == 0
+                    && expectedRuns.entrySet().stream()
+                        .allMatch(e -> runsOf(e.getKey()).size() == e.getValue()));
+  }
+
+  private double refused(String reason) {
+    return meters.get("crm.events.starts.refused").tag("reason", reason).counter().count();
+  }
+
+  private JsonNode logEntry(JsonNode run, String nodeId) {
+    for (JsonNode entry : run.get("node_log")) {
+      if (entry.get("nodeId").asString().equals(nodeId)) {
+        return entry;
+      }
+    }
+    throw new AssertionError("no entry of " + nodeId + " in " + run);
+  }
+
+  @Test
+  void aContactUpdateStartsOneRunWhoseOwnWriteStartsNoSecond() {
+    String stamp =
+        onContactUpdated("Stamp title", null, "stamp", Map.of("title", "{{trigger.timestamp}}"));
+    var subscribed =
+        tenant
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of(
+                    "url",
+                    "https://127.0.0.1:" + subscriber.port() + "/updates",
+                    "events",
+                    List.of("contact.updated")));
+    assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+    double cyclesBefore = refused(CrmEventTriggers.CYCLE);
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
+    awaitSettled(Map.of(stamp, 1));
+
+    JsonNode run = awaitRun(tenant.api(), runsOf(stamp).get(0).get("id").asString());
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.get("trigger_payload").has("cause")).as("an API client's event").isFalse();
+    // written once: the run's write is the only contact.updated after the client's
+    assertThat(contact().get("title").asString())
+        .isEqualTo(run.at("/trigger_payload/timestamp").asString());
+    List<JsonNode> updates = contactUpdates();
+    assertThat(updates).hasSize(2);
+    assertThat(updates.get(0).get("cause").isNull()).isTrue();
+    JsonNode cause = updates.get(1).get("cause");
+    assertThat(cause.get("run_id").asString()).isEqualTo(run.get("id").asString());
+    assertThat(cause.get("sequence_id").asString()).isEqualTo(stamp);
+    assertThat(cause.get("node_id").asString()).isEqualTo("stamp");
+    assertThat(cause.get("chain").valueStream().map(JsonNode::asString)).containsExactly(stamp);
+    assertThat(cause.get("depth").asInt()).isEqualTo(1);
+    // subscribers get the envelope as it always was
+    assertThat(updates.get(1).get("envelope").has("cause")).isFalse();
+
+    JsonNode output = logEntry(run, "stamp").get("output");
+    assertThat(output.get("id").asString()).isEqualTo(contactId);
+    JsonNode notStarted = output.get("automations_not_started");
+    assertThat(notStarted).as(output.toString()).hasSize(1);
+    assertThat(notStarted.at("/0/event").asString()).isEqualTo("contact.updated");
+    assertThat(notStarted.at("/0/event_id").asString()).isEqualTo(eventId(1));
+    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(stamp);
+    assertThat(notStarted.at("/0/automation_name").asString()).isEqualTo("Stamp title");
+    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("cycle");
+    assertThat(notStarted.at("/0/message").asString())
+        .isEqualTo(
+            "contact.updated from this write starts no run of automation \"Stamp title\": this"
+                + " run is one of its runs, and an event a run's write produces never starts that"
+                + " run's automation again (chain \"Stamp title\")");
+    assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(1);
+    // a subscription is no loop: a delivery of both events, the run's too, once each
+    awaitDeliveries(2);
+
+    // the cause is the event's: an API client's next update starts the automation again
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Lucas"));
+    awaitSettled(Map.of(stamp, 2));
+    JsonNode second =
+        runsOf(stamp).stream()
+            .filter(r -> !r.get("id").asString().equals(run.get("id").asString()))
+            .findFirst()
+            .orElseThrow();
+    second = awaitRun(tenant.api(), second.get("id").asString());
+    assertThat(second.get("status").asString()).as(second.toString()).isEqualTo("completed");
+    assertThat(second.at("/trigger_payload/data/first_name").asString()).isEqualTo("Lucas");
+    assertThat(second.get("trigger_payload").has("cause")).isFalse();
+    assertThat(contact().get("title").asString())
+        .isEqualTo(second.at("/trigger_payload/timestamp").asString());
+    assertThat(contactUpdates()).hasSize(4);
+    assertThat(logEntry(second, "stamp").at("/output/automations_not_started/0/reason").asString())
+        .isEqualTo("cycle");
+    assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+    awaitDeliveries(4);
+  }
+
+  /**
+   * Checks that the dispatcher stored one webhook delivery of each contact.updated event, the run's
+   * too ({@code count} in all), each with the envelope as subscribers always get it, and no more
+   * over {@link #QUIET}.
+   */
+  private void awaitDeliveries(int count) {
+    String deliveries =
+        """
+        select jsonb_build_object('event_id', event_id, 'body', body::jsonb)::text
+        from webhook_delivery where tenant_id = :t order by created_at
+        """;
+    await()
+        .during(QUIET)
+        .atMost(QUIET.plusSeconds(5))
+        .until(
+            () ->
+                jdbc.sql(deliveries).param("t", tenant.id()).query(String.class).list().size()
+                    == count);
+    List<JsonNode> stored =
+        jdbc.sql(deliveries).param("t", tenant.id()).query(String.class).list().stream()
+            .map(JSON::readTree)
+            .toList();
+    List<String> eventIds = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      eventIds.add(eventId(i));
+    }
+    assertThat(stored.stream().map(d -> d.get("event_id").asString()))
+        .containsExactlyInAnyOrderElementsOf(eventIds);
+    assertThat(stored.stream().map(d -> d.get("body")))
+        .containsExactlyInAnyOrderElementsOf(
+            contactUpdates().stream().map(update -> update.get("envelope")).toList());
+  }
+
+  /** The event_id of the tenant's n-th contact.updated event (from 0). */
+  private String eventId(int n) {
+    return jdbc.sql(
+            """
+            select event_id::text from event_outbox
+            where tenant_id = :t and event = 'contact.updated' order by id offset :n limit 1
+            """)
+        .param("t", tenant.id())
+        .param("n", n)
+        .query(String.class)
+        .single();
+  }
+
+  @Test
+  void twoAutomationsStartEachOtherOnceAndNeverComeBackToTheFirst() {
+    String titles =
+        onContactUpdated("Titles", null, "set-title", Map.of("title", "{{trigger.timestamp}}"));
+    String departments =
+        onContactUpdated(
+            "Departments", null, "set-department", Map.of("department", "{{trigger.timestamp}}"));
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
+    // the client's update starts both; each one's write starts the other; nothing more
+    awaitSettled(Map.of(titles, 2, departments, 2));
+
+    JsonNode departmentsAfterTitles =
+        runsOf(departments).stream()
+            .map(r -> awaitRun(tenant.api(), r.get("id").asString()))
+            .filter(r -> r.at("/trigger_payload/cause").isObject())
+            .findFirst()
+            .orElseThrow();
+    JsonNode titlesFirst =
+        runsOf(titles).stream()
+            .map(r -> awaitRun(tenant.api(), r.get("id").asString()))
+            .filter(r -> !r.get("trigger_payload").has("cause"))
+            .findFirst()
+            .orElseThrow();
+    JsonNode cause = departmentsAfterTitles.at("/trigger_payload/cause");
+    assertThat(cause.get("run_id").asString()).isEqualTo(titlesFirst.get("id").asString());
+    assertThat(cause.get("sequence_id").asString()).isEqualTo(titles);
+    assertThat(cause.get("node_id").asString()).isEqualTo("set-title");
+    assertThat(cause.get("chain").valueStream().map(JsonNode::asString)).containsExactly(titles);
+    assertThat(cause.get("depth").asInt()).isEqualTo(1);
+
+    // its write's event would start Titles (A → B → A) and Departments (itself): neither starts
+    JsonNode notStarted =
+        logEntry(departmentsAfterTitles, "set-department").at("/output/automations_not_started");
+    Map<String, String> reasons = new HashMap<>();
+    Map<String, String> messages = new HashMap<>();
+    notStarted.forEach(
+        entry -> {
+          reasons.put(entry.get("automation_id").asString(), entry.get("reason").asString());
+          messages.put(entry.get("automation_name").asString(), entry.get("message").asString());
+        });
+    assertThat(reasons).isEqualTo(Map.of(titles, "cycle", departments, "cycle"));
+    assertThat(messages.get("Titles"))
+        .isEqualTo(
+            "contact.updated from this write starts no run of automation \"Titles\": a run of it"
+                + " led to this run (chain \"Titles\" -> \"Departments\"), and an event a run's"
+                + " write produces never starts an automation of the chain that led to it again");
+
+    List<JsonNode> updates = contactUpdates();
+    // the client's, then one per run: every run wrote once
+    assertThat(updates).hasSize(5);
+    List<List<String>> chains = new ArrayList<>();
+    for (JsonNode update : updates.subList(1, 5)) {
+      chains.add(update.at("/cause/chain").valueStream().map(JsonNode::asString).toList());
+    }
+    assertThat(chains)
+        .containsExactlyInAnyOrder(
+            List.of(titles),
+            List.of(departments),
+            List.of(titles, departments),
+            List.of(departments, titles));
+  }
+
+  @Test
+  void aChainOfDifferentAutomationsStopsAtTheDepthLimit() {
+    int limit = properties.events().maxChainDepth();
+    // automation i runs when the title is "step-(i-1)" and writes "step-i": one after the other
+    List<String> steps = new ArrayList<>();
+    for (int i = 1; i <= limit + 1; i++) {
+      steps.add(
+          onContactUpdated(
+              "Step " + i, "step-" + (i - 1), "write-" + i, Map.of("title", "step-" + i)));
+    }
+    double depthBefore = refused(CrmEventTriggers.DEPTH);
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "step-0"));
+    Map<String, Integer> expected = new HashMap<>();
+    for (int i = 0; i < limit; i++) {
+      expected.put(steps.get(i), 1);
+    }
+    expected.put(steps.get(limit), 0);
+    awaitSettled(expected);
+
+    assertThat(contact().get("title").asString()).isEqualTo("step-" + limit);
+    JsonNode last =
+        awaitRun(tenant.api(), runsOf(steps.get(limit - 1)).get(0).get("id").asString());
+    assertThat(last.at("/trigger_payload/cause/depth").asInt()).isEqualTo(limit - 1);
+    JsonNode notStarted = logEntry(last, "write-" + limit).at("/output/automations_not_started");
+    assertThat(notStarted).as(last.toString()).hasSize(1);
+    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(steps.get(limit));
+    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("depth");
+    assertThat(notStarted.at("/0/message").asString())
+        .startsWith(
+            "contact.updated from this write starts no run of automation \"Step "
+                + (limit + 1)
+                + "\": this run is run "
+                + limit
+                + " of a chain of runs started by each other's writes (\"Step 1\" -> \"Step 2\"")
+        .endsWith(
+            "\"Step " + limit + "\"), the most crm.events.max-chain-depth (" + limit + ") allows");
+    assertThat(refused(CrmEventTriggers.DEPTH) - depthBefore).isEqualTo(1);
+    // the runs before the last started their successor: nothing in their log
+    JsonNode first = awaitRun(tenant.api(), runsOf(steps.get(0)).get(0).get("id").asString());
+    assertThat(logEntry(first, "write-1").get("output").has("automations_not_started")).isFalse();
+  }
+}
