@@ -64,6 +64,20 @@ class FlowAccessTest {
         .isTrue();
     assertThat(
             of(node(
+                    "call",
+                    "http_request",
+                    Map.of(
+                        "method",
+                        "GET",
+                        "url",
+                        "https://x",
+                        "headers",
+                        Map.of("Authorization", "sealed:v1:c2VhbGVk {{contact.email}}"))))
+                .readsContact())
+        .as("in a sealed header: its stored form names its variables")
+        .isTrue();
+    assertThat(
+            of(node(
                     "make",
                     "create_record",
                     Map.of(
