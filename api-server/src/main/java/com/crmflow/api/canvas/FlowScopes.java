@@ -4,20 +4,22 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.FlowAccess;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * The scopes a flow acts with, which the key that activates it (or changes it while it is active)
- * must hold: an automation never does what its author's key could not do itself. Writing a record
- * (crm_update, create_record) needs that record type's write scope; reading CRM data needs its read
- * scope: a crm_event_trigger receives the record of its event, an email goes to the run's contact,
- * and any template that reads {@code {{contact.…}}} reads the contact; a chat_message posts through
- * the tenant's chat integration. What a flow sends out (http_request) is what it could read.
+ * must hold: an automation never does what its author's key could not do itself. They come from
+ * {@link FlowAccess}, the analysis of what the canvas reads and writes as its nodes run: writing a
+ * record type (crm_update, create_record) needs its write scope; reading one needs its read scope
+ * (a crm_event_trigger's event record, an email's contact, any template or data_transform path that
+ * reads {@code contact}, bare or a field of it, and a write node's answer when it is read); a
+ * chat_message posts through the tenant's chat integration. What a flow sends out (http_request) is
+ * what it could read.
  */
 public final class FlowScopes {
 
@@ -29,11 +31,14 @@ public final class FlowScopes {
           "note", Scope.NOTES_WRITE,
           "task", Scope.TASKS_WRITE);
 
-  /** By the event name's record type: contact.created → contacts:read. */
-  private static final Map<String, Scope> EVENT_READ =
+  /** By record type (an event's: contact.created → contact → contacts:read). */
+  private static final Map<String, Scope> READ =
       Map.of(
           "contact", Scope.CONTACTS_READ,
+          "account", Scope.ACCOUNTS_READ,
           "opportunity", Scope.OPPORTUNITIES_READ,
+          "note", Scope.NOTES_READ,
+          "task", Scope.TASKS_READ,
           "conversation", Scope.CONVERSATIONS_READ,
           "sequence", Scope.SEQUENCES_READ,
           "meeting", Scope.CONTACTS_READ,
@@ -43,31 +48,21 @@ public final class FlowScopes {
 
   /** The scopes the canvas's nodes act with. */
   public static Set<Scope> of(Canvas canvas) {
+    FlowAccess access = FlowAccess.of(canvas);
     Set<Scope> needed = EnumSet.noneOf(Scope.class);
-    for (CanvasNode node : canvas.nodes()) {
-      String type = node.type();
-      if (NodeType.CRM_UPDATE.value().equals(type) || NodeType.CREATE_RECORD.value().equals(type)) {
-        Scope scope = WRITE.get(String.valueOf(node.config("entityType")));
-        if (scope != null) {
-          needed.add(scope);
-        }
-      } else if (NodeType.CRM_EVENT_TRIGGER.value().equals(type)) {
-        String event = String.valueOf(node.config("eventType"));
-        Scope scope =
-            EVENT_READ.get(event.contains(".") ? event.substring(0, event.indexOf('.')) : event);
-        if (scope != null) {
-          needed.add(scope);
-        }
-      } else if (NodeType.EMAIL.value().equals(type)) {
-        needed.add(Scope.CONTACTS_READ);
-      } else if (NodeType.CHAT_MESSAGE.value().equals(type)) {
-        needed.add(Scope.INTEGRATIONS_WRITE);
-      }
-      if (node.data() != null && String.valueOf(node.data().config()).contains("{{contact.")) {
-        needed.add(Scope.CONTACTS_READ);
-      }
+    access.recordsWritten().stream().map(WRITE::get).filter(Objects::nonNull).forEach(needed::add);
+    access.recordsRead().stream().map(READ::get).filter(Objects::nonNull).forEach(needed::add);
+    if (access.postsToChat()) {
+      needed.add(Scope.INTEGRATIONS_WRITE);
     }
     return needed;
+  }
+
+  /**
+   * The read scope of a record type (contact → contacts:read), or null for one it does not know.
+   */
+  public static Scope readScopeOf(String recordType) {
+    return READ.get(recordType);
   }
 
   /**

@@ -3,11 +3,16 @@ package com.crmflow.api.run;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
+import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.sequence.Sequence;
+import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.RunResult;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -32,13 +37,22 @@ class RunController {
   private final RunEnding ending;
   private final List<RunRetryListener> retryListeners;
   private final TransactionTemplate transaction;
+  private final SequenceRepository sequences;
+  private final CanvasRepository canvases;
+  private final RunVisibility visibility;
 
   RunController(
       RunRepository runs,
       RunStarter starter,
       RunEnding ending,
       List<RunRetryListener> retryListeners,
-      TransactionTemplate transaction) {
+      TransactionTemplate transaction,
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      RunVisibility visibility) {
+    this.visibility = visibility;
+    this.sequences = sequences;
+    this.canvases = canvases;
     this.ending = ending;
     this.retryListeners = retryListeners;
     this.transaction = transaction;
@@ -46,7 +60,10 @@ class RunController {
     this.starter = starter;
   }
 
-  /** {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. */
+  /**
+   * {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. Payloads
+   * and outputs show as {@link RunVisibility} says.
+   */
   @GetMapping
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
   RunPage list(
@@ -60,7 +77,9 @@ class RunController {
     }
     Paging paging = Paging.of(limit, offset);
     return new RunPage(
-        runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()),
+        runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()).stream()
+            .map(run -> visibility.shownTo(caller, run))
+            .toList(),
         runs.count(caller.tenantId(), sequenceId, status),
         paging.limit(),
         paging.offset());
@@ -70,7 +89,7 @@ class RunController {
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
   RunAnswer get(Caller caller, @PathVariable UUID id) {
     AutomationRun run = find(caller, id);
-    return new RunAnswer(run.withNodeLog(runs.nodeLog(id)));
+    return new RunAnswer(visibility.shownTo(caller, run.withNodeLog(runs.nodeLog(id))));
   }
 
   /**
@@ -99,7 +118,8 @@ class RunController {
       // over already, or not started yet (a start still on its way must not run it): ends the run
       starter.cancelledBeforeStart(id, run.workflowId());
     }
-    return new RunAnswer(find(caller, id).withNodeLog(runs.nodeLog(id)));
+    return new RunAnswer(
+        visibility.shownTo(caller, find(caller, id).withNodeLog(runs.nodeLog(id))));
   }
 
   /**
@@ -107,7 +127,9 @@ class RunController {
    * RetryStarts}): a new run (retry_of the old one) on the same canvas version and payload, with
    * the outputs of the nodes that completed before. A run is retried once: a second retry would run
    * its failed node again beside the first (retry the retry). The retry of an enrollment's run is
-   * that enrollment's run again (same workflow id; see EnrollmentRunRetry).
+   * that enrollment's run again (same workflow id; see EnrollmentRunRetry). Only while its flow is
+   * active (409), and only for a key that holds the scopes the run's canvas version acts with, as
+   * activating it does (403 naming the missing ones, {@link FlowScopes}).
    */
   @PostMapping("/{id}/retry")
   @RequiresScope(Scope.AUTOMATION_RUNS_WRITE)
@@ -118,6 +140,13 @@ class RunController {
       throw ApiException.conflict(
           "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
     }
+    // a retry acts as the flow does: only while the flow is active, and only for a key that could
+    // activate it (the scopes its pinned version acts with)
+    requireActive(failed, sequences.find(caller.tenantId(), failed.sequenceId()));
+    canvases
+        .version(caller.tenantId(), failed.sequenceId(), failed.canvasVersion())
+        .ifPresent(
+            version -> FlowScopes.requireHeldBy(caller, version.toCanvas(), "Retrying this run"));
     String failedNode = starter.retryStartNode(failed);
     int inputBytes = starter.retryInputBytes(failed, failedNode);
     if (inputBytes > HistoryPayloads.LIMIT_BYTES) {
@@ -149,6 +178,8 @@ class RunController {
     AutomationRun retry =
         transaction.execute(
             tx -> {
+              // a pause that commits meanwhile wins: checked again under the flow's lock
+              requireActive(failed, sequences.lock(caller.tenantId(), failed.sequenceId()));
               runs.lockForRetry(failed.id())
                   .ifPresent(
                       earlier -> {
@@ -164,7 +195,19 @@ class RunController {
               return inserted;
             });
     starter.start(retry);
-    return new RunAnswer(retry.withNodeLog(List.of()));
+    return new RunAnswer(visibility.shownTo(caller, retry.withNodeLog(List.of())));
+  }
+
+  private static void requireActive(AutomationRun failed, Optional<Sequence> flow) {
+    String status = flow.map(Sequence::status).orElse("deleted");
+    if (!Sequence.ACTIVE.equals(status)) {
+      throw ApiException.conflict(
+          "Run "
+              + failed.id()
+              + " cannot be retried: its flow is "
+              + status
+              + ", and a run is retried only while its flow is active. Activate the flow first.");
+    }
   }
 
   private AutomationRun find(Caller caller, UUID id) {

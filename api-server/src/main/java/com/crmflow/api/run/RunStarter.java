@@ -11,6 +11,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
+import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.NodeLogEntry;
@@ -95,6 +96,10 @@ public class RunStarter {
 
   /** The JSON size of each canvas version in a run's workflow input (see {@link #canvasBytes}). */
   private final Cache<CanvasVersion, Integer> canvasBytes =
+      Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
+
+  /** Whether each canvas version reads the contact (see {@link #contactOf}). */
+  private final Cache<CanvasVersion, Boolean> readsContact =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
 
   private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
@@ -501,7 +506,7 @@ public class RunStarter {
         canvas,
         run.startNodeId(),
         payloadMap(run.triggerPayload()),
-        contactOf(run),
+        contactOf(run, canvas),
         retry.priorOutputs(),
         retry.completedNodeIds(),
         localActivities,
@@ -571,9 +576,11 @@ public class RunStarter {
 
   /**
    * {{contact.*}}: the contact named by the payload's contact_id (or, for a CRM event, its
-   * data.contact_id), if it is one of the tenant's.
+   * data.contact_id), if it is one of the tenant's. A flow that does not read the contact ({@link
+   * FlowAccess#readsContact}) is given only its id (for a crm_update of the run's contact): a run
+   * receives a record only when its flow reads it.
    */
-  private Map<String, Object> contactOf(AutomationRun run) {
+  private Map<String, Object> contactOf(AutomationRun run, Canvas canvas) {
     Map<String, Object> payload = payloadMap(run.triggerPayload());
     Object named = payload.get("contact_id");
     if (named == null && payload.get("data") instanceof Map<?, ?> data) {
@@ -583,13 +590,24 @@ public class RunStarter {
       try {
         return contacts
             .find(run.tenantId(), UUID.fromString(id))
-            .map(c -> c.asEventData())
+            .map(
+                c ->
+                    readsContact(run, canvas)
+                        ? c.asEventData()
+                        : Map.<String, Object>of("contact_id", c.id().toString()))
             .orElse(null);
       } catch (IllegalArgumentException notAUuid) {
         return null;
       }
     }
     return null;
+  }
+
+  /** Whether the run's canvas version reads the contact (remembered: a version never changes). */
+  private boolean readsContact(AutomationRun run, Canvas canvas) {
+    return readsContact.get(
+        new CanvasVersion(run.tenantId(), run.sequenceId(), run.canvasVersion()),
+        key -> FlowAccess.of(canvas).readsContact());
   }
 
   /** What a retry carries on from the runs it retries (see the fields of {@link RunInput}). */

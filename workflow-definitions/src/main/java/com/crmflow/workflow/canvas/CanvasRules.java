@@ -1,6 +1,7 @@
 package com.crmflow.workflow.canvas;
 
 import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.ArrayDeque;
@@ -288,21 +289,10 @@ public final class CanvasRules {
 
   /**
    * The variables the canvas's nodes can read: each {@code {{source...}}} of a template, and the
-   * first name of every other text in a node's config, since data_transform names its sources as
-   * plain paths ({@code http_request_1.body.items}). More than are read, never fewer.
+   * paths data_transform looks up ({@code http_request_1.body.items}); see {@link FlowAccess}.
    */
   public static Set<String> variablesRead(Canvas canvas) {
-    Set<String> read = new HashSet<>();
-    for (CanvasNode node : canvas.nodes()) {
-      if (node.data() == null || node.data().config() == null) {
-        continue;
-      }
-      for (String text : strings(node.data().config())) {
-        TemplateReference.in(text).forEach(reference -> read.add(reference.source()));
-        read.add(text.strip().split("\\.", 2)[0]);
-      }
-    }
-    return read;
+    return FlowAccess.of(canvas).variablesRead();
   }
 
   private static List<String> strings(Object value) {

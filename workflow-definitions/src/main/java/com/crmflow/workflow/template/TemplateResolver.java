@@ -72,7 +72,7 @@ public final class TemplateResolver {
   /** The raw value at a dot path such as {@code http_request_1.body.items}, or null. */
   public static Object lookup(Map<String, Object> scope, String path) {
     Object current = scope;
-    for (String part : path.trim().split("\\.")) {
+    for (String part : parts(path)) {
       if (current instanceof Map<?, ?> map) {
         current = map.get(part);
       } else if (current instanceof List<?> list && part.matches("\\d+")) {
@@ -86,6 +86,18 @@ public final class TemplateResolver {
       }
     }
     return current;
+  }
+
+  /**
+   * The variable a {@link #lookup} path reads: its first name ({@code http_request_1} of {@code
+   * http_request_1.body.items}, {@code contact} of {@code " contact "}).
+   */
+  public static String sourceOf(String path) {
+    return parts(path)[0];
+  }
+
+  private static String[] parts(String path) {
+    return path.trim().split("\\.");
   }
 
   /** Rule 5: every value becomes a string; missing ones the empty string (rule 4). */

@@ -1,0 +1,208 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.http;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs and the scopes of their readers and retriers: a retry acts as its flow does (only while the
+ * flow is active, only for a key with the scopes the flow acts with), and a reader of runs sees
+ * ids, not records, unless it holds the records' read scope.
+ */
+class RunScopesTest extends ApiTest {
+
+  private LocalHttpServer peer;
+  private TenantClient tenant;
+  private ApiClient runsOnly;
+
+  @BeforeEach
+  void setUp() {
+    peer = new LocalHttpServer();
+    tenant = newTenant();
+    runsOnly = keyFor(tenant.id(), List.of("automation_runs:read", "automation_runs:write"), null);
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  private String contact(String email) {
+    ApiResponse created =
+        tenant.api().post("/api/v1/contacts", Map.of("email", email, "first_name", "Hidden"));
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    return created.text("/contact/id");
+  }
+
+  private long retriesOf(String runId) {
+    return jdbc.sql("select count(*) from automation_run where retry_of = :id")
+        .param("id", UUID.fromString(runId))
+        .query(Long.class)
+        .single();
+  }
+
+  @Test
+  void aRetryNeedsItsFlowActiveAndTheScopesTheFlowActsWith() {
+    String contactId = contact("retried@example.com");
+    peer.answer("/fail", 400, "{\"error\": \"bad\"}");
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            chain(
+                hook,
+                node(
+                    "send",
+                    "http_request",
+                    http(
+                        "POST",
+                        peer.url("/fail"),
+                        "bodyTemplate",
+                        "{\"e\": \"{{contact.email}}\"}"))));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    assertThat(awaitRun(tenant.api(), runId).get("status").asString()).isEqualTo("failed");
+    String retryPath = "/api/v1/automation-runs/" + runId + "/retry";
+
+    // a key that may retry runs, but could not have activated this flow
+    ApiResponse refused = runsOnly.post(retryPath, Map.of());
+
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+    assertThat(refused.text("/detail"))
+        .isEqualTo(
+            "Retrying this run needs the scopes its nodes act with; this API key lacks"
+                + " contacts:read.");
+    assertThat(retriesOf(runId)).isZero();
+
+    // a paused flow's run is not retried, whoever asks
+    ApiResponse paused =
+        tenant.api().patch("/api/v1/sequences/" + flow, Map.of("status", "paused"));
+    assertThat(paused.status()).as(paused.toString()).isEqualTo(200);
+
+    ApiResponse notActive = tenant.api().post(retryPath, Map.of());
+
+    assertThat(notActive.status()).as(notActive.toString()).isEqualTo(409);
+    assertThat(notActive.text("/detail"))
+        .isEqualTo(
+            "Run "
+                + runId
+                + " cannot be retried: its flow is paused, and a run is retried only while its"
+                + " flow is active. Activate the flow first.");
+    assertThat(retriesOf(runId)).isZero();
+    assertThat(peer.received("/fail")).as("nothing was sent again").hasSize(1);
+
+    // active again, with a key holding the scopes: the retry runs
+    peer.answer("/fail", 200, "{}");
+    assertThat(tenant.api().patch("/api/v1/sequences/" + flow, Map.of("status", "active")).status())
+        .isEqualTo(200);
+    ApiResponse retried = tenant.api().post(retryPath, Map.of());
+    assertThat(retried.status()).as(retried.toString()).isEqualTo(201);
+    assertThat(awaitRun(tenant.api(), retried.text("/run/id")).get("status").asString())
+        .isEqualTo("completed");
+    assertThat(retriesOf(runId)).isEqualTo(1);
+    assertThat(peer.received("/fail").get(1).body()).isEqualTo("{\"e\": \"retried@example.com\"}");
+  }
+
+  @Test
+  void aReaderWithoutTheRecordsReadScopeSeesIdsNotRecords() {
+    String contactId = contact("hidden.reader@example.com");
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            chain(
+                hook,
+                node(
+                    "mark",
+                    "crm_update",
+                    Map.of(
+                        "entityType",
+                        "contact",
+                        "recordId",
+                        "{{trigger.contact_id}}",
+                        "fieldMappings",
+                        Map.of("lead_status", "seen")))));
+    String runId =
+        fire(
+            anonymous(),
+            tenant.id(),
+            hook,
+            Map.of("contact_id", contactId, "note", "private words"));
+    JsonNode whole = awaitRun(tenant.api(), runId);
+    assertThat(whole.get("status").asString()).as(whole.toString()).isEqualTo("completed");
+    assertThat(whole.at("/node_log/1/output/record/email").asString())
+        .as("a key with * sees the run as stored")
+        .isEqualTo("hidden.reader@example.com");
+
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run");
+
+    assertThat(shown.toString()).doesNotContain("hidden.reader", "Hidden", "private words");
+    assertThat(shown.at("/trigger_payload/contact_id").asString()).isEqualTo(contactId);
+    assertThat(shown.at("/trigger_payload/withheld/0").asString()).isEqualTo("contacts:read");
+    assertThat(shown.at("/trigger_payload").size()).isEqualTo(2);
+    JsonNode output = shown.at("/node_log/1/output");
+    assertThat(output.get("id").asString()).isEqualTo(contactId);
+    assertThat(output.get("entity_type").asString()).isEqualTo("contact");
+    assertThat(output.at("/withheld/0").asString()).isEqualTo("contacts:read");
+    assertThat(shown.at("/node_log/1/status").asString()).isEqualTo("completed");
+
+    JsonNode listed =
+        runsOnly.get("/api/v1/automation-runs?sequence_id=" + flow).at("/runs/0/trigger_payload");
+    assertThat(listed.toString()).doesNotContain("private words");
+    assertThat(listed.get("contact_id").asString()).isEqualTo(contactId);
+
+    ApiClient contactReader =
+        keyFor(tenant.id(), List.of("automation_runs:read", "contacts:read"), null);
+    JsonNode readable = contactReader.get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(readable.at("/node_log/1/output/record/email").asString())
+        .isEqualTo("hidden.reader@example.com");
+    assertThat(readable.at("/trigger_payload/note").asString()).isEqualTo("private words");
+    assertThat(readable.at("/trigger_payload/withheld").isMissingNode()).isTrue();
+
+    // the read path chooses what to show; what is stored stays whole
+    assertThat(
+            jdbc.sql("select output::text from run_node_log where run_id = :id and seq = 2")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .contains("hidden.reader@example.com");
+    assertThat(
+            jdbc.sql("select trigger_payload::text from automation_run where id = :id")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .contains("private words");
+  }
+
+  @Test
+  void aRunOfAFlowThatHoldsNoRecordIsShownWhole() {
+    peer.answer("/in", 200, "{\"echo\": \"plain\"}");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(), chain(hook, node("call", "http_request", http("POST", peer.url("/in")))));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("note", "open words"));
+    assertThat(awaitRun(tenant.api(), runId).get("status").asString()).isEqualTo("completed");
+
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run");
+
+    assertThat(shown.at("/trigger_payload/note").asString()).isEqualTo("open words");
+    assertThat(shown.at("/node_log/1/output/body/echo").asString()).isEqualTo("plain");
+    assertThat(shown.toString()).doesNotContain("withheld");
+  }
+}

@@ -1,0 +1,145 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.template.TemplateReference;
+import com.crmflow.workflow.template.TemplateResolver;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a canvas reads and writes, from its nodes' config as the node types read it when they run:
+ * the variables read (every {@code {{…}}} of {@link TemplateReference#VARIABLE} in any config
+ * value, nested maps and lists included, and the paths data_transform looks up as they are: a
+ * filter's {@code source}, a merge's {@code sources}), the CRM record types read and written, and
+ * whether the flow posts to chat. api-server derives the scopes a flow needs from it, and gives a
+ * run its contact only when the flow reads the contact.
+ *
+ * <p>A record type is read when a node reads it: {@code contact} through the variable {@code
+ * contact} (bare {@code {{contact}}} or any field of it) or an email (it goes to the run's contact
+ * and renders its fields); a crm_event_trigger's event record ({@code opportunity} of {@code
+ * opportunity.created}); and the record a crm_update or create_record answers with, whenever its
+ * {@code crm_update_<n>} or {@code create_record_<n>} variable is read (every entityType of that
+ * node type counts, since the ordinal names the n-th node run, not a node of the canvas).
+ *
+ * @param variablesRead the variables' sources: {@code trigger}, {@code contact}, {@code
+ *     http_request_1}, ...
+ * @param recordsRead record types whose data the flow reads: contact, account, opportunity, note,
+ *     task, or an event's record type (conversation, sequence, meeting, call)
+ * @param recordsWritten record types that crm_update and create_record nodes write
+ * @param postsToChat whether a chat_message node posts through the tenant's chat integration
+ */
+public record FlowAccess(
+    Set<String> variablesRead,
+    Set<String> recordsRead,
+    Set<String> recordsWritten,
+    boolean postsToChat) {
+
+  public static final String CONTACT = "contact";
+
+  /** The analysis of the canvas (every node, reachable or not). */
+  public static FlowAccess of(Canvas canvas) {
+    Set<String> variables = new TreeSet<>();
+    Set<String> read = new TreeSet<>();
+    Set<String> written = new TreeSet<>();
+    boolean chat = false;
+    for (CanvasNode node : canvas.nodes()) {
+      Map<String, Object> config =
+          node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
+      for (String text : strings(config)) {
+        TemplateReference.in(text).forEach(reference -> variables.add(reference.source()));
+      }
+      for (String path : pathsLookedUp(node)) {
+        variables.add(TemplateResolver.sourceOf(path));
+      }
+      NodeType type = NodeType.of(node.type()).orElse(null);
+      if (type == null) {
+        continue;
+      }
+      switch (type) {
+        case CRM_UPDATE, CREATE_RECORD -> {
+          if (node.config("entityType") instanceof String entity && !entity.isBlank()) {
+            written.add(entity);
+          }
+        }
+        case CRM_EVENT_TRIGGER -> {
+          if (node.config("eventType") instanceof String event && !event.isBlank()) {
+            read.add(event.contains(".") ? event.substring(0, event.indexOf('.')) : event);
+          }
+        }
+        case EMAIL -> read.add(CONTACT);
+        case CHAT_MESSAGE -> chat = true;
+        default -> {
+          // reads only through its variables
+        }
+      }
+    }
+    if (variables.contains(CONTACT)) {
+      read.add(CONTACT);
+    }
+    for (String variable : variables) {
+      TemplateReference reference = new TemplateReference(variable, variable, List.of());
+      String writer = reference.nodeType();
+      if (NodeType.CRM_UPDATE.value().equals(writer)
+          || NodeType.CREATE_RECORD.value().equals(writer)) {
+        for (CanvasNode node : canvas.nodes()) {
+          if (writer.equals(node.type())
+              && node.config("entityType") instanceof String entity
+              && !entity.isBlank()) {
+            read.add(entity);
+          }
+        }
+      }
+    }
+    return new FlowAccess(Set.copyOf(variables), Set.copyOf(read), Set.copyOf(written), chat);
+  }
+
+  /** Whether a run of the flow reads its contact's data (and so is given the contact). */
+  public boolean readsContact() {
+    return recordsRead.contains(CONTACT);
+  }
+
+  /**
+   * The record types whose data a run of the flow can hold in its variables and node log: those it
+   * reads and those it writes (a write answers with the record written).
+   */
+  public Set<String> recordsHeld() {
+    Set<String> held = new TreeSet<>(recordsRead);
+    held.addAll(recordsWritten);
+    return Set.copyOf(held);
+  }
+
+  /** The paths data_transform looks up in the run's variables without a template. */
+  private static List<String> pathsLookedUp(CanvasNode node) {
+    if (!NodeType.DATA_TRANSFORM.value().equals(node.type())
+        || !(node.config("mappings") instanceof Map<?, ?> mappings)) {
+      return List.of();
+    }
+    List<String> paths = new ArrayList<>();
+    if (mappings.get("source") instanceof String source) {
+      paths.add(source);
+    }
+    if (mappings.get("sources") instanceof Collection<?> sources) {
+      sources.forEach(source -> paths.add(String.valueOf(source)));
+    }
+    return paths;
+  }
+
+  /** Every string in a config value, inside maps and lists too. */
+  private static List<String> strings(Object value) {
+    List<String> out = new ArrayList<>();
+    if (value instanceof String s) {
+      out.add(s);
+    } else if (value instanceof Map<?, ?> map) {
+      map.values().forEach(v -> out.addAll(strings(v)));
+    } else if (value instanceof Collection<?> list) {
+      list.forEach(v -> out.addAll(strings(v)));
+    }
+    return out;
+  }
+}
