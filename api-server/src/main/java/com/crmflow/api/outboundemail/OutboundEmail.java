@@ -15,4 +15,11 @@ public record OutboundEmail(
     String textBody,
     String htmlBody,
     @Schema(allowableValues = {"sent", "captured", "unknown"}) String status,
-    OffsetDateTime createdAt) {}
+    OffsetDateTime createdAt) {
+
+  /** The email without its address, subject and bodies: for a key without contacts:read. */
+  OutboundEmail withoutContent() {
+    return new OutboundEmail(
+        id, runId, nodeId, messageId, null, null, null, null, status, createdAt);
+  }
+}
