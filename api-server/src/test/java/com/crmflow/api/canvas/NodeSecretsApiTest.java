@@ -9,17 +9,22 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,6 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * handed to Temporal sealed.
  */
 @SuppressWarnings("unchecked")
+@ExtendWith(OutputCaptureExtension.class)
 class NodeSecretsApiTest extends ApiTest {
 
   private static final String TOKEN = "whsec-" + UUID.randomUUID();
@@ -457,6 +463,87 @@ class NodeSecretsApiTest extends ApiTest {
     assertThat(currentVersion(tenant, seq)).isEqualTo(2);
     assertThat(tenant.api().post(base + "/versions/1/restore", Map.of()).status()).isEqualTo(200);
     assertThat(currentVersion(tenant, seq)).isEqualTo(3);
+  }
+
+  /** Sealed with a key this service has never had (nor among its previous keys). */
+  private static final SecretCipher FOREIGN =
+      new SecretCipher(Base64.getEncoder().encodeToString(new byte[32]), "");
+
+  /**
+   * A saved (not yet read, so not cached) version 1 of the flow whose stored value at this path is
+   * sealed with a foreign key, then activated.
+   */
+  private String activeWithForeignSeal(
+      TenantClient tenant, String hook, String url, String path, String plain) {
+    String seq = SequenceSupport.automation(tenant.api(), "Foreign");
+    assertThat(tenant.api().put("/api/sequences/" + seq + "/canvas", flow(hook, url)).status())
+        .isEqualTo(200);
+    jdbc.sql(
+            "update canvas_version set nodes = jsonb_set(nodes, ?::text[], to_jsonb(?::text))"
+                + " where sequence_id = ?")
+        .param(path)
+        .param(FOREIGN.seal(tenant.id(), plain))
+        .param(UUID.fromString(seq))
+        .update();
+    ApiResponse active = tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active"));
+    assertThat(active.status()).as(active.toString()).isEqualTo(200);
+    return seq;
+  }
+
+  @Test
+  void aTriggerWhoseSecretCannotBeUnsealedAnswersAProblemAndStartsNothing(CapturedOutput output)
+      throws Exception {
+    var tenant = newTenant();
+    try (LocalHttpServer receiver = new LocalHttpServer()) {
+      String hook = SequenceSupport.uniqueId("hook");
+      String seq =
+          activeWithForeignSeal(
+              tenant, hook, receiver.url("/in"), "{0,data,config,secretToken}", TOKEN);
+
+      ApiResponse refused = fire(tenant, hook, "abc");
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+      assertThat(refused.contentType()).startsWith("application/problem+json");
+      assertThat(refused.text("/detail"))
+          .contains("This automation's secret cannot be read")
+          .contains("operator");
+      assertThat(refused.toString()).doesNotContain(TOKEN);
+      assertThat(
+              jdbc.sql("select count(*) from automation_run where sequence_id = ?")
+                  .param(UUID.fromString(seq))
+                  .query(Integer.class)
+                  .single())
+          .isZero();
+      assertThat(receiver.received()).isEmpty();
+      assertThat(output.getOut() + output.getErr())
+          .contains("The secretToken of trigger " + hook)
+          .contains("cannot be unsealed")
+          .doesNotContain(TOKEN);
+    }
+  }
+
+  @Test
+  void aHeaderThatCannotBeUnsealedFailsItsNodeAndSendsNothing() throws Exception {
+    var tenant = newTenant();
+    try (LocalHttpServer receiver = new LocalHttpServer()) {
+      String hook = SequenceSupport.uniqueId("hook");
+      activeWithForeignSeal(
+          tenant, hook, receiver.url("/in"), "{1,data,config,headers,Authorization}", BEARER);
+
+      ApiResponse accepted = fire(tenant, hook, "abc");
+      assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+      ApiResponse read = tenant.api().get("/api/v1/automation-runs/" + accepted.text("/runId"));
+      assertThat(read.status()).isEqualTo(200);
+      JsonNode run = SequenceSupport.awaitRun(tenant.api(), accepted.text("/runId"));
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+      JsonNode failed = run.at("/node_log/1");
+      assertThat(failed.get("nodeId").asString()).isEqualTo("call");
+      assertThat(failed.get("status").asString()).isEqualTo("failed");
+      assertThat(failed.get("error").asString())
+          .contains("the secret of header Authorization cannot be read")
+          .contains("sealed with key " + FOREIGN.currentKeyId());
+      assertThat(run.toString()).doesNotContain(BEARER);
+      assertThat(receiver.received()).isEmpty();
+    }
   }
 
   private String storedAuthorization(String seq, int version) {
