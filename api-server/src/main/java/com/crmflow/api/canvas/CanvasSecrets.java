@@ -29,7 +29,8 @@ public class CanvasSecrets {
   /** What a kept secret whose node now sends it elsewhere is told. */
   static final String MOVED =
       "is a stored secret, and this change sends the request to another method, scheme, host or"
-          + " port: send the secret itself again (a stored secret goes only where it was set for)";
+          + " port: send the secret itself again (a stored secret goes only to the method and"
+          + " origin it was entered for)";
 
   private static final Logger log = LoggerFactory.getLogger(CanvasSecrets.class);
 

@@ -105,7 +105,7 @@ class SequenceStepsController {
     Set<String> givenIds = new HashSet<>();
     for (int i = 0; i < steps.size(); i++) {
       JsonNode given = steps.get(i) == null ? null : steps.get(i).get("id");
-      if (given != null && !given.isNull() && !givenIds.add(given.asString())) {
+      if (given != null && given.isString() && !givenIds.add(given.asString())) {
         problems.add(new FieldProblem("steps[" + i + "].id", "is the id of another step too"));
       }
     }
