@@ -214,11 +214,10 @@ export default function Editor({ me, sequenceId }) {
       await load();
     });
 
+  // the server copies the version with its own stored secrets, which the console never sees
   const restore = (v) =>
     run(async () => {
-      const old = await get(`/api/sequences/${sequenceId}/versions/${v}`);
-      const converted = toFlow(old.canvas);
-      await put(`/api/sequences/${sequenceId}/canvas`, toCanvas(converted.nodes, converted.edges));
+      await post(`/api/sequences/${sequenceId}/versions/${v}/restore`);
       setMessage(`Version ${v} restored as a new version.`);
       await load();
     });

@@ -72,6 +72,18 @@ class CanvasController {
         CanvasViews.canvas(sequenceId, canvases.version(caller.tenantId(), sequenceId, version)));
   }
 
+  /**
+   * That version's canvas, with its own stored secrets, saved as the next version: answers as PUT
+   * /canvas does. Checked as any change (an active flow stays complete, and the caller holds the
+   * scopes it uses).
+   */
+  @PostMapping("/versions/{version}/restore")
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  CanvasSaved restore(Caller caller, @PathVariable UUID sequenceId, @PathVariable int version) {
+    CanvasSnapshot saved = canvases.restore(caller, sequenceId, version);
+    return new CanvasSaved(true, saved.nodes().size(), saved.edges().size(), saved.version());
+  }
+
   @GetMapping("/nodes")
   @RequiresScope(Scope.SEQUENCES_READ)
   NodeList nodes(Caller caller, @PathVariable UUID sequenceId) {

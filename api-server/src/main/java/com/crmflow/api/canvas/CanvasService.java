@@ -58,8 +58,17 @@ public class CanvasService {
     this.publisher = publisher;
   }
 
-  /** The nodes and edges a change leaves. */
-  private record Edit(List<StoredNode> nodes, List<StoredEdge> edges) {}
+  /**
+   * The nodes and edges a change leaves.
+   *
+   * @param secretsFrom the version whose stored secrets the mask keeps: the latest (null) or the
+   *     version a restore copies
+   */
+  private record Edit(List<StoredNode> nodes, List<StoredEdge> edges, CanvasSnapshot secretsFrom) {
+    Edit(List<StoredNode> nodes, List<StoredEdge> edges) {
+      this(nodes, edges, null);
+    }
+  }
 
   public Sequence sequence(UUID tenantId, UUID sequenceId) {
     return sequences
@@ -172,6 +181,31 @@ public class CanvasService {
                             new StoredEdge(
                                 e.id(), e.source(), e.target(), e.type(), e.label(), now))
                     .toList()));
+  }
+
+  /**
+   * POST /versions/:version/restore: that version's nodes and edges, its own sealed secrets
+   * included, stored as the next version (checked as any change).
+   */
+  @Transactional
+  public CanvasSnapshot restore(Caller caller, UUID sequenceId, int version) {
+    CanvasSnapshot old = version(caller.tenantId(), sequenceId, version);
+    OffsetDateTime now = now();
+    return write(
+        caller,
+        sequenceId,
+        current ->
+            new Edit(
+                old.nodes().stream()
+                    .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), now, now))
+                    .toList(),
+                old.edges().stream()
+                    .map(
+                        e ->
+                            new StoredEdge(
+                                e.id(), e.source(), e.target(), e.type(), e.label(), now))
+                    .toList(),
+                old));
   }
 
   /** POST /nodes: a new node with a server-made UUID id. */
@@ -365,7 +399,7 @@ public class CanvasService {
     List<StoredNode> nodes =
         secrets.sealed(
             tenantId,
-            current,
+            changed.secretsFrom() != null ? changed.secretsFrom() : current,
             changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList(),
             problems);
     CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());

@@ -91,6 +91,16 @@ class ChatActivitiesImpl implements ChatActivities {
             .orElseThrow(
                 () -> rejected("no chat integration is connected (PUT /api/v1/integrations/chat)"));
     URI uri = URI.create(integration.baseUrl() + "/chat.postMessage");
+    String token;
+    try {
+      token = cipher.decrypt(integration.tokenCiphertext());
+    } catch (IllegalStateException unreadable) {
+      // retrying does not give this process the key
+      throw rejected(
+          "the chat integration's token cannot be read ("
+              + unreadable.getMessage()
+              + "): connect the integration again (PUT /api/v1/integrations/chat)");
+    }
     Map<String, Object> message = new LinkedHashMap<>();
     message.put("channel", channel);
     message.put("text", text);
@@ -107,7 +117,7 @@ class ChatActivitiesImpl implements ChatActivities {
                   "Content-Type",
                   "application/json; charset=utf-8",
                   "Authorization",
-                  "Bearer " + cipher.decrypt(integration.tokenCiphertext())),
+                  "Bearer " + token),
               json.write(message).getBytes(StandardCharsets.UTF_8),
               Duration.ofSeconds(15),
               MAX_ANSWER_BYTES);

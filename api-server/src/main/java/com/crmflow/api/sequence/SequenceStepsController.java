@@ -19,6 +19,7 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +53,7 @@ class SequenceStepsController {
           "create_record",
           "data_transform");
 
-  private static final Set<String> STEP_FIELDS = Set.of("type", "label", "config");
+  private static final Set<String> STEP_FIELDS = Set.of("id", "type", "label", "config");
 
   private final CanvasService canvases;
   private final JsonColumns json;
@@ -70,8 +71,11 @@ class SequenceStepsController {
   }
 
   /**
-   * Replaces the steps: {@code {steps: [{type, label?, config?}]}}, 1 to 200 of them. Saved as a
-   * new canvas version; required config is checked on activation, as for the canvas.
+   * Replaces the steps: {@code {steps: [{id?, type, label?, config?}]}}, 1 to 200 of them. Saved as
+   * a new canvas version; required config is checked on activation, as for the canvas. A step is
+   * known by its id, never by its place: one with the id of a current step keeps that step's stored
+   * secrets (the mask sent back), one without an id is new, named {@code step-<place>} when that
+   * name is free, and a mask in it asks for the secret.
    */
   @PutMapping
   @RequiresScope(Scope.SEQUENCES_WRITE)
@@ -98,9 +102,17 @@ class SequenceStepsController {
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    List<CanvasNode> nodes = new ArrayList<>();
+    Set<String> givenIds = new HashSet<>();
     for (int i = 0; i < steps.size(); i++) {
-      nodes.add(step(steps.get(i), i, problems));
+      JsonNode given = steps.get(i) == null ? null : steps.get(i).get("id");
+      if (given != null && given.isString() && !givenIds.add(given.asString())) {
+        problems.add(new FieldProblem("steps[" + i + "].id", "is the id of another step too"));
+      }
+    }
+    List<CanvasNode> nodes = new ArrayList<>();
+    Set<String> usedIds = new HashSet<>(givenIds);
+    for (int i = 0; i < steps.size(); i++) {
+      nodes.add(step(steps.get(i), i, usedIds, problems));
     }
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
@@ -114,7 +126,8 @@ class SequenceStepsController {
   }
 
   @SuppressWarnings("unchecked")
-  private CanvasNode step(JsonNode step, int index, List<FieldProblem> problems) {
+  private CanvasNode step(
+      JsonNode step, int index, Set<String> usedIds, List<FieldProblem> problems) {
     String at = "steps[" + index + "]";
     if (step == null || !step.isObject()) {
       problems.add(new FieldProblem(at, "must be an object {type, label, config}"));
@@ -135,18 +148,51 @@ class SequenceStepsController {
     if (config != null && !config.isNull() && !config.isObject()) {
       problems.add(new FieldProblem(at + ".config", "must be an object"));
     }
+    JsonNode givenId = step.get("id");
+    if (givenId != null && !givenId.isNull() && !givenId.isString()) {
+      problems.add(new FieldProblem(at + ".id", "must be a string (a step's id from GET)"));
+    }
     if (!problems.isEmpty()) {
       return null;
     }
-    String id = "step-" + (index + 1);
     Map<String, Object> configMap =
         config == null || config.isNull()
             ? Map.of()
             : json.mapper().convertValue(config, Map.class);
+    String id;
+    if (givenId != null && !givenId.isNull()) {
+      id = givenId.asString();
+    } else {
+      // a new step: nothing stored is kept for it, whatever its place
+      NodeSecrets.rewrite(
+          type.asString(),
+          configMap,
+          (path, value) -> {
+            if (NodeSecrets.MASK.equals(value) || NodeSecrets.isSealed(value)) {
+              problems.add(
+                  new FieldProblem(
+                      at + ".config." + path,
+                      "is the mask of a secret, but this step has no id: send the secret itself,"
+                          + " or the id of the step (from GET) whose secret it keeps"));
+            }
+            return value;
+          });
+      id = freeId(index, usedIds);
+    }
+    usedIds.add(id);
     String name =
         label == null || label.isNull() ? type.asString() + " " + (index + 1) : label.asString();
     return new CanvasNode(
         id, type.asString(), new Position(0, index * 150.0), new NodeData(name, configMap));
+  }
+
+  /** {@code step-<place>}, or the first {@code step-<n>} after it that no other step has. */
+  private static String freeId(int index, Set<String> usedIds) {
+    int n = index + 1;
+    while (usedIds.contains("step-" + n)) {
+      n++;
+    }
+    return "step-" + n;
   }
 
   private void linear(Caller caller, UUID id) {
@@ -202,8 +248,12 @@ class SequenceStepsController {
   /** {@code {sequence_id, version, steps}}. */
   record StepsAnswer(UUID sequenceId, int version, List<Step> steps) {}
 
-  /** A step of PUT /steps: its type, and optionally its label and config. */
+  /**
+   * A step of PUT /steps: its type, and optionally its id (a current step's, to keep its stored
+   * secrets), label and config.
+   */
   record StepInput(
+      @Schema(description = "a current step's id: the step keeps its stored secrets") String id,
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
               allowableValues = {

@@ -156,7 +156,7 @@ class TriggerService {
           List.of());
     }
     if (node.config("secretToken") instanceof String stored && !stored.isEmpty()) {
-      String expected = canvasSecrets.plain(tenant, stored);
+      String expected = canvasSecrets.triggerSecret(tenant, trigger.sequenceId(), nodeId, stored);
       String secret = call.secret();
       if (secret == null
           || !MessageDigest.isEqual(

@@ -83,9 +83,18 @@ class WebhookActivitiesImpl implements WebhookActivities {
     headers.put(DELIVERY_HEADER, target.deliveryId().toString());
     headers.put(EVENT_HEADER, target.event());
     if (target.secretCiphertext() != null) {
-      headers.put(
-          WebhookSignature.HEADER,
-          WebhookSignature.sign(cipher.decrypt(target.secretCiphertext()), body));
+      String secret;
+      try {
+        secret = cipher.decrypt(target.secretCiphertext());
+      } catch (IllegalStateException unreadable) {
+        return new AttemptOutcome(
+            AttemptOutcome.FAILED,
+            null,
+            "the signing secret cannot be read ("
+                + unreadable.getMessage()
+                + "): set the subscription's secret again");
+      }
+      headers.put(WebhookSignature.HEADER, WebhookSignature.sign(secret, body));
     }
     try {
       OutboundHttpClient.Response response =

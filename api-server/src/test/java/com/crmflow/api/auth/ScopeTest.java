@@ -78,6 +78,11 @@ class ScopeTest extends ApiTest {
             "DELETE", "/api/sequences/" + ANY_ID + "/edges/e", null, Scope.SEQUENCES_WRITE),
         Arguments.of("GET", "/api/sequences/" + ANY_ID + "/versions", null, Scope.SEQUENCES_READ),
         Arguments.of("GET", "/api/sequences/" + ANY_ID + "/versions/1", null, Scope.SEQUENCES_READ),
+        Arguments.of(
+            "POST",
+            "/api/sequences/" + ANY_ID + "/versions/1/restore",
+            null,
+            Scope.SEQUENCES_WRITE),
         Arguments.of("POST", "/api/sequences/" + ANY_ID + "/validate", null, Scope.SEQUENCES_READ),
         Arguments.of(
             "POST",

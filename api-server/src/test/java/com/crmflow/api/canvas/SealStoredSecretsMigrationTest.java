@@ -7,8 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.sql.Connection;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -22,6 +25,7 @@ class SealStoredSecretsMigrationTest extends ApiTest {
 
   @Autowired private SealStoredSecretsMigration migration;
   @Autowired private DataSource dataSource;
+  @Autowired private SecretCipher cipher;
 
   @Test
   void plainSecretsAreSealedAndKeepWorking() throws Exception {
@@ -72,6 +76,11 @@ class SealStoredSecretsMigrationTest extends ApiTest {
             .query(String.class)
             .single();
     assertThat(stored).startsWith(NodeSecrets.SEALED_PREFIX).doesNotContain(token);
+    // sealed with the current key, whose id it names
+    byte[] sealed = Base64.getDecoder().decode(NodeSecrets.cipherText(stored));
+    assertThat(HexFormat.of().formatHex(sealed, 3, 11)).isEqualTo(cipher.currentKeyId());
+    assertThat(cipher.needsReseal(stored)).isFalse();
+    assertThat(cipher.unseal(tenant.id(), stored)).isEqualTo(token);
     assertThat(
             tenant
                 .api()

@@ -15,12 +15,14 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.RefusedPort;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestActivityEnvironment;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -163,6 +165,27 @@ class ChatMessageNodeTest extends ApiTest {
     assertThat(run.get("status").asString()).isEqualTo("failed");
     assertThat(run.get("error").asString()).contains("channel_not_found");
     assertThat(slack.received("/api/chat.postMessage")).hasSize(1); // not retried
+  }
+
+  @Test
+  void aTokenThatCannotBeUnsealedFailsTheNodeAndPostsNothing() {
+    connect();
+    // stored sealed under a key this service does not hold
+    jdbc.sql("update chat_integration set token_ciphertext = ? where tenant_id = ?")
+        .param(
+            new SecretCipher(Base64.getEncoder().encodeToString(new byte[32]), "").encrypt(TOKEN))
+        .param(tenant.id())
+        .update();
+
+    JsonNode run = runChat(Map.of("name", "Ada"));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+    assertThat(run.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(run.at("/node_log/1/error").asString())
+        .contains("the chat integration's token cannot be read")
+        .contains("connect the integration again");
+    assertThat(run.toString()).doesNotContain(TOKEN);
+    assertThat(slack.received()).isEmpty();
   }
 
   @Test

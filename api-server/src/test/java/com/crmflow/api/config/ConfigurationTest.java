@@ -2,12 +2,15 @@ package com.crmflow.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.worker.activity.IntegrationProperties;
+import com.crmflow.worker.secret.SecretCipher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +20,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -184,5 +188,50 @@ class ConfigurationTest {
           assertThat(started.getBean(IntegrationProperties.class).mail().from())
               .isEqualTo("automation@crmflow.local");
         });
+  }
+
+  @Test
+  void theDistributedProfileDoesNotStartWithoutTheSharedSecretsKey(@TempDir Path dir) {
+    Path keyFile = dir.resolve("secrets.key");
+    ApplicationContextRunner withCipher = context.withBean(SecretCipher.class);
+    withCipher
+        .withPropertyValues("spring.profiles.active=distributed", "crm.secrets.key-file=" + keyFile)
+        .run(
+            started -> {
+              assertThat(started.getStartupFailure())
+                  .isNotNull()
+                  .hasStackTraceContaining(
+                      "The distributed profile needs an explicit secrets key: set crm.secrets.key")
+                  .hasStackTraceContaining(keyFile + " does not")
+                  .hasStackTraceContaining(
+                      "a key one process makes for itself cannot unseal the secrets another"
+                          + " process sealed");
+              assertThat(keyFile).doesNotExist();
+            });
+    withCipher
+        .withPropertyValues(
+            "spring.profiles.active=distributed",
+            "crm.secrets.key=" + Base64.getEncoder().encodeToString(new byte[32]))
+        .run(started -> assertThat(started).hasNotFailed());
+    // the embedded default makes its key file
+    withCipher
+        .withPropertyValues("crm.secrets.key-file=" + keyFile)
+        .run(
+            started -> {
+              assertThat(started).hasNotFailed();
+              assertThat(keyFile).exists();
+            });
+    withCipher
+        .withPropertyValues("spring.profiles.active=distributed", "crm.secrets.key-file=" + keyFile)
+        .run(started -> assertThat(started).hasNotFailed());
+  }
+
+  @Test
+  void theWorkerDoesNotStartWithoutTheSharedSecretsKey() throws Exception {
+    WorkerProcess worker = WorkerProcess.start("127.0.0.1:1");
+    assertThat(worker.awaitExit())
+        .contains("The distributed profile needs an explicit secrets key")
+        .contains("Every api-server and workflow-worker must share one key")
+        .doesNotContain("Started WorkflowWorkerApplication");
   }
 }

@@ -43,6 +43,9 @@ class DistributedRestartIT {
 
   private static final int RUNS = 200;
 
+  /** The key every process of the distributed shape is given (it makes none of its own). */
+  private static final String SECRETS_KEY = "RRGwdKW/pSzaULDAQjpucZj2GZEQcEIt9soxswx+Vm4=";
+
   /** Long enough to fire 200 runs and kill a part before the first wakes. */
   private static final double DELAY_SECONDS = 30;
 
@@ -170,6 +173,7 @@ class DistributedRestartIT {
     return ApiServerProcess.start(
         dataDir,
         "--spring.profiles.active=distributed",
+        "--crm.secrets.key=" + SECRETS_KEY,
         "--spring.temporal.connection.target=" + temporal.target());
   }
 
@@ -178,7 +182,8 @@ class DistributedRestartIT {
         temporal.target(),
         "--spring.mail.host=127.0.0.1",
         "--spring.mail.port=" + smtp.getSmtp().getPort(),
-        "--crm.mail.from=flows@crm.example");
+        "--crm.mail.from=flows@crm.example",
+        "--crm.secrets.key=" + SECRETS_KEY);
   }
 
   private void restartWorker() throws Exception {

@@ -18,13 +18,14 @@ import com.icegreen.greenmail.util.ServerSetup;
 import io.temporal.worker.WorkerFactory;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
+import java.util.Base64;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
@@ -37,7 +38,7 @@ import tools.jackson.databind.JsonNode;
  * The distributed shape: this api-server (profile {@code distributed}: crm queue only) and a
  * workflow-worker started as its own process from its jar, both on one Temporal dev server. Only
  * the worker process can run the workflow and the http_request; only api-server can record the run
- * and write the contact. The worker shares api-server's secrets key file.
+ * and write the contact. The worker shares api-server's secrets key.
  */
 @ActiveProfiles("distributed")
 @DirtiesContext
@@ -45,9 +46,14 @@ class SeparateWorkerProcessTest extends ApiTest {
 
   private static final TemporalDevServer TEMPORAL = DevServers.start();
 
+  /** The one key both processes are given: the distributed profile makes none. */
+  private static final String SECRETS_KEY =
+      Base64.getEncoder().encodeToString(UUID.randomUUID().toString().substring(0, 32).getBytes());
+
   @DynamicPropertySource
   static void temporal(DynamicPropertyRegistry registry) {
     registry.add("spring.temporal.connection.target", TEMPORAL::target);
+    registry.add("crm.secrets.key", () -> SECRETS_KEY);
   }
 
   /**
@@ -65,10 +71,6 @@ class SeparateWorkerProcessTest extends ApiTest {
 
   @Autowired private WorkerFactory workers;
 
-  /** The worker reads this api-server's key: it unseals the credential headers. */
-  @Value("${crm.secrets.key-file}")
-  private String secretsKeyFile;
-
   private LocalHttpServer peer;
   private WorkerProcess worker;
   private GreenMail smtp;
@@ -84,7 +86,7 @@ class SeparateWorkerProcessTest extends ApiTest {
             "--spring.mail.host=127.0.0.1",
             "--spring.mail.port=" + smtp.getSmtp().getPort(),
             "--crm.mail.from=flows@crm.example",
-            "--crm.secrets.key-file=" + secretsKeyFile);
+            "--crm.secrets.key=" + SECRETS_KEY);
   }
 
   @AfterEach

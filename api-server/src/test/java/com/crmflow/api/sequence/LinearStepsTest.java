@@ -7,9 +7,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.workflow.canvas.NodeSecrets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -128,5 +133,146 @@ class LinearStepsTest extends ApiTest {
                 .status())
         .isEqualTo(409);
     assertThat(newTenant().api().get("/api/v1/sequences/" + id + "/steps").status()).isEqualTo(404);
+  }
+
+  private static Map<String, Object> call(String id, String url, Map<String, Object> headers) {
+    Map<String, Object> step = new LinkedHashMap<>();
+    if (id != null) {
+      step.put("id", id);
+    }
+    step.put("type", "http_request");
+    step.put("config", Map.of("method", "POST", "url", url, "headers", headers));
+    return step;
+  }
+
+  private String storedAuthorization(String seq, int version, String stepId) {
+    return jdbc.sql(
+            """
+            select n -> 'data' -> 'config' -> 'headers' ->> 'Authorization'
+            from canvas_version, jsonb_array_elements(nodes) n
+            where sequence_id = ? and version = ? and n ->> 'id' = ?
+            """)
+        .param(UUID.fromString(seq))
+        .param(version)
+        .param(stepId)
+        .query((rs, row) -> Optional.ofNullable(rs.getString(1)))
+        .single()
+        .orElse(null);
+  }
+
+  @Test
+  void aStepKeepsItsSecretsByItsIdNeverByItsPlace() throws Exception {
+    try (LocalHttpServer first = new LocalHttpServer();
+        LocalHttpServer second = new LocalHttpServer()) {
+      String id = sequence(tenant.api(), "Linear");
+      String steps = "/api/v1/sequences/" + id + "/steps";
+      ApiResponse saved =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call(null, first.url("/a"), Map.of("Authorization", "Bearer first-only")),
+                          call(null, second.url("/b"), Map.of("Accept", "application/json")))));
+      assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+      assertThat(saved.at("/steps").findValuesAsString("id")).containsExactly("step-1", "step-2");
+      String sealed = storedAuthorization(id, 1, "step-1");
+      assertThat(sealed).startsWith(NodeSecrets.SEALED_PREFIX);
+
+      // swapped by place, without ids: the mask would land on the second host's step
+      ApiResponse byPlace =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call(null, second.url("/b"), Map.of("Accept", "application/json")),
+                          call(null, first.url("/a"), Map.of("Authorization", NodeSecrets.MASK)))));
+      assertThat(byPlace.status()).isEqualTo(400);
+      assertThat(byPlace.at("/errors/0/field").asString())
+          .isEqualTo("steps[1].config.headers.Authorization");
+      assertThat(byPlace.toString()).contains("this step has no id");
+      // another step's id, or its own id with another host
+      ApiResponse otherId =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call(
+                              "step-2",
+                              second.url("/b"),
+                              Map.of("Authorization", NodeSecrets.MASK)))));
+      assertThat(otherId.status()).isEqualTo(400);
+      assertThat(otherId.toString()).contains("nodes.step-2.data.config.headers.Authorization");
+      ApiResponse moved =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call(
+                              "step-1",
+                              second.url("/a"),
+                              Map.of("Authorization", NodeSecrets.MASK)))));
+      assertThat(moved.status()).isEqualTo(400);
+      assertThat(moved.toString()).contains("nodes.step-1.data.config.headers.Authorization");
+      ApiResponse twice =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call("step-1", first.url("/a"), Map.of()),
+                          call("step-1", second.url("/b"), Map.of()))));
+      assertThat(twice.status()).isEqualTo(400);
+      assertThat(twice.at("/errors/0/field").asString()).isEqualTo("steps[1].id");
+      assertThat(tenant.api().get(steps).at("/version").asInt()).isEqualTo(1);
+
+      // swapped with their ids: each keeps its own; a new step takes a free id
+      ApiResponse swapped =
+          tenant
+              .api()
+              .put(
+                  steps,
+                  Map.of(
+                      "steps",
+                      List.of(
+                          call("step-2", second.url("/b"), Map.of("Accept", "application/json")),
+                          call(
+                              "step-1", first.url("/a"), Map.of("Authorization", NodeSecrets.MASK)),
+                          Map.of("type", "delay", "config", Map.of("delayHours", 0.0003)))));
+      assertThat(swapped.status()).as(swapped.toString()).isEqualTo(200);
+      assertThat(swapped.at("/steps").findValuesAsString("id"))
+          .containsExactly("step-2", "step-1", "step-3");
+      assertThat(storedAuthorization(id, 2, "step-1")).isEqualTo(sealed);
+      assertThat(storedAuthorization(id, 2, "step-2")).isNull();
+
+      assertThat(tenant.api().patch("/api/v1/sequences/" + id, Map.of("status", "active")).status())
+          .isEqualTo(200);
+      String contactId =
+          tenant
+              .api()
+              .post("/api/v1/contacts", Map.of("email", "ids@example.com"))
+              .text("/contact/id");
+      tenant
+          .api()
+          .post("/api/v1/sequences/enroll", Map.of("sequence_id", id, "contact_id", contactId));
+      await().atMost(Duration.ofSeconds(20)).until(() -> first.received("/a").size() == 1);
+      assertThat(first.received("/a").get(0).header("Authorization"))
+          .isEqualTo("Bearer first-only");
+      assertThat(second.received("/b")).singleElement();
+      assertThat(second.received("/b").get(0).header("Authorization")).isNull();
+    }
   }
 }

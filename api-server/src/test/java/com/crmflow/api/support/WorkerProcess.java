@@ -55,6 +55,15 @@ public final class WorkerProcess implements AutoCloseable {
         .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
   }
 
+  /** Waits for the worker to end by itself (a start that fails); its log. */
+  public String awaitExit() throws IOException, InterruptedException {
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+      throw new AssertionError("the worker kept running: " + Files.readString(log));
+    }
+    return Files.readString(log);
+  }
+
   /** {@code kill -9}: the worker ends mid-task, with no graceful stop. */
   public void kill() throws InterruptedException {
     process.destroyForcibly().waitFor();

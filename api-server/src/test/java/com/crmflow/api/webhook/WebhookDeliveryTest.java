@@ -10,10 +10,12 @@ import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
 import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -333,6 +335,29 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(
             RECEIVER.received(path).stream().map(r -> r.header("X-Service-Signature")).distinct())
         .hasSize(1);
+  }
+
+  @Test
+  void aSigningSecretThatCannotBeUnsealedFailsTheAttemptsAndSendsNothing() {
+    String path = unique("unsealable");
+    String id = subscribe(path, List.of("contact.created"), SECRET);
+    // stored sealed under a key this service does not hold
+    jdbc.sql("update webhook_subscription set secret_ciphertext = ? where id = ?")
+        .param(
+            new SecretCipher(Base64.getEncoder().encodeToString(new byte[32]), "").encrypt(SECRET))
+        .param(UUID.fromString(id))
+        .update();
+
+    contact("unsealable@example.com");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !subscription(id).get("is_active").asBoolean());
+    JsonNode delivery = tenant.api().get(deliveriesOf(id)).at("/deliveries/0");
+    assertThat(delivery.get("last_error").asString())
+        .contains("the signing secret cannot be read")
+        .doesNotContain(SECRET);
+    assertThat(RECEIVER.received(path)).isEmpty();
   }
 
   @Test

@@ -101,6 +101,65 @@ public final class NodeSecrets {
     return config;
   }
 
+  /**
+   * Where a node sends its secrets: for an http_request its method and the origin of its url
+   * (scheme, host and port, lowercased, the default port filled in), e.g. {@code "POST
+   * https://api.example.com:443"}; null for a node whose secrets go nowhere (a webhook_trigger's
+   * secretToken is checked against callers, never sent). A kept secret stays only while this stays
+   * the same.
+   */
+  public static String destination(String nodeType, Map<String, Object> config) {
+    if (!NodeType.HTTP_REQUEST.value().equals(nodeType)) {
+      return null;
+    }
+    Object method = config == null ? null : config.get("method");
+    Object url = config == null ? null : config.get("url");
+    return (method instanceof String m ? m.trim().toUpperCase(Locale.ROOT) : "")
+        + " "
+        + (url instanceof String u ? origin(u) : "");
+  }
+
+  /**
+   * The origin of a url as {@code scheme://host:port}; its text up to the path when it is not a
+   * plain absolute url (a template in the host, say), so that any change to it counts.
+   */
+  public static String origin(String url) {
+    String text = url.trim();
+    int schemeEnd = text.indexOf("://");
+    if (schemeEnd <= 0) {
+      return text;
+    }
+    String scheme = text.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+    String rest = text.substring(schemeEnd + 3);
+    int authorityEnd = rest.length();
+    for (char c : new char[] {'/', '?', '#'}) {
+      int at = rest.indexOf(c);
+      if (at >= 0 && at < authorityEnd) {
+        authorityEnd = at;
+      }
+    }
+    String authority = rest.substring(0, authorityEnd);
+    if (authority.contains("{{") || authority.contains("@")) {
+      return scheme + "://" + authority;
+    }
+    String host = authority.toLowerCase(Locale.ROOT);
+    String port = null;
+    int colon = host.lastIndexOf(':');
+    if (colon >= 0 && colon > host.lastIndexOf(']')) {
+      port = host.substring(colon + 1);
+      host = host.substring(0, colon);
+    }
+    if (port == null || port.isEmpty()) {
+      port =
+          switch (scheme) {
+            case "http" -> "80";
+            case "https" -> "443";
+            default -> "";
+          };
+    }
+    return scheme + "://" + host + ":" + port;
+  }
+
   /** The config as the API shows it: every secret as {@link #MASK}. */
   public static Map<String, Object> masked(String nodeType, Map<String, Object> config) {
     return rewrite(nodeType, config, (path, value) -> MASK);

@@ -2,6 +2,7 @@ package com.crmflow.worker.activity;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -35,7 +36,14 @@ public record IntegrationProperties(
 
   /**
    * @param key 32 bytes, base64; wins over the key file
-   * @param keyFile a file holding the key, generated there if it does not exist
+   * @param keyFile a file holding the key, generated there if it does not exist (in the distributed
+   *     profile it must exist)
+   * @param previousKeys keys (base64, comma-separated) that no longer seal but still unseal what
+   *     they sealed, while a rotation's re-seal runs
    */
-  public record Secrets(String key, String keyFile) {}
+  public record Secrets(String key, String keyFile, List<String> previousKeys) {
+    public Secrets {
+      previousKeys = previousKeys == null ? List.of() : List.copyOf(previousKeys);
+    }
+  }
 }

@@ -11,13 +11,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,23 +35,50 @@ import org.springframework.stereotype.Component;
  * bytes) or the file {@code crm.secrets.key-file}, generated there when it does not exist yet.
  * Every api-server and worker of a deployment needs the same key: the worker unseals the credential
  * headers of http_request nodes. A process with neither setting has no key and says so when a
- * secret is used.
+ * secret is used; in the {@code distributed} profile such a process, or one whose key file does not
+ * exist, does not start.
+ *
+ * <p>A sealed value names the key that sealed it: {@code "ck" 0x01}, the key id (8 bytes, from a
+ * hash of the key), the nonce, then the cipher text, the header bound as associated data. The
+ * current key seals; the keys of {@code crm.secrets.previous-keys} still unseal, so that a key can
+ * be rotated and the stored values re-sealed ({@link #needsReseal}, {@link #reseal}). Values sealed
+ * before key ids (the nonce first) unseal with any of the keys.
  */
 @Component
 public class SecretCipher {
 
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
+  private static final byte[] MAGIC = {'c', 'k', 1};
+  private static final int KEY_ID_BYTES = 8;
+  private static final int HEADER_BYTES = MAGIC.length + KEY_ID_BYTES;
+
+  /** The profile of a deployment whose processes must share one configured key. */
+  public static final String DISTRIBUTED_PROFILE = "distributed";
 
   private final SecureRandom random = new SecureRandom();
   private final SecretKeySpec key;
+  private final byte[] keyId;
+
+  /** Every key this process can unseal with, the current one first, by key id (hex). */
+  private final Map<String, SecretKeySpec> keys = new LinkedHashMap<>();
 
   @Autowired
-  public SecretCipher(IntegrationProperties properties) {
-    this(properties.secrets().key(), properties.secrets().keyFile());
+  public SecretCipher(IntegrationProperties properties, Environment environment) {
+    this(
+        requireExplicitKey(properties.secrets(), environment),
+        properties.secrets().keyFile(),
+        properties.secrets().previousKeys());
   }
 
   public SecretCipher(String configuredKey, String keyFile) {
+    this(configuredKey, keyFile, List.of());
+  }
+
+  /**
+   * @param previousKeys keys (base64) that no longer seal but still unseal
+   */
+  public SecretCipher(String configuredKey, String keyFile, List<String> previousKeys) {
     byte[] bytes;
     if (configuredKey != null && !configuredKey.isBlank()) {
       bytes = decodeKey(configuredKey, "crm.secrets.key");
@@ -52,6 +88,47 @@ public class SecretCipher {
       bytes = null;
     }
     this.key = bytes == null ? null : new SecretKeySpec(bytes, "AES");
+    this.keyId = bytes == null ? null : keyIdOf(bytes);
+    if (bytes != null) {
+      keys.put(HexFormat.of().formatHex(keyId), key);
+    }
+    if (previousKeys != null) {
+      for (String previous : previousKeys) {
+        if (previous == null || previous.isBlank()) {
+          continue;
+        }
+        byte[] old = decodeKey(previous, "each of crm.secrets.previous-keys");
+        keys.putIfAbsent(HexFormat.of().formatHex(keyIdOf(old)), new SecretKeySpec(old, "AES"));
+      }
+    }
+  }
+
+  /**
+   * The key setting, checked: in the distributed profile a process that would make its own key (no
+   * {@code crm.secrets.key} and no key file yet) does not start.
+   */
+  private static String requireExplicitKey(
+      IntegrationProperties.Secrets secrets, Environment environment) {
+    if (!environment.matchesProfiles(DISTRIBUTED_PROFILE)
+        || (secrets.key() != null && !secrets.key().isBlank())) {
+      return secrets.key();
+    }
+    String file = secrets.keyFile();
+    if (file != null && !file.isBlank() && Files.isRegularFile(Path.of(file))) {
+      return secrets.key();
+    }
+    throw new IllegalStateException(
+        "The distributed profile needs an explicit secrets key: set crm.secrets.key"
+            + " (CRM_SECRETS_KEY, 32 bytes base64) or crm.secrets.key-file (CRM_SECRETS_KEY_FILE)"
+            + " to a file that exists"
+            + (file == null || file.isBlank() ? "" : " (" + file + " does not)")
+            + ". Every api-server and workflow-worker must share one key: a key one process makes"
+            + " for itself cannot unseal the secrets another process sealed.");
+  }
+
+  /** The id (hex) of the key that seals; null when this process has no key. */
+  public String currentKeyId() {
+    return keyId == null ? null : HexFormat.of().formatHex(keyId);
   }
 
   public byte[] encrypt(String plain) {
@@ -60,6 +137,26 @@ public class SecretCipher {
 
   public String decrypt(byte[] stored) {
     return decrypt(stored, null);
+  }
+
+  /** Whether a stored value was sealed with another key than the current one. */
+  public boolean needsReseal(byte[] stored) {
+    return keyId == null || !Arrays.equals(keyIdIn(stored), keyId);
+  }
+
+  /** Whether a sealed node secret was sealed with another key than the current one. */
+  public boolean needsReseal(String sealed) {
+    return NodeSecrets.isSealed(sealed) && needsReseal(cipherBytes(sealed));
+  }
+
+  /** The stored value sealed again with the current key. */
+  public byte[] reseal(byte[] stored) {
+    return encrypt(decrypt(stored), null);
+  }
+
+  /** The sealed node secret sealed again with the current key, for the same tenant. */
+  public String reseal(UUID tenantId, String sealed) {
+    return seal(tenantId, unseal(tenantId, sealed));
   }
 
   /**
@@ -77,48 +174,117 @@ public class SecretCipher {
    * @throws IllegalStateException when it was sealed with another key or for another tenant
    */
   public String unseal(UUID tenantId, String sealed) {
-    byte[] stored;
+    return decrypt(cipherBytes(sealed), associatedData(tenantId));
+  }
+
+  private static byte[] cipherBytes(String sealed) {
     try {
-      stored = Base64.getDecoder().decode(NodeSecrets.cipherText(sealed));
+      return Base64.getDecoder().decode(NodeSecrets.cipherText(sealed));
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("the sealed secret is damaged", e);
     }
-    return decrypt(stored, associatedData(tenantId));
   }
 
   private byte[] encrypt(String plain, byte[] associatedData) {
     SecretKeySpec key = requireKey();
+    byte[] header = ByteBuffer.allocate(HEADER_BYTES).put(MAGIC).put(keyId).array();
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.updateAAD(header);
       if (associatedData != null) {
         cipher.updateAAD(associatedData);
       }
       byte[] sealed = cipher.doFinal(plain.getBytes(StandardCharsets.UTF_8));
-      return ByteBuffer.allocate(NONCE_BYTES + sealed.length).put(nonce).put(sealed).array();
+      return ByteBuffer.allocate(HEADER_BYTES + NONCE_BYTES + sealed.length)
+          .put(header)
+          .put(nonce)
+          .put(sealed)
+          .array();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM unavailable", e);
     }
   }
 
   private String decrypt(byte[] stored, byte[] associatedData) {
-    SecretKeySpec key = requireKey();
+    requireKey();
+    byte[] id = keyIdIn(stored);
+    if (id != null) {
+      SecretKeySpec named = keys.get(HexFormat.of().formatHex(id));
+      if (named != null) {
+        String plain =
+            open(named, stored, HEADER_BYTES, Arrays.copyOf(stored, HEADER_BYTES), associatedData);
+        if (plain != null) {
+          return plain;
+        }
+      }
+    }
+    // sealed before key ids (the nonce first), or by chance starting like a header
+    if (stored.length > NONCE_BYTES) {
+      for (SecretKeySpec candidate : keys.values()) {
+        String plain = open(candidate, stored, 0, null, associatedData);
+        if (plain != null) {
+          return plain;
+        }
+      }
+    }
     if (stored.length <= NONCE_BYTES) {
       throw new IllegalStateException("the stored secret is damaged");
     }
+    throw new IllegalStateException(
+        id != null && !keys.containsKey(HexFormat.of().formatHex(id))
+            ? "a stored secret was sealed with key "
+                + HexFormat.of().formatHex(id)
+                + ", which is neither this process's crm.secrets.key nor one of its"
+                + " crm.secrets.previous-keys"
+            : "a stored secret cannot be decrypted with this process's crm.secrets.key (nor its"
+                + " crm.secrets.previous-keys): it is damaged or was sealed with another key");
+  }
+
+  /** The plain text, or null when this key does not open the value. */
+  private static String open(
+      SecretKeySpec key, byte[] stored, int offset, byte[] header, byte[] associatedData) {
+    if (stored.length <= offset + NONCE_BYTES) {
+      return null;
+    }
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, 0, NONCE_BYTES));
+      cipher.init(
+          Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, stored, offset, NONCE_BYTES));
+      if (header != null) {
+        cipher.updateAAD(header);
+      }
       if (associatedData != null) {
         cipher.updateAAD(associatedData);
       }
-      byte[] plain = cipher.doFinal(stored, NONCE_BYTES, stored.length - NONCE_BYTES);
+      int start = offset + NONCE_BYTES;
+      byte[] plain = cipher.doFinal(stored, start, stored.length - start);
       return new String(plain, StandardCharsets.UTF_8);
+    } catch (AEADBadTagException wrongKey) {
+      return null;
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(
-          "a stored secret cannot be decrypted with this process's crm.secrets.key", e);
+      throw new IllegalStateException("AES-GCM unavailable", e);
+    }
+  }
+
+  /** The key id a stored value names, or null for a value sealed before key ids. */
+  private static byte[] keyIdIn(byte[] stored) {
+    if (stored.length <= HEADER_BYTES + NONCE_BYTES
+        || !Arrays.equals(stored, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+      return null;
+    }
+    return Arrays.copyOfRange(stored, MAGIC.length, HEADER_BYTES);
+  }
+
+  private static byte[] keyIdOf(byte[] key) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update("crmflow secrets key id:".getBytes(StandardCharsets.UTF_8));
+      return Arrays.copyOf(sha.digest(key), KEY_ID_BYTES);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 unavailable", e);
     }
   }
 

@@ -1,0 +1,26 @@
+package com.crmflow.api.secret;
+
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Admin API: secrets at rest. Guarded by the admin token. */
+@RestController
+@RequestMapping("/admin/v1/secrets")
+class AdminSecretsController {
+
+  private final StoredSecretsReseal reseal;
+
+  AdminSecretsController(StoredSecretsReseal reseal) {
+    this.reseal = reseal;
+  }
+
+  /**
+   * {@code {key_id, canvas_node_secrets, chat_integration_tokens, webhook_signing_secrets,
+   * unreadable}}: every stored secret sealed with another key, sealed again with the current one.
+   */
+  @PostMapping("/reseal")
+  StoredSecretsReseal.Result reseal() {
+    return reseal.resealAll();
+  }
+}
