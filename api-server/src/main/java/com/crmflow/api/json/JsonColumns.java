@@ -22,7 +22,7 @@ public class JsonColumns {
 
   private static final SerializableString REPLACEMENT = new SerializedString("\\ufffd");
 
-  /** The standard JSON escapes, with NUL written as U+FFFD. */
+  /** The standard JSON escapes, with NUL written as U+FFFD; every other character as it is. */
   private static final CharacterEscapes NUL_AS_REPLACEMENT =
       new CharacterEscapes() {
         private final int[] ascii = standardAsciiEscapesForJSON();
@@ -36,9 +36,11 @@ public class JsonColumns {
           return ascii;
         }
 
+        // Jackson asks here about NUL (marked custom above) and about every character outside
+        // ASCII; null leaves those as they are
         @Override
         public SerializableString getEscapeSequence(int ch) {
-          return REPLACEMENT;
+          return ch == 0 ? REPLACEMENT : null;
         }
       };
 

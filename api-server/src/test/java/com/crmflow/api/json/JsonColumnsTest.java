@@ -29,4 +29,20 @@ class JsonColumnsTest extends ApiTest {
         .containsEntry("a\uFFFD", List.of("x\uFFFDy"))
         .containsEntry("b", "\\u0000 as text");
   }
+
+  @Test
+  void textOutsideAsciiIsWrittenAsItIs() {
+    // two-, three- and four-byte UTF-8 (the last outside the BMP, a surrogate pair in Java)
+    String text = "Zoë → Ωmega 日本 🚀";
+    String written = columns.write(Map.of(text, List.of(text)));
+
+    assertThat(written).isEqualTo("{\"" + text + "\":[\"" + text + "\"]}");
+    Map<String, Object> stored =
+        columns.readMap(
+            jdbc.sql("select cast(cast(:json as jsonb) as text)")
+                .param("json", written)
+                .query(String.class)
+                .single());
+    assertThat(stored).containsExactly(Map.entry(text, List.of(text)));
+  }
 }

@@ -187,6 +187,32 @@ class SmtpEmailTest extends ApiTest {
   }
 
   @Test
+  void textOutsideAsciiArrivesInTheSubjectAndTheBody() throws Exception {
+    // two-, three- and four-byte UTF-8, in the node's config and in the trigger payload
+    String text = "Zoë → Ωmega 日本 🚀";
+    String who = "Åsa 東京 😀";
+    String to = "zoe-" + UUID.randomUUID() + "@crm.example";
+
+    JsonNode run =
+        run(
+            Map.of(
+                "to", to, "subject", text + " {{trigger.who}}", "body", "{{trigger.who}} " + text),
+            Map.of("who", who));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    // another test's email may arrive late: only this one's recipient counts
+    MimeMessage[] received = SMTP.getReceivedMessagesForDomain(to);
+    assertThat(received).hasSize(1);
+    MimeMessage mail = received[0];
+    assertThat(mail.getSubject()).isEqualTo(text + " " + who);
+    assertThat(((String) mail.getContent()).trim()).isEqualTo(who + " " + text);
+    JsonNode listed =
+        tenant.api().get("/api/v1/outbound-emails?run_id=" + run.get("id").asString()).json();
+    assertThat(listed.at("/outbound_emails/0/subject").asString()).isEqualTo(text + " " + who);
+    assertThat(listed.at("/outbound_emails/0/text_body").asString()).isEqualTo(who + " " + text);
+  }
+
+  @Test
   void anInvalidRecipientFailsTheNodeWithoutRetrying() {
     JsonNode run = run(Map.of("to", "not an address", "subject", "x"), Map.of());
 
