@@ -155,7 +155,7 @@ class OperabilityTest extends ApiTest {
           .as(path)
           .contains("script-src 'self'", "object-src 'none'", "base-uri 'self'")
           .contains("frame-ancestors 'none'")
-          .doesNotContain("unsafe-eval");
+          .doesNotContain("unsafe-eval", "unsafe-inline");
       assertThat(policy.replaceAll(".*script-src ([^;]*).*", "$1")).isEqualTo("'self'");
       assertThat(page.header("X-Frame-Options")).as(path).isEqualTo("DENY");
       assertThat(page.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
