@@ -65,8 +65,14 @@ class SecurityEventCapTest extends ApiTest {
     assertThat(rows.stream().mapToInt(Row::repeats).sum())
         .as("every refusal counted")
         .isEqualTo(60);
-    assertThat(admin().get("/admin/v1/security-events?limit=1").at("/events/0/repeats").asInt())
-        .isGreaterThan(1);
+    // the admin API shows the counts
+    assertThat(
+            admin()
+                .get("/admin/v1/security-events?limit=10")
+                .at("/events")
+                .valueStream()
+                .map(e -> e.get("repeats").asInt()))
+        .anyMatch(repeats -> repeats > 1);
   }
 
   @Test
