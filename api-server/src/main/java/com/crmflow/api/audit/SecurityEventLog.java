@@ -2,6 +2,7 @@ package com.crmflow.api.audit;
 
 import com.crmflow.api.config.CrmProperties;
 import jakarta.annotation.PreDestroy;
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,7 +21,7 @@ import org.springframework.stereotype.Component;
  * this process's repeats are at most that late. Each api-server counts its own calls.
  */
 @Component
-class SecurityEventLog {
+public class SecurityEventLog {
 
   private final SecurityEventRepository rows;
   private final CrmProperties.SecurityEvents settings;
@@ -51,6 +52,22 @@ class SecurityEventLog {
     this.rows = rows;
     this.settings = settings;
     this.clock = clock;
+  }
+
+  /**
+   * Keeps a call refused before it reached the API's pipeline (a management endpoint's wrong admin
+   * token): no key, no tenant, the caller's address as its source.
+   */
+  public void refused(HttpServletRequest request, int status, String actor, String reason) {
+    refused(
+        null,
+        null,
+        actor,
+        request.getMethod(),
+        request.getRequestURI(),
+        status,
+        reason,
+        request.getRemoteAddr());
   }
 
   /** Keeps one refused call: a row, or one more repeat of a row. */

@@ -2,6 +2,7 @@ package com.crmflow.api.auth;
 
 import com.crmflow.api.apikey.ApiKeyService;
 import com.crmflow.api.audit.AuditInterceptor;
+import com.crmflow.api.audit.SecurityEventLog;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.RateLimitInterceptor;
 import java.util.List;
@@ -53,9 +54,14 @@ class ApiSecurityConfig implements WebMvcConfigurer {
 
   @Bean
   FilterRegistrationBean<ManagementAccessFilter> managementAccessFilter(
-      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
+      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver,
+      SecurityEventLog securityEvents) {
     var registration =
-        new FilterRegistrationBean<>(new ManagementAccessFilter(properties, resolver));
+        new FilterRegistrationBean<>(
+            new ManagementAccessFilter(
+                properties,
+                resolver,
+                (request, reason) -> securityEvents.refused(request, 401, "admin", reason)));
     registration.addUrlPatterns(ManagementAccessFilter.BASE, ManagementAccessFilter.BASE + "/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
     return registration;

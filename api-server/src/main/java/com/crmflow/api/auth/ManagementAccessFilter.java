@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -20,9 +21,10 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
  * Guards the management endpoints served on the API's port: {@code /actuator/health} (and its
  * probes) answers anyone, without details; every other endpoint ({@code metrics}, {@code
  * prometheus}, {@code info}, the index) takes {@code Authorization: Bearer <crm.admin-token>},
- * compared in constant time, and does not exist (404) while no admin token is set. A separate
- * {@code management.server.port} is a server of its own that this filter does not guard: bind it to
- * an address only the scraper reaches.
+ * compared in constant time (a refusal is kept as a security event, as the admin API's are), and
+ * does not exist (404) while no admin token is set. A separate {@code management.server.port} is a
+ * server of its own that this filter does not guard: bind it to an address only the scraper
+ * reaches.
  */
 class ManagementAccessFilter extends OncePerRequestFilter {
 
@@ -31,10 +33,18 @@ class ManagementAccessFilter extends OncePerRequestFilter {
 
   private final CrmProperties properties;
   private final HandlerExceptionResolver exceptionResolver;
+  private final BiConsumer<HttpServletRequest, String> securityEvents;
 
-  ManagementAccessFilter(CrmProperties properties, HandlerExceptionResolver exceptionResolver) {
+  /**
+   * @param securityEvents keeps a refused call (401) with its reason
+   */
+  ManagementAccessFilter(
+      CrmProperties properties,
+      HandlerExceptionResolver exceptionResolver,
+      BiConsumer<HttpServletRequest, String> securityEvents) {
     this.properties = properties;
     this.exceptionResolver = exceptionResolver;
+    this.securityEvents = securityEvents;
   }
 
   @Override
@@ -49,8 +59,13 @@ class ManagementAccessFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    ApiException refused = refusal(request.getHeader(HttpHeaders.AUTHORIZATION));
+    String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+    ApiException refused = refusal(authorization);
     if (refused != null) {
+      if (refused.status() == HttpStatus.UNAUTHORIZED) {
+        securityEvents.accept(
+            request, authorization == null ? "no Authorization header" : "a wrong admin token");
+      }
       exceptionResolver.resolveException(request, response, null, refused);
       return;
     }

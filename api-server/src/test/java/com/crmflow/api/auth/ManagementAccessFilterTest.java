@@ -23,6 +23,7 @@ import org.springframework.web.servlet.ModelAndView;
 class ManagementAccessFilterTest {
 
   private final List<Exception> refusals = new ArrayList<>();
+  private final List<String> securityEvents = new ArrayList<>();
 
   private ManagementAccessFilter filter(String adminToken) {
     Map<String, String> settings = new HashMap<>();
@@ -37,7 +38,8 @@ class ManagementAccessFilterTest {
         (request, response, handler, e) -> {
           refusals.add(e);
           return new ModelAndView();
-        });
+        },
+        (request, reason) -> securityEvents.add(request.getRequestURI() + ": " + reason));
   }
 
   /** Whether the call went on to the endpoint. */
@@ -77,5 +79,9 @@ class ManagementAccessFilterTest {
     assertThat(refusals)
         .hasSize(2)
         .allSatisfy(e -> assertThat(((ApiException) e).status().value()).isEqualTo(401));
+    assertThat(securityEvents)
+        .containsExactly(
+            "/actuator/prometheus: a wrong admin token",
+            "/actuator/healthx: no Authorization header");
   }
 }

@@ -74,6 +74,21 @@ class OperabilityTest extends ApiTest {
     }
     assertThat(admin().get("/actuator/metrics").at("/names").toString())
         .contains("jvm.memory.used");
+    // kept as security events, as the admin API's refusals are
+    assertThat(
+            jdbc.sql(
+                    """
+                    select reason from security_event
+                    where path = '/actuator/info' and actor = 'admin' and status = 401
+                    order by id desc limit 4
+                    """)
+                .query(String.class)
+                .list())
+        .containsExactlyInAnyOrder(
+            "no Authorization header",
+            "a wrong admin token",
+            "a wrong admin token",
+            "a wrong admin token");
   }
 
   @Test
