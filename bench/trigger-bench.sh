@@ -26,13 +26,14 @@ HARNESS=${HARNESS:-../shared/bench/TriggerBench.java}
 PORT=8090
 PGPORT=${PGPORT:-55439}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
+ADMIN_TOKEN=bench-admin-token
 DATA=$(mktemp -d)
 [[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
 java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
   --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.embedded.temporal-ui-port=8299 \
-  --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
+  --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
   --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
 SERVICE=$!
 trap 'rc=$?; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
@@ -74,7 +75,7 @@ TICK=$(getconf CLK_TCK)
 machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
 # the admission's wait histogram (seconds buckets, cumulative) from the service's metrics
 admission_buckets() {
-  curl -sf localhost:$PORT/actuator/prometheus | grep '^crm_trigger_admission_wait_seconds_bucket' || true
+  curl -sf -H "Authorization: Bearer $ADMIN_TOKEN" localhost:$PORT/actuator/prometheus | grep '^crm_trigger_admission_wait_seconds_bucket' || true
 }
 # p50/p99 of how long the measured calls waited at the admission: the difference of two snapshots
 admission_waits() {

@@ -15,7 +15,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
  *
  * <ul>
  *   <li>a refused call (401, 403) is kept as a security event: who (key and tenant where known),
- *       what, the reason the check gave, and from where;
+ *       what, the reason the check gave, and from where ({@link SecurityEventLog} caps the rows a
+ *       source can add);
  *   <li>a mutating call that succeeded gets its status on the row its change committed with ({@link
  *       AuditedTransactions}); one that changed nothing through a transaction gets its row now.
  * </ul>
@@ -26,9 +27,9 @@ public class AuditInterceptor implements HandlerInterceptor {
   private static final Set<String> MUTATING = Set.of("POST", "PUT", "PATCH", "DELETE");
 
   private final AuditLogRepository auditLog;
-  private final SecurityEventRepository securityEvents;
+  private final SecurityEventLog securityEvents;
 
-  AuditInterceptor(AuditLogRepository auditLog, SecurityEventRepository securityEvents) {
+  AuditInterceptor(AuditLogRepository auditLog, SecurityEventLog securityEvents) {
     this.auditLog = auditLog;
     this.securityEvents = securityEvents;
   }
@@ -82,7 +83,7 @@ public class AuditInterceptor implements HandlerInterceptor {
         path.startsWith("/admin/")
             ? "admin"
             : path.startsWith("/api/webhooks/automation/") ? "trigger" : "api_key";
-    securityEvents.insert(
+    securityEvents.refused(
         caller == null ? null : caller.tenantId(),
         caller == null ? null : caller.apiKeyId(),
         actor,

@@ -9,7 +9,10 @@ import org.springframework.stereotype.Repository;
 @Repository
 class SecurityEventRepository {
 
-  /** One refused call. */
+  /**
+   * One refused call, or several: {@code repeats} counts the refusals of its source that came after
+   * it in its minute beyond the cap ({@link SecurityEventLog}), itself included.
+   */
   record SecurityEvent(
       long id,
       UUID tenantId,
@@ -20,6 +23,7 @@ class SecurityEventRepository {
       int status,
       String reason,
       String remoteAddress,
+      int repeats,
       OffsetDateTime createdAt) {}
 
   private final JdbcClient jdbc;
@@ -28,7 +32,8 @@ class SecurityEventRepository {
     this.jdbc = jdbc;
   }
 
-  void insert(
+  /** The new row's id. */
+  long insert(
       UUID tenantId,
       UUID apiKeyId,
       String actor,
@@ -37,11 +42,12 @@ class SecurityEventRepository {
       int status,
       String reason,
       String remoteAddress) {
-    jdbc.sql(
+    return jdbc.sql(
             """
             insert into security_event (tenant_id, api_key_id, actor, method, path, status, reason,
                                         remote_address)
             values (:tenantId, :apiKeyId, :actor, :method, :path, :status, :reason, :remoteAddress)
+            returning id
             """)
         .param("tenantId", tenantId)
         .param("apiKeyId", apiKeyId)
@@ -51,6 +57,15 @@ class SecurityEventRepository {
         .param("status", status)
         .param("reason", reason)
         .param("remoteAddress", remoteAddress)
+        .query(Long.class)
+        .single();
+  }
+
+  /** Adds refusals folded into a row; a row deleted meanwhile takes none. */
+  void addRepeats(long id, int count) {
+    jdbc.sql("update security_event set repeats = repeats + :count where id = :id")
+        .param("id", id)
+        .param("count", count)
         .update();
   }
 
@@ -59,7 +74,7 @@ class SecurityEventRepository {
     return jdbc.sql(
             """
             select id, tenant_id, api_key_id, actor, method, path, status, reason, remote_address,
-                   created_at
+                   repeats, created_at
             from security_event
             where (cast(:tenantId as uuid) is null or tenant_id = :tenantId)
             order by id desc

@@ -45,6 +45,7 @@ public record CrmProperties(
     @DefaultValue @Valid Webhooks webhooks,
     @DefaultValue @Valid CloseCheck closeCheck,
     @DefaultValue @Valid Retention retention,
+    @DefaultValue @Valid SecurityEvents securityEvents,
     @DefaultValue @Valid Idempotency idempotency,
     @DefaultValue @Valid Chat chat) {
 
@@ -220,6 +221,21 @@ public record CrmProperties(
       @DefaultValue("30d") @NotNull Duration keep,
       @DefaultValue("1m") @NotNull Duration initialDelay,
       @DefaultValue("1h") @NotNull Duration interval) {}
+
+  /**
+   * The security events kept of refused calls (401, 403). Each source (an API key where the call
+   * named a known one, else the caller's address) gets a few rows a minute; its further refusals in
+   * that minute add to the count ({@code repeats}) of its last row, so a flood of bad keys adds
+   * counts, not rows.
+   *
+   * @param keep rows older than this are deleted by the retention pass (0: kept forever)
+   * @param rowsPerSourcePerMinute rows one source may add in a minute
+   * @param rowsPerMinute rows all sources together may add in a minute (per api-server)
+   */
+  public record SecurityEvents(
+      @DefaultValue("90d") @NotNull Duration keep,
+      @DefaultValue("20") @Min(1) int rowsPerSourcePerMinute,
+      @DefaultValue("600") @Min(1) int rowsPerMinute) {}
 
   /**
    * @param keep how long an Idempotency-Key's answer is kept

@@ -2,6 +2,7 @@ package com.crmflow.api.config;
 
 import com.crmflow.api.web.ProblemDetailsErrorReportValve;
 import com.crmflow.api.web.RequestSizeLimitFilter;
+import com.crmflow.api.web.SecurityHeadersFilter;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -28,6 +29,14 @@ class WebConfig {
             new RequestSizeLimitFilter(properties.maxRequestSize().toBytes(), resolver));
     registration.addUrlPatterns("/api/*", "/admin/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
+    return registration;
+  }
+
+  /** First, so that every answer carries the headers, refusals of the filters after it too. */
+  @Bean
+  FilterRegistrationBean<SecurityHeadersFilter> securityHeadersFilter() {
+    var registration = new FilterRegistrationBean<>(new SecurityHeadersFilter());
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return registration;
   }
 

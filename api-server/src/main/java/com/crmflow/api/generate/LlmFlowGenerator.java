@@ -82,14 +82,17 @@ final class LlmFlowGenerator {
           return Optional.empty();
         }
         List<String> problems = new ArrayList<>();
-        Canvas draft = read(call.arguments(), problems);
+        List<String> logged = new ArrayList<>();
+        Canvas draft = read(call.arguments(), problems, logged);
         if (draft != null) {
           problemsOf.apply(draft).stream().map(LlmFlowGenerator::describe).forEach(problems::add);
+          logged.addAll(problems);
         }
         if (problems.isEmpty()) {
           return Optional.of(withFreshIds(draft));
         }
-        log.info("Draft {} of the language model has problems: {}", round, problems);
+        // what the draft held stays out of the log: its config may carry header values and keys
+        log.info("Draft {} of the language model has problems: {}", round, logged);
         messages.add(answer);
         messages.add(
             ToolExecutionResultMessage.from(
@@ -107,17 +110,29 @@ final class LlmFlowGenerator {
     }
   }
 
-  /** The tool call's arguments as a canvas, or null with the reason in {@code problems}. */
-  static Canvas read(String arguments, List<String> problems) {
+  /**
+   * The tool call's arguments as a canvas, or null with the reasons: in {@code problems} for the
+   * model, in {@code logged} for the log. A logged reason names nodes by id and type and never
+   * quotes the draft's text, whose config may hold header values and keys.
+   */
+  static Canvas read(String arguments, List<String> problems, List<String> logged) {
     JsonNode flow;
     try {
       flow = JSON.readTree(arguments);
     } catch (JacksonException e) {
+      // the parser's message quotes the text it stopped at: the model's, not the log's
       problems.add("the arguments are not valid JSON: " + e.getOriginalMessage());
+      logged.add(
+          "the arguments are not valid JSON (line "
+              + (e.getLocation() == null ? "?" : e.getLocation().getLineNr())
+              + ", column "
+              + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr())
+              + ")");
       return null;
     }
     if (!flow.path("nodes").isArray() || flow.path("nodes").isEmpty()) {
       problems.add("nodes must be a non-empty array");
+      logged.add("nodes must be a non-empty array");
       return null;
     }
     List<CanvasNode> nodes = new ArrayList<>();
@@ -125,11 +140,13 @@ final class LlmFlowGenerator {
       String id = node.path("id").asString("");
       String type = node.path("type").asString("");
       if (id.isBlank() || !CanvasContract.NODE_TYPES.contains(type)) {
-        problems.add(
+        String problem =
             "node "
-                + node
+                + named(id, type)
                 + " needs an id and a type among "
-                + String.join(", ", CanvasContract.NODE_TYPES));
+                + String.join(", ", CanvasContract.NODE_TYPES);
+        problems.add(problem);
+        logged.add(problem);
         continue;
       }
       @SuppressWarnings("unchecked")
@@ -154,6 +171,15 @@ final class LlmFlowGenerator {
               branch ? label : null));
     }
     return problems.isEmpty() ? laidOut(new Canvas(nodes, edges)) : null;
+  }
+
+  /** A drafted node by its id and type, each cut short: never its label or config. */
+  private static String named(String id, String type) {
+    return "\"" + shortened(id) + "\" (type \"" + shortened(type) + "\")";
+  }
+
+  private static String shortened(String text) {
+    return text.length() <= 40 ? text : text.substring(0, 40) + "…";
   }
 
   /**

@@ -58,7 +58,8 @@ class EmailBookActivitiesImpl implements EmailBookActivities {
   public void record(
       String tenantId, String runId, String nodeId, EmailMessage message, String status) {
     emails.insertOnce(UUID.fromString(tenantId), UUID.fromString(runId), nodeId, message, status);
-    log.info("Email {} to {} {}", message.messageId(), message.to(), status);
+    // the address and the rendered text are the tenant's data: the outbound email API shows them
+    log.info("Email {} of run {} {}", message.messageId(), runId, status);
   }
 
   private static UUID uuid(String value, String what) {

@@ -17,7 +17,8 @@ import org.springframework.stereotype.Component;
  * are deleted once older than {@code crm.retention.keep} (30 days by default; 0 keeps everything).
  * Pending deliveries and events not yet dispatched are never touched, whatever their age. The
  * answers kept for Idempotency-Key repeats go after {@code crm.idempotency.keep} (a day), which is
- * part of the API's promise, not of retention. Run records, enrollments and outbound emails are the
+ * part of the API's promise, not of retention; security events (refused calls) after {@code
+ * crm.security-events.keep} (90 days). Run records, enrollments and outbound emails are the
  * product's history and are kept.
  */
 @Component
@@ -31,6 +32,7 @@ public class Retention implements SchedulingConfigurer {
   private final RetentionRepository rows;
   private final Duration keep;
   private final Duration idempotencyKeep;
+  private final Duration securityEventsKeep;
   private final CrmProperties.Retention settings;
 
   Retention(RetentionRepository rows, CrmProperties properties) {
@@ -38,6 +40,7 @@ public class Retention implements SchedulingConfigurer {
     this.settings = properties.retention();
     this.keep = settings.keep();
     this.idempotencyKeep = properties.idempotency().keep();
+    this.securityEventsKeep = properties.securityEvents().keep();
   }
 
   @Override
@@ -52,6 +55,14 @@ public class Retention implements SchedulingConfigurer {
     int keys = inBatches(batch -> rows.deleteIdempotentRequests(now.minus(idempotencyKeep), batch));
     if (keys > 0) {
       log.info("Retention: forgot {} Idempotency-Keys older than {}", keys, idempotencyKeep);
+    }
+    if (!securityEventsKeep.isZero() && !securityEventsKeep.isNegative()) {
+      int refusals =
+          inBatches(batch -> rows.deleteSecurityEvents(now.minus(securityEventsKeep), batch));
+      if (refusals > 0) {
+        log.info(
+            "Retention: deleted {} security events older than {}", refusals, securityEventsKeep);
+      }
     }
     if (keep.isZero() || keep.isNegative()) {
       return;

@@ -75,6 +75,20 @@ class RetentionRepository {
         .update();
   }
 
+  /** Security events (refused calls) recorded before the cut-off, oldest first. */
+  int deleteSecurityEvents(OffsetDateTime recordedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from security_event where id in (
+                select id from security_event
+                where created_at < :before
+                order by created_at limit :batch)
+            """)
+        .param("before", recordedBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

@@ -40,7 +40,18 @@ import tools.jackson.databind.JsonNode;
 @Tag("compose")
 class ComposeStackTest {
 
-  private static final String KEY = "crm_compose_local_key_change_me_0123456789abcdef";
+  private static final String KEY = "crm_compose_" + UUID.randomUUID().toString().replace("-", "");
+
+  /** What docker-compose.yml requires of the environment, made for this run. */
+  private static Map<String, String> secrets() {
+    byte[] secretsKey = new byte[32];
+    new java.security.SecureRandom().nextBytes(secretsKey);
+    return Map.of(
+        "CRM_SECRETS_KEY", java.util.Base64.getEncoder().encodeToString(secretsKey),
+        "CRM_DB_PASSWORD", UUID.randomUUID().toString(),
+        "CRM_ADMIN_TOKEN", UUID.randomUUID().toString(),
+        "CRM_BOOTSTRAP_API_KEY", KEY);
+  }
 
   private static ComposeContainer stack;
 
@@ -66,6 +77,7 @@ class ComposeStackTest {
   private static ComposeContainer composeStack() {
     return new ComposeContainer(new File("../docker-compose.yml"))
         .withBuild(true)
+        .withEnv(secrets())
         .withExposedService(
             "api-server",
             8080,

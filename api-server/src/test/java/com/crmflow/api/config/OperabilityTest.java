@@ -40,6 +40,55 @@ class OperabilityTest extends ApiTest {
     assertThat(health.text("/status")).isEqualTo("UP");
     assertThat(health.text("/components/db/status")).isEqualTo("UP");
     assertThat(health.text("/components/temporal/status")).isEqualTo("UP");
+    // statuses only: an anonymous caller learns nothing of the database or the server
+    assertThat(health.at("/components/db/details").isMissingNode()).isTrue();
+    assertThat(health.rawBody()).doesNotContain("PostgreSQL", "validationQuery", "127.0.0.1");
+    assertThat(anonymous().get("/actuator/health/liveness").text("/status")).isEqualTo("UP");
+  }
+
+  @Test
+  void managementEndpointsBeyondHealthTakeTheAdminToken() {
+    String tenantKey = newTenant().key();
+    for (String path :
+        List.of(
+            "/actuator",
+            "/actuator/prometheus",
+            "/actuator/metrics",
+            "/actuator/metrics/jvm.memory.used",
+            "/actuator/info")) {
+      for (ApiResponse refused :
+          List.of(
+              anonymous().get(path),
+              withKey(tenantKey).get(path),
+              withKey(ADMIN_TOKEN + "x").get(path),
+              anonymous().withHeader("Authorization", ADMIN_TOKEN).get(path))) {
+        assertThat(refused.status()).as(path).isEqualTo(401);
+        assertThat(refused.contentType()).as(path).startsWith("application/problem+json");
+        assertThat(refused.header("WWW-Authenticate")).as(path).isEqualTo("Bearer");
+        assertThat(refused.text("/detail")).as(path).contains("admin token");
+        assertThat(refused.json().has("measurements")).as(path).isFalse();
+        assertThat(refused.json().has("names")).as(path).isFalse();
+        assertThat(refused.rawBody()).as(path).doesNotContain("jvm_memory", "_links");
+      }
+      assertThat(admin().get(path).status()).as(path).isEqualTo(200);
+    }
+    assertThat(admin().get("/actuator/metrics").at("/names").toString())
+        .contains("jvm.memory.used");
+    // kept as security events, as the admin API's refusals are
+    assertThat(
+            jdbc.sql(
+                    """
+                    select reason from security_event
+                    where path = '/actuator/info' and actor = 'admin' and status = 401
+                    order by id desc limit 4
+                    """)
+                .query(String.class)
+                .list())
+        .containsExactlyInAnyOrder(
+            "no Authorization header",
+            "a wrong admin token",
+            "a wrong admin token",
+            "a wrong admin token");
   }
 
   @Test
@@ -105,11 +154,48 @@ class OperabilityTest extends ApiTest {
   @Test
   void prometheusMetricsAreServed() {
     newTenant().api().get("/api/v1/contacts");
-    ApiResponse metrics = anonymous().get("/actuator/prometheus");
+    ApiResponse metrics = admin().get("/actuator/prometheus");
     assertThat(metrics.status()).isEqualTo(200);
     assertThat(metrics.rawBody())
         .contains("jvm_memory_used_bytes")
         .contains("http_server_requests");
+  }
+
+  @Test
+  void theConsoleIsServedWithASecurityPolicyThatForbidsFraming() {
+    for (String path : List.of("/console/", "/console/index.html")) {
+      ApiResponse page = anonymous().get(path);
+      String policy = page.header("Content-Security-Policy");
+      assertThat(policy)
+          .as(path)
+          .contains("script-src 'self'", "object-src 'none'", "base-uri 'self'")
+          .contains("frame-ancestors 'none'")
+          .doesNotContain("unsafe-eval", "unsafe-inline");
+      assertThat(policy.replaceAll(".*script-src ([^;]*).*", "$1")).isEqualTo("'self'");
+      assertThat(page.header("X-Frame-Options")).as(path).isEqualTo("DENY");
+      assertThat(page.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
+      assertThat(page.header("Referrer-Policy")).as(path).isEqualTo("no-referrer");
+    }
+  }
+
+  @Test
+  void apiAnswersAreNeverSniffedRefusalsIncluded() {
+    var tenant = newTenant();
+    for (ApiResponse answer :
+        List.of(
+            tenant.api().get("/api/v1/contacts"),
+            tenant.api().get("/api/v1/contacts/" + java.util.UUID.randomUUID()),
+            anonymous().get("/api/v1/contacts"),
+            anonymous().get("/actuator/prometheus"),
+            anonymous().get("/actuator/health"),
+            admin().get("/admin/v1/tenants"))) {
+      assertThat(answer.header("X-Content-Type-Options"))
+          .as(answer.toString())
+          .isEqualTo("nosniff");
+      assertThat(answer.header("Referrer-Policy")).as(answer.toString()).isEqualTo("no-referrer");
+      // the console's policy is the console's: the API's JSON needs none of it
+      assertThat(answer.header("Content-Security-Policy")).isNull();
+    }
   }
 
   @Test

@@ -21,6 +21,8 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -67,8 +69,26 @@ class ConsoleBrowserTest extends ApiTest {
     }
   }
 
+  /** Kept by the page from its first script on: what its Content-Security-Policy refused. */
+  private static final String RECORD_CSP_VIOLATIONS =
+      """
+      window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', e =>
+          window.cspViolations.push(e.effectiveDirective + ' refused ' + e.blockedURI));
+      """;
+
+  @SuppressWarnings("unchecked")
+  private void assertNoCspViolation() {
+    assertThat((List<String>) browser.executeScript("return window.cspViolations"))
+        .as("CSP violations on " + browser.getCurrentUrl())
+        .isNotNull()
+        .isEmpty();
+  }
+
   private void buildActivateRunAndRetry() throws Exception {
     TenantClient tenant = newTenant("*");
+    browser.executeCdpCommand(
+        "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
     browser.get(baseUrl() + "/console");
     type(By.id("api-key"), tenant.key());
     click(By.xpath("//button[text()='Sign in']"));
@@ -155,6 +175,7 @@ class ConsoleBrowserTest extends ApiTest {
     assertThat(nodeClasses(free)).doesNotContain("completed");
     assertThat(peer.received("/pro")).hasSize(1);
     screenshot("completed-run");
+    assertNoCspViolation();
 
     // a run that fails at free, retried from that node once free answers
     peer.answer("/free", 400, "{\"error\": \"not yet\"}");
@@ -175,6 +196,21 @@ class ConsoleBrowserTest extends ApiTest {
     assertThat(peer.received("/free")).hasSize(2);
     assertThat(peer.received("/pro")).hasSize(1);
     screenshot("retried-run");
+    assertNoCspViolation();
+    // the console ran under its policy throughout, both page loads included
+    assertThat(
+            browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(m -> m.contains("Content Security Policy")))
+        .isEmpty();
+    // and the policy is in force: a script written into the page does not run
+    Object ran =
+        browser.executeScript(
+            "const s = document.createElement('script');"
+                + " s.textContent = 'window.inlineRan = true';"
+                + " document.head.appendChild(s);"
+                + " return window.inlineRan === true;");
+    assertThat(ran).isEqualTo(false);
   }
 
   private String sequenceId(TenantClient tenant) {

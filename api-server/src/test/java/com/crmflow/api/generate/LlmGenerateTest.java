@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
@@ -19,6 +22,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 // each provider's service is needed by its class only: closing it frees its servers and ports
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@ExtendWith(OutputCaptureExtension.class)
 abstract class LlmGenerateTest extends ApiTest {
 
   /** A tenant whose prompts never leave the service (crm.generate.llm.off-for-tenants). */
@@ -167,6 +171,33 @@ abstract class LlmGenerateTest extends ApiTest {
       assertThat(outcome.requests()).hasSize(1);
       assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
     }
+  }
+
+  @Test
+  void aDraftsHeaderValuesNeverReachTheLog(CapturedOutput output) {
+    String secret = "Bearer sk-live-" + UUID.randomUUID();
+    // a node of no known type, and an http_request without its url: both carry the header
+    String unknownType =
+        GOOD_FLOW.replace(
+            "{\"id\":\"welcome\",\"type\":\"email\",\"label\":\"Welcome\",\"config\":{\"subject\":\"Welcome aboard\"}}",
+            "{\"id\":\"welcome\",\"type\":\"http_call\",\"label\":\"Call\",\"config\":"
+                + "{\"headers\":{\"Authorization\":\""
+                + secret
+                + "\"}}}");
+    String noUrl = unknownType.replace("http_call", "http_request");
+    assertThat(unknownType).contains(secret, "http_call");
+
+    Outcome outcome = generate(newTenant(), toolCall(unknownType), toolCall(noUrl));
+
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(outcome.requests()).hasSize(2);
+    assertThat(output.getAll())
+        .contains("Draft 1 of the language model has problems")
+        .contains("node \"welcome\" (type \"http_call\") needs an id and a type")
+        .contains("Draft 2 of the language model has problems")
+        .contains("node welcome: data.config.url")
+        .doesNotContain(secret)
+        .doesNotContain("sk-live-");
   }
 
   @Test

@@ -123,6 +123,36 @@ class RetentionTest extends ApiTest {
   }
 
   @Test
+  void securityEventsOlderThanNinetyDaysGo() {
+    // a real refusal of this tenant's key, then two more rows aged as if kept for a while
+    var readOnly = keyFor(tenantId, List.of("contacts:read"), null);
+    assertThat(readOnly.post("/api/v1/contacts", java.util.Map.of("email", "a@b.example")).status())
+        .isEqualTo(403);
+    for (int daysAgo : new int[] {100, 80}) {
+      jdbc.sql(
+              """
+              insert into security_event (tenant_id, actor, method, path, status, reason,
+                                          remote_address, created_at)
+              values (:t, 'api_key', 'GET', :path, 401, 'aged', '127.0.0.1',
+                      now() - make_interval(days => :days))
+              """)
+          .param("t", tenantId)
+          .param("path", "/aged/" + daysAgo)
+          .param("days", daysAgo)
+          .update();
+    }
+
+    retention.purge();
+
+    assertThat(
+            jdbc.sql("select path from security_event where tenant_id = :t order by path")
+                .param("t", tenantId)
+                .query(String.class)
+                .list())
+        .containsExactly("/aged/80", "/api/v1/contacts");
+  }
+
+  @Test
   void handOverMarksOlderThanThirtyDaysGo() {
     String old = "email <" + UUID.randomUUID() + ".mail@crmflow.local>";
     String recent = "email <" + UUID.randomUUID() + ".mail@crmflow.local>";

@@ -1259,7 +1259,7 @@ class AutomationRunApiTest extends ApiTest {
     await()
         .atMost(Duration.ofSeconds(2))
         .until(() -> endedRuns("completed") >= completedBefore + 1);
-    assertThat(anonymous().get("/actuator/prometheus").rawBody())
+    assertThat(admin().get("/actuator/prometheus").rawBody())
         .contains("crm_runs_ended_total{status=\"failed\"}")
         .contains("crm_runs_ended_total{status=\"cancelled\"}")
         .contains("crm_runs_awaiting_start ");
