@@ -152,6 +152,10 @@ public final class TemporalDevServer implements AutoCloseable {
     // at once; ours are registered as it starts, and the cache spares every start a read of them.
     command.addAll(
         List.of("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"));
+    // Task queue fairness: the tasks of each tenant (its fairness key, set on every start) are
+    // dispatched in turn, so one tenant's backlog does not delay another's (docs/design.md)
+    command.addAll(List.of("--dynamic-config-value", "matching.useNewMatcher=true"));
+    command.addAll(List.of("--dynamic-config-value", "matching.enableFairness=true"));
     command.addAll(List.of("--log-level", "warn", "--color", "never"));
     return command;
   }
