@@ -52,7 +52,7 @@ final class AdmissionPace {
   private boolean busySinceSample;
 
   /**
-   * Runs ended per second (smoothed), measured only while calls wait for the pace: then it is the
+   * Runs ended per second (smoothed), measured only while the pace holds calls back: then it is the
    * rate the process can finish runs at. Quiet spells (callers slower than the pace, or no calls)
    * leave it as it was, so a burst after a pause starts at the last pace instead of the floor.
    */
