@@ -62,7 +62,8 @@ public class FairnessBench {
       double seconds,
       double machineBusy,
       Map<Integer, Long> floodAnswers,
-      long sinkCalls) {}
+      long sinkCalls,
+      Map<String, Double> cpuShares) {}
 
   public static void main(String[] args) {
     try {
@@ -216,6 +217,7 @@ public class FairnessBench {
     Map<Integer, Long> floodBefore = floodAnswers == null ? Map.of() : Map.copyOf(floodAnswers);
     long sinkBefore = sinkCalls.get();
     long[] cpuBefore = machineTicks();
+    Map<String, Long> processBefore = processTicks();
     List<Double> contacts = new CopyOnWriteArrayList<>();
     List<Double> health = new CopyOnWriteArrayList<>();
     AtomicBoolean sampling = new AtomicBoolean(true);
@@ -272,6 +274,15 @@ public class FairnessBench {
     sampling.set(false);
     sampler.join();
     long[] cpuAfter = machineTicks();
+    Map<String, Long> processAfter = processTicks();
+    Map<String, Double> cpuShares = new java.util.LinkedHashMap<>();
+    processAfter.forEach(
+        (process, ticks) -> {
+          long total = cpuAfter[1] - cpuBefore[1];
+          if (total > 0 && processBefore.containsKey(process)) {
+            cpuShares.put(process, 100.0 * (ticks - processBefore.get(process)) / total);
+          }
+        });
     Map<Integer, Long> floodDuring = new java.util.TreeMap<>();
     if (floodAnswers != null) {
       floodAnswers.forEach(
@@ -288,7 +299,7 @@ public class FairnessBench {
             ? Double.NaN
             : 100.0 * (cpuAfter[0] - cpuBefore[0]) / (cpuAfter[1] - cpuBefore[1]);
     return new Phase(
-        name, endToEnd, answers, contacts, health, seconds, busy, floodDuring, sinkDuring);
+        name, endToEnd, answers, contacts, health, seconds, busy, floodDuring, sinkDuring, cpuShares);
   }
 
   /** When the run completed (epoch ms); waits up to 120 s for it. */
@@ -312,6 +323,10 @@ public class FairnessBench {
 
   static void print(Phase p) {
     StringBuilder flood = new StringBuilder();
+    p.cpuShares()
+        .forEach(
+            (process, share) ->
+                flood.append(String.format(Locale.ROOT, " cpu_%s_pct=%.0f", process, share)));
     if (!p.floodAnswers().isEmpty()) {
       long total = p.floodAnswers().values().stream().mapToLong(Long::longValue).sum();
       flood.append(
@@ -452,6 +467,31 @@ public class FairnessBench {
     } catch (IOException | RuntimeException e) {
       return new long[] {0, 0};
     }
+  }
+
+  /**
+   * CPU ticks (user + system) of this harness and of the processes named in WATCH_PIDS
+   * ("service=123 temporal=456"), from /proc; shares are of the whole machine (all cores).
+   */
+  static Map<String, Long> processTicks() {
+    Map<String, Long> ticks = new java.util.LinkedHashMap<>();
+    List<String> watched = new ArrayList<>();
+    watched.add("harness=" + ProcessHandle.current().pid());
+    String pids = System.getenv("WATCH_PIDS");
+    if (pids != null && !pids.isBlank()) {
+      watched.addAll(List.of(pids.trim().split("\\s+")));
+    }
+    for (String entry : watched) {
+      String[] nameAndPid = entry.split("=", 2);
+      try {
+        String stat = Files.readString(Path.of("/proc", nameAndPid[1], "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        ticks.put(nameAndPid[0], Long.parseLong(f[11]) + Long.parseLong(f[12]));
+      } catch (IOException | RuntimeException e) {
+        // not on Linux, or the process is gone: no share for it
+      }
+    }
+    return ticks;
   }
 
   static String env(String name, String fallback) {

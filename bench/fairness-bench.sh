@@ -11,10 +11,13 @@
 # Through the admin API the harness makes tenant A (webhook → http_request to the sink) and tenant
 # B (webhook → create_record), measures B alone, then B while A's CALLERS callers send A's trigger
 # as fast as they are answered, and prints a RESULT line per phase and a TARGET line per target.
-# JAVA: the java to run the harness with (default: java on PATH).
+# JAVA: the java to run the harness with (default: java on PATH). WATCH_PIDS ("name=pid ..."):
+# processes whose CPU share of the machine each phase reports, besides the harness's (the
+# service and its Temporal dev server when the script started them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA=${JAVA:-java}
+WATCH_PIDS=${WATCH_PIDS:-}
 if [[ -z ${BASE_URL:-} ]]; then
   PORT=8092
   ADMIN_TOKEN=fairness-bench-admin-$RANDOM$RANDOM
@@ -33,7 +36,9 @@ if [[ -z ${BASE_URL:-} ]]; then
     kill -0 $SERVICE 2> /dev/null || { echo "the service did not start: $DATA/service.log" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
     sleep 1
   done
+  TEMPORAL=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1 || true)
+  WATCH_PIDS="service=$SERVICE${TEMPORAL:+ temporal=$TEMPORAL}"
 fi
 : "${ADMIN_TOKEN:?ADMIN_TOKEN, the admin token (crm.admin-token) of the service at BASE_URL, is required}"
-export BASE_URL ADMIN_TOKEN
+export BASE_URL ADMIN_TOKEN WATCH_PIDS
 "$JAVA" bench/FairnessBench.java
