@@ -183,11 +183,20 @@ public record CrmProperties(
      * @param enabled whether trigger calls are limited per tenant at all
      * @param requests the calls a tenant may make per window (and at once, after a pause)
      * @param window the window, in whole seconds
+     * @param refusalDelay a 429 is sent after the time until a call fits, at most this long,
+     *     without holding a request thread (0: at once); up to 10s
      */
     public record Quota(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("100") @Min(1) @Max(1_000_000) int requests,
-        @DefaultValue("10s") @NotNull Duration window) {
+        @DefaultValue("10s") @NotNull Duration window,
+        @DefaultValue("1s") @NotNull Duration refusalDelay) {
+
+      @AssertTrue(message = "refusal-delay must be between 0 and 10s")
+      public boolean isRefusalDelayShort() {
+        return refusalDelay == null
+            || (!refusalDelay.isNegative() && refusalDelay.compareTo(Duration.ofSeconds(10)) <= 0);
+      }
 
       @AssertTrue(message = "window must be whole seconds, from 1s to 1h")
       public boolean isWindowWholeSeconds() {

@@ -1,24 +1,27 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.config.CrmProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.core.Ordered;
 
-/** The trigger quota on the public trigger's path, after the audit interceptor (order 0). */
+/** The trigger quota on the public trigger's path, the first filter of its calls. */
 @Configuration
-class TriggerQuotaConfig implements WebMvcConfigurer {
+class TriggerQuotaConfig {
 
-  private final TriggerQuotas quotas;
-
-  TriggerQuotaConfig(TriggerQuotas quotas) {
-    this.quotas = quotas;
+  @Bean(destroyMethod = "close")
+  TriggerQuotaFilter triggerQuotaFilter(TriggerQuotas quotas, CrmProperties properties) {
+    return new TriggerQuotaFilter(quotas, properties.trigger().quota().refusalDelay());
   }
 
-  @Override
-  public void addInterceptors(InterceptorRegistry registry) {
-    registry
-        .addInterceptor(new TriggerQuotaInterceptor(quotas))
-        .addPathPatterns("/api/webhooks/automation/**")
-        .order(1);
+  @Bean
+  FilterRegistrationBean<TriggerQuotaFilter> triggerQuotaFilterRegistration(
+      TriggerQuotaFilter filter) {
+    var registration = new FilterRegistrationBean<>(filter);
+    registration.addUrlPatterns(TriggerQuotaFilter.PATH + "*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
+    registration.setAsyncSupported(true);
+    return registration;
   }
 }
