@@ -38,7 +38,8 @@ import java.util.regex.Pattern;
  * needs (a run of B not completed, an unexpected answer).
  *
  * <p>Environment: BASE_URL, ADMIN_TOKEN (required); RUNS (B's runs per phase, 60), B_INTERVAL_MS
- * (500), CALLERS (32), FLOOD_WARMUP_S (A's flood before B is measured, 5), SAMPLE_MS (100).
+ * (500), CALLERS (32), FLOOD_WARMUP_S (A's flood before B is measured, 5), SAMPLE_MS (100),
+ * A_QUOTA (A's own trigger quota per second, set through the admin API; unset: the default).
  */
 public class FairnessBench {
 
@@ -127,6 +128,15 @@ public class FairnessBench {
              "config":{"entityType":"contact","fieldMappings":{"first_name":"B {{trigger.n}}",
              "email":"{{trigger.email}}"}}}}
             """));
+    String aQuota = System.getenv("A_QUOTA");
+    if (aQuota != null && !aQuota.isBlank()) {
+      call(
+          "PUT",
+          "/admin/v1/tenants/" + a.id() + "/trigger-quota",
+          adminToken,
+          "{\"requests\":" + Integer.parseInt(aQuota.trim()) + ",\"window_seconds\":1}",
+          200);
+    }
     for (int i = 0; i < 20; i++) { // something to list
       call(
           "POST",
@@ -136,9 +146,15 @@ public class FairnessBench {
           201);
     }
     System.out.printf(
-        "fairness bench: %s, tenant A %s floods with %d callers, tenant B %s fires every %d ms,"
-            + " %d runs a phase%n",
-        base, a.id(), callers, b.id(), intervalMs, runs);
+        "fairness bench: %s, tenant A %s floods with %d callers (trigger quota %s), tenant B %s"
+            + " fires every %d ms, %d runs a phase%n",
+        base,
+        a.id(),
+        callers,
+        aQuota == null || aQuota.isBlank() ? "the default" : aQuota.trim() + "/s",
+        b.id(),
+        intervalMs,
+        runs);
 
     Phase quiet = measure("quiet", b, triggerB, runs, intervalMs, sampleMs, null, sinkCalls);
     print(quiet);

@@ -2,7 +2,7 @@
 # Fairness between tenants, with bench/FairnessBench.java (docs/benchmarks.md, "Fairness between
 # tenants").
 #   [BASE_URL=http://127.0.0.1:8080 ADMIN_TOKEN=...] [RUNS=60] [CALLERS=32] [B_INTERVAL_MS=500]
-#   [FLOOD_WARMUP_S=5] [SAMPLE_MS=100] bench/fairness-bench.sh
+#   [FLOOD_WARMUP_S=5] [SAMPLE_MS=100] [A_QUOTA=<calls per second>] bench/fairness-bench.sh
 # Against a running service (BASE_URL and its admin token ADMIN_TOKEN), or, without BASE_URL, a
 # service it starts on its embedded defaults (fresh data dir, port 8092, the Temporal dev server
 # on 7297 with its UI on 8297; the service's log is kept in target/fairness-bench-service.log).
