@@ -79,13 +79,13 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
       refuse(response, request.getRequestURI(), check);
       return;
     }
-    AsyncContext refusal = request.startAsync();
+    AsyncContext refusal = request.startAsync(request, response);
     refusal.setTimeout(delayMillis + TimeUnit.SECONDS.toMillis(30));
     String path = request.getRequestURI();
     timer.schedule(
         () -> {
           try {
-            refuse((HttpServletResponse) refusal.getResponse(), path, check);
+            refuse(response, path, check);
           } catch (IOException | RuntimeException gone) {
             // the caller left: nothing to answer
           } finally {

@@ -5,17 +5,24 @@ import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.tenant.TriggerQuota;
+import jakarta.servlet.FilterChain;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
  * A tenant's quota on its public triggers (429 with the RateLimit fields, per tenant, set through
@@ -24,7 +31,58 @@ import org.springframework.beans.factory.annotation.Autowired;
 class TriggerQuotaApiTest extends ApiTest {
 
   @Autowired private TriggerAdmission admission;
+  @Autowired private TriggerQuotas quotas;
   @Autowired private CrmProperties properties;
+
+  @Test
+  void aRefusalIsSentLaterFromATimerWithoutHoldingTheRequestThread() throws Exception {
+    TenantClient tenant = newTenant();
+    assertThat(quotas.set(tenant.id(), new TriggerQuota(1, 3600))).isTrue();
+    TriggerQuotaFilter delayed = new TriggerQuotaFilter(quotas, Duration.ofSeconds(3));
+    TriggerQuotaFilter atOnce = new TriggerQuotaFilter(quotas, Duration.ZERO);
+    AtomicInteger passedOn = new AtomicInteger();
+    FilterChain chain = (request, response) -> passedOn.incrementAndGet();
+    try {
+      delayed.doFilter(triggerCall(tenant.id()), new MockHttpServletResponse(), chain);
+      assertThat(passedOn).as("within the quota").hasValue(1);
+
+      MockHttpServletRequest refused = triggerCall(tenant.id());
+      MockHttpServletResponse answer = new MockHttpServletResponse();
+      delayed.doFilter(refused, answer, chain);
+
+      // the filter returned on the request's thread with the answer left to its timer
+      assertThat(refused.isAsyncStarted()).isTrue();
+      assertThat(passedOn).as("not passed on").hasValue(1);
+      await().atMost(Duration.ofSeconds(15)).until(() -> !refused.isAsyncStarted());
+      assertThat(answer.getStatus()).isEqualTo(429);
+      assertThat(answer.getContentType()).isEqualTo("application/problem+json");
+      assertThat(answer.getHeader("Retry-After")).isEqualTo("3600");
+      assertThat(answer.getHeader("RateLimit-Policy")).isEqualTo("\"trigger\";q=1;w=3600");
+      assertThat(answer.getHeader("RateLimit")).matches("\"trigger\";r=0;t=\\d+");
+      assertThat(answer.getContentAsString())
+          .contains("\"status\":429")
+          .contains("1 trigger calls per 3600 s is spent");
+
+      MockHttpServletRequest refusedAtOnce = triggerCall(tenant.id());
+      MockHttpServletResponse answeredAtOnce = new MockHttpServletResponse();
+      atOnce.doFilter(refusedAtOnce, answeredAtOnce, chain);
+      assertThat(refusedAtOnce.isAsyncStarted()).isFalse();
+      assertThat(answeredAtOnce.getStatus()).isEqualTo(429);
+      assertThat(passedOn).hasValue(1);
+      assertThat(runsOf(tenant.id())).as("nothing reached the trigger").isZero();
+    } finally {
+      delayed.close();
+      atOnce.close();
+      quotas.set(tenant.id(), null);
+    }
+  }
+
+  private static MockHttpServletRequest triggerCall(UUID tenant) {
+    MockHttpServletRequest request =
+        new MockHttpServletRequest("POST", "/api/webhooks/automation/" + tenant + "/hook");
+    request.setAsyncSupported(true);
+    return request;
+  }
 
   @Test
   void aTenantOverItsOwnQuotaGets429WithTheRateLimitFieldsWhileAnotherTenantGoesOn() {
