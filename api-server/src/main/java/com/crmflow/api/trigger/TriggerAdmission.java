@@ -48,8 +48,8 @@ import org.springframework.stereotype.Component;
  * <p>Below the limit, calls are also let in at a {@link AdmissionPace pace} (unless {@code paced}
  * is off): about the rate at which runs end, evenly spaced, which keeps runs that wake from short
  * delays from arriving in waves. Each tenant has its own slots, spaced by its share of the pace
- * (the pace times the number of tenants with runs due), so a tenant sending few calls finds its
- * slot free however many another sends. A call whose slot is more than {@code max-wait} away is
+ * (the pace divided by the number of tenants with runs due), so a tenant sending few calls finds
+ * its slot free however many another sends. A call whose slot is more than {@code max-wait} away is
  * refused.
  *
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
