@@ -102,13 +102,14 @@ class EnrollmentScopesTest extends ApiTest {
     ApiResponse active = flowsOnly.patch("/api/v1/sequences/" + linear, Map.of("status", "active"));
     assertThat(active.status()).as(active.toString()).isEqualTo(200);
     String onEnrolled = uniqueId("on-enrolled");
-    activeAutomation(
-        flowsOnly,
-        canvas(
-            List.of(
-                node(onEnrolled, "crm_event_trigger", Map.of("eventType", "sequence.enrolled")),
-                node("send", "http_request", sendTrigger(peer.url("/event")))),
-            List.of(edge("e1", onEnrolled, "send"))));
+    String automation =
+        activeAutomation(
+            flowsOnly,
+            canvas(
+                List.of(
+                    node(onEnrolled, "crm_event_trigger", Map.of("eventType", "sequence.enrolled")),
+                    node("send", "http_request", sendTrigger(peer.url("/event")))),
+                List.of(edge("e1", onEnrolled, "send"))));
 
     ApiResponse enrolled = enroll(flowsOnly, linear, contactId);
 
@@ -147,6 +148,21 @@ class EnrollmentScopesTest extends ApiTest {
     JsonNode event = events(tenant.id(), "sequence.enrolled").get(0);
     assertThat(event.at("/data/contact_id").asString()).isEqualTo(contactId);
     assertThat(event.toString()).doesNotContain(EMAIL);
+
+    // the run of an automation on sequence.* names the enrolled contact: a reader of runs without
+    // contacts:read sees its ids only
+    String eventRunId =
+        jdbc.sql("select id::text from automation_run where sequence_id = :s")
+            .param("s", UUID.fromString(automation))
+            .query(String.class)
+            .single();
+    ApiClient runReader =
+        keyFor(tenant.id(), List.of("automation_runs:read", "sequences:read"), null);
+    JsonNode shown =
+        runReader.get("/api/v1/automation-runs/" + eventRunId).at("/run/trigger_payload");
+    assertThat(shown.at("/data/contact_id").asString()).isEqualTo(contactId);
+    assertThat(shown.at("/data/sequence_name").isMissingNode()).isTrue();
+    assertThat(shown.at("/withheld/0").asString()).isEqualTo("contacts:read");
   }
 
   @Test
