@@ -34,7 +34,7 @@ java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
   --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.embedded.temporal-ui-port=8299 \
   --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
-  --crm.rate-limit.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
+  --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
 SERVICE=$!
 trap 'rc=$?; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done

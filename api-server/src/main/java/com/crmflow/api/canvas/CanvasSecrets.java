@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class CanvasSecrets {
 
-  /** What a kept secret whose node now sends it elsewhere is told. */
+  /** What a kept secret is told when the change sends its node's request elsewhere. */
   static final String MOVED =
       "is a stored secret, and this change sends the request to another method, scheme, host or"
           + " port: send the secret itself again (a stored secret goes only to the method and"

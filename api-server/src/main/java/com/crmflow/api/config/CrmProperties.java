@@ -1,6 +1,7 @@
 package com.crmflow.api.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
@@ -150,19 +151,62 @@ public record CrmProperties(
       @DefaultValue("5") @Min(0) int reconcileGraceSeconds) {}
 
   /** The public trigger. */
-  public record Trigger(@DefaultValue @Valid Admission admission) {
+  public record Trigger(
+      @DefaultValue @Valid Admission admission, @DefaultValue @Valid Quota quota) {
 
     /**
-     * Backpressure: calls are let in at about the rate runs end.
+     * Backpressure, fair between tenants: calls are let in at about the rate runs end, and refused
+     * (503) beyond what keeps the runs already accepted on time.
      *
-     * @param maxDueRuns runs due at once before calls wait for room (0: no limit)
-     * @param maxWait how long a call waits for room before it is accepted anyway
+     * @param maxDueRuns runs due at once, shared fairly between tenants, before calls are refused
+     *     (0: no limit)
+     * @param maxWait the longest a call sleeps until its slot of the pace; a call whose slot is
+     *     further off is refused (at most 1 s: a request thread is never parked for seconds)
      * @param paced let calls in no faster than runs have been ending
      */
     public record Admission(
         @DefaultValue("32") @Min(0) int maxDueRuns,
-        @DefaultValue("5s") @NotNull Duration maxWait,
-        @DefaultValue("true") boolean paced) {}
+        @DefaultValue("100ms") @NotNull Duration maxWait,
+        @DefaultValue("true") boolean paced) {
+
+      @AssertTrue(message = "max-wait must be between 0 and 1s")
+      public boolean isMaxWaitShort() {
+        return maxWait == null
+            || (!maxWait.isNegative() && maxWait.compareTo(Duration.ofSeconds(1)) <= 0);
+      }
+    }
+
+    /**
+     * Each tenant's quota of public trigger calls: a token bucket of {@code requests} calls,
+     * refilled evenly over {@code window} (RateLimit-Policy {@code q} and {@code w}). A tenant may
+     * carry its own (admin API). Beyond it: 429 with Retry-After.
+     *
+     * @param enabled whether trigger calls are limited per tenant at all
+     * @param requests the calls a tenant may make per window (and at once, after a pause)
+     * @param window the window, in whole seconds
+     * @param refusalDelay a 429 is sent after the time until a call fits, at most this long,
+     *     without holding a request thread (0: at once); up to 10s
+     */
+    public record Quota(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("100") @Min(1) @Max(1_000_000) int requests,
+        @DefaultValue("10s") @NotNull Duration window,
+        @DefaultValue("1s") @NotNull Duration refusalDelay) {
+
+      @AssertTrue(message = "refusal-delay must be between 0 and 10s")
+      public boolean isRefusalDelayShort() {
+        return refusalDelay == null
+            || (!refusalDelay.isNegative() && refusalDelay.compareTo(Duration.ofSeconds(10)) <= 0);
+      }
+
+      @AssertTrue(message = "window must be whole seconds, from 1s to 1h")
+      public boolean isWindowWholeSeconds() {
+        return window == null
+            || (window.toNanos() % 1_000_000_000L == 0
+                && window.getSeconds() >= 1
+                && window.getSeconds() <= 3600);
+      }
+    }
   }
 
   /**

@@ -169,6 +169,16 @@ class OpenApiOperations {
       add(responses, 409, "The automation kept changing while the call was accepted.");
       add(responses, 413, "The payload is over the size a run can carry.");
       add(responses, 422, "The node is not an active automation's webhook trigger.");
+      add(
+          responses,
+          429,
+          "Over the tenant's trigger quota; Retry-After, RateLimit and RateLimit-Policy say when"
+              + " to try again.");
+      add(
+          responses,
+          503,
+          "The service is at capacity for this tenant's triggers; nothing was stored. Send it"
+              + " again after Retry-After.");
       return;
     }
     if (admin) {

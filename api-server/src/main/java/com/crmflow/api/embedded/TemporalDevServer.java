@@ -61,6 +61,9 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
+  /** Beside the database: it was made with task queue fairness on, which must stay on. */
+  static final String FAIRNESS_MARK = "task-queue-fairness";
+
   private final Settings settings;
   private volatile Process process;
   private volatile boolean closing;
@@ -152,8 +155,41 @@ public final class TemporalDevServer implements AutoCloseable {
     // at once; ours are registered as it starts, and the cache spares every start a read of them.
     command.addAll(
         List.of("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"));
+    if (fairness(settings)) {
+      // the tasks of each tenant (its fairness key, set on every start) are dispatched in turn,
+      // so one tenant's backlog does not delay another's (docs/design.md)
+      command.addAll(List.of("--dynamic-config-value", "matching.useNewMatcher=true"));
+      command.addAll(List.of("--dynamic-config-value", "matching.enableFairness=true"));
+    }
     command.addAll(List.of("--log-level", "warn", "--color", "never"));
     return command;
+  }
+
+  /**
+   * Whether task queue fairness is on for this database: for one made with it (marked by {@link
+   * #FAIRNESS_MARK} beside it), or a new one. A database made without it keeps it off: its server
+   * (1.29) keeps fair and classic task backlogs in separate tables and cannot move one to the
+   * other, so tasks queued before the switch would never be dispatched.
+   */
+  static boolean fairness(Settings settings) {
+    Path mark = settings.dir().resolve(FAIRNESS_MARK);
+    if (Files.exists(mark)) {
+      return true;
+    }
+    if (Files.exists(settings.database())) {
+      log.info(
+          "Task queue fairness stays off for {}: it was made without it (a new data directory"
+              + " has it)",
+          settings.database());
+      return false;
+    }
+    try {
+      Files.writeString(
+          mark, "this Temporal database runs with task queue fairness (matching.enableFairness)\n");
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write " + mark, e);
+    }
   }
 
   private void awaitServing(Process started) {

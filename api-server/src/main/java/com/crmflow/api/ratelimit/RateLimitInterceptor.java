@@ -11,12 +11,16 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Per-API-key request budget on the authenticated API. Every answer carries {@code
- * RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset}; a refused request gets
- * 429 with {@code Retry-After}. Buckets live in this process: with several API servers each
- * enforces its own.
+ * Per-API-key request budget on the authenticated API. Every answer carries the IETF fields {@code
+ * RateLimit-Policy: "api-key";q=<per minute>;w=60} and {@code RateLimit: "api-key";r=<left>;t=<s>}
+ * (draft-ietf-httpapi-ratelimit-headers-11), and for older clients {@code RateLimit-Limit}, {@code
+ * RateLimit-Remaining} and {@code RateLimit-Reset}; a refused request gets 429 with {@code
+ * Retry-After}. Buckets live in this process: with several API servers each enforces its own.
  */
 public class RateLimitInterceptor implements HandlerInterceptor {
+
+  /** The policy's name in the RateLimit fields. */
+  static final String POLICY = "api-key";
 
   private final CrmProperties.RateLimit settings;
   private final PerKeyLimiter limiter = new PerKeyLimiter();
@@ -40,6 +44,10 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     response.setHeader("RateLimit-Limit", Integer.toString(perMinute));
     response.setHeader("RateLimit-Remaining", Long.toString(decision.remaining()));
     response.setHeader("RateLimit-Reset", Long.toString(decision.resetSeconds()));
+    String policy = PerKeyLimiter.policyField(POLICY, perMinute, 60);
+    String limit = PerKeyLimiter.limitField(POLICY, decision);
+    response.setHeader("RateLimit-Policy", policy);
+    response.setHeader("RateLimit", limit);
     if (decision.allowed()) {
       return true;
     }
@@ -56,6 +64,10 @@ public class RateLimitInterceptor implements HandlerInterceptor {
             "RateLimit-Remaining",
             "0",
             "RateLimit-Reset",
-            retryAfter));
+            retryAfter,
+            "RateLimit-Policy",
+            policy,
+            "RateLimit",
+            limit));
   }
 }

@@ -5,6 +5,7 @@ import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.temporal.TenantFairness;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
@@ -344,6 +345,7 @@ public class RunStarter {
               // workflow task comes back with the start answer: no poll round trip
               .setDisableEagerExecution(false)
               .setMemo(memo)
+              .setPriority(TenantFairness.of(run.tenantId()))
               .setTypedSearchAttributes(
                   SearchAttributes.newBuilder()
                       .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())

@@ -6,6 +6,7 @@ import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.temporal.TenantFairness;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -223,6 +224,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
                 .setWorkflowIdReusePolicy(
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                 .setMemo(memo)
+                .setPriority(TenantFairness.of(row.tenantId()))
                 .setTypedSearchAttributes(
                     SearchAttributes.newBuilder()
                         .set(CrmSearchAttributes.TENANT_ID, row.tenantId().toString())

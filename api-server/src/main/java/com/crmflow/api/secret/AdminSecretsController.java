@@ -17,7 +17,9 @@ class AdminSecretsController {
 
   /**
    * {@code {key_id, canvas_node_secrets, chat_integration_tokens, webhook_signing_secrets,
-   * unreadable}}: every stored secret sealed with another key, sealed again with the current one.
+   * unreadable, remaining}}: every stored secret sealed with another key, sealed again with the
+   * current one; {@code remaining} counts those still left (written while it ran), 0 when the old
+   * key may go. 409 when this api-server has no key to seal with.
    */
   @PostMapping("/reseal")
   StoredSecretsReseal.Result reseal() {

@@ -1,5 +1,6 @@
 package com.crmflow.api.secret;
 
+import com.crmflow.api.web.ApiException;
 import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.util.ArrayList;
@@ -19,12 +20,18 @@ import tools.jackson.databind.json.JsonMapper;
  * Seals every stored secret that another key sealed again with the current key: the node secrets of
  * every canvas version, chat integration tokens and webhook signing secrets. A value is read with
  * whichever of the process's keys sealed it ({@code crm.secrets.key} or one of {@code
- * crm.secrets.previous-keys}); one that none of them opens is left as it is and reported. Safe to
- * run again, and while the service runs: each row is rewritten on its own, only when its value is
- * still the one read.
+ * crm.secrets.previous-keys}); one that none of them opens, or that is damaged, is left as it is
+ * and reported. Safe to run again, and while the service runs: each row is rewritten on its own,
+ * only when its value is still the one read, and the stored values are gone over again (at most
+ * {@link #MAX_PASSES} times) until a pass finds none left to re-seal, so that values written
+ * meanwhile (a canvas saved as a copy of one sealed with the old key) are re-sealed too. What is
+ * still left is answered as {@code remaining}.
  */
 @Service
 public class StoredSecretsReseal {
+
+  /** How many times the stored values are gone over before the re-seal answers. */
+  static final int MAX_PASSES = 5;
 
   private static final Logger log = LoggerFactory.getLogger(StoredSecretsReseal.class);
 
@@ -40,7 +47,7 @@ public class StoredSecretsReseal {
     this.cipher = cipher;
   }
 
-  /** A stored value none of the keys opens: where it is. */
+  /** A stored value none of the keys opens (or a damaged one): where it is. */
   public record Unreadable(String kind, UUID tenantId, String where) {}
 
   /**
@@ -50,34 +57,98 @@ public class StoredSecretsReseal {
    * @param canvasNodeSecrets node secrets sealed again, over all canvas versions
    * @param chatIntegrationTokens chat bot tokens sealed again
    * @param webhookSigningSecrets webhook signing secrets sealed again
-   * @param unreadable values that none of this process's keys opens, left as they are
+   * @param unreadable values that none of this process's keys opens, or that are damaged, left as
+   *     they are
+   * @param remaining values sealed with another key that this process opens but that are not
+   *     re-sealed yet (written while the re-seal ran): 0 when every value this process can read
+   *     names the current key; otherwise run the re-seal again
    */
   public record Result(
       String keyId,
       int canvasNodeSecrets,
       int chatIntegrationTokens,
       int webhookSigningSecrets,
-      List<Unreadable> unreadable) {}
+      List<Unreadable> unreadable,
+      int remaining) {}
 
+  /** What one pass over the stored values found and did. */
+  private static final class Pass {
+    private final boolean write;
+    private int canvas;
+    private int chat;
+    private int webhooks;
+
+    /** Readable values of another key that this pass did not rewrite. */
+    private int pending;
+
+    private final List<Unreadable> unreadable = new ArrayList<>();
+
+    private Pass(boolean write) {
+      this.write = write;
+    }
+
+    private int resealed() {
+      return canvas + chat + webhooks;
+    }
+  }
+
+  /**
+   * Re-seals every stored value that another key sealed.
+   *
+   * @throws ApiException 409 when this process has no key to seal with: nothing is changed
+   */
   public Result resealAll() {
-    List<Unreadable> unreadable = new ArrayList<>();
-    int canvas = canvasVersions(unreadable);
-    int chat = chatTokens(unreadable);
-    int webhooks = webhookSecrets(unreadable);
+    if (cipher.currentKeyId() == null) {
+      throw ApiException.conflict(
+          "This api-server has no secrets key, so it cannot re-seal: set crm.secrets.key"
+              + " (CRM_SECRETS_KEY) or crm.secrets.key-file (CRM_SECRETS_KEY_FILE) to the new key,"
+              + " with the old one in crm.secrets.previous-keys, and restart it. Nothing was"
+              + " changed.");
+    }
+    int canvas = 0;
+    int chat = 0;
+    int webhooks = 0;
+    Pass last = null;
+    int passes = 0;
+    while (passes < MAX_PASSES) {
+      last = pass(true);
+      passes++;
+      canvas += last.canvas;
+      chat += last.chat;
+      webhooks += last.webhooks;
+      if (last.resealed() == 0 && last.pending == 0) {
+        break;
+      }
+    }
+    if (last.resealed() > 0 || last.pending > 0) {
+      // every pass found something: count what is left without writing
+      last = pass(false);
+    }
     log.info(
-        "Re-sealed with key {}: {} canvas node secrets, {} chat integration tokens, {} webhook"
-            + " signing secrets; {} values no key opens",
+        "Re-sealed with key {} in {} passes: {} canvas node secrets, {} chat integration tokens,"
+            + " {} webhook signing secrets; {} values no key opens, {} left to re-seal",
         cipher.currentKeyId(),
+        passes,
         canvas,
         chat,
         webhooks,
-        unreadable.size());
-    return new Result(cipher.currentKeyId(), canvas, chat, webhooks, unreadable);
+        last.unreadable.size(),
+        last.pending);
+    return new Result(
+        cipher.currentKeyId(), canvas, chat, webhooks, List.copyOf(last.unreadable), last.pending);
+  }
+
+  private Pass pass(boolean write) {
+    Pass pass = new Pass(write);
+    canvasVersions(pass);
+    chatTokens(pass);
+    webhookSecrets(pass);
+    return pass;
   }
 
   private record VersionKey(UUID tenantId, UUID sequenceId, int version) {}
 
-  private int canvasVersions(List<Unreadable> unreadable) {
+  private void canvasVersions(Pass pass) {
     List<VersionKey> keys =
         jdbc.sql(
                 """
@@ -88,7 +159,6 @@ public class StoredSecretsReseal {
             .param("prefix", NodeSecrets.SEALED_PREFIX)
             .query(VersionKey.class)
             .list();
-    int resealed = 0;
     for (VersionKey key : keys) {
       String text =
           jdbc.sql(
@@ -100,7 +170,11 @@ public class StoredSecretsReseal {
               .param("sequenceId", key.sequenceId())
               .param("version", key.version())
               .query(String.class)
-              .single();
+              .optional()
+              .orElse(null);
+      if (text == null) {
+        continue;
+      }
       List<Map<String, Object>> nodes = json.readValue(text, NODES);
       int[] count = new int[1];
       boolean changed = false;
@@ -123,15 +197,16 @@ public class StoredSecretsReseal {
                 String.valueOf(node.get("type")),
                 before,
                 (path, value) -> {
-                  if (!cipher.needsReseal(value)) {
-                    return value;
-                  }
                   try {
+                    if (!cipher.needsReseal(value)) {
+                      return value;
+                    }
                     String again = cipher.reseal(key.tenantId(), value);
                     count[0]++;
                     return again;
                   } catch (IllegalStateException e) {
-                    unreadable.add(
+                    // another key's, or damaged (not base64): reported, left as it is
+                    pass.unreadable.add(
                         new Unreadable("canvas_node_secret", key.tenantId(), where + " " + path));
                     return value;
                   }
@@ -144,29 +219,35 @@ public class StoredSecretsReseal {
           changed = true;
         }
       }
-      if (changed) {
-        int updated =
-            jdbc.sql(
-                    """
-                    update canvas_version set nodes = :nodes::jsonb
-                    where tenant_id = :tenantId and sequence_id = :sequenceId
-                      and version = :version and nodes::text = :before
-                    """)
-                .param("nodes", json.writeValueAsString(nodes))
-                .param("tenantId", key.tenantId())
-                .param("sequenceId", key.sequenceId())
-                .param("version", key.version())
-                .param("before", text)
-                .update();
-        resealed += updated == 1 ? count[0] : 0;
+      if (!changed) {
+        continue;
+      }
+      int updated =
+          pass.write
+              ? jdbc.sql(
+                      """
+                      update canvas_version set nodes = :nodes::jsonb
+                      where tenant_id = :tenantId and sequence_id = :sequenceId
+                        and version = :version and nodes::text = :before
+                      """)
+                  .param("nodes", json.writeValueAsString(nodes))
+                  .param("tenantId", key.tenantId())
+                  .param("sequenceId", key.sequenceId())
+                  .param("version", key.version())
+                  .param("before", text)
+                  .update()
+              : 0;
+      if (updated == 1) {
+        pass.canvas += count[0];
+      } else {
+        pass.pending += count[0];
       }
     }
-    return resealed;
   }
 
   private record StoredValue(UUID id, UUID tenantId, byte[] ciphertext) {}
 
-  private int chatTokens(List<Unreadable> unreadable) {
+  private void chatTokens(Pass pass) {
     List<StoredValue> values =
         jdbc.sql(
                 """
@@ -175,26 +256,32 @@ public class StoredSecretsReseal {
                 """)
             .query(StoredValue.class)
             .list();
-    int resealed = 0;
     for (StoredValue value : values) {
-      byte[] again = resealed(value, "chat_integration_token", unreadable);
-      if (again != null) {
-        resealed +=
-            jdbc.sql(
-                    """
-                    update chat_integration set token_ciphertext = :again
-                    where tenant_id = :tenantId and token_ciphertext = :before
-                    """)
-                .param("again", again)
-                .param("tenantId", value.tenantId())
-                .param("before", value.ciphertext())
-                .update();
+      byte[] again = resealed(value, "chat_integration_token", pass);
+      if (again == null) {
+        continue;
+      }
+      int updated =
+          pass.write
+              ? jdbc.sql(
+                      """
+                      update chat_integration set token_ciphertext = :again
+                      where tenant_id = :tenantId and token_ciphertext = :before
+                      """)
+                  .param("again", again)
+                  .param("tenantId", value.tenantId())
+                  .param("before", value.ciphertext())
+                  .update()
+              : 0;
+      if (updated == 1) {
+        pass.chat++;
+      } else {
+        pass.pending++;
       }
     }
-    return resealed;
   }
 
-  private int webhookSecrets(List<Unreadable> unreadable) {
+  private void webhookSecrets(Pass pass) {
     List<StoredValue> values =
         jdbc.sql(
                 """
@@ -203,34 +290,40 @@ public class StoredSecretsReseal {
                 """)
             .query(StoredValue.class)
             .list();
-    int resealed = 0;
     for (StoredValue value : values) {
-      byte[] again = resealed(value, "webhook_signing_secret", unreadable);
-      if (again != null) {
-        resealed +=
-            jdbc.sql(
-                    """
-                    update webhook_subscription set secret_ciphertext = :again
-                    where id = :id and secret_ciphertext = :before
-                    """)
-                .param("again", again)
-                .param("id", value.id())
-                .param("before", value.ciphertext())
-                .update();
+      byte[] again = resealed(value, "webhook_signing_secret", pass);
+      if (again == null) {
+        continue;
+      }
+      int updated =
+          pass.write
+              ? jdbc.sql(
+                      """
+                      update webhook_subscription set secret_ciphertext = :again
+                      where id = :id and secret_ciphertext = :before
+                      """)
+                  .param("again", again)
+                  .param("id", value.id())
+                  .param("before", value.ciphertext())
+                  .update()
+              : 0;
+      if (updated == 1) {
+        pass.webhooks++;
+      } else {
+        pass.pending++;
       }
     }
-    return resealed;
   }
 
   /** The value sealed with the current key; null when it already is, or no key opens it. */
-  private byte[] resealed(StoredValue value, String kind, List<Unreadable> unreadable) {
-    if (!cipher.needsReseal(value.ciphertext())) {
-      return null;
-    }
+  private byte[] resealed(StoredValue value, String kind, Pass pass) {
     try {
+      if (!cipher.needsReseal(value.ciphertext())) {
+        return null;
+      }
       return cipher.reseal(value.ciphertext());
     } catch (IllegalStateException e) {
-      unreadable.add(new Unreadable(kind, value.tenantId(), String.valueOf(value.id())));
+      pass.unreadable.add(new Unreadable(kind, value.tenantId(), String.valueOf(value.id())));
       return null;
     }
   }

@@ -58,6 +58,39 @@ public class TenantRepository {
         .list();
   }
 
+  /** The tenant's own trigger quota; empty when it has none (or no such tenant). */
+  public Optional<TriggerQuota> triggerQuota(UUID id) {
+    return jdbc.sql(
+            """
+            select trigger_quota_requests as requests,
+                   trigger_quota_window_seconds as window_seconds
+            from tenant where id = :id and trigger_quota_requests is not null
+            """)
+        .param("id", id)
+        .query(TriggerQuota.class)
+        .optional();
+  }
+
+  /**
+   * Sets the tenant's own trigger quota, or removes it (null: the default applies).
+   *
+   * @return whether the tenant exists
+   */
+  public boolean setTriggerQuota(UUID id, TriggerQuota quota) {
+    return jdbc.sql(
+                """
+                update tenant
+                set trigger_quota_requests = :requests,
+                    trigger_quota_window_seconds = :window
+                where id = :id
+                """)
+            .param("id", id)
+            .param("requests", quota == null ? null : quota.requests(), java.sql.Types.INTEGER)
+            .param("window", quota == null ? null : quota.windowSeconds(), java.sql.Types.INTEGER)
+            .update()
+        == 1;
+  }
+
   public boolean any() {
     return jdbc.sql("select exists (select 1 from tenant)").query(Boolean.class).single();
   }

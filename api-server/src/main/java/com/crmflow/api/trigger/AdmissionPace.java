@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The pace at which {@link TriggerAdmission} lets calls in: about as fast as runs end, evenly.
+ * The pace at which {@link TriggerAdmission} lets calls in: about as fast as runs end, evenly. The
+ * pace is the process's; each tenant's calls are let in on the slots of its own {@link Slot},
+ * spaced by its share of the pace.
  *
  * <p>A due count alone lets calls in in waves when runs wait on short delays. While the runs sleep
  * the count is low, so calls come in faster than the process can finish runs; a delay later the
@@ -50,7 +52,7 @@ final class AdmissionPace {
   private boolean busySinceSample;
 
   /**
-   * Runs ended per second (smoothed), measured only while calls wait for the pace: then it is the
+   * Runs ended per second (smoothed), measured only while the pace holds calls back: then it is the
    * rate the process can finish runs at. Quiet spells (callers slower than the pace, or no calls)
    * leave it as it was, so a burst after a pause starts at the last pace instead of the floor.
    */
@@ -61,13 +63,9 @@ final class AdmissionPace {
   /** Calls let in per second at most, as last set. */
   private double perSecond = FLOOR_PER_SECOND;
 
-  /** The earliest time the next call may be let in. */
-  private Instant nextSlot;
-
   AdmissionPace(int dueLimit, Instant now) {
     this.targetDue = Math.max(1, dueLimit / 2.0);
     this.sampledAt = now;
-    this.nextSlot = now;
   }
 
   /** A run left the admission's count for good (ended, or waits on a long delay). */
@@ -75,32 +73,56 @@ final class AdmissionPace {
     endedSinceSample++;
   }
 
-  /** Whether a call may be let in now. */
-  boolean slotCome(Instant now) {
-    return !now.isBefore(nextSlot);
-  }
-
-  /** How long until the next call may be let in (0 or less: now). */
-  Duration untilNextSlot(Instant now) {
-    return Duration.between(now, nextSlot);
-  }
-
   /**
-   * Books the slot of a call let in now, with this many runs due: the next slot is 1/pace later.
+   * Counts a call let in now, with this many runs due, and sets the pace again.
    *
-   * @param waited whether the call waited for room (the pace, not the callers, set the rate)
+   * @param held whether calls were held back by the pace (its slot was not now) since the last
+   *     call: the pace, not the callers, set the rate
    */
-  void take(Instant now, int dueRuns, boolean waited) {
-    busySinceSample |= waited;
+  void take(Instant now, int dueRuns, boolean held) {
+    busySinceSample |= held;
     sample(now, dueRuns);
     perSecond = Math.max(FLOOR_PER_SECOND, endRate * gain());
-    Instant earliest = now.minus(BURST);
-    nextSlot =
-        (nextSlot.isBefore(earliest) ? earliest : nextSlot).plusNanos((long) (1e9 / perSecond));
   }
 
   double perSecond() {
     return perSecond;
+  }
+
+  /** The time between two calls of one of {@code shares} tenants sharing the pace evenly. */
+  Duration spacing(int shares) {
+    return Duration.ofNanos((long) (1e9 * Math.max(1, shares) / perSecond));
+  }
+
+  /**
+   * One tenant's slots: its calls are let in one spacing apart, and after a pause up to {@link
+   * #BURST}'s worth of them at once. Not thread-safe (used under the admission's lock).
+   */
+  static final class Slot {
+
+    /** The earliest time the next call may be let in. */
+    private Instant next;
+
+    /** A tenant's first slots: a burst's worth of calls come in at once, as after a pause. */
+    Slot(Instant now) {
+      this.next = now.minus(BURST);
+    }
+
+    /** How long until the next call may be let in (0 or less: now). */
+    Duration untilNext(Instant now) {
+      return Duration.between(now, next);
+    }
+
+    /**
+     * Books the next slot for a call arriving now: the time it may be let in (now, or later when
+     * the calls before it took the slots up to then); the slot after it is {@code spacing} later.
+     */
+    Instant book(Instant now, Duration spacing) {
+      Instant earliest = now.minus(BURST);
+      Instant start = next.isBefore(earliest) ? earliest : next;
+      next = start.plus(spacing);
+      return start.isBefore(now) ? now : start;
+    }
   }
 
   private double gain() {

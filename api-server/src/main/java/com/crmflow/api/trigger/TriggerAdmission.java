@@ -3,48 +3,60 @@ package com.crmflow.api.trigger;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.run.RunProgress;
 import com.crmflow.worker.activity.OutboundCallObserver;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Backpressure at the public trigger. Accepting a call is cheap; running it is not, so under
- * overload the trigger accepted far faster than runs finished, and every accepted run (above all
- * one waking from a short delay) waited its turn behind all the others: with a flood of triggers,
- * "wait 1 s" took up to 28 s. Instead, a call now waits, in line, before it is accepted while this
- * process has {@code max-due-runs} runs <em>due</em>: accepted by the trigger, not ended, and
- * neither waiting on a delay whose time has not come nor waiting on an http_request's peer. The
- * client sees a slower 200; the runs already accepted stay on time.
+ * Backpressure at the public trigger, fair between tenants. Accepting a call is cheap; running it
+ * is not, so under overload the trigger accepted far faster than runs finished, and every accepted
+ * run (above all one waking from a short delay) waited its turn behind all the others: with a flood
+ * of triggers, "wait 1 s" took up to 28 s. So a call is refused (503 with {@code Retry-After})
+ * while this process has {@code max-due-runs} runs <em>due</em>: accepted by the trigger, not
+ * ended, and neither waiting on a delay whose time has not come nor waiting on an http_request's
+ * peer. The runs already accepted stay on time.
+ *
+ * <p><b>Fair between tenants.</b> The limit is shared: when it is reached, a tenant with fewer due
+ * runs than its share ({@code max-due-runs} divided by the number of tenants with runs due, itself
+ * included) is still let in, and the others are refused until their runs end. One tenant's flood
+ * therefore takes the whole capacity only while no other tenant wants any, and gives it back run by
+ * run (max-min fairness: what round-robin over per-tenant queues converges to, without a queue).
+ * The due count may so go over the limit by at most one limit's worth.
+ *
+ * <p><b>Never parked.</b> A call is decided at once ({@link #decide}): let in now, let in on its
+ * slot of the pace at most {@code max-wait} from now (a short sleep, never seconds), or refused.
  *
  * <p>What is counted is meant to be work waiting for this process, so a run drops out when it waits
  * on a delay longer than {@link #TRACKED_WAKEUPS} (its wake-up is far off, and spread), and when it
  * has been due for {@link #FORGET_DUE_AFTER} without ending (it is waiting on something else, or
- * another api-server records its end). A call never waits longer than {@code max-wait}: it is then
- * accepted anyway, since nothing is refused for load. Counts are per process.
+ * another api-server records its end). Counts are per process.
  *
  * <p>Below the limit, calls are also let in at a {@link AdmissionPace pace} (unless {@code paced}
  * is off): about the rate at which runs end, evenly spaced, which keeps runs that wake from short
- * delays from arriving in waves.
+ * delays from arriving in waves. Each tenant has its own slots, spaced by its share of the pace
+ * (the pace divided by the number of tenants with runs due), so a tenant sending few calls finds
+ * its slot free however many another sends. A call whose slot is more than {@code max-wait} away is
+ * refused.
  *
- * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls waited,
- * tagged {@code room=true} or {@code false} when max-wait let them in), {@code
- * crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls in line now) and {@code
- * crm.trigger.admission.pace} (calls let in per second at most now).
+ * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
+ * waited for their slot), {@code crm.trigger.admission.refused} (tagged {@code reason=due} or
+ * {@code pace}), {@code crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls
+ * sleeping until their slot now) and {@code crm.trigger.admission.pace} (calls let in per second at
+ * most now).
  */
 @Component
 class TriggerAdmission implements OutboundCallObserver, RunProgress {
@@ -55,28 +67,52 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   /** An http_request times out after 65 s at most; a call not heard back from by then is over. */
   static final Duration FORGET_CALL_AFTER = Duration.ofMinutes(2);
 
-  /** A delay coming to its end makes a run due without a signal: waiting calls look again. */
-  private static final long LOOK_AGAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  /** Slots of tenants without a call for this long are dropped (a new slot lets a call in). */
+  private static final Duration FORGET_SLOT_AFTER = Duration.ofMinutes(1);
+
+  /**
+   * What the admission decided for one call.
+   *
+   * @param admitted whether the run is let in (and counted as due)
+   * @param delay how long the call sleeps until its slot before the run is accepted (0: none)
+   * @param retryAfterSeconds when refused: the Retry-After to answer with
+   * @param reason when refused: {@code due} (the tenant's share of the due runs is taken) or {@code
+   *     pace} (its next slot is further than max-wait)
+   */
+  record Decision(boolean admitted, Duration delay, long retryAfterSeconds, String reason) {
+
+    static Decision letIn(Duration delay) {
+      return new Decision(true, delay, 0, null);
+    }
+
+    static Decision refused(long retryAfterSeconds, String reason) {
+      return new Decision(false, Duration.ZERO, retryAfterSeconds, reason);
+    }
+  }
 
   private final int limit;
-  private final long maxWaitNanos;
+  private final Duration maxWait;
   private final Clock clock;
-  private final Timer roomFoundWaits;
-  private final Timer maxWaitWaits;
+  private final Timer waits;
+  private final Counter refusedForDue;
+  private final Counter refusedForPace;
+  private final AtomicInteger sleeping = new AtomicInteger();
 
   private final ReentrantLock lock = new ReentrantLock();
 
-  /** Calls waiting for room, first come first (guarded by lock, as every field below). */
-  private final Deque<Condition> queue = new ArrayDeque<>();
+  private record Counted(UUID tenant, Instant at) {}
 
-  /** Due runs, and since when. */
-  private final Map<UUID, Instant> due = new HashMap<>();
+  /** Due runs, their tenant and since when (guarded by lock, as every field below). */
+  private final Map<UUID, Counted> due = new HashMap<>();
+
+  /** Due runs per tenant; a tenant without any is absent. */
+  private final Map<UUID, Integer> duePerTenant = new HashMap<>();
 
   /** Runs waiting on an http_request's peer, and since when. */
-  private final Map<UUID, Instant> inCall = new HashMap<>();
+  private final Map<UUID, Counted> inCall = new HashMap<>();
 
   /** Runs waiting on a short delay, and until when. */
-  private final Map<UUID, Instant> waiting = new HashMap<>();
+  private final Map<UUID, Counted> waiting = new HashMap<>();
 
   private record Wakeup(Instant at, UUID runId) {}
 
@@ -86,6 +122,12 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
 
   /** The pace calls are let in at; null when not paced. */
   private final AdmissionPace pace;
+
+  /** Each tenant's slots of the pace. */
+  private final Map<UUID, AdmissionPace.Slot> slots = new HashMap<>();
+
+  /** Whether a call was held back by the pace since the pace last counted a call. */
+  private boolean heldSinceTake;
 
   @Autowired
   TriggerAdmission(CrmProperties properties, MeterRegistry meters) {
@@ -100,10 +142,15 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   TriggerAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {
     this.limit = limit;
     this.pace = paced && limit > 0 ? new AdmissionPace(limit, clock.instant()) : null;
-    this.maxWaitNanos = maxWait.toNanos();
+    this.maxWait = maxWait;
     this.clock = clock;
-    this.roomFoundWaits = waits(meters, true);
-    this.maxWaitWaits = waits(meters, false);
+    this.waits =
+        Timer.builder("crm.trigger.admission.wait")
+            .description("How long trigger calls let in waited for their slot of the pace")
+            .publishPercentileHistogram()
+            .register(meters);
+    this.refusedForDue = refused(meters, "due");
+    this.refusedForPace = refused(meters, "pace");
     Gauge.builder("crm.trigger.admission.due", this, TriggerAdmission::dueNow)
         .description("Runs accepted by the trigger and due now (the admission's count)")
         .register(meters);
@@ -111,45 +158,79 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
         .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.waiting", this, TriggerAdmission::callsWaiting)
-        .description("Trigger calls waiting for room now")
+        .description("Trigger calls sleeping until their slot of the pace now")
         .register(meters);
   }
 
-  private static Timer waits(MeterRegistry meters, boolean roomFound) {
-    return Timer.builder("crm.trigger.admission.wait")
-        .description("How long trigger calls waited for room before their run was accepted")
-        .tag("room", String.valueOf(roomFound))
-        .publishPercentileHistogram()
+  private static Counter refused(MeterRegistry meters, String reason) {
+    return Counter.builder("crm.trigger.admission.refused")
+        .description(
+            "Trigger calls refused with 503 (due: the tenant's share of due runs taken;"
+                + " pace: its next slot further than max-wait)")
+        .tag("reason", reason)
         .register(meters);
   }
 
   /**
-   * Waits (at most max-wait, in arrival order) until fewer than the limit of runs are due, then
-   * counts the run as due. Returns at once when the limit is 0 (off).
-   *
-   * @return whether the call had room (false: it waited max-wait, or was interrupted, and is let in
-   *     anyway)
+   * Decides a call of this tenant and, when it is let in on a later slot, sleeps until then (at
+   * most max-wait). Lets every call in at once when the limit is 0 (off).
    */
-  boolean admit(UUID runId) {
-    if (limit <= 0) {
-      return true;
+  Decision admit(UUID tenant, UUID runId) {
+    Decision decision = decide(tenant, runId);
+    if (decision.admitted() && isPositive(decision.delay())) {
+      sleeping.incrementAndGet();
+      try {
+        TimeUnit.NANOSECONDS.sleep(decision.delay().toNanos());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        sleeping.decrementAndGet();
+      }
     }
-    long arrived = System.nanoTime();
-    boolean roomFound;
+    if (decision.admitted() && limit > 0) {
+      waits.record(decision.delay());
+    }
+    return decision;
+  }
+
+  /**
+   * Decides a call at once, without waiting: a run let in is counted as due (from now, though the
+   * call may still sleep until its slot).
+   */
+  Decision decide(UUID tenant, UUID runId) {
+    if (limit <= 0) {
+      return Decision.letIn(Duration.ZERO);
+    }
     lock.lock();
     try {
-      boolean letInAtOnce = queue.isEmpty() && hasRoom();
-      roomFound = letInAtOnce || awaitTurn();
-      if (roomFound && pace != null) {
-        pace.take(clock.instant(), due.size(), !letInAtOnce);
+      Instant now = clock.instant();
+      int total = dueCount();
+      int mine = duePerTenant.getOrDefault(tenant, 0);
+      int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
+      int share = (limit + tenants - 1) / tenants;
+      if (total >= limit && mine >= share) {
+        refusedForDue.increment();
+        return Decision.refused(1, "due");
       }
-      due.put(runId, clock.instant());
+      Duration wait = Duration.ZERO;
+      if (pace != null) {
+        AdmissionPace.Slot slot = slots.computeIfAbsent(tenant, t -> new AdmissionPace.Slot(now));
+        Duration untilSlot = slot.untilNext(now);
+        if (untilSlot.compareTo(maxWait) > 0) {
+          heldSinceTake = true;
+          refusedForPace.increment();
+          return Decision.refused(ceilSeconds(untilSlot), "pace");
+        }
+        wait = Duration.between(now, slot.book(now, pace.spacing(tenants)));
+        pace.take(now, total, heldSinceTake || isPositive(wait));
+        heldSinceTake = false;
+        forgetIdleSlots(now);
+      }
+      countDue(runId, tenant, now);
+      return Decision.letIn(wait);
     } finally {
       lock.unlock();
     }
-    (roomFound ? roomFoundWaits : maxWaitWaits)
-        .record(System.nanoTime() - arrived, TimeUnit.NANOSECONDS);
-    return roomFound;
   }
 
   /** The run waits on a delay until then: not due before that, and forgotten if that is far. */
@@ -157,14 +238,17 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   public void waitsUntil(UUID runId, Instant until) {
     change(
         () -> {
-          boolean counted = due.remove(runId) != null | waiting.remove(runId) != null;
-          if (counted && Duration.between(clock.instant(), until).compareTo(TRACKED_WAKEUPS) <= 0) {
-            waiting.put(runId, until);
+          Counted counted = uncountDue(runId);
+          Counted slept = waiting.remove(runId);
+          Counted run = counted != null ? counted : slept;
+          if (run != null
+              && Duration.between(clock.instant(), until).compareTo(TRACKED_WAKEUPS) <= 0) {
+            waiting.put(runId, new Counted(run.tenant(), until));
             wakeups.add(new Wakeup(until, runId));
-          } else if (counted && pace != null) {
+          } else if (run != null && pace != null) {
             pace.runEnded();
           }
-          return counted;
+          return counted != null;
         });
   }
 
@@ -174,7 +258,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     change(
         () -> {
           boolean counted =
-              due.remove(runId) != null
+              uncountDue(runId) != null
                   | waiting.remove(runId) != null
                   | inCall.remove(runId) != null;
           if (counted && pace != null) {
@@ -190,10 +274,11 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     if (runId != null) {
       change(
           () -> {
-            if (due.remove(runId) == null) {
+            Counted run = uncountDue(runId);
+            if (run == null) {
               return false;
             }
-            inCall.put(runId, clock.instant());
+            inCall.put(runId, new Counted(run.tenant(), clock.instant()));
             return true;
           });
     }
@@ -205,10 +290,11 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     if (runId != null) {
       change(
           () -> {
-            if (inCall.remove(runId) != null) {
-              due.put(runId, clock.instant());
+            Counted run = inCall.remove(runId);
+            if (run != null) {
+              countDue(runId, run.tenant(), clock.instant());
             }
-            return false; // one more due run makes no room
+            return false;
           });
     }
   }
@@ -218,6 +304,17 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     lock.lock();
     try {
       return dueCount();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Due runs of this tenant now. */
+  int dueNow(UUID tenant) {
+    lock.lock();
+    try {
+      dueCount();
+      return duePerTenant.getOrDefault(tenant, 0);
     } finally {
       lock.unlock();
     }
@@ -233,14 +330,9 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     }
   }
 
-  /** Calls waiting for room now. */
+  /** Calls sleeping until their slot now. */
   int callsWaiting() {
-    lock.lock();
-    try {
-      return queue.size();
-    } finally {
-      lock.unlock();
-    }
+    return sleeping.get();
   }
 
   /** The run id of an http_request's Idempotency-Key ({@code <run id>:<node id>}). */
@@ -253,63 +345,48 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     }
   }
 
-  /**
-   * Waits in line: calls are let in in their order of arrival (a call arriving while another waits
-   * does not take the room made for that one), which keeps the slowest answers close to the mean.
-   *
-   * @return false when max-wait passed (or the thread was interrupted) first
-   */
-  private boolean awaitTurn() {
-    Condition turn = lock.newCondition();
-    queue.addLast(turn);
-    long left = maxWaitNanos;
-    try {
-      while (queue.peekFirst() != turn || !hasRoom()) {
-        if (left <= 0) {
-          return false;
-        }
-        long slice = Math.min(left, LOOK_AGAIN_NANOS);
-        if (queue.peekFirst() == turn && pace != null && dueCount() < limit) {
-          // only the pace holds the first call back: wake at its slot (slots are ms apart)
-          slice = Math.max(1, Math.min(slice, pace.untilNextSlot(clock.instant()).toNanos()));
-        }
-        left -= slice - turn.awaitNanos(slice);
-      }
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      queue.remove(turn);
-      signalFirst();
-    }
+  private static boolean isPositive(Duration duration) {
+    return !duration.isNegative() && !duration.isZero();
   }
 
-  /** Applies the change under the lock and, if it made room, wakes the first waiting call. */
-  private void change(BooleanSupplier madeRoom) {
+  private static long ceilSeconds(Duration duration) {
+    long nanos = duration.toNanos();
+    long second = TimeUnit.SECONDS.toNanos(1);
+    return Math.max(1, (nanos + second - 1) / second);
+  }
+
+  /** Applies the change under the lock (nothing waits for room: the result is not needed). */
+  private void change(BooleanSupplier change) {
     if (limit <= 0) {
       return;
     }
     lock.lock();
     try {
-      if (madeRoom.getAsBoolean()) {
-        signalFirst();
-      }
+      change.getAsBoolean();
     } finally {
       lock.unlock();
     }
   }
 
-  private void signalFirst() {
-    Condition first = queue.peekFirst();
-    if (first != null) {
-      first.signal();
+  private void countDue(UUID runId, UUID tenant, Instant at) {
+    if (due.put(runId, new Counted(tenant, at)) == null) {
+      duePerTenant.merge(tenant, 1, Integer::sum);
     }
   }
 
-  /** Fewer runs due than the limit and, when paced, the next slot has come. */
-  private boolean hasRoom() {
-    return dueCount() < limit && (pace == null || pace.slotCome(clock.instant()));
+  private Counted uncountDue(UUID runId) {
+    Counted run = due.remove(runId);
+    if (run != null) {
+      duePerTenant.computeIfPresent(run.tenant(), (t, n) -> n == 1 ? null : n - 1);
+    }
+    return run;
+  }
+
+  private void forgetIdleSlots(Instant now) {
+    if (slots.size() > 1_000) {
+      Instant idleBefore = now.minus(FORGET_SLOT_AFTER);
+      slots.values().removeIf(slot -> now.plus(slot.untilNext(now)).isBefore(idleBefore));
+    }
   }
 
   /** Moves runs whose delay is over back to due, and forgets what was counted too long. */
@@ -317,16 +394,21 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     Instant now = clock.instant();
     while (!wakeups.isEmpty() && !wakeups.peek().at().isAfter(now)) {
       Wakeup wakeup = wakeups.poll();
-      if (wakeup.at().equals(waiting.get(wakeup.runId()))) {
+      Counted slept = waiting.get(wakeup.runId());
+      if (slept != null && wakeup.at().equals(slept.at())) {
         waiting.remove(wakeup.runId());
-        due.put(wakeup.runId(), wakeup.at());
+        countDue(wakeup.runId(), slept.tenant(), wakeup.at());
       }
     }
     if (due.size() >= limit) {
       Instant dueBefore = now.minus(FORGET_DUE_AFTER);
-      due.values().removeIf(since -> since.isBefore(dueBefore));
+      due.entrySet().stream()
+          .filter(e -> e.getValue().at().isBefore(dueBefore))
+          .map(Map.Entry::getKey)
+          .toList()
+          .forEach(this::uncountDue);
       Instant calledBefore = now.minus(FORGET_CALL_AFTER);
-      inCall.values().removeIf(since -> since.isBefore(calledBefore));
+      inCall.values().removeIf(since -> since.at().isBefore(calledBefore));
     }
     return due.size();
   }

@@ -71,8 +71,9 @@ class TriggerService {
   /**
    * Accepts one call: the run it stored, or the earlier run of the same Idempotency-Key.
    *
-   * @throws ApiException the spec's refusals (401, 404, 413, 422) and 409 when the automation kept
-   *     changing while the call was being accepted
+   * @throws ApiException the spec's refusals (401, 404, 413, 422), 409 when the automation kept
+   *     changing while the call was being accepted, and 503 with Retry-After when the admission
+   *     refused it
    */
   AutomationRun fire(Call call) {
     // a repeated delivery is answered from what it found stored, never from a remembered target
@@ -87,6 +88,9 @@ class TriggerService {
           return run.get();
         }
       } catch (ApiException refused) {
+        if (refused.status() == HttpStatus.SERVICE_UNAVAILABLE) {
+          throw refused; // the admission's answer, whatever the target
+        }
         // refused on a target that may be out of date: the stored one decides
       }
     }
@@ -187,7 +191,10 @@ class TriggerService {
       }
     }
     UUID runId = UUID.randomUUID();
-    admission.admit(runId);
+    TriggerAdmission.Decision admitted = admission.admit(tenant, runId);
+    if (!admitted.admitted()) {
+      throw overloaded(admitted);
+    }
     Optional<AutomationRun> inserted;
     try {
       inserted =
@@ -215,6 +222,19 @@ class TriggerService {
     // a concurrent delivery with the same key won the insert, or the target is out of date
     admission.ended(runId);
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
+  }
+
+  /** 503: this process has as many runs due as it can keep on time; nothing was stored. */
+  private static ApiException overloaded(TriggerAdmission.Decision refused) {
+    return new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        "The service is at capacity for this tenant's triggers"
+            + ("pace".equals(refused.reason())
+                ? " (calls come faster than its runs end)"
+                : " (its share of the runs this process keeps on time is taken)")
+            + "; nothing was stored. Send the call again after Retry-After.",
+        List.of(),
+        Map.of("Retry-After", Long.toString(refused.retryAfterSeconds())));
   }
 
   /**

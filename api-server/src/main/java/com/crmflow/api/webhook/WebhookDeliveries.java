@@ -4,6 +4,7 @@ import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.temporal.TenantFairness;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.webhook.DeliveryInput;
@@ -106,6 +107,7 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
                 .setWorkflowIdReusePolicy(
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
                 .setMemo(Map.of("tenant_id", tenantId, "event", event, "delivery_id", deliveryId))
+                .setPriority(TenantFairness.of(tenantId))
                 .setTypedSearchAttributes(
                     SearchAttributes.newBuilder()
                         .set(CrmSearchAttributes.TENANT_ID, tenantId)

@@ -402,7 +402,7 @@ class NodeSecretsApiTest extends ApiTest {
       String sealedV1 = storedAuthorization(seq, 1);
       assertThat(tenant.api().delete(base + "/nodes/call").status()).isEqualTo(200);
 
-      // what GET shows of version 1 cannot be PUT back: its node's secrets are not stored now
+      // version 1 as GET shows it cannot be PUT back: the canvas holds no secrets of its node
       JsonNode v1 = tenant.api().get(base + "/versions/1").at("/canvas");
       ApiResponse putBack =
           tenant

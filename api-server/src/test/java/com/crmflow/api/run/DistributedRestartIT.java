@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiServerProcess;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.DevServers;
@@ -81,6 +82,13 @@ class DistributedRestartIT {
   @Test
   void everyWaitingRunCompletesOnceAcrossAKillOfEachPart() throws Exception {
     ApiTest.TenantClient tenant = api.newTenant();
+    // 600 runs fired back to back: over the default trigger quota
+    ApiResponse quota =
+        new ApiClient(api.baseUrl(), ApiServerProcess.ADMIN_TOKEN)
+            .put(
+                "/admin/v1/tenants/" + tenant.id() + "/trigger-quota",
+                Map.of("requests", 1_000, "window_seconds", 1));
+    assertThat(quota.status()).as(quota.toString()).isEqualTo(200);
     String contactId =
         tenant
             .api()

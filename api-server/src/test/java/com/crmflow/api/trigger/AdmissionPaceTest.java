@@ -18,11 +18,16 @@ class AdmissionPaceTest {
 
   @Test
   void afterAQuietSpellABurstComesInAtOnceThenCallsAreSpacedAtTheFloor() {
+    AdmissionPace.Slot slot = new AdmissionPace.Slot(now);
     now = now.plusSeconds(1);
 
-    assertThat(callsLetInAtOnce()).as("50 ms of 50/s, rounded up").isEqualTo(3);
+    assertThat(callsLetInAtOnce(slot, 1)).as("50 ms of 50/s, rounded up").isEqualTo(3);
     assertThat(pace.perSecond()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
-    assertThat(pace.untilNextSlot(now)).isEqualTo(Duration.ofMillis(10));
+    assertThat(slot.untilNext(now)).isEqualTo(Duration.ofMillis(10));
+    assertThat(slot.book(now, pace.spacing(1)))
+        .as("the next call is booked on the next slot")
+        .isEqualTo(now.plusMillis(10));
+    assertThat(slot.untilNext(now)).isEqualTo(Duration.ofMillis(30));
   }
 
   @Test
@@ -99,15 +104,24 @@ class AdmissionPaceTest {
   @Test
   void slotsAreOneOverThePaceApart() {
     runsEnd(300, DUE_LIMIT / 2);
-    callsLetInAtOnce();
+    AdmissionPace.Slot slot = new AdmissionPace.Slot(now);
+    callsLetInAtOnce(slot, 1);
 
-    now = now.plus(pace.untilNextSlot(now));
-    assertThat(pace.slotCome(now)).isTrue();
-    pace.take(now, DUE_LIMIT / 2, true);
+    now = now.plus(slot.untilNext(now));
+    assertThat(slot.book(now, pace.spacing(1))).isEqualTo(now);
 
-    assertThat(pace.untilNextSlot(now).toNanos())
+    assertThat(slot.untilNext(now).toNanos())
         .isCloseTo((long) (1e9 / pace.perSecond()), within(1_000L));
-    assertThat(pace.slotCome(now)).isFalse();
+  }
+
+  @Test
+  void tenantsSharingThePaceHaveTheirSlotsThatManyTimesFurtherApart() {
+    runsEnd(300, DUE_LIMIT / 2);
+
+    assertThat(pace.spacing(3).toNanos())
+        .isCloseTo(3 * pace.spacing(1).toNanos(), within(3L))
+        .isCloseTo((long) (3e9 / pace.perSecond()), within(3L));
+    assertThat(pace.spacing(0)).as("at least one share").isEqualTo(pace.spacing(1));
   }
 
   /**
@@ -124,9 +138,11 @@ class AdmissionPaceTest {
     }
   }
 
-  private int callsLetInAtOnce() {
+  /** Calls booked on a slot that is now, the clock standing still, for one of this many tenants. */
+  private int callsLetInAtOnce(AdmissionPace.Slot slot, int tenants) {
     int letIn = 0;
-    while (pace.slotCome(now)) {
+    while (slot.untilNext(now).compareTo(Duration.ZERO) <= 0) {
+      assertThat(slot.book(now, pace.spacing(tenants))).isEqualTo(now);
       pace.take(now, 0, false);
       letIn++;
     }

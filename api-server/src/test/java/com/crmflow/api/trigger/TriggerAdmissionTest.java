@@ -1,9 +1,9 @@
 package com.crmflow.api.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,43 +13,84 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** What counts as a due run, and how calls wait for room (a unit: a settable clock, threads). */
+/**
+ * What counts as a due run, how the limit is shared between tenants, and that a call is decided at
+ * once (a unit: a settable clock; nothing here sleeps).
+ */
 class TriggerAdmissionTest {
 
+  private static final UUID A = UUID.randomUUID();
+  private static final UUID B = UUID.randomUUID();
+
   private final SettableClock clock = new SettableClock();
+  private final MeterRegistry meters = new SimpleMeterRegistry();
   private final TriggerAdmission admission =
-      new TriggerAdmission(2, Duration.ofSeconds(30), false, clock, new SimpleMeterRegistry());
+      new TriggerAdmission(4, Duration.ofMillis(100), false, clock, meters);
 
   @Test
-  void callsWaitForRoomInTheirOrderOfArrival() {
-    UUID first = UUID.randomUUID();
-    assertThat(admission.admit(first)).isTrue();
-    assertThat(admission.admit(UUID.randomUUID())).isTrue();
+  void aTenantOverItsShareIsRefusedWhileAnotherTenantIsLetIn() {
+    List<UUID> runsOfA = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      UUID run = UUID.randomUUID();
+      assertThat(admission.admit(A, run).admitted())
+          .as("alone, A may take the whole limit")
+          .isTrue();
+      runsOfA.add(run);
+    }
+    TriggerAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+    assertThat(refused.admitted()).isFalse();
+    assertThat(refused.reason()).isEqualTo("due");
+    assertThat(refused.retryAfterSeconds()).isEqualTo(1);
 
-    List<String> letIn = new CopyOnWriteArrayList<>();
-    CompletableFuture<Boolean> a = admitAsync("a", letIn);
-    await().until(() -> admission.callsWaiting() == 1);
-    CompletableFuture<Boolean> b = admitAsync("b", letIn);
-    await().until(() -> admission.callsWaiting() == 2);
-    assertThat(letIn).isEmpty();
+    assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+        .as("B is below its share (2 of 4): let in over the limit")
+        .isTrue();
+    assertThat(admission.admit(B, UUID.randomUUID()).admitted()).isTrue();
+    assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+        .as("B has its share and the limit is reached")
+        .isFalse();
+    assertThat(admission.dueNow(A)).isEqualTo(4);
+    assertThat(admission.dueNow(B)).isEqualTo(2);
+    assertThat(admission.dueNow()).isEqualTo(6);
 
-    admission.ended(first);
-    await().until(() -> letIn.size() == 1);
-    assertThat(letIn).containsExactly("a");
-    assertThat(a.join()).isTrue();
-    assertThat(b).isNotDone();
+    admission.ended(runsOfA.get(0));
+    admission.ended(runsOfA.get(1));
+    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+        .as("A over its share while the limit is reached")
+        .isFalse();
+    admission.ended(runsOfA.get(2));
+    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+        .as("below the limit again (1 of A, 2 of B)")
+        .isTrue();
+    assertThat(meters.get("crm.trigger.admission.refused").tag("reason", "due").counter().count())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void aRefusedCallIsAnsweredWithoutWaiting() {
+    for (int i = 0; i < 4; i++) {
+      admission.admit(A, UUID.randomUUID());
+    }
+    Timer waits = meters.get("crm.trigger.admission.wait").timer();
+    long letInBefore = waits.count();
+
+    TriggerAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+
+    // on the caller's thread: a parked call would not have come back with the limit still reached
+    assertThat(refused.admitted()).isFalse();
+    assertThat(refused.delay()).isZero();
+    assertThat(admission.callsWaiting()).isZero();
+    assertThat(waits.count()).as("no call let in").isEqualTo(letInBefore);
+    assertThat(admission.dueNow()).as("nothing counted for it").isEqualTo(4);
   }
 
   @Test
   void aRunWaitingOnAShortDelayIsDueAgainWhenItsTimeComes() {
     UUID sleeper = UUID.randomUUID();
-    admission.admit(sleeper);
-    admission.admit(UUID.randomUUID());
+    admission.admit(A, sleeper);
+    admission.admit(A, UUID.randomUUID());
     assertThat(admission.dueNow()).isEqualTo(2);
 
     admission.waitsUntil(sleeper, clock.instant().plusSeconds(1));
@@ -58,6 +99,7 @@ class TriggerAdmissionTest {
     assertThat(admission.dueNow()).isEqualTo(1);
     clock.advance(Duration.ofMillis(1));
     assertThat(admission.dueNow()).isEqualTo(2);
+    assertThat(admission.dueNow(A)).as("due again for its tenant").isEqualTo(2);
 
     admission.ended(sleeper);
     assertThat(admission.dueNow()).isEqualTo(1);
@@ -67,111 +109,121 @@ class TriggerAdmissionTest {
   void aRunWaitingOnALongDelayOrOnAPeerIsNotDue() {
     UUID longSleeper = UUID.randomUUID();
     UUID caller = UUID.randomUUID();
-    admission.admit(longSleeper);
-    admission.admit(caller);
+    admission.admit(A, longSleeper);
+    admission.admit(B, caller);
 
     admission.waitsUntil(longSleeper, clock.instant().plus(Duration.ofDays(3)));
     admission.callStarted(caller + ":call");
     assertThat(admission.dueNow()).isZero();
+    assertThat(admission.dueNow(B)).isZero();
 
     admission.callEnded(caller + ":call");
     assertThat(admission.dueNow()).isEqualTo(1);
+    assertThat(admission.dueNow(B)).as("due again for its tenant").isEqualTo(1);
     clock.advance(Duration.ofDays(3));
     assertThat(admission.dueNow()).as("a wake-up this far off is not tracked").isEqualTo(1);
   }
 
   @Test
-  void aRunDueTooLongIsForgottenAndACallWaitsNoLongerThanMaxWait() {
-    MeterRegistry meters = new SimpleMeterRegistry();
-    TriggerAdmission brief = new TriggerAdmission(1, Duration.ofMillis(200), false, clock, meters);
-    assertThat(brief.admit(UUID.randomUUID())).isTrue();
-
-    long before = System.nanoTime();
-    assertThat(brief.admit(UUID.randomUUID())).as("let in without room").isFalse();
-    assertThat(System.nanoTime() - before)
-        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
-    assertThat(brief.dueNow()).isEqualTo(2);
-    assertThat(meters.get("crm.trigger.admission.due").gauge().value()).isEqualTo(2);
-    assertThat(meters.get("crm.trigger.admission.wait").tag("room", "true").timer().count())
-        .isEqualTo(1);
-    var maxWaited = meters.get("crm.trigger.admission.wait").tag("room", "false").timer();
-    assertThat(maxWaited.count()).isEqualTo(1);
-    assertThat(maxWaited.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
+  void aRunDueTooLongIsForgotten() {
+    TriggerAdmission one = new TriggerAdmission(1, Duration.ofMillis(100), false, clock, meters);
+    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
+    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isFalse();
+    assertThat(one.dueNow()).isEqualTo(1);
 
     clock.advance(TriggerAdmission.FORGET_DUE_AFTER.plusSeconds(1));
-    assertThat(brief.dueNow()).isZero();
-    assertThat(brief.admit(UUID.randomUUID())).isTrue();
+    assertThat(one.dueNow()).isZero();
+    assertThat(one.dueNow(A)).isZero();
+    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
   }
 
   @Test
   void aLimitOfZeroLetsEveryCallIn() {
     TriggerAdmission off =
-        new TriggerAdmission(0, Duration.ofSeconds(30), false, clock, new SimpleMeterRegistry());
+        new TriggerAdmission(0, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
     for (int i = 0; i < 100; i++) {
-      assertThat(off.admit(UUID.randomUUID())).isTrue();
+      assertThat(off.admit(A, UUID.randomUUID()).admitted()).isTrue();
     }
   }
 
   @Test
-  void pacedCallsWaitForTheirSlot() {
+  void pacedCallsAreLetInOnTheirSlotWithinMaxWaitAndRefusedBeyond() {
     TriggerAdmission paced = paced();
     clock.advance(Duration.ofSeconds(1));
     long burstAtTheFloor =
         (long) Math.ceil(AdmissionPace.FLOOR_PER_SECOND * AdmissionPace.BURST.toMillis() / 1e3);
+    long slotsWithinMaxWait = (long) (AdmissionPace.FLOOR_PER_SECOND * 0.1); // 100 ms at 50/s
 
-    assertThat(callsLetInWithoutTimePassing(paced)).isEqualTo(burstAtTheFloor);
+    List<TriggerAdmission.Decision> decisions = decideUntilRefused(paced, A);
+
+    assertThat(decisions.stream().filter(d -> d.admitted() && d.delay().isZero()).count())
+        .isEqualTo(burstAtTheFloor);
+    assertThat(decisions.stream().filter(d -> d.admitted() && !d.delay().isZero()))
+        .hasSize((int) slotsWithinMaxWait)
+        .allSatisfy(d -> assertThat(d.delay()).isLessThanOrEqualTo(Duration.ofMillis(100)));
+    TriggerAdmission.Decision refused = decisions.get(decisions.size() - 1);
+    assertThat(refused.reason()).isEqualTo("pace");
+    assertThat(refused.retryAfterSeconds()).isEqualTo(1);
+    assertThat(paced.callsWaiting()).as("deciding never sleeps").isZero();
     assertThat(paced.paceNow()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
 
-    clock.advance(Duration.ofNanos((long) (1e9 / AdmissionPace.FLOOR_PER_SECOND)));
-    assertThat(paced.admit(UUID.randomUUID())).as("the next slot has come").isTrue();
+    clock.advance(Duration.ofMillis(200));
+    assertThat(paced.decide(A, UUID.randomUUID()).admitted()).as("its slots came").isTrue();
   }
 
   @Test
-  void runsEndingWhileCallsWaitSpeedThePaceUp() throws Exception {
+  void aTenantFindsItsOwnSlotFreeWhileAnotherFloods() {
+    TriggerAdmission paced = paced();
+    clock.advance(Duration.ofSeconds(1));
+    decideUntilRefused(paced, A);
+
+    TriggerAdmission.Decision ofB = paced.decide(B, UUID.randomUUID());
+
+    assertThat(ofB.admitted()).isTrue();
+    assertThat(ofB.delay()).as("not behind A's booked slots").isZero();
+    assertThat(paced.decide(A, UUID.randomUUID()).admitted()).isFalse();
+  }
+
+  @Test
+  void runsEndingWhileCallsAreHeldSpeedThePaceUp() {
     TriggerAdmission paced =
-        new TriggerAdmission(1000, Duration.ofSeconds(30), true, clock, new SimpleMeterRegistry());
+        new TriggerAdmission(1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
     List<UUID> runs = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       if (i > 0) {
         clock.advance(Duration.ofMillis(20)); // the floor's spacing: each is let in on its slot
       }
       UUID run = UUID.randomUUID();
-      assertThat(paced.admit(run)).isTrue();
+      assertThat(paced.decide(A, run).admitted()).isTrue();
       runs.add(run);
     }
     runs.forEach(paced::ended); // 400 ends within 100 ms: far above the floor
-    CompletableFuture<Boolean> waiting =
-        CompletableFuture.supplyAsync(() -> paced.admit(UUID.randomUUID()));
-    await().until(() -> paced.callsWaiting() == 1);
+    decideUntilRefused(paced, A);
     assertThat(paced.paceNow()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
 
     clock.advance(Duration.ofMillis(100));
-    assertThat(waiting.get(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(paced.decide(A, UUID.randomUUID()).admitted()).isTrue();
     assertThat(paced.paceNow()).isGreaterThan(5 * AdmissionPace.FLOOR_PER_SECOND);
   }
 
   /** A paced admission with room for many due runs, so that only its pace holds calls back. */
   private TriggerAdmission paced() {
     return new TriggerAdmission(
-        1000, Duration.ofMillis(200), true, clock, new SimpleMeterRegistry());
+        1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
   }
 
-  /** Calls let in with room while the clock stands still (the first without room waits 200 ms). */
-  private static long callsLetInWithoutTimePassing(TriggerAdmission admission) {
-    long letIn = 0;
-    while (admission.admit(UUID.randomUUID())) {
-      letIn++;
-    }
-    return letIn;
-  }
-
-  private CompletableFuture<Boolean> admitAsync(String name, List<String> letIn) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          boolean room = admission.admit(UUID.randomUUID());
-          letIn.add(name);
-          return room;
-        });
+  /**
+   * The decisions for calls of one tenant while the clock stands still, up to the first refusal.
+   */
+  private static List<TriggerAdmission.Decision> decideUntilRefused(
+      TriggerAdmission admission, UUID tenant) {
+    List<TriggerAdmission.Decision> decisions = new ArrayList<>();
+    TriggerAdmission.Decision decision;
+    do {
+      decision = admission.decide(tenant, UUID.randomUUID());
+      decisions.add(decision);
+    } while (decision.admitted() && decisions.size() < 10_000);
+    return decisions;
   }
 
   private static final class SettableClock extends Clock {

@@ -38,8 +38,8 @@ public record IntegrationProperties(
    * @param key 32 bytes, base64; wins over the key file
    * @param keyFile a file holding the key, generated there if it does not exist (in the distributed
    *     profile it must exist)
-   * @param previousKeys keys (base64, comma-separated) that no longer seal but still unseal what
-   *     they sealed, while a rotation's re-seal runs
+   * @param previousKeys keys (base64, comma-separated) that unseal but do not seal: they open what
+   *     they sealed, for rotating the key
    */
   public record Secrets(String key, String keyFile, List<String> previousKeys) {
     public Secrets {

@@ -41,8 +41,8 @@ import org.springframework.stereotype.Component;
  * <p>A sealed value names the key that sealed it: {@code "ck" 0x01}, the key id (8 bytes, from a
  * hash of the key), the nonce, then the cipher text, the header bound as associated data. The
  * current key seals; the keys of {@code crm.secrets.previous-keys} still unseal, so that a key can
- * be rotated and the stored values re-sealed ({@link #needsReseal}, {@link #reseal}). Values sealed
- * before key ids (the nonce first) unseal with any of the keys.
+ * be rotated and the stored values re-sealed ({@link #needsReseal}, {@link #reseal}). A value
+ * without a key id (the nonce first) unseals with any of the keys.
  */
 @Component
 public class SecretCipher {
@@ -76,7 +76,7 @@ public class SecretCipher {
   }
 
   /**
-   * @param previousKeys keys (base64) that no longer seal but still unseal
+   * @param previousKeys keys (base64) that unseal but do not seal
    */
   public SecretCipher(String configuredKey, String keyFile, List<String> previousKeys) {
     byte[] bytes;
@@ -144,7 +144,11 @@ public class SecretCipher {
     return keyId == null || !Arrays.equals(keyIdIn(stored), keyId);
   }
 
-  /** Whether a sealed node secret was sealed with another key than the current one. */
+  /**
+   * Whether a sealed node secret was sealed with another key than the current one.
+   *
+   * @throws IllegalStateException when the sealed value is damaged (its cipher text is not base64)
+   */
   public boolean needsReseal(String sealed) {
     return NodeSecrets.isSealed(sealed) && needsReseal(cipherBytes(sealed));
   }
@@ -221,7 +225,7 @@ public class SecretCipher {
         }
       }
     }
-    // sealed before key ids (the nonce first), or by chance starting like a header
+    // without a key id (the nonce first), or by chance starting like a header
     if (stored.length > NONCE_BYTES) {
       for (SecretKeySpec candidate : keys.values()) {
         String plain = open(candidate, stored, 0, null, associatedData);
@@ -269,7 +273,7 @@ public class SecretCipher {
     }
   }
 
-  /** The key id a stored value names, or null for a value sealed before key ids. */
+  /** The key id a stored value names, or null for a value without one. */
   private static byte[] keyIdIn(byte[] stored) {
     if (stored.length <= HEADER_BYTES + NONCE_BYTES
         || !Arrays.equals(stored, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {

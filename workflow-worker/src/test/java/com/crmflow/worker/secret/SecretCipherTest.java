@@ -129,7 +129,7 @@ class SecretCipherTest {
         .hasMessageContaining("damaged or was sealed with another key");
   }
 
-  /** Nonce, cipher text and tag, no key id: how values were sealed before key ids. */
+  /** Nonce, cipher text and tag, no key id: a value sealed without a key id. */
   private static byte[] sealedWithoutKeyId(String key, String plain, byte[] associatedData)
       throws Exception {
     byte[] nonce = new byte[12];
