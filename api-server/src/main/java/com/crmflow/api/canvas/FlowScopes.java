@@ -19,7 +19,8 @@ import java.util.TreeSet;
  * (a crm_event_trigger's event record, an email's contact, any template or data_transform path that
  * reads {@code contact}, bare or a field of it, and a write node's answer when it is read); a
  * chat_message posts through the tenant's chat integration. What a flow sends out (http_request) is
- * what it could read.
+ * what it could read. The key that activates a flow, changes it while active, retries its run or
+ * enrolls a contact in it must hold them.
  */
 public final class FlowScopes {
 

@@ -41,7 +41,10 @@ class EnrollmentController {
     this.sequences = sequences;
   }
 
-  /** The spec's 201 {@code {enrollment, sequence_name}}, also when the enrollment existed. */
+  /**
+   * The spec's 201 {@code {enrollment, sequence_name}}, also when the enrollment existed; 403 when
+   * the key lacks a scope the sequence's nodes act with.
+   */
   @PostMapping("/enroll")
   @RequiresScope(Scope.SEQUENCES_WRITE)
   @ResponseStatus(HttpStatus.CREATED)
@@ -51,7 +54,7 @@ class EnrollmentController {
               content = @Content(schema = @Schema(implementation = EnrollmentInput.class)))
           @RequestBody
           JsonNode body) {
-    return answer(service.enroll(caller.tenantId(), JsonBodies.requireObject(body)));
+    return answer(service.enroll(caller, JsonBodies.requireObject(body)));
   }
 
   /** 200 {@code {enrollment, sequence_name}} with status unenrolled; 409 when not active. */

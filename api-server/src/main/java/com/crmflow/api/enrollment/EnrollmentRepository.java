@@ -185,18 +185,12 @@ class EnrollmentRepository {
         .single();
   }
 
-  /** The sequence's name and the contact's email, for event data: {name, email}. */
-  String[] sequenceNameAndEmail(Enrollment e) {
-    return jdbc.sql(
-            """
-            select s.name, c.email from sequence s, contact c
-            where s.tenant_id = :tenantId and s.id = :sequenceId
-              and c.tenant_id = :tenantId and c.id = :contactId
-            """)
+  /** The name of the enrollment's sequence, for event data. */
+  String sequenceName(Enrollment e) {
+    return jdbc.sql("select name from sequence where tenant_id = :tenantId and id = :sequenceId")
         .param("sequenceId", e.sequenceId())
         .param("tenantId", e.tenantId())
-        .param("contactId", e.contactId())
-        .query((rs, row) -> new String[] {rs.getString(1), rs.getString(2)})
+        .query(String.class)
         .single();
   }
 

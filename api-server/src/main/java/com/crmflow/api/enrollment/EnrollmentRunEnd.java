@@ -45,9 +45,10 @@ class EnrollmentRunEnd implements RunEndListener {
                     default -> null;
                   };
               if (event != null) {
-                String[] names = enrollments.sequenceNameAndEmail(e);
                 events.emit(
-                    e.tenantId(), event, EnrollmentService.eventData(e, names[0], names[1]));
+                    e.tenantId(),
+                    event,
+                    EnrollmentService.eventData(e, enrollments.sequenceName(e)));
               }
             });
   }

@@ -1,6 +1,8 @@
 package com.crmflow.api.enrollment;
 
+import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
@@ -77,9 +79,14 @@ class EnrollmentService {
 
   /**
    * Enrolls, or returns the existing active enrollment (updated_at touched, nothing started). An
-   * ended enrollment (completed, failed, unenrolled) becomes active again with a new run.
+   * ended enrollment (completed, failed, unenrolled) becomes active again with a new run. The
+   * caller's key must hold the scopes the sequence's nodes act with, as activating it does: an
+   * enrollment makes the sequence act on the contact it names.
+   *
+   * @throws ApiException 403 naming the scopes the key lacks (nothing stored, nothing started)
    */
-  Enrolled enroll(UUID tenantId, JsonNode body) {
+  Enrolled enroll(Caller caller, JsonNode body) {
+    UUID tenantId = caller.tenantId();
     Target target = target(tenantId, body, true);
     Sequence sequence = target.sequence();
     Canvas canvas =
@@ -87,6 +94,7 @@ class EnrollmentService {
             .version(tenantId, sequence.id(), sequence.currentVersion())
             .orElseThrow()
             .toCanvas();
+    FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence");
     String firstStep = firstStep(canvas);
     UUID newRunId = UUID.randomUUID();
     AutomationRun[] started = new AutomationRun[1];
@@ -102,7 +110,6 @@ class EnrollmentService {
               payload.put("enrollment_id", upserted.id().toString());
               payload.put("sequence_id", sequence.id().toString());
               payload.put("contact_id", target.contact().id().toString());
-              payload.put("email", target.contact().email());
               payload.put("enrolled_at", upserted.enrolledAt().toString());
               started[0] =
                   runs.insert(
@@ -123,9 +130,7 @@ class EnrollmentService {
                               upserted.id()))
                       .orElseThrow();
               events.emit(
-                  tenantId,
-                  EventNames.SEQUENCE_ENROLLED,
-                  eventData(upserted, sequence.name(), target.contact().email()));
+                  tenantId, EventNames.SEQUENCE_ENROLLED, eventData(upserted, sequence.name()));
               return upserted;
             });
     if (started[0] != null) {
@@ -174,9 +179,7 @@ class EnrollmentService {
               now.ifPresent(
                   e ->
                       events.emit(
-                          tenantId,
-                          EventNames.SEQUENCE_UNENROLLED,
-                          eventData(e, sequence.name(), target.contact().email())));
+                          tenantId, EventNames.SEQUENCE_UNENROLLED, eventData(e, sequence.name())));
               // empty: the cancelled run ended it first (as unenrolled), or it ended on its own
               return now.orElseGet(
                   () ->
@@ -187,13 +190,17 @@ class EnrollmentService {
     return new Enrolled(ended, sequence.name());
   }
 
-  static Map<String, Object> eventData(Enrollment e, String sequenceName, String email) {
+  /**
+   * The data of a sequence.* event: ids, the sequence's name and the enrollment's status. Nothing
+   * of the contact beyond its id, so an automation on these events, which needs sequences:read,
+   * reads the contact only through {@code {{contact}}} (which needs contacts:read).
+   */
+  static Map<String, Object> eventData(Enrollment e, String sequenceName) {
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("enrollment_id", e.id().toString());
     data.put("sequence_id", e.sequenceId().toString());
     data.put("sequence_name", sequenceName);
     data.put("contact_id", e.contactId().toString());
-    data.put("email", email);
     data.put("status", e.status());
     return data;
   }

@@ -21,10 +21,12 @@ import org.springframework.web.util.WebUtils;
 /**
  * Idempotency-Key on POST requests of the authenticated API: a client that retries a create (its
  * connection dropped before the answer) gets the first request's answer instead of a second record.
- * Keys are per tenant and kept {@code crm.idempotency.keep} (a day). The same key with another
- * method, path or body is refused (422); a repeat while the first request is still being handled
- * gets 409. An answer of 5xx is not kept: the key is freed and the request may be sent again. Runs
- * after the API key and rate limit interceptors.
+ * Keys are per API key (stored as {@code <api key id>/<key>} under the tenant), so another key of
+ * the tenant that sends the same key gets its own answer, never this one's, and kept {@code
+ * crm.idempotency.keep} (a day). The same key with another method, path or body is refused (422); a
+ * repeat while the first request is still being handled gets 409. An answer of 5xx is not kept: the
+ * key is freed and the request may be sent again. Runs after the API key and rate limit
+ * interceptors.
  */
 class IdempotencyInterceptor implements HandlerInterceptor {
 
@@ -52,11 +54,12 @@ class IdempotencyInterceptor implements HandlerInterceptor {
     if (body == null || caller == null) {
       return true; // not a POST with the header, or not the authenticated API
     }
-    String key = request.getHeader(IdempotencyFilter.HEADER);
-    if (!VALID_KEY.matcher(key).matches()) {
+    String sent = request.getHeader(IdempotencyFilter.HEADER);
+    if (!VALID_KEY.matcher(sent).matches()) {
       throw ApiException.badRequest(
           IdempotencyFilter.HEADER, "must be 1 to 255 visible ASCII characters");
     }
+    String key = ofKey(caller, sent);
     String fingerprint;
     try {
       fingerprint = fingerprint(request, body.body());
@@ -108,6 +111,11 @@ class IdempotencyInterceptor implements HandlerInterceptor {
         key,
         new StoredAnswer(
             response.getStatus(), response.getContentType(), answer.getContentAsByteArray()));
+  }
+
+  /** The stored key: the caller's API key id, then the key it sent. */
+  static String ofKey(Caller caller, String sent) {
+    return caller.apiKeyId() + "/" + sent;
   }
 
   private static ApiException stillBeingHandled() {

@@ -5,7 +5,10 @@ import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** The requests sent with an Idempotency-Key (table idempotent_request), per tenant. */
+/**
+ * The requests sent with an Idempotency-Key (table idempotent_request), per tenant; each key stored
+ * with the id of the API key that sent it ({@code <api key id>/<key>}).
+ */
 @Repository
 class IdempotentRequestRepository {
 

@@ -16,18 +16,20 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
  * What a reader of runs sees of a run's data. A run can hold the CRM records its flow reads and
- * writes ({@link FlowAccess#recordsHeld}; an enrollment's run its contact): its trigger payload (a
- * CRM event's record, an enrollment's contact) and its node outputs (a written record, a call's
- * answer that echoes what it was sent, a condition's compared value). A reader that holds the read
- * scope of each of those record types sees the run as stored; any other reader sees ids, not
- * records: each payload and output keeps only its ids ({@code id}, {@code *_id}, {@code *Id}) and
- * the run's mechanics (status codes, a condition's result, a count, a delay's wake-up, the event's
- * name), with {@code withheld} listing the scopes that would show the rest. Error texts show as
- * they are. The stored run is not changed.
+ * writes ({@link FlowAccess#recordsHeld}; an enrollment's run and a sequence event's run their
+ * contact): its trigger payload (a CRM event's record, an enrollment's contact) and its node
+ * outputs (a written record, a call's answer that echoes what it was sent, a condition's compared
+ * value). A reader that holds the read scope of each of those record types sees the run as stored;
+ * any other reader sees ids, not records: each payload and output keeps only its ids ({@code id},
+ * {@code *_id}, {@code *Id} whose value is a UUID or a number) and the run's mechanics (status
+ * codes, a condition's result, a count, a delay's wake-up, the event's name; each a number, a
+ * boolean or a short token without spaces), with {@code withheld} listing the scopes that would
+ * show the rest. Error texts show as they are. The stored run is not changed.
  */
 @Component
 class RunVisibility {
@@ -46,6 +48,12 @@ class RunVisibility {
           "count",
           "until",
           "skipped");
+
+  private static final Pattern UUID_SHAPE =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+  private static final Pattern TOKEN_SHAPE = Pattern.compile("[A-Za-z0-9_.:+-]{1,40}");
 
   private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
 
@@ -107,8 +115,9 @@ class RunVisibility {
                         .map(version -> FlowAccess.of(version.toCanvas()).recordsHeld())
                         // a version that cannot be read: every record type counts
                         .orElse(Set.of("contact", "account", "opportunity", "note", "task"))));
-    if (run.enrollmentId() != null) {
-      records.add(FlowAccess.CONTACT); // its payload names the enrolled contact, email included
+    if (run.enrollmentId() != null || records.contains("sequence")) {
+      // an enrollment's payload and a sequence event's data name the enrolled contact
+      records.add(FlowAccess.CONTACT);
     }
     Set<String> missing = new TreeSet<>();
     for (String record : records) {
@@ -150,7 +159,7 @@ class RunVisibility {
                   && !(inner instanceof List<?> l && l.isEmpty())) {
                 kept.put(key, inner);
               }
-            } else if (isId(key) || MECHANICS.contains(key)) {
+            } else if ((isId(key) && isIdValue(v)) || (MECHANICS.contains(key) && isToken(v))) {
               kept.put(key, v);
             }
           });
@@ -170,6 +179,22 @@ class RunVisibility {
 
   private static boolean isId(String key) {
     return key.equals("id") || key.endsWith("_id") || key.endsWith("Id");
+  }
+
+  /** An id's value: a UUID or a number. Any other value under an id's name is data. */
+  private static boolean isIdValue(Object value) {
+    return value instanceof Number
+        || (value instanceof String s && UUID_SHAPE.matcher(s).matches());
+  }
+
+  /**
+   * A mechanics value: a number, a boolean, or a short token (a status, an event name, a
+   * timestamp), never text with spaces or an address.
+   */
+  private static boolean isToken(Object value) {
+    return value instanceof Number
+        || value instanceof Boolean
+        || (value instanceof String s && TOKEN_SHAPE.matcher(s).matches());
   }
 
   @SuppressWarnings("unchecked")

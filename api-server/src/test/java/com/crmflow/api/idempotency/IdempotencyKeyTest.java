@@ -166,7 +166,7 @@ class IdempotencyKeyTest extends ApiTest {
                 .param("t", tenant.id())
                 .query(String.class)
                 .list())
-        .containsExactly("new-" + key);
+        .containsExactly(stored("new-" + key));
   }
 
   private void claim(String idempotencyKey, String fingerprint, String createdAt) {
@@ -177,7 +177,7 @@ class IdempotencyKeyTest extends ApiTest {
             """
                 .formatted(createdAt))
         .param("t", tenant.id())
-        .param("k", idempotencyKey)
+        .param("k", stored(idempotencyKey))
         .param("f", fingerprint)
         .update();
   }
@@ -186,8 +186,18 @@ class IdempotencyKeyTest extends ApiTest {
     return jdbc.sql(
             "select fingerprint from idempotent_request where tenant_id = :t and idempotency_key = :k")
         .param("t", tenant.id())
-        .param("k", idempotencyKey)
+        .param("k", stored(idempotencyKey))
         .query(String.class)
         .single();
+  }
+
+  /** The key as stored: the id of the tenant's API key that sends it, then the key. */
+  private String stored(String idempotencyKey) {
+    UUID apiKeyId =
+        jdbc.sql("select id from api_key where tenant_id = :t")
+            .param("t", tenant.id())
+            .query(UUID.class)
+            .single();
+    return apiKeyId + "/" + idempotencyKey;
   }
 }

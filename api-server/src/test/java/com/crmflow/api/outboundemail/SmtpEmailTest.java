@@ -160,6 +160,84 @@ class SmtpEmailTest extends ApiTest {
     assertThat(listed.at("/outbound_emails/0/status").asString()).isEqualTo("sent");
   }
 
+  /**
+   * A stored template reads {@code contact} and {@code trigger} only: a template is edited apart
+   * from the flows that use it, so what else a run holds (a written record) renders empty in it,
+   * and activating the flow asks nothing of that record's read scope. The node's own subject reads
+   * the whole run, as every config value does (and is counted).
+   */
+  @Test
+  void aTemplateReadsTheContactAndTheTriggerOnly() throws Exception {
+    String contactId = contact("template.reader@navy.example", false);
+    String templateId =
+        tenant
+            .api()
+            .post(
+                "/api/v1/email-templates",
+                Map.of(
+                    "name",
+                    "leaky",
+                    "subject",
+                    "Deal [{{create_record_1.record.name}}] for {{contact.first_name}}",
+                    "text_body",
+                    "Plan {{trigger.plan}} [{{create_record_1}}] [{{ create_record_1.record }}]",
+                    "html_body",
+                    "<p>{{create_record_1.record.value}} {{contact.company}}</p>"))
+            .text("/email_template/id");
+    String hook = uniqueId("hook");
+    String flow =
+        com.crmflow.api.support.SequenceSupport.automation(tenant.api(), "Template " + hook);
+    assertThat(
+            tenant
+                .api()
+                .put(
+                    "/api/sequences/" + flow + "/canvas",
+                    chain(
+                        hook,
+                        node(
+                            "deal",
+                            "create_record",
+                            Map.of(
+                                "entityType",
+                                "opportunity",
+                                "fieldMappings",
+                                Map.of("name", "Secret merger", "value", 987654))),
+                        node("mail", "email", Map.of("templateId", templateId))))
+                .status())
+        .isEqualTo(200);
+    // a key that writes opportunities but cannot read them activates the flow
+    var narrow =
+        keyFor(
+            tenant.id(),
+            java.util.List.of(
+                "sequences:read", "sequences:write", "contacts:read", "opportunities:write"),
+            null);
+    var activated = narrow.patch("/api/v1/sequences/" + flow, Map.of("status", "active"));
+    assertThat(activated.status()).as(activated.toString()).isEqualTo(200);
+
+    JsonNode run =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId, "plan", "gold")));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/node_log/1/output/record/name").asString())
+        .as("the run did hold the record")
+        .isEqualTo("Secret merger");
+    MimeMessage[] received = SMTP.getReceivedMessages();
+    assertThat(received).hasSize(1);
+    assertThat(received[0].getSubject()).isEqualTo("Deal [] for Grace");
+    String mime = GreenMailUtil.getWholeMessage(received[0]);
+    assertThat(mime).contains("Plan gold [] []", "Navy").doesNotContain("Secret", "987654");
+    String stored =
+        jdbc.sql("select subject || text_body || html_body from outbound_email where run_id = :r")
+            .param("r", UUID.fromString(run.get("id").asString()))
+            .query(String.class)
+            .single();
+    assertThat(stored).contains("Deal [] for Grace", "Plan gold [] []", "<p> Navy</p>");
+    assertThat(stored).doesNotContain("Secret", "987654");
+  }
+
   @Test
   void doNotEmailSkipsTheNodeAndTheRunGoesOn() {
     String contactId = contact("quiet@navy.example", true);

@@ -4,6 +4,7 @@ import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitNodeLog;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
@@ -204,5 +205,115 @@ class RunScopesTest extends ApiTest {
     assertThat(shown.at("/trigger_payload/note").asString()).isEqualTo("open words");
     assertThat(shown.at("/node_log/1/output/body/echo").asString()).isEqualTo("plain");
     assertThat(shown.toString()).doesNotContain("withheld");
+  }
+
+  /**
+   * An id's name keeps a value only when it is a UUID or a number, and a mechanics name (status)
+   * only a short token: a payload's field named like an id or a status is data otherwise.
+   */
+  @Test
+  void fieldsNamedLikeIdsOrStatusesShowOnlyIdsAndTokens() {
+    String contactId = contact("named.like.ids@example.com");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node(
+                "mark",
+                "crm_update",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "recordId",
+                    "{{trigger.contact_id}}",
+                    "fieldMappings",
+                    Map.of("lead_status", "seen")))));
+    String refId = UUID.randomUUID().toString();
+    Map<String, Object> payload = new java.util.LinkedHashMap<>();
+    payload.put("contact_id", contactId);
+    payload.put("external_id", "passport X123 of Ada");
+    payload.put("accountId", 42);
+    payload.put("status", "called Ada at home about her debts");
+    payload.put("custom_fields", Map.of("ref_id", refId, "partnerId", "ada@partner.example"));
+    String runId = fire(anonymous(), tenant.id(), hook, payload);
+    assertThat(awaitRun(tenant.api(), runId).get("status").asString()).isEqualTo("completed");
+
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run/trigger_payload");
+
+    assertThat(shown.toString()).doesNotContain("passport", "debts", "ada@partner");
+    assertThat(shown.get("contact_id").asString()).isEqualTo(contactId);
+    assertThat(shown.get("accountId").asInt()).isEqualTo(42);
+    assertThat(shown.at("/custom_fields/ref_id").asString()).isEqualTo(refId);
+    assertThat(shown.has("external_id")).isFalse();
+    assertThat(shown.has("status")).isFalse();
+    assertThat(shown.at("/custom_fields/partnerId").isMissingNode()).isTrue();
+    assertThat(shown.at("/withheld/0").asString()).isEqualTo("contacts:read");
+    assertThat(
+            jdbc.sql("select trigger_payload::text from automation_run where id = :id")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .as("what is stored stays whole")
+        .contains("passport X123 of Ada", "ada@partner.example");
+  }
+
+  /**
+   * An Idempotency-Key is the sending API key's: another key of the tenant that sends the same
+   * Idempotency-Key gets its own answer, never the stored answer of the first (which a key without
+   * contacts:read must not see).
+   */
+  @Test
+  void anotherKeysIdempotencyKeyDoesNotReplayItsAnswer() {
+    String contactId = contact("replayed@example.com");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node(
+                "mark",
+                "crm_update",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "recordId",
+                    "{{trigger.contact_id}}",
+                    "fieldMappings",
+                    Map.of("lead_status", "seen"))),
+            node("wait", "delay", Map.of("delayDays", 1))));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    awaitNodeLog(tenant.api(), runId, 3);
+    String cancelPath = "/api/v1/automation-runs/" + runId + "/cancel";
+    String idempotencyKey = "cancel-" + UUID.randomUUID();
+
+    ApiResponse first =
+        tenant.api().withHeader("Idempotency-Key", idempotencyKey).post(cancelPath, Map.of());
+    assertThat(first.status()).as(first.toString()).isEqualTo(200);
+    assertThat(first.toString()).contains("replayed@example.com");
+
+    ApiResponse other =
+        runsOnly.withHeader("Idempotency-Key", idempotencyKey).post(cancelPath, Map.of());
+
+    assertThat(other.header("Idempotent-Replayed")).isNull();
+    assertThat(other.status()).as(other.toString()).isEqualTo(409);
+    assertThat(other.text("/detail"))
+        .isEqualTo("Run " + runId + " is cancelled; only a running run can be cancelled.");
+    assertThat(other.toString()).doesNotContain("replayed@example.com");
+    List<String> stored =
+        jdbc.sql(
+                "select idempotency_key from idempotent_request where tenant_id = :t"
+                    + " order by idempotency_key")
+            .param("t", tenant.id())
+            .query(String.class)
+            .list();
+    assertThat(stored).hasSize(2).allSatisfy(k -> assertThat(k).endsWith("/" + idempotencyKey));
+    assertThat(stored.get(0)).isNotEqualTo(stored.get(1));
+    List<Integer> answers =
+        jdbc.sql("select status from idempotent_request where tenant_id = :t order by status")
+            .param("t", tenant.id())
+            .query(Integer.class)
+            .list();
+    assertThat(answers).containsExactly(200, 409);
   }
 }

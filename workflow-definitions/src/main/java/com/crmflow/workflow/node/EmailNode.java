@@ -26,11 +26,20 @@ import java.util.Map;
  * email: reads the contact (as it is now) and the template, renders, sends over SMTP (the
  * integrations queue), and books the email. The recipient is {@code to} (variables allowed) or the
  * run's contact; an email to a contact with do_not_email is skipped, not failed.
+ *
+ * <p>The node's own {@code to}, {@code subject} and {@code body} render against the whole run
+ * scope, as every config value does (they are part of the canvas, so {@link FlowAccess} sees what
+ * they read). A stored template's subject and bodies render against {@code contact} and {@code
+ * trigger} only: a template is edited apart from the flows that use it, and what it can read is
+ * what the email node is already counted as reading (the contact) and the run's trigger.
  */
 final class EmailNode implements NodeExecutor {
 
   /** Before this version an email whose outcome is unknown was not booked. */
   static final String BOOK_UNKNOWN_EMAIL = "book-unknown-email";
+
+  /** Before this version a template rendered against the whole run scope. */
+  static final String TEMPLATE_READS_CONTACT_AND_TRIGGER = "template-reads-contact-and-trigger";
 
   @Override
   public NodeType type() {
@@ -82,15 +91,33 @@ final class EmailNode implements NodeExecutor {
         && to.trim().equalsIgnoreCase(contactEmail)) {
       throw new NodeSkipped("contact has do_not_email");
     }
-    String subject = firstNonNull(NodeConfig.string(node, "subject"), context.subject(), "");
-    String text = firstNonNull(NodeConfig.string(node, "body"), context.textBody(), null);
+    Map<String, Object> templateScope = scope;
+    if ((context.subject() != null || context.textBody() != null || context.htmlBody() != null)
+        && Workflow.getVersion(TEMPLATE_READS_CONTACT_AND_TRIGGER, Workflow.DEFAULT_VERSION, 1)
+            == 1) {
+      templateScope = new LinkedHashMap<>();
+      templateScope.put("trigger", scope.get("trigger"));
+      if (context.contact() != null) {
+        templateScope.put("contact", context.contact());
+      }
+    }
+    String configSubject = NodeConfig.string(node, "subject");
+    String configText = NodeConfig.string(node, "body");
+    String subject =
+        configSubject != null
+            ? TemplateResolver.render(configSubject, scope)
+            : TemplateResolver.render(firstNonNull(context.subject(), "", null), templateScope);
+    String text =
+        configText != null
+            ? TemplateResolver.render(configText, scope)
+            : TemplateResolver.render(context.textBody(), templateScope);
     EmailMessage message =
         new EmailMessage(
             EmailMessage.messageIdFor(input.runId(), node.id()),
             to.trim(),
-            TemplateResolver.render(subject, scope),
-            TemplateResolver.render(text, scope),
-            TemplateResolver.render(context.htmlBody(), scope));
+            subject,
+            text,
+            TemplateResolver.render(context.htmlBody(), templateScope));
     run.requireFitsInHistory("email", message);
     EmailActivities smtp =
         Workflow.newActivityStub(

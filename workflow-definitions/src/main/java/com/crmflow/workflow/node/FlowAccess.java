@@ -27,6 +27,10 @@ import java.util.TreeSet;
  * {@code crm_update_<n>} or {@code create_record_<n>} variable is read (every entityType of that
  * node type counts, since the ordinal names the n-th node run, not a node of the canvas).
  *
+ * <p>An email's stored template is not part of the canvas and is not analysed: it renders against
+ * {@code contact} and {@code trigger} only ({@code EmailNode}), which the email is already counted
+ * for.
+ *
  * @param variablesRead the variables' sources: {@code trigger}, {@code contact}, {@code
  *     http_request_1}, ...
  * @param recordsRead record types whose data the flow reads: contact, account, opportunity, note,
