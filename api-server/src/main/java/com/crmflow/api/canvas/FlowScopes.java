@@ -84,4 +84,27 @@ public final class FlowScopes {
               + ".");
     }
   }
+
+  /**
+   * A webhook subscription sends each event's record out (a contact.created delivery carries the
+   * contact): subscribing to an event needs the read scope of its record type, as an automation on
+   * that event does. Names that are not events are left to the body's own checks.
+   *
+   * @throws ApiException 403 naming the scopes the caller's key lacks
+   */
+  public static void requireReadsEvents(Caller caller, Iterable<String> events) {
+    Set<String> missing = new TreeSet<>();
+    for (String event : events) {
+      Scope scope = READ.get(event.contains(".") ? event.substring(0, event.indexOf('.')) : event);
+      if (scope != null && !caller.has(scope)) {
+        missing.add(scope.value());
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw ApiException.forbidden(
+          "A subscription sends the records of its events; this API key lacks "
+              + String.join(", ", missing)
+              + ".");
+    }
+  }
 }

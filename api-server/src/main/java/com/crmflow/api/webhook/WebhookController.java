@@ -3,12 +3,14 @@ package com.crmflow.api.webhook;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
+import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.event.EventNames;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -46,8 +48,9 @@ class WebhookController {
               content = @Content(schema = @Schema(implementation = SubscriptionInput.class)))
           @RequestBody
           JsonNode body) {
-    return new SubscriptionCreated(
-        service.create(caller.tenantId(), JsonBodies.requireObject(body)).created());
+    JsonNode input = JsonBodies.requireObject(body);
+    FlowScopes.requireReadsEvents(caller, eventNames(input));
+    return new SubscriptionCreated(service.create(caller.tenantId(), input).created());
   }
 
   @GetMapping("/subscribe")
@@ -67,8 +70,25 @@ class WebhookController {
               content = @Content(schema = @Schema(implementation = SubscriptionPatch.class)))
           @RequestBody
           JsonNode body) {
-    return new SubscriptionAnswer(
-        service.patch(caller.tenantId(), id, JsonBodies.requireObject(body)).listed());
+    JsonNode input = JsonBodies.requireObject(body);
+    List<String> events = new ArrayList<>(eventNames(input));
+    if (input.has("url") || input.has("is_active")) {
+      // where (and whether) the stored events go out is changed: the key must be able to read them
+      webhooks.find(caller.tenantId(), id).ifPresent(stored -> events.addAll(stored.events()));
+    }
+    FlowScopes.requireReadsEvents(caller, events);
+    return new SubscriptionAnswer(service.patch(caller.tenantId(), id, input).listed());
+  }
+
+  /**
+   * The strings of the body's {@code events} array (none when it has none, or of another shape).
+   */
+  private static List<String> eventNames(JsonNode body) {
+    JsonNode events = body.get("events");
+    if (events == null || !events.isArray()) {
+      return List.of();
+    }
+    return events.valueStream().filter(JsonNode::isString).map(JsonNode::asString).toList();
   }
 
   @DeleteMapping("/subscriptions/{id}")

@@ -4,6 +4,7 @@ import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
@@ -196,6 +197,49 @@ class WebhookDeliveryTest extends ApiTest {
             new Delivered(events.get(1), theirs, other.id()),
             new Delivered(events.get(2), mine, tenant.id()),
             new Delivered(events.get(3), theirs, other.id()));
+  }
+
+  @Test
+  void subscribingToARecordsEventsNeedsItsReadScope() {
+    ApiClient webhooksOnly = keyFor(tenant.id(), List.of("webhooks:write"), null);
+    String path = unique("no-read");
+
+    ApiResponse refused =
+        webhooksOnly.post(
+            "/api/v1/webhooks/subscribe",
+            Map.of(
+                "url",
+                RECEIVER.url(path),
+                "events",
+                List.of("contact.created", "opportunity.created")));
+
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+    assertThat(refused.text("/detail"))
+        .isEqualTo(
+            "A subscription sends the records of its events; this API key lacks contacts:read,"
+                + " opportunities:read.");
+    assertThat(tenant.api().get("/api/v1/webhooks/subscribe").at("/subscriptions").size()).isZero();
+
+    // a subscription the tenant's full key made cannot be redirected or widened by the narrow key
+    String id = subscribe(path, List.of("contact.created"), null);
+    ApiResponse redirected =
+        webhooksOnly.patch(
+            "/api/v1/webhooks/subscriptions/" + id, Map.of("url", RECEIVER.url(unique("other"))));
+    assertThat(redirected.status()).as(redirected.toString()).isEqualTo(403);
+    assertThat(subscription(id).get("url").asString()).isEqualTo(RECEIVER.url(path));
+    ApiResponse widened =
+        webhooksOnly.patch(
+            "/api/v1/webhooks/subscriptions/" + id,
+            Map.of("events", List.of("conversation.created")));
+    assertThat(widened.status()).as(widened.toString()).isEqualTo(403);
+    assertThat(subscription(id).get("events").toString()).isEqualTo("[\"contact.created\"]");
+
+    ApiClient readsContacts = keyFor(tenant.id(), List.of("webhooks:write", "contacts:read"), null);
+    ApiResponse allowed =
+        readsContacts.patch(
+            "/api/v1/webhooks/subscriptions/" + id, Map.of("url", RECEIVER.url(unique("moved"))));
+    assertThat(allowed.status()).as(allowed.toString()).isEqualTo(200);
+    assertThat(subscription(id).get("url").asString()).contains("/moved-");
   }
 
   @Test
