@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.RefusedPort;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -734,5 +735,49 @@ class EventLoopTest extends ApiTest {
     assertThat(logEntry(echoRun, "call").at("/output/body/notStarted/message").asString())
         .contains("this run is one of its runs, and a call a run makes never starts");
     assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+  }
+
+  @Test
+  void aCauseHeaderNeedsAnObjectBodyAndOneNamingNoRunOfTheTenantIsIgnored() {
+    String echoId = uniqueId("echo");
+    String echo = caller("Echo", echoId, "https://127.0.0.1:" + subscriber.port() + "/x", Map.of());
+    String first = fire(anonymous(), tenant.id(), echoId, Map.of("from", "outside"));
+    awaitRun(tenant.api(), first);
+    String path = "/api/webhooks/automation/" + tenant.id() + "/" + echoId;
+
+    // naming a run of the tenant, with a body that cannot carry the chain: 422, no run
+    ApiResponse array =
+        anonymous()
+            .withHeader("CRM-Cause", first + ":call")
+            .send("POST", path, "[1, 2]", "application/json");
+    assertThat(array.status()).as(array.toString()).isEqualTo(422);
+    assertThat(array.contentType()).startsWith("application/problem+json");
+    assertThat(array.at("/detail").asString()).contains("CRM-Cause");
+    assertThat(runsOf(echo)).hasSize(1);
+
+    // naming no run, or nothing: a call like any other, with no cause
+    for (String header : List.of(UUID.randomUUID() + ":call", "garbage")) {
+      ApiResponse accepted =
+          anonymous().withHeader("CRM-Cause", header).post(path, Map.of("from", header));
+      assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+      JsonNode run = awaitRun(tenant.api(), accepted.text("/runId"));
+      assertThat(run.get("trigger_payload").has("cause")).as(run.toString()).isFalse();
+    }
+
+    // naming a run of another tenant: no cause in this one
+    TenantClient other = newTenant();
+    String otherId = uniqueId("other");
+    activeAutomation(
+        other.api(),
+        chain(
+            otherId,
+            node("call", "http_request", http("POST", "https://127.0.0.1:" + subscriber.port()))));
+    ApiResponse accepted =
+        anonymous()
+            .withHeader("CRM-Cause", first + ":call")
+            .post("/api/webhooks/automation/" + other.id() + "/" + otherId, Map.of("from", "x"));
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+    JsonNode run = awaitRun(other.api(), accepted.text("/runId"));
+    assertThat(run.get("trigger_payload").has("cause")).as(run.toString()).isFalse();
   }
 }
