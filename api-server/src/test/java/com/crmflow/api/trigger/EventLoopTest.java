@@ -15,6 +15,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.RefusedPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -739,8 +740,10 @@ class EventLoopTest extends ApiTest {
 
   @Test
   void aCauseHeaderNeedsAnObjectBodyAndOneNamingNoRunOfTheTenantIsIgnored() {
+    LocalHttpServer peer = new LocalHttpServer();
+    peer.answer("/x", 200, "{}");
     String echoId = uniqueId("echo");
-    String echo = caller("Echo", echoId, "https://127.0.0.1:" + subscriber.port() + "/x", Map.of());
+    String echo = caller("Echo", echoId, peer.url("/x"), Map.of());
     String first = fire(anonymous(), tenant.id(), echoId, Map.of("from", "outside"));
     awaitRun(tenant.api(), first);
     String path = "/api/webhooks/automation/" + tenant.id() + "/" + echoId;
@@ -768,10 +771,7 @@ class EventLoopTest extends ApiTest {
     TenantClient other = newTenant();
     String otherId = uniqueId("other");
     activeAutomation(
-        other.api(),
-        chain(
-            otherId,
-            node("call", "http_request", http("POST", "https://127.0.0.1:" + subscriber.port()))));
+        other.api(), chain(otherId, node("call", "http_request", http("POST", peer.url("/x")))));
     ApiResponse accepted =
         anonymous()
             .withHeader("CRM-Cause", first + ":call")
@@ -779,5 +779,6 @@ class EventLoopTest extends ApiTest {
     assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
     JsonNode run = awaitRun(other.api(), accepted.text("/runId"));
     assertThat(run.get("trigger_payload").has("cause")).as(run.toString()).isFalse();
+    peer.close();
   }
 }
