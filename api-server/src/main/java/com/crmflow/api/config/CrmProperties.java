@@ -227,11 +227,16 @@ public record CrmProperties(
    * @param maxChainDepth the most runs one after the other that events of their writes may chain:
    *     an event produced by the last of them starts no automation (1: events of a run's writes
    *     start none)
+   * @param maxRunsPerCause the most runs that events of runs' writes (and calls of the service's
+   *     own public trigger by its runs) may start for one root (an API client's event, say, or a
+   *     run no event started), over all the chains that grow from it: past it, such an event starts
+   *     no automation
    */
   public record Events(
       @DefaultValue("250ms") @NotNull Duration dispatchInterval,
       @DefaultValue("1m") @NotNull Duration setAsideAfter,
-      @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth) {}
+      @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth,
+      @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause) {}
 
   /**
    * Outbound webhooks.

@@ -8,10 +8,9 @@ import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodeeffect.NodeEffectRepository;
 import com.crmflow.api.note.NoteService;
 import com.crmflow.api.opportunity.OpportunityService;
-import com.crmflow.api.run.AutomationRun;
-import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.task.TaskService;
 import com.crmflow.api.trigger.CrmEventTriggers;
+import com.crmflow.api.trigger.RunCauses;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
@@ -48,7 +47,7 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
   private final JsonColumns json;
   private final NodeEffectRepository effects;
   private final TransactionTemplate transaction;
-  private final RunRepository runs;
+  private final RunCauses causes;
   private final EventOutbox outbox;
   private final CrmEventTriggers triggers;
 
@@ -61,10 +60,10 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
       JsonColumns json,
       NodeEffectRepository effects,
       TransactionTemplate transaction,
-      RunRepository runs,
+      RunCauses causes,
       EventOutbox outbox,
       CrmEventTriggers triggers) {
-    this.runs = runs;
+    this.causes = causes;
     this.outbox = outbox;
     this.triggers = triggers;
     this.contacts = contacts;
@@ -118,26 +117,32 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
 
   /**
    * The write, its events marked as caused by the writing run, and its output with the automations
-   * those events will not start ({@code automations_not_started}) if there are any.
+   * those events will not start ({@code automations_not_started}) if there are any. Write and
+   * decision commit together, one write of the same root after the other.
    */
   private Map<String, Object> caused(CrmWrite write, Supplier<Map<String, Object>> doWrite) {
     EventCause cause = causeOf(write);
     if (cause == null) {
       return doWrite.get();
     }
-    EventOutbox.CausedWrite<Map<String, Object>> written = outbox.causedBy(cause, doWrite);
-    List<Map<String, Object>> notStarted = triggers.notStarted(written.emitted());
-    if (notStarted.isEmpty()) {
-      return written.result();
-    }
-    Map<String, Object> output = new LinkedHashMap<>(written.result());
-    output.put("automations_not_started", notStarted);
-    return output;
+    UUID tenant = UUID.fromString(write.tenantId());
+    return transaction.execute(
+        status -> {
+          triggers.lockRoot(tenant, cause);
+          EventOutbox.CausedWrite<Map<String, Object>> written = outbox.causedBy(cause, doWrite);
+          List<Map<String, Object>> notStarted = triggers.decide(written.emitted());
+          if (notStarted.isEmpty()) {
+            return written.result();
+          }
+          Map<String, Object> output = new LinkedHashMap<>(written.result());
+          output.put("automations_not_started", notStarted);
+          return output;
+        });
   }
 
   /**
    * The cause of the events this node's write emits: its run, and the chain that led to the run
-   * (the cause in its trigger payload, which the dispatcher put there when an event started it). A
+   * (the cause in its trigger payload, which the dispatcher or the public trigger put there). A
    * cause in a payload sent from outside (a webhook's body) can only hold back that run's own
    * events. Null for a write that names no run.
    */
@@ -145,16 +150,9 @@ class CrmRecordActivitiesImpl implements CrmRecordActivities {
     if (write.runId() == null) {
       return null;
     }
-    UUID runId = UUID.fromString(write.runId());
-    return runs.find(UUID.fromString(write.tenantId()), runId)
-        .map(run -> EventCause.ofWrite(run.id(), run.sequenceId(), write.nodeId(), startedBy(run)))
+    return causes
+        .of(UUID.fromString(write.tenantId()), UUID.fromString(write.runId()), write.nodeId())
         .orElse(null);
-  }
-
-  private static EventCause startedBy(AutomationRun run) {
-    return run.triggerPayload() instanceof Map<?, ?> payload
-        ? EventCause.from(payload.get("cause"))
-        : null;
   }
 
   private Map<String, Object> createRecord(CrmWrite write) {

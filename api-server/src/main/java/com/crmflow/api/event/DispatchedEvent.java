@@ -1,5 +1,6 @@
 package com.crmflow.api.event;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -7,6 +8,8 @@ import java.util.UUID;
  * An outbox event on its way out: its envelope is {@code {event, timestamp, tenant_id, data}}.
  *
  * @param cause the run whose write produced it, or null (an API client's call)
+ * @param granted for an event a run's write produced, the automations it starts, decided in the
+ *     write's transaction ({@code event_outbox.granted}); null when that was not decided
  */
 public record DispatchedEvent(
     long id,
@@ -14,7 +17,18 @@ public record DispatchedEvent(
     UUID eventId,
     String event,
     Map<String, Object> envelope,
-    EventCause cause) {
+    EventCause cause,
+    List<UUID> granted) {
+
+  public DispatchedEvent(
+      long id,
+      UUID tenantId,
+      UUID eventId,
+      String event,
+      Map<String, Object> envelope,
+      EventCause cause) {
+    this(id, tenantId, eventId, event, envelope, cause, null);
+  }
 
   /** Who listens to an event is a matter of its tenant and its name. */
   public record Audience(UUID tenantId, String event) {}

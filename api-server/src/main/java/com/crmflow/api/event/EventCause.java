@@ -8,16 +8,21 @@ import java.util.UUID;
 
 /**
  * What produced an event that a run's write produced: the run, its flow (automation or sequence),
- * the node that wrote, and the chain of flows whose runs led there, the first flow first and the
- * run's own flow last. An event an API client's call produced has no cause.
+ * the node that wrote, the chain of flows whose runs led there (the first flow first and the run's
+ * own flow last), and the root: what started the first run of the chain. An event an API client's
+ * call produced has no cause.
  *
  * <p>Stored with the outbox event ({@code event_outbox.cause}) and added to the trigger payload of
  * each run the event starts ({@code trigger.cause}), as {@code {run_id, sequence_id, node_id,
- * chain, depth}}; a write of that run carries the chain on.
+ * chain, depth, root}}; a write of that run carries the chain and the root on. A call of the
+ * service's own public trigger by an http_request or a webhook delivery carries it on too (header
+ * {@code CRM-Cause}).
  *
  * @param chain the flows whose runs led to the event, never empty; its size is the depth
+ * @param root the event (an API client's, say) that started the chain's first run, or that run
+ *     itself when no event started it; crm.events.max-runs-per-cause counts the runs per root
  */
-public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> chain) {
+public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> chain, UUID root) {
 
   public EventCause {
     chain = List.copyOf(chain);
@@ -28,12 +33,33 @@ public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> 
    *
    * @param startedBy the cause of the event that started the run, or null (an API client's event, a
    *     webhook, a schedule, an enrollment)
+   * @param rootOfFirst the root when {@code startedBy} is null: the event that started the run, or
+   *     the run's id
    */
   public static EventCause ofWrite(
-      UUID runId, UUID sequenceId, String nodeId, EventCause startedBy) {
+      UUID runId, UUID sequenceId, String nodeId, EventCause startedBy, UUID rootOfFirst) {
     List<UUID> chain = new ArrayList<>(startedBy == null ? List.of() : startedBy.chain());
     chain.add(sequenceId);
-    return new EventCause(runId, sequenceId, nodeId, chain);
+    return new EventCause(
+        runId, sequenceId, nodeId, chain, startedBy == null ? rootOfFirst : startedBy.root());
+  }
+
+  /**
+   * This cause, with the flows of {@code claimed} that its chain lacks added after its own (up to
+   * {@link #LONGEST_CHAIN}): a cause a caller claims (a webhook body's {@code cause}) can only make
+   * the chain longer, never shorter.
+   */
+  public EventCause withClaimed(EventCause claimed) {
+    if (claimed == null) {
+      return this;
+    }
+    List<UUID> longer = new ArrayList<>(chain);
+    for (UUID flow : claimed.chain()) {
+      if (!longer.contains(flow) && longer.size() < LONGEST_CHAIN) {
+        longer.add(flow);
+      }
+    }
+    return new EventCause(runId, sequenceId, nodeId, longer, root);
   }
 
   /** How many runs, one after the other, led to the event. */
@@ -46,7 +72,9 @@ public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> 
     return chain.contains(sequenceId);
   }
 
-  /** {@code {run_id, sequence_id, node_id, chain, depth}}: the stored and the payload form. */
+  /**
+   * {@code {run_id, sequence_id, node_id, chain, depth, root}}: the stored and the payload form.
+   */
   public Map<String, Object> asMap() {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("run_id", runId.toString());
@@ -54,6 +82,7 @@ public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> 
     map.put("node_id", nodeId);
     map.put("chain", chain.stream().map(UUID::toString).toList());
     map.put("depth", depth());
+    map.put("root", root.toString());
     return map;
   }
 
@@ -78,11 +107,14 @@ public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> 
       for (Object id : listed) {
         chain.add(UUID.fromString(String.valueOf(id)));
       }
+      UUID runId = UUID.fromString(String.valueOf(map.get("run_id")));
       return new EventCause(
-          UUID.fromString(String.valueOf(map.get("run_id"))),
+          runId,
           UUID.fromString(String.valueOf(map.get("sequence_id"))),
           map.get("node_id") == null ? null : String.valueOf(map.get("node_id")),
-          chain);
+          chain,
+          // a cause stored before causes had a root: its run stands for it
+          map.get("root") == null ? runId : UUID.fromString(String.valueOf(map.get("root"))));
     } catch (IllegalArgumentException notACause) {
       return null;
     }

@@ -184,7 +184,7 @@ class EventDispatcher implements SchedulingConfigurer {
     return jdbc.sql(
             """
             select id, tenant_id, event_id, event, envelope::text as envelope,
-                   cause::text as cause
+                   cause::text as cause, granted::text as granted
             from event_outbox
             where dispatched_at is null order by id limit :limit
             """)
@@ -199,7 +199,12 @@ class EventDispatcher implements SchedulingConfigurer {
                     json.readMap(rs.getString("envelope")),
                     rs.getString("cause") == null
                         ? null
-                        : EventCause.from(json.readMap(rs.getString("cause")))))
+                        : EventCause.from(json.readMap(rs.getString("cause"))),
+                    rs.getString("granted") == null
+                        ? null
+                        : json.readList(rs.getString("granted")).stream()
+                            .map(id -> UUID.fromString(String.valueOf(id)))
+                            .toList()))
         .list();
   }
 }

@@ -5,20 +5,22 @@ import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.worker.activity.CauseHeader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -35,9 +37,12 @@ import org.springframework.stereotype.Component;
  *
  * <p>Loops end: an event a run's write produced never starts an automation whose run led to it (the
  * run's own automation, or one earlier in its chain: A → B → A), nor any automation once the chain
- * is {@code crm.events.max-chain-depth} runs long. Such a start is refused, logged and counted
- * ({@code crm.events.starts.refused}, tagged by reason); the write that produced the event lists it
- * in its node's output ({@link #notStarted}).
+ * is {@code crm.events.max-chain-depth} runs long, nor any once {@code
+ * crm.events.max-runs-per-cause} runs were started for the chain's root (the fan-out of several
+ * automations that each start the others). Such a start is refused, logged and counted ({@code
+ * crm.events.starts.refused}, tagged by reason); the write that produced the event lists it in its
+ * node's output ({@link #notStarted}). The public trigger applies the same rules to a call that
+ * carries a run's cause ({@link #refuseCall}).
  */
 @Component
 public class CrmEventTriggers implements OutboxEventHandler {
@@ -50,12 +55,16 @@ public class CrmEventTriggers implements OutboxEventHandler {
   /** The chain of runs that led to the event is as long as it may be. */
   public static final String DEPTH = "depth";
 
+  /** The runs started for the chain's root are as many as they may be. */
+  public static final String BUDGET = "budget";
+
   private final JdbcClient jdbc;
   private final JsonColumns json;
   private final RunRepository runs;
   private final RunStarter starter;
   private final SequenceRepository sequences;
   private final int maxChainDepth;
+  private final int maxRunsPerCause;
   private final Map<String, Counter> refused = new HashMap<>();
 
   CrmEventTriggers(
@@ -72,14 +81,16 @@ public class CrmEventTriggers implements OutboxEventHandler {
     this.starter = starter;
     this.sequences = sequences;
     this.maxChainDepth = properties.events().maxChainDepth();
-    for (String reason : List.of(CYCLE, DEPTH)) {
+    this.maxRunsPerCause = properties.events().maxRunsPerCause();
+    for (String reason : List.of(CYCLE, DEPTH, BUDGET)) {
       refused.put(
           reason,
           Counter.builder("crm.events.starts.refused")
               .description(
                   "Automation starts refused because a run's write produced the event and the"
-                      + " automation led to that run (cycle) or the chain is as long as"
-                      + " crm.events.max-chain-depth (depth)")
+                      + " automation led to that run (cycle), the chain is as long as"
+                      + " crm.events.max-chain-depth (depth) or its root started as many runs as"
+                      + " crm.events.max-runs-per-cause (budget)")
               .tag("reason", reason)
               .register(meters));
     }
@@ -91,32 +102,42 @@ public class CrmEventTriggers implements OutboxEventHandler {
   @Override
   public List<Runnable> dispatch(List<DispatchedEvent> events) {
     Map<DispatchedEvent.Audience, List<Listening>> listening = new HashMap<>();
+    // runs started per root so far: read once per batch, counted on as this batch starts more
+    Map<UUID, Integer> spent = new HashMap<>();
     List<Runnable> starts = new ArrayList<>();
     for (DispatchedEvent event : events) {
       List<Listening> triggers =
           listening.computeIfAbsent(
-              event.audience(), audience -> listening(audience.tenantId(), audience.event(), null));
+              event.audience(), audience -> listening(audience.tenantId(), audience.event()));
+      EventCause cause = event.cause();
       for (Listening trigger : triggers) {
         if (!matches(trigger.config(), event.data())) {
           continue;
         }
-        String refusal = refusal(event.cause(), trigger.sequenceId(), maxChainDepth);
-        if (refusal != null) {
-          refused.get(refusal).increment();
-          log.info(
-              "Event {} ({}) of run {} starts no run of automation {}: {}",
-              event.eventId(),
-              event.event(),
-              event.cause().runId(),
-              trigger.sequenceId(),
-              refusal);
-          continue;
+        if (event.granted() != null) {
+          // decided when the event was written, and refusals reported there
+          if (!event.granted().contains(trigger.sequenceId())) {
+            continue;
+          }
+        } else {
+          String refusal = refusal(cause, trigger.sequenceId(), maxChainDepth);
+          if (refusal == null
+              && cause != null
+              && spent.computeIfAbsent(cause.root(), root -> spent(event.tenantId(), root))
+                  >= maxRunsPerCause) {
+            refusal = BUDGET;
+          }
+          if (refusal != null) {
+            refused(cause, trigger.sequenceId(), refusal, "Event " + event.eventId());
+            continue;
+          }
         }
         UUID runId =
             UUID.nameUUIDFromBytes(
                 ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
                     .getBytes(StandardCharsets.UTF_8));
-        runs.insert(
+        Optional<AutomationRun> inserted =
+            runs.insert(
                 new RunRepository.NewRun(
                     runId,
                     event.tenantId(),
@@ -126,11 +147,88 @@ public class CrmEventTriggers implements OutboxEventHandler {
                     trigger.nodeId(),
                     payload(event),
                     "event:" + event.eventId(),
-                    null))
-            .ifPresent(run -> starts.add(() -> starter.startSoon(run, null)));
+                    null));
+        if (inserted.isPresent() && cause != null && event.granted() == null) {
+          spent.merge(cause.root(), 1, Integer::sum);
+        }
+        inserted.ifPresent(run -> starts.add(() -> starter.startSoon(run, null)));
       }
     }
     return starts;
+  }
+
+  private void refused(EventCause cause, UUID sequenceId, String refusal, String what) {
+    refused.get(refusal).increment();
+    log.info(
+        "{} of run {} starts no run of automation {}: {}",
+        what,
+        cause.runId(),
+        sequenceId,
+        refusal);
+  }
+
+  /**
+   * Holds, until the calling transaction ends, the right to spend the runs of the cause's root: the
+   * writes of one root decide their starts ({@link #decide}) one after the other, so that together
+   * they never grant more than crm.events.max-runs-per-cause.
+   */
+  public void lockRoot(UUID tenantId, EventCause cause) {
+    jdbc.sql("select 1 from pg_advisory_xact_lock(hashtextextended(:key, 0))")
+        .param("key", "cause-root:" + tenantId + ":" + cause.root())
+        .query(Integer.class)
+        .single();
+  }
+
+  /**
+   * Why a call of the automation's public trigger that carries {@code cause} (a run's http_request
+   * or a webhook delivery of a run's event, aimed at the service itself) must not start a run: the
+   * rules of events, the run counted against the root's budget. Refusals are logged and counted.
+   *
+   * @return null when it may start; otherwise {@code {reason, message}}
+   */
+  public Map<String, String> refuseCall(UUID tenantId, EventCause cause, UUID sequenceId) {
+    String refusal = refusal(cause, sequenceId, maxChainDepth);
+    if (refusal == null && spent(tenantId, cause.root()) >= maxRunsPerCause) {
+      refusal = BUDGET;
+    }
+    if (refusal == null) {
+      return null;
+    }
+    refused(cause, sequenceId, refusal, "A call of the public trigger");
+    Map<String, String> answer = new LinkedHashMap<>();
+    answer.put("reason", refusal);
+    answer.put(
+        "message",
+        message(
+            "This call (" + CauseHeader.NAME + ": run " + cause.runId() + ")",
+            tenantId,
+            cause,
+            sequenceId,
+            refusal,
+            new HashMap<>(),
+            true));
+    return answer;
+  }
+
+  /**
+   * The runs spent from the root's budget: those started by causes of that root (webhook bodies
+   * that claim it included) and those that written events not dispatched yet will start. One
+   * statement, so a dispatch that turns the one into the other is seen before or after, never half.
+   */
+  private int spent(UUID tenantId, UUID root) {
+    return jdbc.sql(
+            """
+            select (select count(*) from automation_run
+                    where tenant_id = :tenantId
+                      and trigger_payload -> 'cause' ->> 'root' = :root)
+                 + (select coalesce(sum(jsonb_array_length(granted)), 0) from event_outbox
+                    where tenant_id = :tenantId and dispatched_at is null
+                      and granted is not null and cause ->> 'root' = :root)
+            """)
+        .param("tenantId", tenantId)
+        .param("root", root.toString())
+        .query(Integer.class)
+        .single();
   }
 
   /** The envelope, with the event's cause (if any) as {@code cause}. */
@@ -158,78 +256,122 @@ public class CrmEventTriggers implements OutboxEventHandler {
   }
 
   /**
-   * The runs that these events, emitted by one write of a run, will not start, with why, as the
-   * writing node's output lists them: {@code [{event, event_id, automation_id, automation_name,
-   * reason, message}]}. Reads the automations listening now, so an automation activated or paused
-   * between this write and the dispatch of its events may be missing or listed wrongly; the
-   * dispatcher decides by the same rule.
+   * Decides which automations these events, emitted by one write of a run, start, in the write's
+   * transaction (after {@link #lockRoot}): the automations listening now whose filter matches, less
+   * those the loop rules refuse (cycle, depth, and budget: the root's runs spent so far, these
+   * events' starts included). Stores the decision with each event ({@code event_outbox.granted}),
+   * which the dispatcher follows, counts and logs the refusals, and returns them as the writing
+   * node's output lists them: {@code [{event, event_id, automation_id, automation_name, reason,
+   * message}]}. An automation activated between this write and the dispatch of its events is not
+   * started by them.
    */
-  public List<Map<String, Object>> notStarted(List<DispatchedEvent> events) {
+  public List<Map<String, Object>> decide(List<DispatchedEvent> events) {
     List<Map<String, Object>> notStarted = new ArrayList<>();
-    Map<List<Object>, List<Listening>> listening = new HashMap<>();
+    Map<DispatchedEvent.Audience, List<Listening>> listening = new HashMap<>();
     Map<UUID, String> names = new HashMap<>();
+    Map<UUID, Integer> spent = new HashMap<>();
     for (DispatchedEvent event : events) {
-      if (event.cause() == null) {
+      EventCause cause = event.cause();
+      if (cause == null) {
         continue;
       }
-      // short of the depth limit only the chain's automations can be refused: read just those
-      List<UUID> only = event.cause().depth() < maxChainDepth ? event.cause().chain() : null;
       List<Listening> triggers =
           listening.computeIfAbsent(
-              Arrays.asList(event.audience(), only),
-              key -> listening(event.tenantId(), event.event(), only));
+              event.audience(), audience -> listening(audience.tenantId(), audience.event()));
+      List<String> granted = new ArrayList<>();
       for (Listening trigger : triggers) {
-        String refusal = refusal(event.cause(), trigger.sequenceId(), maxChainDepth);
-        if (refusal == null || !matches(trigger.config(), event.data())) {
+        if (!matches(trigger.config(), event.data())) {
           continue;
         }
+        String refusal = refusal(cause, trigger.sequenceId(), maxChainDepth);
+        if (refusal == null) {
+          int before = spent.computeIfAbsent(cause.root(), root -> spent(event.tenantId(), root));
+          if (before < maxRunsPerCause) {
+            spent.put(cause.root(), before + 1);
+            granted.add(trigger.sequenceId().toString());
+            continue;
+          }
+          refusal = BUDGET;
+        }
+        refused(cause, trigger.sequenceId(), refusal, "Event " + event.eventId());
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("event", event.event());
         entry.put("event_id", event.eventId().toString());
         entry.put("automation_id", trigger.sequenceId().toString());
         entry.put("automation_name", name(event.tenantId(), trigger.sequenceId(), names));
         entry.put("reason", refusal);
-        entry.put("message", message(event, trigger.sequenceId(), refusal, names));
+        entry.put(
+            "message",
+            message(
+                event.event() + " from this write",
+                event.tenantId(),
+                cause,
+                trigger.sequenceId(),
+                refusal,
+                names,
+                false));
         notStarted.add(entry);
       }
+      jdbc.sql("update event_outbox set granted = :granted::jsonb where id = :id")
+          .param("granted", json.write(granted))
+          .param("id", event.id())
+          .update();
     }
     return notStarted;
   }
 
   private String message(
-      DispatchedEvent event, UUID sequenceId, String refusal, Map<UUID, String> names) {
-    EventCause cause = event.cause();
+      String subject,
+      UUID tenantId,
+      EventCause cause,
+      UUID sequenceId,
+      String refusal,
+      Map<UUID, String> names,
+      boolean byCall) {
     String chain =
         cause.chain().stream()
-            .map(id -> "\"" + name(event.tenantId(), id, names) + "\"")
+            .map(id -> "\"" + name(tenantId, id, names) + "\"")
             .collect(Collectors.joining(" -> "));
     String not =
-        event.event()
-            + " from this write starts no run of automation \""
-            + name(event.tenantId(), sequenceId, names)
-            + "\"";
+        subject + " starts no run of automation \"" + name(tenantId, sequenceId, names) + "\"";
     if (DEPTH.equals(refusal)) {
       return not
           + ": this run is run "
           + cause.depth()
-          + " of a chain of runs started by each other's writes ("
+          + (byCall
+              ? " of a chain of runs started by each other"
+              : " of a chain of runs started by each other's writes")
+          + " ("
           + chain
           + "), the most crm.events.max-chain-depth ("
           + maxChainDepth
           + ") allows";
     }
+    if (BUDGET.equals(refusal)) {
+      return not
+          + ": the chains of runs started by each other's writes from one cause (this one: "
+          + chain
+          + ") have started "
+          + maxRunsPerCause
+          + " runs, the most crm.events.max-runs-per-cause ("
+          + maxRunsPerCause
+          + ") allows";
+    }
+    String caused = byCall ? "a call a run makes" : "an event a run's write produces";
     if (sequenceId.equals(cause.sequenceId())) {
       return not
-          + ": this run is one of its runs, and an event a run's write produces never starts"
-          + " that run's automation again (chain "
+          + ": this run is one of its runs, and "
+          + caused
+          + " never starts that run's automation again (chain "
           + chain
           + ")";
     }
     return not
         + ": a run of it led to this run (chain "
         + chain
-        + "), and an event a run's write produces never starts an automation of the chain"
-        + " that led to it again";
+        + "), and "
+        + caused
+        + " never starts an automation of the chain that led to it again";
   }
 
   private String name(UUID tenantId, UUID sequenceId, Map<UUID, String> names) {
@@ -259,10 +401,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
     return value != null && Objects.equals(String.valueOf(value), String.valueOf(wanted));
   }
 
-  /**
-   * @param only the automations to look at, or null for every one
-   */
-  private List<Listening> listening(UUID tenantId, String event, List<UUID> only) {
+  private List<Listening> listening(UUID tenantId, String event) {
     return jdbc.sql(
             """
             select s.id, s.current_version, n ->> 'id' as node_id,
@@ -273,13 +412,10 @@ public class CrmEventTriggers implements OutboxEventHandler {
             where s.tenant_id = :tenantId and s.status = 'active' and s.flow_type = 'automation'
               and n ->> 'type' = 'crm_event_trigger'
               and n -> 'data' -> 'config' ->> 'eventType' = :event
-              and (cast(:only as uuid[]) is null or s.id = any(cast(:only as uuid[])))
             order by s.created_at, s.id
             """)
         .param("tenantId", tenantId)
         .param("event", event)
-        .param(
-            "only", only == null ? null : only.stream().map(UUID::toString).toArray(String[]::new))
         .query(
             (rs, row) ->
                 new Listening(

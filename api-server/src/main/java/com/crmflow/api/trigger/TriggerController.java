@@ -2,9 +2,12 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.web.ApiException;
+import com.crmflow.worker.activity.CauseHeader;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -35,6 +38,15 @@ class TriggerController {
       @PathVariable String nodeId,
       @RequestHeader(name = "X-Webhook-Secret", required = false) String secret,
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+      @io.swagger.v3.oas.annotations.Parameter(
+              description =
+                  "Sent by the service's own http_request nodes and webhook deliveries: the run"
+                      + " (<run id>:<node id>) the call comes from. A run of the tenant's named"
+                      + " here makes the call part of its chain of causes, so the loop rules of"
+                      + " crm_event_trigger apply; a call they refuse starts no run and is answered"
+                      + " with runId null and notStarted {reason, message}.")
+          @RequestHeader(name = CauseHeader.NAME, required = false)
+          String cause,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               description =
                   "Any JSON object: the run's trigger payload ({{trigger.*}} in the flow).",
@@ -47,10 +59,15 @@ class TriggerController {
                               additionalProperties = Schema.AdditionalPropertiesValue.TRUE)))
           @RequestBody(required = false)
           String body) {
-    AutomationRun run =
-        triggers.fire(
-            new TriggerService.Call(parseTenant(tenantId), nodeId, secret, idempotencyKey, body));
-    return new TriggerAccepted(true, run.id());
+    try {
+      AutomationRun run =
+          triggers.fire(
+              new TriggerService.Call(
+                  parseTenant(tenantId), nodeId, secret, idempotencyKey, body, cause));
+      return new TriggerAccepted(true, run.id(), null);
+    } catch (TriggerService.NotStarted refused) {
+      return new TriggerAccepted(true, null, refused.reason());
+    }
   }
 
   /** An id that is no UUID names no tenant: 404, as an unknown tenant gets. */
@@ -62,6 +79,13 @@ class TriggerController {
     }
   }
 
-  /** {@code {received, runId}}, as the spec names them (camelCase here). */
-  record TriggerAccepted(boolean received, @JsonProperty("runId") UUID runId) {}
+  /**
+   * {@code {received, runId}}, as the spec names them (camelCase here); for a call whose {@code
+   * CRM-Cause} the loop rules refuse, {@code runId} is null and {@code notStarted} says why.
+   */
+  record TriggerAccepted(
+      boolean received,
+      @JsonProperty("runId") UUID runId,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonProperty("notStarted")
+          Map<String, String> notStarted) {}
 }

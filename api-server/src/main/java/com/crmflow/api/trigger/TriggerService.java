@@ -4,12 +4,14 @@ import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
 import com.crmflow.api.canvas.CanvasSecrets;
+import com.crmflow.api.event.EventCause;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
+import com.crmflow.worker.activity.CauseHeader;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
@@ -18,6 +20,7 @@ import com.crmflow.workflow.run.NodeLogEntry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +53,8 @@ class TriggerService {
   private final RunRepository runs;
   private final RunStarter starter;
   private final JsonMapper mapper;
+  private final RunCauses causes;
+  private final CrmEventTriggers eventTriggers;
 
   TriggerService(
       CanvasRepository canvases,
@@ -58,7 +63,11 @@ class TriggerService {
       TriggerAdmission admission,
       RunRepository runs,
       RunStarter starter,
-      JsonMapper mapper) {
+      JsonMapper mapper,
+      RunCauses causes,
+      CrmEventTriggers eventTriggers) {
+    this.causes = causes;
+    this.eventTriggers = eventTriggers;
     this.canvases = canvases;
     this.canvasSecrets = canvasSecrets;
     this.targets = targets;
@@ -127,12 +136,55 @@ class TriggerService {
 
   /**
    * @param idempotencyKey trimmed; null when the header is missing or blank
+   * @param cause the CRM-Cause header, or null
    */
-  record Call(UUID tenant, String nodeId, String secret, String idempotencyKey, String body) {
+  record Call(
+      UUID tenant, String nodeId, String secret, String idempotencyKey, String body, String cause) {
     Call {
       idempotencyKey =
           idempotencyKey == null || idempotencyKey.isBlank() ? null : idempotencyKey.trim();
     }
+  }
+
+  /**
+   * A call whose cause the loop rules refuse: no run, answered 200 with why ({@code reason}, {@code
+   * message}).
+   */
+  static final class NotStarted extends RuntimeException {
+    private final transient Map<String, String> reason;
+
+    NotStarted(Map<String, String> reason) {
+      super(reason.get("message"), null, false, false);
+      this.reason = reason;
+    }
+
+    Map<String, String> reason() {
+      return reason;
+    }
+  }
+
+  /**
+   * The cause a call carries: the run its CRM-Cause header names, when the tenant has it, with the
+   * chain that led to that run, and a {@code cause} of the body (which only adds to the chain).
+   * Null without the header, or when it names no run of the tenant: a header can only add to a
+   * chain.
+   */
+  private EventCause causeOf(Call call, Object payload) {
+    Optional<EventCause> named =
+        CauseHeader.parse(call.cause())
+            .flatMap(header -> causes.of(call.tenant(), header.runId(), header.nodeId()));
+    if (named.isEmpty()) {
+      return null;
+    }
+    if (!(payload instanceof Map<?, ?> body)) {
+      throw ApiException.unprocessable(
+          "A call that carries "
+              + CauseHeader.NAME
+              + " sends a JSON object: the run it starts keeps the chain of causes as"
+              + " trigger.cause.",
+          List.of());
+    }
+    return named.get().withClaimed(EventCause.from(body.get("cause")));
   }
 
   /**
@@ -179,6 +231,13 @@ class TriggerService {
           "The automation is " + trigger.status() + ", not active.", List.of());
     }
     Object payload = parse(call.body());
+    EventCause cause = causeOf(call, payload);
+    if (cause != null) {
+      Map<String, Object> caused = new LinkedHashMap<>();
+      ((Map<?, ?>) payload).forEach((name, value) -> caused.put(String.valueOf(name), value));
+      caused.put("cause", cause.asMap());
+      payload = caused;
+    }
     refuseIfTooLargeToStart(tenant, trigger, canvas, call.body(), payload);
     String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {
@@ -188,6 +247,12 @@ class TriggerService {
       Optional<AutomationRun> earlier = runs.findByIdempotencyKey(tenant, nodeId, key);
       if (earlier.isPresent()) {
         return earlier;
+      }
+    }
+    if (cause != null) {
+      Map<String, String> refused = eventTriggers.refuseCall(tenant, cause, trigger.sequenceId());
+      if (refused != null) {
+        throw new NotStarted(refused);
       }
     }
     UUID runId = UUID.randomUUID();

@@ -1,5 +1,6 @@
 package com.crmflow.api.webhook;
 
+import com.crmflow.worker.activity.CauseHeader;
 import com.crmflow.worker.activity.ForbiddenDestinationException;
 import com.crmflow.worker.activity.NetworkErrors;
 import com.crmflow.worker.activity.OutboundHttpClient;
@@ -18,10 +19,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * One delivery attempt: POST the stored body with its signature, delivery id and event headers (the
- * same on every attempt), 10 seconds at most, no redirects. Only a 2xx is a success. The attempt,
- * the delivery's last status and the subscription's failure count are recorded in one transaction,
- * once per attempt number.
+ * One delivery attempt: POST the stored body with its signature, delivery id and event headers, and
+ * for an event a run's write produced its cause ({@link CauseHeader}; the same on every attempt),
+ * 10 seconds at most, no redirects. Only a 2xx is a success. The attempt, the delivery's last
+ * status and the subscription's failure count are recorded in one transaction, once per attempt
+ * number.
  */
 @Component("webhookActivities")
 class WebhookActivitiesImpl implements WebhookActivities {
@@ -82,6 +84,9 @@ class WebhookActivitiesImpl implements WebhookActivities {
     headers.put("User-Agent", "crmflow-webhooks/1.0");
     headers.put(DELIVERY_HEADER, target.deliveryId().toString());
     headers.put(EVENT_HEADER, target.event());
+    if (target.cause() != null) {
+      headers.put(CauseHeader.NAME, target.cause());
+    }
     if (target.secretCiphertext() != null) {
       String secret;
       try {

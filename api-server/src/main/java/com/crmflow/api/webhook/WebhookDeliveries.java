@@ -5,6 +5,7 @@ import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.temporal.TenantFairness;
+import com.crmflow.worker.activity.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.webhook.DeliveryInput;
@@ -70,9 +71,14 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
         continue;
       }
       String body = body(event.envelope());
+      String cause =
+          event.cause() == null
+              ? null
+              : CauseHeader.value(event.cause().runId(), event.cause().nodeId());
       for (UUID subscription : subscriptions) {
         webhooks
-            .insertDelivery(event.tenantId(), subscription, event.eventId(), event.event(), body)
+            .insertDelivery(
+                event.tenantId(), subscription, event.eventId(), event.event(), body, cause)
             .ifPresent(
                 delivery ->
                     starts.add(

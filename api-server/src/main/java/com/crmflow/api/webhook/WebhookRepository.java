@@ -161,13 +161,18 @@ class WebhookRepository {
         .list();
   }
 
-  /** A delivery as the dispatcher stored it (empty when this event was stored for it before). */
+  /**
+   * A delivery as the dispatcher stored it (empty when this event was stored for it before).
+   *
+   * @param cause the {@code CRM-Cause} value of the run whose write produced the event, or null
+   */
   Optional<UUID> insertDelivery(
-      UUID tenantId, UUID subscriptionId, UUID eventId, String event, String body) {
+      UUID tenantId, UUID subscriptionId, UUID eventId, String event, String body, String cause) {
     return jdbc.sql(
             """
-            insert into webhook_delivery (id, tenant_id, subscription_id, event_id, event, body)
-            values (:id, :tenantId, :subscriptionId, :eventId, :event, :body)
+            insert into webhook_delivery
+                (id, tenant_id, subscription_id, event_id, event, body, cause)
+            values (:id, :tenantId, :subscriptionId, :eventId, :event, :body, :cause)
             on conflict (subscription_id, event_id) do nothing
             returning id
             """)
@@ -177,6 +182,7 @@ class WebhookRepository {
         .param("eventId", eventId)
         .param("event", event)
         .param("body", body)
+        .param("cause", cause)
         .query(UUID.class)
         .optional();
   }
@@ -189,13 +195,14 @@ class WebhookRepository {
       String body,
       String url,
       byte[] secretCiphertext,
-      boolean active) {}
+      boolean active,
+      String cause) {}
 
   Optional<Target> target(UUID deliveryId) {
     return jdbc.sql(
             """
             select d.id, d.subscription_id, d.event, d.body, s.url, s.secret_ciphertext,
-                   s.is_active
+                   s.is_active, d.cause
             from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
             where d.id = :id
             """)
@@ -209,7 +216,8 @@ class WebhookRepository {
                     rs.getString("body"),
                     rs.getString("url"),
                     rs.getBytes("secret_ciphertext"),
-                    rs.getBoolean("is_active")))
+                    rs.getBoolean("is_active"),
+                    rs.getString("cause")))
         .optional();
   }
 

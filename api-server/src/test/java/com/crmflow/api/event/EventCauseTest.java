@@ -15,10 +15,12 @@ class EventCauseTest {
   private final UUID second = UUID.randomUUID();
   private final UUID run = UUID.randomUUID();
 
+  private final UUID root = UUID.randomUUID();
+
   @Test
-  void aWriteOfARunStartedByACausedEventCarriesTheChainOn() {
-    EventCause startedBy = EventCause.ofWrite(UUID.randomUUID(), first, "write", null);
-    EventCause cause = EventCause.ofWrite(run, second, "update", startedBy);
+  void aWriteOfARunStartedByACausedEventCarriesTheChainAndTheRootOn() {
+    EventCause startedBy = EventCause.ofWrite(UUID.randomUUID(), first, "write", null, root);
+    EventCause cause = EventCause.ofWrite(run, second, "update", startedBy, UUID.randomUUID());
 
     assertThat(cause.chain()).containsExactly(first, second);
     assertThat(cause.depth()).isEqualTo(2);
@@ -31,8 +33,43 @@ class EventCauseTest {
                 "sequence_id", second.toString(),
                 "node_id", "update",
                 "chain", List.of(first.toString(), second.toString()),
-                "depth", 2));
+                "depth", 2,
+                "root", root.toString()));
     assertThat(EventCause.from(cause.asMap())).isEqualTo(cause);
+  }
+
+  @Test
+  void aStoredCauseWithoutARootHasItsRunForOne() {
+    assertThat(
+            EventCause.from(
+                    Map.of(
+                        "run_id", run.toString(),
+                        "sequence_id", first.toString(),
+                        "chain", List.of(first.toString())))
+                .root())
+        .isEqualTo(run);
+  }
+
+  @Test
+  void aClaimedCauseOnlyAddsToTheChain() {
+    EventCause own = EventCause.ofWrite(run, first, "call", null, root);
+    UUID other = UUID.randomUUID();
+    EventCause claimed =
+        new EventCause(UUID.randomUUID(), other, "x", List.of(other, first), UUID.randomUUID());
+
+    EventCause merged = own.withClaimed(claimed);
+
+    assertThat(merged.chain()).containsExactly(first, other);
+    assertThat(merged.root()).isEqualTo(root);
+    assertThat(merged.runId()).isEqualTo(run);
+    assertThat(own.withClaimed(null)).isEqualTo(own);
+    // never past the longest chain a cause may hold
+    List<UUID> many =
+        java.util.stream.Stream.generate(UUID::randomUUID)
+            .limit(EventCause.LONGEST_CHAIN + 5)
+            .toList();
+    assertThat(own.withClaimed(new EventCause(run, first, "x", many, root)).depth())
+        .isEqualTo(EventCause.LONGEST_CHAIN);
   }
 
   @Test

@@ -1,16 +1,21 @@
 package com.crmflow.api.trigger;
 
 import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.RefusedPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -18,6 +23,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,8 +34,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Loops end: events carry the run whose write produced them, an automation is never started again
- * by an event its own run (or a run it led to) caused, and a chain of different automations stops
- * at crm.events.max-chain-depth, the writing node's log entry saying so.
+ * by an event its own run (or a run it led to) caused, a chain of different automations stops at
+ * crm.events.max-chain-depth, the runs started from one cause stop at
+ * crm.events.max-runs-per-cause, and a call of the service's own public trigger by a run (header
+ * CRM-Cause) continues that run's chain; the writing node's log entry, or the trigger's answer,
+ * says so. A cause a webhook body claims can only hold a chain back.
  */
 class EventLoopTest extends ApiTest {
 
@@ -136,8 +146,12 @@ class EventLoopTest extends ApiTest {
    * over {@link #QUIET} that nothing more starts: the runs stay {@code expected} in number.
    */
   private void awaitSettled(Map<String, Integer> expectedRuns) {
+    awaitSettled(expectedRuns, Duration.ofSeconds(30));
+  }
+
+  private void awaitSettled(Map<String, Integer> expectedRuns, Duration limit) {
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(limit)
         .pollInterval(Duration.ofMillis(100))
         .until(
             () ->
@@ -400,5 +414,371 @@ class EventLoopTest extends ApiTest {
     // the runs before the last started their successor: nothing in their log
     JsonNode first = awaitRun(tenant.api(), runsOf(steps.get(0)).get(0).get("id").asString());
     assertThat(logEntry(first, "write-1").get("output").has("automations_not_started")).isFalse();
+  }
+
+  /** How many runs of the tenant's automations started with a cause, and how many without. */
+  private Map<Boolean, Long> runsByCause() {
+    Map<Boolean, Long> counted = new HashMap<>(Map.of(true, 0L, false, 0L));
+    jdbc.sql(
+            """
+            select (trigger_payload -> 'cause') is not null as caused, count(*) as runs
+            from automation_run where tenant_id = :t group by 1
+            """)
+        .param("t", tenant.id())
+        .query((rs, row) -> counted.put(rs.getBoolean("caused"), rs.getLong("runs")))
+        .list();
+    return counted;
+  }
+
+  @Test
+  void aFanOutOfAutomationsThatStartEachOtherStopsAtTheRunBudgetOfItsCause() {
+    int budget = properties.events().maxRunsPerCause();
+    // four automations that each write the contact: without a budget 4·3 + 4·3·2 + 4·3·2·1 = 60
+    // runs follow the client's update (the chains are at most 4 long, under the depth limit)
+    assertThat(budget).isLessThan(60);
+    assertThat(properties.events().maxChainDepth()).isGreaterThan(4);
+    List<String> fields = List.of("title", "department", "first_name", "last_name");
+    List<String> fans = new ArrayList<>();
+    for (int i = 0; i < fields.size(); i++) {
+      fans.add(
+          onContactUpdated(
+              "Fan " + (i + 1),
+              null,
+              "write-" + fields.get(i),
+              Map.of(fields.get(i), "{{trigger.timestamp}}")));
+    }
+    double budgetBefore = refused(CrmEventTriggers.BUDGET);
+    double depthBefore = refused(CrmEventTriggers.DEPTH);
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "fan-out"));
+    await()
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                runsByCause().get(true) == budget
+                    && pendingEvents() == 0
+                    && jdbc.sql(
+                                "select count(*) from automation_run where tenant_id = :t"
+                                    + " and status = 'running'")
+                            .param("t", tenant.id())
+                            .query(Long.class)
+                            .single()
+                        == 0);
+    await()
+        .during(QUIET)
+        .atMost(QUIET.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> runsByCause().equals(Map.of(true, (long) budget, false, 4L)));
+
+    // every caused run counts against the client's event, the root of all the chains
+    String root = eventId(0);
+    assertThat(
+            jdbc.sql(
+                    """
+                    select distinct trigger_payload -> 'cause' ->> 'root' from automation_run
+                    where tenant_id = :t and trigger_payload -> 'cause' is not null
+                    """)
+                .param("t", tenant.id())
+                .query(String.class)
+                .list())
+        .containsExactly(root);
+    assertThat(
+            jdbc.sql(
+                    """
+                    select count(*) from event_outbox where tenant_id = :t and cause is not null
+                      and cause ->> 'root' <> :root
+                    """)
+                .param("t", tenant.id())
+                .param("root", root)
+                .query(Long.class)
+                .single())
+        .isZero();
+
+    // each start the budget refused is in the node log of the write whose event it was
+    List<JsonNode> refusals = new ArrayList<>();
+    for (String fan : fans) {
+      for (String runId :
+          jdbc.sql("select id::text from automation_run where tenant_id = :t and sequence_id = :s")
+              .param("t", tenant.id())
+              .param("s", UUID.fromString(fan))
+              .query(String.class)
+              .list()) {
+        JsonNode run = awaitRun(tenant.api(), runId);
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        for (JsonNode entry : run.get("node_log")) {
+          JsonNode notStarted = entry.at("/output/automations_not_started");
+          notStarted.forEach(
+              n -> {
+                if (n.get("reason").asString().equals("budget")) {
+                  refusals.add(n);
+                }
+              });
+        }
+      }
+    }
+    assertThat(refusals).isNotEmpty();
+    assertThat(refused(CrmEventTriggers.BUDGET) - budgetBefore).isEqualTo(refusals.size());
+    assertThat(refused(CrmEventTriggers.DEPTH) - depthBefore).isZero();
+    assertThat(refusals.get(0).get("message").asString())
+        .startsWith("contact.updated from this write starts no run of automation \"Fan ")
+        .contains("the chains of runs started by each other's writes from one cause (this one: ")
+        .endsWith(
+            ") have started "
+                + budget
+                + " runs, the most crm.events.max-runs-per-cause ("
+                + budget
+                + ") allows");
+    assertThat(fans).contains(refusals.get(0).get("automation_id").asString());
+
+    // another client update is another root, with a budget of its own
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "again"));
+    await()
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> runsByCause().get(false) == 8 && runsByCause().get(true) == 2L * budget);
+  }
+
+  /**
+   * webhook_trigger → crm_update of the contact the body names (title from the body), while an
+   * automation on contact.updated writes the contact's department.
+   */
+  @Test
+  void aCauseAWebhookBodyClaimsCanOnlyHoldTheChainBack() {
+    String departments =
+        onContactUpdated(
+            "Departments", null, "set-department", Map.of("department", "{{trigger.timestamp}}"));
+    String hookId = uniqueId("hook");
+    String hook =
+        activeAutomation(
+            tenant.api(),
+            "Titles from outside",
+            canvas(
+                List.of(
+                    node(hookId, "webhook_trigger", Map.of()),
+                    node(
+                        "set-title",
+                        "crm_update",
+                        Map.of(
+                            "entityType",
+                            "contact",
+                            "recordId",
+                            "{{trigger.contact_id}}",
+                            "fieldMappings",
+                            Map.of("title", "{{trigger.title}}")))),
+                List.of(edge("e1", hookId, "set-title"))));
+    String claimedRoot = UUID.randomUUID().toString();
+    Consumer<Map<String, Object>> fire = body -> fire(anonymous(), tenant.id(), hookId, body);
+
+    // no cause: the hook's write starts Departments once, whose own write starts nothing
+    fire.accept(Map.of("contact_id", contactId, "title", "plain"));
+    awaitSettled(Map.of(hook, 1, departments, 1));
+
+    // a claimed chain holding Departments: the hook's write does not start it
+    fire.accept(
+        Map.of(
+            "contact_id",
+            contactId,
+            "title",
+            "held",
+            "cause",
+            Map.of(
+                "run_id",
+                UUID.randomUUID().toString(),
+                "sequence_id",
+                departments,
+                "node_id",
+                "x",
+                "chain",
+                List.of(departments),
+                "depth",
+                0,
+                "root",
+                claimedRoot)));
+    awaitSettled(Map.of(hook, 2, departments, 1));
+    JsonNode held = runWithTitle(hook, "held");
+    JsonNode notStarted = logEntry(held, "set-title").at("/output/automations_not_started");
+    assertThat(notStarted).as(held.toString()).hasSize(1);
+    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(departments);
+    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("cycle");
+    JsonNode stored = contactUpdates().get(contactUpdates().size() - 1).get("cause");
+    assertThat(stored.get("chain").valueStream().map(JsonNode::asString))
+        .containsExactly(departments, hook);
+    assertThat(stored.get("depth").asInt()).isEqualTo(2);
+    assertThat(stored.get("run_id").asString()).isEqualTo(held.get("id").asString());
+
+    // a claimed chain as long as the limit allows: depth
+    List<String> claimed = new ArrayList<>();
+    for (int i = 1; i < properties.events().maxChainDepth(); i++) {
+      claimed.add(UUID.randomUUID().toString());
+    }
+    fire.accept(
+        Map.of(
+            "contact_id",
+            contactId,
+            "title",
+            "deep",
+            "cause",
+            Map.of(
+                "run_id",
+                UUID.randomUUID().toString(),
+                "sequence_id",
+                claimed.get(0),
+                "chain",
+                claimed,
+                "depth",
+                1)));
+    awaitSettled(Map.of(hook, 3, departments, 1));
+    JsonNode deep = runWithTitle(hook, "deep");
+    assertThat(
+            logEntry(deep, "set-title").at("/output/automations_not_started/0/reason").asString())
+        .isEqualTo("depth");
+
+    // a claimed cause that is none (an empty chain, a depth of 0) shortens nothing: the chain is
+    // as without a claim, Departments runs once and its write starts nothing more
+    fire.accept(
+        Map.of(
+            "contact_id",
+            contactId,
+            "title",
+            "empty",
+            "cause",
+            Map.of("run_id", UUID.randomUUID().toString(), "chain", List.of(), "depth", 0)));
+    awaitSettled(Map.of(hook, 4, departments, 2));
+    JsonNode last = contactUpdates().get(contactUpdates().size() - 1).get("cause");
+    assertThat(last.get("chain").valueStream().map(JsonNode::asString))
+        .containsExactly(hook, departments);
+  }
+
+  /** The automation's run whose trigger payload has this title. */
+  private JsonNode runWithTitle(String sequenceId, String title) {
+    return runsOf(sequenceId).stream()
+        .map(r -> awaitRun(tenant.api(), r.get("id").asString()))
+        .filter(r -> title.equals(r.at("/trigger_payload/title").asString(null)))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private String triggerUrl(String nodeId) {
+    return baseUrl() + "/api/webhooks/automation/" + tenant.id() + "/" + nodeId;
+  }
+
+  /** webhook_trigger → http_request POSTing {"from": name} to the url (with extra headers). */
+  private String caller(String name, String triggerId, String url, Map<String, String> headers) {
+    return activeAutomation(
+        tenant.api(),
+        name,
+        chain(
+            triggerId,
+            node(
+                "call",
+                "http_request",
+                http(
+                    "POST",
+                    url,
+                    "bodyTemplate",
+                    "{\"from\": \"" + name + "\"}",
+                    "headers",
+                    headers))));
+  }
+
+  @Test
+  void runsThatCallTheServicesOwnPublicTriggerEndTheLoop() {
+    String pingId = uniqueId("ping");
+    String pongId = uniqueId("pong");
+    String echoId = uniqueId("echo");
+    String ping = caller("Ping", pingId, triggerUrl(pongId), Map.of());
+    // a CRM-Cause of the node's own naming no run is replaced by the service's
+    String pong =
+        caller(
+            "Pong", pongId, triggerUrl(pingId), Map.of("crm-cause", UUID.randomUUID() + ":forged"));
+    String echo = caller("Echo", echoId, triggerUrl(echoId), Map.of());
+    double cyclesBefore = refused(CrmEventTriggers.CYCLE);
+
+    String first = fire(anonymous(), tenant.id(), pingId, Map.of("from", "outside"));
+    String echoed = fire(anonymous(), tenant.id(), echoId, Map.of("from", "outside"));
+    awaitSettled(Map.of(ping, 1, pong, 1, echo, 1));
+
+    // Ping's call started Pong, whose run continues Ping's chain
+    JsonNode pinged = awaitRun(tenant.api(), first);
+    assertThat(pinged.get("status").asString()).as(pinged.toString()).isEqualTo("completed");
+    assertThat(pinged.get("trigger_payload").has("cause")).isFalse();
+    JsonNode ponged = awaitRun(tenant.api(), runsOf(pong).get(0).get("id").asString());
+    assertThat(ponged.get("status").asString()).as(ponged.toString()).isEqualTo("completed");
+    assertThat(ponged.at("/trigger_payload/from").asString()).isEqualTo("Ping");
+    JsonNode cause = ponged.at("/trigger_payload/cause");
+    assertThat(cause.get("run_id").asString()).isEqualTo(first);
+    assertThat(cause.get("sequence_id").asString()).isEqualTo(ping);
+    assertThat(cause.get("node_id").asString()).isEqualTo("call");
+    assertThat(cause.get("chain").valueStream().map(JsonNode::asString)).containsExactly(ping);
+    assertThat(cause.get("root").asString()).isEqualTo(first);
+    assertThat(logEntry(pinged, "call").at("/output/body/runId").asString())
+        .isEqualTo(ponged.get("id").asString());
+
+    // Pong's call back to Ping started nothing, and its answer says why
+    JsonNode answer = logEntry(ponged, "call").at("/output/body");
+    assertThat(answer.get("received").asBoolean()).as(answer.toString()).isTrue();
+    assertThat(answer.get("runId").isNull()).isTrue();
+    assertThat(answer.at("/notStarted/reason").asString()).isEqualTo("cycle");
+    assertThat(answer.at("/notStarted/message").asString())
+        .isEqualTo(
+            "This call (CRM-Cause: run "
+                + ponged.get("id").asString()
+                + ") starts no run of automation \"Ping\": a run of it led to this run (chain"
+                + " \"Ping\" -> \"Pong\"), and a call a run makes never starts an automation of"
+                + " the chain that led to it again");
+
+    // Echo's call to its own trigger started nothing
+    JsonNode echoRun = awaitRun(tenant.api(), echoed);
+    assertThat(echoRun.get("status").asString()).as(echoRun.toString()).isEqualTo("completed");
+    assertThat(logEntry(echoRun, "call").at("/output/body/notStarted/reason").asString())
+        .isEqualTo("cycle");
+    assertThat(logEntry(echoRun, "call").at("/output/body/notStarted/message").asString())
+        .contains("this run is one of its runs, and a call a run makes never starts");
+    assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+  }
+
+  @Test
+  void aCauseHeaderNeedsAnObjectBodyAndOneNamingNoRunOfTheTenantIsIgnored() {
+    LocalHttpServer peer = new LocalHttpServer();
+    peer.answer("/x", 200, "{}");
+    String echoId = uniqueId("echo");
+    String echo = caller("Echo", echoId, peer.url("/x"), Map.of());
+    String first = fire(anonymous(), tenant.id(), echoId, Map.of("from", "outside"));
+    awaitRun(tenant.api(), first);
+    String path = "/api/webhooks/automation/" + tenant.id() + "/" + echoId;
+
+    // naming a run of the tenant, with a body that cannot carry the chain: 422, no run
+    ApiResponse array =
+        anonymous()
+            .withHeader("CRM-Cause", first + ":call")
+            .send("POST", path, "[1, 2]", "application/json");
+    assertThat(array.status()).as(array.toString()).isEqualTo(422);
+    assertThat(array.contentType()).startsWith("application/problem+json");
+    assertThat(array.at("/detail").asString()).contains("CRM-Cause");
+    assertThat(runsOf(echo)).hasSize(1);
+
+    // naming no run, or nothing: a call like any other, with no cause
+    for (String header : List.of(UUID.randomUUID() + ":call", "garbage")) {
+      ApiResponse accepted =
+          anonymous().withHeader("CRM-Cause", header).post(path, Map.of("from", header));
+      assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+      JsonNode run = awaitRun(tenant.api(), accepted.text("/runId"));
+      assertThat(run.get("trigger_payload").has("cause")).as(run.toString()).isFalse();
+    }
+
+    // naming a run of another tenant: no cause in this one
+    TenantClient other = newTenant();
+    String otherId = uniqueId("other");
+    activeAutomation(
+        other.api(), chain(otherId, node("call", "http_request", http("POST", peer.url("/x")))));
+    ApiResponse accepted =
+        anonymous()
+            .withHeader("CRM-Cause", first + ":call")
+            .post("/api/webhooks/automation/" + other.id() + "/" + otherId, Map.of("from", "x"));
+    assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
+    JsonNode run = awaitRun(other.api(), accepted.text("/runId"));
+    assertThat(run.get("trigger_payload").has("cause")).as(run.toString()).isFalse();
+    peer.close();
   }
 }

@@ -10,6 +10,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.RefusedPort;
+import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import com.crmflow.worker.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
@@ -345,6 +346,60 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(created.at("/data/email").asString()).isEqualTo("signed@example.com");
     assertThat(created.at("/data").has("name")).isTrue();
     assertThat(created.at("/data").has("company")).isTrue();
+  }
+
+  /**
+   * A delivery of an event a run's write produced names that run and its node (CRM-Cause), so a
+   * subscription aimed at the service's own public trigger continues the run's chain; a client's
+   * event has none.
+   */
+  @Test
+  void aDeliveryOfAnEventARunWroteNamesTheRunAsItsCause() {
+    String path = unique("caused");
+    subscribe(path, List.of("contact.updated"), null);
+    String triggerId = "on-update-" + UUID.randomUUID().toString().substring(0, 8);
+    String automation =
+        SequenceSupport.activeAutomation(
+            tenant.api(),
+            Flows.canvas(
+                List.of(
+                    Flows.node(
+                        triggerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
+                    Flows.node(
+                        "stamp",
+                        "crm_update",
+                        Map.of(
+                            "entityType",
+                            "contact",
+                            "recordId",
+                            "{{trigger.data.contact_id}}",
+                            "fieldMappings",
+                            Map.of("title", "{{trigger.timestamp}}")))),
+                List.of(Flows.edge("e1", triggerId, "stamp"))));
+    String contactId = contact("caused@example.com");
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Cass"));
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> RECEIVER.received(path).size() == 2);
+    String runId =
+        tenant
+            .api()
+            .get("/api/v1/automation-runs?sequence_id=" + automation)
+            .at("/runs/0/id")
+            .asString();
+    List<String> causes =
+        RECEIVER.received(path).stream()
+            .map(r -> String.valueOf(r.header("CRM-Cause")))
+            .sorted()
+            .toList();
+    assertThat(causes).containsExactly(runId + ":stamp", "null");
+    assertThat(
+            jdbc.sql(
+                    "select cause from webhook_delivery where tenant_id = :t and cause is not null")
+                .param("t", tenant.id())
+                .query(String.class)
+                .list())
+        .containsExactly(runId + ":stamp");
   }
 
   @Test

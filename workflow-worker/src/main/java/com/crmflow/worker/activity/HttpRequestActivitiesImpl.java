@@ -24,10 +24,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * http_request nodes over the JDK HttpClient. Sends {@code Idempotency-Key: <run id>:<node id>} so
- * a receiver can recognise retries. Network errors, 5xx and 429 are retried by Temporal with
- * backoff (429/503 honour Retry-After); other 4xx fail the node at once. Redirects are not
- * followed; bodies over 1 MiB are refused. Calls go through {@link OutboundHttpClient}, which
- * refuses internal addresses when it dials.
+ * a receiver can recognise retries, and the same value as {@link CauseHeader} so that a call of the
+ * service's own public trigger continues this run's chain of causes. Network errors, 5xx and 429
+ * are retried by Temporal with backoff (429/503 honour Retry-After); other 4xx fail the node at
+ * once. Redirects are not followed; bodies over 1 MiB are refused. Calls go through {@link
+ * OutboundHttpClient}, which refuses internal addresses when it dials.
  */
 @Component("httpRequestActivities")
 public class HttpRequestActivitiesImpl implements HttpRequestActivities {
@@ -67,6 +68,8 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
               }
             });
     headers.put("Idempotency-Key", command.idempotencyKey());
+    // the idempotency key is "<run id>:<node id>": the cause the service's own trigger reads
+    CauseHeader.put(headers, command.idempotencyKey());
     OutboundHttpClient.Response response;
     observers.forEach(observer -> observer.callStarted(command.idempotencyKey()));
     try {
