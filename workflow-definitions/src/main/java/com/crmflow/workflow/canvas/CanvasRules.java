@@ -6,7 +6,6 @@ import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
