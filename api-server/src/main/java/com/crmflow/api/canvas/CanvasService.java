@@ -165,22 +165,7 @@ public class CanvasService {
   /** POST /generate: the generated flow replaces the canvas. */
   @Transactional
   public CanvasSnapshot replaceWith(Caller caller, UUID sequenceId, Canvas canvas) {
-    UUID tenantId = caller.tenantId();
-    OffsetDateTime now = now();
-    return write(
-        caller,
-        sequenceId,
-        current ->
-            new Edit(
-                canvas.nodes().stream()
-                    .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), now, now))
-                    .toList(),
-                canvas.edges().stream()
-                    .map(
-                        e ->
-                            new StoredEdge(
-                                e.id(), e.source(), e.target(), e.type(), e.label(), now))
-                    .toList()));
+    return write(caller, sequenceId, current -> wholeCanvas(canvas, null));
   }
 
   /**
@@ -190,22 +175,24 @@ public class CanvasService {
   @Transactional
   public CanvasSnapshot restore(Caller caller, UUID sequenceId, int version) {
     CanvasSnapshot old = version(caller.tenantId(), sequenceId, version);
+    return write(caller, sequenceId, current -> wholeCanvas(old.toCanvas(), old));
+  }
+
+  /**
+   * An edit that replaces the whole canvas with these nodes and edges, stamped now; its kept
+   * secrets come from {@code secretsFrom} (null: the current version's).
+   */
+  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom) {
     OffsetDateTime now = now();
-    return write(
-        caller,
-        sequenceId,
-        current ->
-            new Edit(
-                old.nodes().stream()
-                    .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), now, now))
-                    .toList(),
-                old.edges().stream()
-                    .map(
-                        e ->
-                            new StoredEdge(
-                                e.id(), e.source(), e.target(), e.type(), e.label(), now))
-                    .toList(),
-                old));
+    List<StoredNode> nodes =
+        canvas.nodes().stream()
+            .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), now, now))
+            .toList();
+    List<StoredEdge> edges =
+        canvas.edges().stream()
+            .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), now))
+            .toList();
+    return new Edit(nodes, edges, secretsFrom);
   }
 
   /** POST /nodes: a new node with a server-made UUID id. */

@@ -138,8 +138,8 @@ final class AdmissionPace {
    * the process is slow, so it does not lower the rate of ends. Without this, a burst of calls for
    * a flow that waits 1 s after its trigger, after a quiet spell, met no ends in its first second:
    * the pace fell to 80/s and took 5 s to climb back, and those calls waited up to 400 ms instead
-   * of about 140 ms. (Letting no lower measure count while few runs are due was tried too: it kept
-   * the process busier in steady state, and flow B's tail grew.)
+   * of about 140 ms. (Letting no lower measure count while few runs are due keeps the process
+   * busier in steady state, and flow B's tail grows.)
    */
   private boolean keepingUp() {
     return dueSmoothed < targetDue / 4;

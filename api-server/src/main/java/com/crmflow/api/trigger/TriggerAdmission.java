@@ -23,19 +23,20 @@ import org.springframework.stereotype.Component;
 
 /**
  * Backpressure at the public trigger, fair between tenants. Accepting a call is cheap; running it
- * is not, so under overload the trigger accepted far faster than runs finished, and every accepted
- * run (above all one waking from a short delay) waited its turn behind all the others: with a flood
- * of triggers, "wait 1 s" took up to 28 s. So a call is refused (503 with {@code Retry-After})
- * while this process has {@code max-due-runs} runs <em>due</em>: accepted by the trigger, not
- * ended, and neither waiting on a delay whose time has not come nor waiting on an http_request's
- * peer. The runs already accepted stay on time.
+ * is not: a trigger that accepted every call under overload would accept far faster than runs
+ * finish, and every accepted run (above all one waking from a short delay) would wait its turn
+ * behind all the others ("wait 1 s" taking tens of seconds under a flood). So a call is refused
+ * (503 with {@code Retry-After}) while this process has {@code max-due-runs} runs <em>due</em>:
+ * accepted by the trigger, not ended, and neither waiting on a delay whose time has not come nor
+ * waiting on an http_request's peer. The runs already accepted stay on time.
  *
  * <p><b>Fair between tenants.</b> The limit is shared: when it is reached, a tenant with fewer due
  * runs than its share ({@code max-due-runs} divided by the number of tenants with runs due, itself
  * included) is still let in, and the others are refused until their runs end. One tenant's flood
  * therefore takes the whole capacity only while no other tenant wants any, and gives it back run by
  * run (max-min fairness: what round-robin over per-tenant queues converges to, without a queue).
- * The due count may so go over the limit by at most one limit's worth.
+ * The due count may so go over the limit by at most one limit's worth, or by one run per tenant
+ * with runs due where there are more such tenants than the limit (a share is at least one run).
  *
  * <p><b>Never parked.</b> A call is decided at once ({@link #decide}): let in now, let in on its
  * slot of the pace at most {@code max-wait} from now (a short sleep, never seconds), or refused.

@@ -70,13 +70,21 @@ class TriggerController {
     }
   }
 
-  /** An id that is no UUID names no tenant: 404, as an unknown tenant gets. */
-  private static UUID parseTenant(String tenantId) {
+  /**
+   * An id that is no UUID in its canonical form (36 characters) names no tenant: 404, as an unknown
+   * tenant gets. {@link UUID#fromString} also takes shortened forms; the trigger quota counts calls
+   * by the canonical id, so any other spelling of a tenant is no tenant here either.
+   */
+  static UUID parseTenant(String tenantId) {
     try {
-      return UUID.fromString(tenantId);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.notFound("Tenant", tenantId);
+      UUID id = UUID.fromString(tenantId);
+      if (id.toString().equalsIgnoreCase(tenantId)) {
+        return id;
+      }
+    } catch (IllegalArgumentException notAUuid) {
+      // answered below
     }
+    throw ApiException.notFound("Tenant", tenantId);
   }
 
   /**

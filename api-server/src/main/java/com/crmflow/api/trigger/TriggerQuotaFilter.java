@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UrlPathHelper;
 
 /**
  * The tenant's quota on the public trigger, taken first, before the body is read: every call to a
@@ -31,6 +32,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class TriggerQuotaFilter extends OncePerRequestFilter {
 
   static final String PATH = "/api/webhooks/automation/";
+
+  /** Decodes the path (and strips the context path), as Spring MVC's own matching does. */
+  private static final UrlPathHelper PATHS = new UrlPathHelper();
 
   private final TriggerQuotas quotas;
   private final Duration refusalDelay;
@@ -54,14 +58,14 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !quotas.enabled() || !request.getRequestURI().startsWith(PATH);
+    return !quotas.enabled() || !decodedPath(request).startsWith(PATH);
   }
 
   @Override
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    UUID tenant = tenantOf(request.getRequestURI());
+    UUID tenant = tenantOf(decodedPath(request));
     if (tenant == null) {
       chain.doFilter(request, response); // not a tenant id: the controller answers 404
       return;
@@ -120,12 +124,25 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
     response.getOutputStream().write(body);
   }
 
-  /** The tenant id of {@code /api/webhooks/automation/<tenant>/...}; null when it is none. */
-  static UUID tenantOf(String uri) {
-    int end = uri.indexOf('/', PATH.length());
-    String id = uri.substring(PATH.length(), end < 0 ? uri.length() : end);
+  /**
+   * The path as the controller's mapping sees it: percent-decoded, so {@code %35a…} counts against
+   * the quota of the tenant it spells.
+   */
+  private static String decodedPath(HttpServletRequest request) {
+    return PATHS.getPathWithinApplication(request);
+  }
+
+  /**
+   * The tenant id of {@code /api/webhooks/automation/<tenant>/...}; null when it is none (the
+   * controller answers 404 for any id that is not a UUID in its canonical form, see {@link
+   * TriggerController#parseTenant}).
+   */
+  static UUID tenantOf(String path) {
+    int end = path.indexOf('/', PATH.length());
+    String id = path.substring(PATH.length(), end < 0 ? path.length() : end);
     try {
-      return id.length() == 36 ? UUID.fromString(id) : null;
+      UUID tenant = UUID.fromString(id);
+      return tenant.toString().equalsIgnoreCase(id) ? tenant : null;
     } catch (IllegalArgumentException notATenant) {
       return null;
     }

@@ -9,6 +9,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -73,9 +74,18 @@ public class TriggerQuotas {
     return ownQuota(tenant).orElseGet(this::defaultQuota);
   }
 
-  /** Takes one call from the tenant's bucket. */
+  /**
+   * Takes one call from the tenant's bucket. While its own quota cannot be read (the database is
+   * unreachable) the default applies: the call is still limited, and the trigger's own answer says
+   * what is wrong with the database, not a filter's 500.
+   */
   public Check take(UUID tenant) {
-    TriggerQuota quota = quotaOf(tenant);
+    TriggerQuota quota;
+    try {
+      quota = quotaOf(tenant);
+    } catch (DataAccessException unreadable) {
+      quota = defaultQuota();
+    }
     return new Check(
         quota,
         limiter.tryConsume(tenant, quota.requests(), Duration.ofSeconds(quota.windowSeconds())));

@@ -115,6 +115,7 @@ class GeneratedClientTest extends ApiTest {
                 "hook",
                 null,
                 null,
+                null,
                 Map.of("contact_id", ada.getId().toString()))
             .getRunId();
     AutomationRun run =

@@ -120,6 +120,23 @@ class TriggerQuotaApiTest extends ApiTest {
     assertThat(refused.header("RateLimit")).matches("\"trigger\";r=0;t=\\d+");
     assertThat(runsOf(limited.id())).as("nothing stored for the refused call").isEqualTo(3);
 
+    // another spelling of the tenant id is the same tenant's quota, or no tenant at all
+    String id = limited.id().toString();
+    String percentEncoded = "%" + Integer.toHexString(id.charAt(0)) + id.substring(1);
+    ApiResponse encoded =
+        anonymous()
+            .post("/api/webhooks/automation/" + percentEncoded + "/" + trigger, Map.of("n", 1));
+    assertThat(encoded.status()).as(encoded.toString()).isEqualTo(429);
+    ApiResponse upperCase =
+        anonymous()
+            .post("/api/webhooks/automation/" + id.toUpperCase() + "/" + trigger, Map.of("n", 1));
+    assertThat(upperCase.status()).as(upperCase.toString()).isEqualTo(429);
+    ApiResponse padded =
+        anonymous()
+            .post("/api/webhooks/automation/0" + id.substring(1) + "x/" + trigger, Map.of("n", 1));
+    assertThat(padded.status()).as(padded.toString()).isEqualTo(404);
+    assertThat(runsOf(limited.id())).as("no other spelling started a run").isEqualTo(3);
+
     ApiResponse other = fire(neighbour.id(), neighbourTrigger);
     assertThat(other.status()).as(other.toString()).isEqualTo(200);
     CrmProperties.Trigger.Quota defaults = properties.trigger().quota();
@@ -185,40 +202,57 @@ class TriggerQuotaApiTest extends ApiTest {
     TenantClient quiet = newTenant();
     String trigger = triggerOf(flooding);
     String quietTrigger = triggerOf(quiet);
-    // the flooding tenant takes its share of the due runs, as a flood of its calls does (its
-    // calls are let in on its slots of the pace: the loop sleeps between slots)
     int limit = properties.trigger().admission().maxDueRuns();
     List<UUID> taken = new ArrayList<>();
     try {
-      for (int call = 0; call < 2_000; call++) {
-        UUID run = UUID.randomUUID();
-        TriggerAdmission.Decision decision = admission.decide(flooding.id(), run);
-        if (decision.admitted()) {
-          taken.add(run);
-        } else if ("due".equals(decision.reason())) {
-          break;
+      // runs of earlier tests that end in the meantime make room again: the flooding tenant takes
+      // its share once more before each call, and a call let in through that room is counted
+      ApiResponse refused = null;
+      int letIn = 0;
+      for (int attempt = 0; attempt < 5 && refused == null; attempt++) {
+        takeShare(flooding.id(), taken);
+        assertThat(admission.decide(flooding.id(), UUID.randomUUID()).reason()).isEqualTo("due");
+        ApiResponse answer = fire(flooding.id(), trigger);
+        if (answer.status() == 200) {
+          letIn++;
         } else {
-          Thread.sleep(5);
+          refused = answer;
         }
       }
-      assertThat(taken).hasSizeLessThanOrEqualTo(limit);
-      assertThat(admission.decide(flooding.id(), UUID.randomUUID()).reason()).isEqualTo("due");
+      assertThat(taken).hasSizeLessThanOrEqualTo(limit + 5);
 
-      ApiResponse refused = fire(flooding.id(), trigger);
-
+      assertThat(refused).as("a call past the tenant's share is refused").isNotNull();
       assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
       assertThat(refused.contentType()).startsWith("application/problem+json");
       assertThat(refused.at("/status").asInt()).isEqualTo(503);
       assertThat(refused.text("/detail")).contains("at capacity").contains("Retry-After");
       assertThat(Integer.parseInt(refused.header("Retry-After"))).isBetween(1, 2);
       assertThat(admission.callsWaiting()).as("the refused call did not wait").isZero();
-      assertThat(runsOf(flooding.id())).as("nothing stored").isZero();
+      assertThat(runsOf(flooding.id())).as("nothing stored for the refused call").isEqualTo(letIn);
 
       ApiResponse admitted = fire(quiet.id(), quietTrigger);
       assertThat(admitted.status()).as(admitted.toString()).isEqualTo(200);
       assertThat(runsOf(quiet.id())).isEqualTo(1);
     } finally {
       taken.forEach(admission::ended);
+    }
+  }
+
+  /**
+   * Takes due runs for the tenant until the admission refuses it as "due", as a flood of its calls
+   * does (its calls are let in on its slots of the pace: the loop sleeps between slots).
+   */
+  private void takeShare(UUID tenant, List<UUID> taken) throws InterruptedException {
+    for (int call = 0; call < 2_000; call++) {
+      UUID run = UUID.randomUUID();
+      TriggerAdmission.Decision decision = admission.decide(tenant, run);
+      if (decision.admitted()) {
+        taken.add(run);
+      } else if ("due".equals(decision.reason())) {
+        return;
+      } else {
+        Thread.sleep(5);
+      }
     }
   }
 

@@ -6,7 +6,6 @@ import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -253,7 +252,7 @@ public final class CanvasRules {
       Map<String, Object> config =
           node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
       for (var entry : config.entrySet()) {
-        for (String text : strings(entry.getValue())) {
+        for (String text : FlowAccess.strings(entry.getValue())) {
           for (TemplateReference ref : TemplateReference.in(text)) {
             String problem = referenceProblem(ref, before);
             if (problem != null) {
@@ -293,18 +292,6 @@ public final class CanvasRules {
    */
   public static Set<String> variablesRead(Canvas canvas) {
     return FlowAccess.of(canvas).variablesRead();
-  }
-
-  private static List<String> strings(Object value) {
-    List<String> out = new ArrayList<>();
-    if (value instanceof String s) {
-      out.add(s);
-    } else if (value instanceof Map<?, ?> map) {
-      map.values().forEach(v -> out.addAll(strings(v)));
-    } else if (value instanceof Collection<?> list) {
-      list.forEach(v -> out.addAll(strings(v)));
-    }
-    return out;
   }
 
   /** Nodes without incoming edges, in canvas order. */

@@ -135,7 +135,7 @@ public record FlowAccess(
   }
 
   /** Every string in a config value, inside maps and lists too. */
-  private static List<String> strings(Object value) {
+  public static List<String> strings(Object value) {
     List<String> out = new ArrayList<>();
     if (value instanceof String s) {
       out.add(s);
