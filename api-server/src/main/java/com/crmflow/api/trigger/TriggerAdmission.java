@@ -195,6 +195,42 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   }
 
   /**
+   * How {@link #decide} would refuse a call of the tenant now, without taking anything (no slot
+   * booked, nothing counted): null when it would let the call in. The trigger's filter asks this
+   * before any other work, so a tenant past its share of the admission is refused as cheaply as one
+   * past its quota; {@link #decide} still decides each call that gets through.
+   */
+  Decision refusalNow(UUID tenant) {
+    if (limit <= 0) {
+      return null;
+    }
+    lock.lock();
+    try {
+      Instant now = clock.instant();
+      int total = dueCount();
+      int mine = duePerTenant.getOrDefault(tenant, 0);
+      int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
+      int share = (limit + tenants - 1) / tenants;
+      if (total >= limit && mine >= share) {
+        refusedForDue.increment();
+        return Decision.refused(1, "due");
+      }
+      AdmissionPace.Slot slot = pace == null ? null : slots.get(tenant);
+      if (slot != null) {
+        Duration untilSlot = slot.untilNext(now);
+        if (untilSlot.compareTo(maxWait) > 0) {
+          heldSinceTake = true;
+          refusedForPace.increment();
+          return Decision.refused(ceilSeconds(untilSlot), "pace");
+        }
+      }
+      return null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Decides a call at once, without waiting: a run let in is counted as due (from now, though the
    * call may still sleep until its slot).
    */

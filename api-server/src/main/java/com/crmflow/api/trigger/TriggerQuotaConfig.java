@@ -11,8 +11,9 @@ import org.springframework.core.Ordered;
 class TriggerQuotaConfig {
 
   @Bean(destroyMethod = "close")
-  TriggerQuotaFilter triggerQuotaFilter(TriggerQuotas quotas, CrmProperties properties) {
-    return new TriggerQuotaFilter(quotas, properties.trigger().quota().refusalDelay());
+  TriggerQuotaFilter triggerQuotaFilter(
+      TriggerQuotas quotas, TriggerAdmission admission, CrmProperties properties) {
+    return new TriggerQuotaFilter(quotas, admission, properties.trigger().quota().refusalDelay());
   }
 
   @Bean

@@ -28,6 +28,11 @@ import org.springframework.web.util.UrlPathHelper;
  * crm.trigger.quota.refusal-delay}), from a timer, without holding a request thread: a caller that
  * sends again at once, ignoring Retry-After, is slowed to one call per delay and connection instead
  * of spinning on refusals and taking the machine's cores from other tenants' work.
+ *
+ * <p>A call within the quota of a tenant past its share of the {@link TriggerAdmission admission}
+ * is refused here the same way, with the admission's 503 (after at most the same delay): a tenant
+ * whose quota is larger than the machine can serve floods refusals, and answering them at once
+ * takes the cores from the other tenants' runs (docs/benchmarks.md, "Fairness between tenants").
  */
 class TriggerQuotaFilter extends OncePerRequestFilter {
 
@@ -37,11 +42,13 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
   private static final UrlPathHelper PATHS = new UrlPathHelper();
 
   private final TriggerQuotas quotas;
+  private final TriggerAdmission admission;
   private final Duration refusalDelay;
   private final ScheduledExecutorService timer;
 
-  TriggerQuotaFilter(TriggerQuotas quotas, Duration refusalDelay) {
+  TriggerQuotaFilter(TriggerQuotas quotas, TriggerAdmission admission, Duration refusalDelay) {
     this.quotas = quotas;
+    this.admission = admission;
     this.refusalDelay = refusalDelay;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
@@ -58,7 +65,7 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !quotas.enabled() || !decodedPath(request).startsWith(PATH);
+    return !decodedPath(request).startsWith(PATH);
   }
 
   @Override
@@ -70,55 +77,104 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
       chain.doFilter(request, response); // not a tenant id: the controller answers 404
       return;
     }
-    TriggerQuotas.Check check = quotas.take(tenant);
-    response.setHeader("RateLimit-Policy", check.policyField());
-    response.setHeader("RateLimit", check.limitField());
-    if (check.decision().allowed()) {
-      chain.doFilter(request, response);
+    String path = request.getRequestURI();
+    if (quotas.enabled()) {
+      TriggerQuotas.Check check = quotas.take(tenant);
+      response.setHeader("RateLimit-Policy", check.policyField());
+      response.setHeader("RateLimit", check.limitField());
+      if (!check.decision().allowed()) {
+        long retryAfter = check.decision().retryAfterSeconds();
+        refuseAfterDelay(request, response, retryAfter, () -> overQuota(response, path, check));
+        return;
+      }
+    }
+    TriggerAdmission.Decision busy = admission.refusalNow(tenant);
+    if (busy != null) {
+      long retryAfter = busy.retryAfterSeconds();
+      refuseAfterDelay(
+          request,
+          response,
+          retryAfter,
+          () -> overShare(response, path, retryAfter, busy.reason()));
       return;
     }
-    long retryAfter = check.decision().retryAfterSeconds();
+    chain.doFilter(request, response);
+  }
+
+  /** Writes a refusal's answer. */
+  private interface Refusal {
+    void write() throws IOException;
+  }
+
+  /**
+   * Sends the refusal after the time until a call fits (at most the refusal delay), from the timer,
+   * holding no request thread; at once where the delay is 0 or the request cannot go async.
+   */
+  private void refuseAfterDelay(
+      HttpServletRequest request, HttpServletResponse response, long retryAfter, Refusal refusal)
+      throws IOException {
     long delayMillis = Math.min(refusalDelay.toMillis(), TimeUnit.SECONDS.toMillis(retryAfter));
     if (delayMillis <= 0 || !request.isAsyncSupported()) {
-      refuse(response, request.getRequestURI(), check);
+      refusal.write();
       return;
     }
-    AsyncContext refusal = request.startAsync(request, response);
-    refusal.setTimeout(delayMillis + TimeUnit.SECONDS.toMillis(30));
-    String path = request.getRequestURI();
+    AsyncContext async = request.startAsync(request, response);
+    async.setTimeout(delayMillis + TimeUnit.SECONDS.toMillis(30));
     timer.schedule(
         () -> {
           try {
-            refuse(response, path, check);
+            refusal.write();
           } catch (IOException | RuntimeException gone) {
             // the caller left: nothing to answer
           } finally {
-            refusal.complete();
+            async.complete();
           }
         },
         delayMillis,
         TimeUnit.MILLISECONDS);
   }
 
-  private static void refuse(HttpServletResponse response, String path, TriggerQuotas.Check check)
+  private void overQuota(HttpServletResponse response, String path, TriggerQuotas.Check check)
       throws IOException {
-    String detail =
+    problem(
+        response,
+        path,
+        HttpStatus.TOO_MANY_REQUESTS,
         "This tenant's quota of "
             + check.quota().requests()
             + " trigger calls per "
             + check.quota().windowSeconds()
-            + " s is spent; nothing was stored. Send the call again after Retry-After.";
+            + " s is spent; nothing was stored. Send the call again after Retry-After.",
+        check.decision().retryAfterSeconds());
+  }
+
+  /** The admission's 503, as {@link TriggerService} answers it for a call it refuses. */
+  private void overShare(HttpServletResponse response, String path, long retryAfter, String reason)
+      throws IOException {
+    problem(
+        response,
+        path,
+        HttpStatus.SERVICE_UNAVAILABLE,
+        TriggerService.overloadedDetail(reason),
+        retryAfter);
+  }
+
+  private static void problem(
+      HttpServletResponse response, String path, HttpStatus status, String detail, long retryAfter)
+      throws IOException {
     byte[] body =
-        ("{\"type\":\"about:blank\",\"title\":\"Too Many Requests\",\"status\":429,\"detail\":\""
+        ("{\"type\":\"about:blank\",\"title\":\""
+                + status.getReasonPhrase()
+                + "\",\"status\":"
+                + status.value()
+                + ",\"detail\":\""
                 + json(detail)
                 + "\",\"instance\":\""
                 + json(path)
                 + "\"}")
             .getBytes(StandardCharsets.UTF_8);
-    response.setStatus(HttpStatus.TOO_MANY_REQUESTS.value());
-    response.setHeader("Retry-After", Long.toString(check.decision().retryAfterSeconds()));
-    response.setHeader("RateLimit-Policy", check.policyField());
-    response.setHeader("RateLimit", check.limitField());
+    response.setStatus(status.value());
+    response.setHeader("Retry-After", Long.toString(retryAfter));
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);

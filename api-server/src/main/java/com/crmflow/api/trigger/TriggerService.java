@@ -293,13 +293,18 @@ class TriggerService {
   private static ApiException overloaded(TriggerAdmission.Decision refused) {
     return new ApiException(
         HttpStatus.SERVICE_UNAVAILABLE,
-        "The service is at capacity for this tenant's triggers"
-            + ("pace".equals(refused.reason())
-                ? " (calls come faster than its runs end)"
-                : " (its share of the runs this process keeps on time is taken)")
-            + "; nothing was stored. Send the call again after Retry-After.",
+        overloadedDetail(refused.reason()),
         List.of(),
         Map.of("Retry-After", Long.toString(refused.retryAfterSeconds())));
+  }
+
+  /** The detail of the admission's 503, by its reason ({@code due} or {@code pace}). */
+  static String overloadedDetail(String reason) {
+    return "The service is at capacity for this tenant's triggers"
+        + ("pace".equals(reason)
+            ? " (calls come faster than its runs end)"
+            : " (its share of the runs this process keeps on time is taken)")
+        + "; nothing was stored. Send the call again after Retry-After.";
   }
 
   /**

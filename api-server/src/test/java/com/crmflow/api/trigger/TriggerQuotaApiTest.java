@@ -38,8 +38,8 @@ class TriggerQuotaApiTest extends ApiTest {
   void aRefusalIsSentLaterFromATimerWithoutHoldingTheRequestThread() throws Exception {
     TenantClient tenant = newTenant();
     assertThat(quotas.set(tenant.id(), new TriggerQuota(1, 3600))).isTrue();
-    TriggerQuotaFilter delayed = new TriggerQuotaFilter(quotas, Duration.ofSeconds(3));
-    TriggerQuotaFilter atOnce = new TriggerQuotaFilter(quotas, Duration.ZERO);
+    TriggerQuotaFilter delayed = new TriggerQuotaFilter(quotas, admission, Duration.ofSeconds(3));
+    TriggerQuotaFilter atOnce = new TriggerQuotaFilter(quotas, admission, Duration.ZERO);
     AtomicInteger passedOn = new AtomicInteger();
     FilterChain chain = (request, response) -> passedOn.incrementAndGet();
     try {
@@ -75,6 +75,40 @@ class TriggerQuotaApiTest extends ApiTest {
       atOnce.close();
       quotas.set(tenant.id(), null);
     }
+  }
+
+  @Test
+  void aTenantPastItsShareOfTheAdmissionIsRefusedBeforeTheTriggerFromTheTimer() throws Exception {
+    TenantClient flooding = newTenant();
+    TriggerQuotaFilter filter = new TriggerQuotaFilter(quotas, admission, Duration.ofSeconds(1));
+    AtomicInteger passedOn = new AtomicInteger();
+    FilterChain chain = (request, response) -> passedOn.incrementAndGet();
+    List<UUID> taken = new ArrayList<>();
+    try {
+      takeShare(flooding.id(), taken);
+      assertThat(admission.refusalNow(flooding.id())).isNotNull();
+
+      MockHttpServletRequest refused = triggerCall(flooding.id());
+      MockHttpServletResponse answer = new MockHttpServletResponse();
+      filter.doFilter(refused, answer, chain);
+
+      // refused within its quota, before the trigger's work, and answered from the timer
+      assertThat(refused.isAsyncStarted()).isTrue();
+      assertThat(passedOn).as("not passed on to the trigger").hasValue(0);
+      await().atMost(Duration.ofSeconds(15)).until(() -> !refused.isAsyncStarted());
+      assertThat(answer.getStatus()).isEqualTo(503);
+      assertThat(answer.getContentType()).isEqualTo("application/problem+json");
+      assertThat(answer.getHeader("Retry-After")).isEqualTo("1");
+      assertThat(answer.getHeader("RateLimit-Policy")).startsWith("\"trigger\";q=");
+      assertThat(answer.getContentAsString())
+          .contains("\"status\":503")
+          .contains("its share of the runs this process keeps on time is taken");
+      assertThat(runsOf(flooding.id())).as("nothing stored").isZero();
+    } finally {
+      taken.forEach(admission::ended);
+      filter.close();
+    }
+    assertThat(admission.refusalNow(flooding.id())).as("its runs ended: let in again").isNull();
   }
 
   private static MockHttpServletRequest triggerCall(UUID tenant) {
@@ -196,7 +230,7 @@ class TriggerQuotaApiTest extends ApiTest {
   }
 
   @Test
-  void aTenantOverItsShareOfTheAdmissionGets503AtOnceWhileAnotherTenantIsAdmitted()
+  void aTenantOverItsShareOfTheAdmissionGets503WithoutAThreadWhileAnotherTenantIsAdmitted()
       throws InterruptedException {
     TenantClient flooding = newTenant();
     TenantClient quiet = newTenant();
