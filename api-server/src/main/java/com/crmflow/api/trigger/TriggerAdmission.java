@@ -207,27 +207,33 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     lock.lock();
     try {
       Instant now = clock.instant();
-      int total = dueCount();
-      int mine = duePerTenant.getOrDefault(tenant, 0);
-      int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
-      int share = (limit + tenants - 1) / tenants;
-      if (total >= limit && mine >= share) {
-        refusedForDue.increment();
-        return Decision.refused(1, "due");
-      }
-      AdmissionPace.Slot slot = pace == null ? null : slots.get(tenant);
-      if (slot != null) {
-        Duration untilSlot = slot.untilNext(now);
-        if (untilSlot.compareTo(maxWait) > 0) {
-          heldSinceTake = true;
-          refusedForPace.increment();
-          return Decision.refused(ceilSeconds(untilSlot), "pace");
-        }
-      }
-      return null;
+      return refusal(tenant, pace == null ? null : slots.get(tenant), now, dueCount());
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The refusal of a call of the tenant now (guarded by lock), or null: "due" while the limit is
+   * reached and the tenant has its share, "pace" while its slot (if any) is further than max-wait.
+   */
+  private Decision refusal(UUID tenant, AdmissionPace.Slot slot, Instant now, int total) {
+    int mine = duePerTenant.getOrDefault(tenant, 0);
+    int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
+    int share = (limit + tenants - 1) / tenants;
+    if (total >= limit && mine >= share) {
+      refusedForDue.increment();
+      return Decision.refused(1, "due");
+    }
+    if (slot != null) {
+      Duration untilSlot = slot.untilNext(now);
+      if (untilSlot.compareTo(maxWait) > 0) {
+        heldSinceTake = true;
+        refusedForPace.increment();
+        return Decision.refused(ceilSeconds(untilSlot), "pace");
+      }
+    }
+    return null;
   }
 
   /**
@@ -242,22 +248,15 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     try {
       Instant now = clock.instant();
       int total = dueCount();
-      int mine = duePerTenant.getOrDefault(tenant, 0);
-      int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
-      int share = (limit + tenants - 1) / tenants;
-      if (total >= limit && mine >= share) {
-        refusedForDue.increment();
-        return Decision.refused(1, "due");
+      Decision refused = refusal(tenant, pace == null ? null : slots.get(tenant), now, total);
+      if (refused != null) {
+        return refused;
       }
       Duration wait = Duration.ZERO;
       if (pace != null) {
+        // a tenant's first slot is free at once: refusal had nothing of it to judge
         AdmissionPace.Slot slot = slots.computeIfAbsent(tenant, t -> new AdmissionPace.Slot(now));
-        Duration untilSlot = slot.untilNext(now);
-        if (untilSlot.compareTo(maxWait) > 0) {
-          heldSinceTake = true;
-          refusedForPace.increment();
-          return Decision.refused(ceilSeconds(untilSlot), "pace");
-        }
+        int tenants = duePerTenant.size() + (duePerTenant.containsKey(tenant) ? 0 : 1);
         wait = Duration.between(now, slot.book(now, pace.spacing(tenants)));
         pace.take(now, total, heldSinceTake || isPositive(wait));
         heldSinceTake = false;
