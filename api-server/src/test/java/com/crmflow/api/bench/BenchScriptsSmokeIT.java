@@ -62,4 +62,21 @@ class BenchScriptsSmokeIT {
         .anySatisfy(line -> assertThat(line).startsWith("RESULT heap_after_full_gc: "))
         .anySatisfy(line -> assertThat(line).startsWith("RESULT rss_mb service="));
   }
+
+  @Test
+  void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
+    // 1,500 triggers keep the service busy well past the 20 s before the profiler attaches
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/profile-trigger.sh",
+            List.of("1500", "20", "3"),
+            withJar(Map.of("WARMUP", "0", "FLOWS", "a")),
+            4);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT label=flow-a n=1500 sent=1500 "))
+        .anySatisfy(line -> assertThat(line).matches(" *[0-9.]+%  workflow tasks: .*"));
+  }
 }
