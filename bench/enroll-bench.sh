@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 N=${1:-100000}
 C=${2:-32}
 PORT=8091
+JAVA=${JAVA:-java}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
-[[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+[[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 start_service() {
-  java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
+  "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
     --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7298 \
     --crm.embedded.temporal-ui-port=8298 \
     --crm.bootstrap.api-key=$KEY --crm.rate-limit.enabled=false --logging.level.root=WARN \
@@ -28,10 +29,12 @@ start_service
 trap 'rc=$?; cp "$DATA/service.log" /tmp/enroll-bench-service.log 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done
 
-java bench/EnrollBench.java "http://127.0.0.1:$PORT" "$KEY" "$N" "$C" &
+"$JAVA" bench/EnrollBench.java "http://127.0.0.1:$PORT" "$KEY" "$N" "$C" &
 BENCH=$!
+SECONDS_RUN=0
 while kill -0 $BENCH 2>/dev/null; do # heap while enrolling, every 30 s
-  sleep 30; kill -0 $BENCH 2>/dev/null && echo "heap: $(jcmd $SERVICE GC.heap_info | grep -E 'garbage-first heap' | sed 's/^ *//')"
+  sleep 1; SECONDS_RUN=$((SECONDS_RUN + 1))
+  (( SECONDS_RUN % 30 == 0 )) && kill -0 $BENCH 2>/dev/null && echo "heap: $(jcmd $SERVICE GC.heap_info | grep -E 'garbage-first heap' | sed 's/^ *//')"
 done
 wait $BENCH
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU profile of the service under the trigger benchmark (docs/benchmarks.md).
-#   [FLOWS=a] [PREWARM=0] bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
+#   [FLOWS=a] [PREWARM=0] [JAVA=java] bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
 # Runs FLOWS=a (or b) bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
 # prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt.
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 N=${1:-8000}
 START=${2:-50}
 DURATION=${3:-40}
+JAVA=${JAVA:-java}
 PROFILER=target/async-profiler
 OUT=$PWD/target/trigger-profile.txt
 mkdir -p target
@@ -24,15 +25,15 @@ BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx2g} -XX:-FlightRecorder" FLOWS=${FLOWS:-
   bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
 sleep "$START"
-PID=$(pgrep -f "^java .*-jar .* --server.port=8090" | head -1)
+PID=$(pgrep -f "(^|/)java .*-jar .* --server.port=8090" | head -1)
 # the attach is sometimes refused ("No such process") while the JVM is busy: try again
 for attempt in 1 2 3 4 5; do
-  java bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break
+  "$JAVA" bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break
   sleep 1
 done
 sleep "$DURATION"
 for attempt in 1 2 3 4 5; do
-  java bench/ProfilerAttach.java "$PID" "$LIB" "stop,file=$OUT,collapsed" && break
+  "$JAVA" bench/ProfilerAttach.java "$PID" "$LIB" "stop,file=$OUT,collapsed" && break
   sleep 1
 done
 wait $BENCH

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trigger → completion benchmark on embedded defaults, with ../shared/bench/TriggerBench.java.
+# Trigger → completion benchmark on embedded defaults, with bench/TriggerBench.java.
 #   [FLOWS="a b"] [WARMUP=3000] [BENCH_JAR=...] bench/trigger-bench.sh [N] [CONCURRENCY]
 # Starts the service on its embedded defaults (fresh data dir, port 8090; the Temporal CLI's dev
 # server on 7299 with its UI on 8299, PostgreSQL on PGPORT), creates
@@ -10,7 +10,7 @@
 # busy the whole machine was (from /proc, over the measured part). WARMUP triggers (the
 # harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
-# (default -Xmx2g). The service's log is kept in target/trigger-bench-service.log.
+# (default -Xmx2g); JAVA: the java command (default java). The service's log is kept in target/trigger-bench-service.log.
 # HEAP_AFTER_S=S: S seconds after the last flow, the service's heap after a full GC (jcmd).
 # After each flow it prints where the measured runs spent their time, from the run records
 # (bench/run-phases.sql, with psql on the embedded PostgreSQL at PGPORT, default 55439).
@@ -22,15 +22,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
 C=${2:-32}
-HARNESS=${HARNESS:-../shared/bench/TriggerBench.java}
+HARNESS=${HARNESS:-bench/TriggerBench.java}
+JAVA=${JAVA:-java}
 PORT=8090
 PGPORT=${PGPORT:-55439}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 ADMIN_TOKEN=bench-admin-token
 DATA=$(mktemp -d)
-[[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
-java ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
+[[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
+"$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
   --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.embedded.temporal-ui-port=8299 \
   --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
@@ -52,7 +53,8 @@ delay_flow() { # name, trigger node id, delay label, delay config: webhook_trigg
   make_flow "$1" "{\"nodes\":[{\"id\":\"$2\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"$3\",\"config\":$4}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"$2\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
 }
 delay_flow "bench B" bench-b "1 s" '{"delayHours":0.000277778}'
-TENANT=$(api "localhost:$PORT/api/sequences/$(api "localhost:$PORT/api/v1/sequences" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequences"][0]["id"])')/nodes" | python3 -c 'import sys,json;print(json.load(sys.stdin)["nodes"][0]["data"]["config"]["webhookPath"].split("/")[4])')
+# the tenant of the bootstrap key, whose automations the trigger URLs name
+TENANT=$(api "localhost:$PORT/api/v1/me" | python3 -c 'import sys,json;print(json.load(sys.stdin)["tenant_id"])')
 if [[ -n ${WAITING_RUN:-} ]]; then
   delay_flow "bench W" bench-w "1 day" '{"delayDays":1}'
   curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \
@@ -104,12 +106,12 @@ trigger_url() { echo "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/ben
 # warm-up), so the figures are those of a service that has been up for a while
 for flow in ${FLOWS:-a b}; do
   if [[ ${PREWARM:-0} -gt 0 ]]; then
-    java "$HARNESS" --url "$(trigger_url "$flow")" \
+    "$JAVA" "$HARNESS" --url "$(trigger_url "$flow")" \
       --n "$PREWARM" --concurrency "$C" --timeout-s 180 --label "prewarm-$flow" | grep RESULT | sed 's/^/prewarm: /'
   fi
 done
 for flow in ${FLOWS:-a b}; do
-  java "$HARNESS" --url "$(trigger_url "$flow")" \
+  "$JAVA" "$HARNESS" --url "$(trigger_url "$flow")" \
     --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" \
     2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
       echo "$line"
@@ -130,7 +132,7 @@ for flow in ${FLOWS:-a b}; do
   sending_s=$(grep -o 'req/s over [0-9.]* s' "$DATA/harness.log" | tail -1 | grep -o '[0-9.]* s$' | cut -d' ' -f1)
   python3 -c "import sys; a,s=float(sys.argv[1]),float(sys.argv[2]); print(f'accepted flow-$flow: {a/s:.1f}/s ({a:.0f} in the {s} s of sending)')" \
     "${accepted:-0}" "${sending_s:-1}"
-  python3 -c "import sys; s,p,m,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms')" \
+  python3 -c "import sys; s,p,m,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms' if n else 'CPU flow-$flow per completed run: no run completed')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) \
     $((temporal_after - temporal_before)) "${completed:-0}" "$TICK"
   read -r busy_before total_before < "$DATA/machine-before"

@@ -1,0 +1,82 @@
+package com.crmflow.api.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bench scripts that start their own service from the packaged jar still run: a tiny run of
+ * each exits 0 and prints its RESULT lines. They run after {@code package} (failsafe), on the
+ * scripts' fixed ports. Nothing here is timed: the figures are the benchmarks'
+ * (docs/benchmarks.md), not the build's.
+ */
+class BenchScriptsSmokeIT {
+
+  private static Map<String, String> withJar(Map<String, String> env) throws Exception {
+    Path jar = Path.of("target", "api-server-0.1.0-SNAPSHOT.jar").toAbsolutePath();
+    assertThat(Files.isRegularFile(jar)).as("the packaged jar %s", jar).isTrue();
+    var all = new java.util.HashMap<>(env);
+    all.put("BENCH_JAR", jar.toString());
+    all.put("BENCH_JAVA_OPTS", "-Xmx512m");
+    return all;
+  }
+
+  @Test
+  void theTriggerBenchRunsBothFlowsAndPrintsTheirResults() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/trigger-bench.sh",
+            List.of("20", "2"),
+            withJar(Map.of("WARMUP", "0", "FLOWS", "a b")),
+            4);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    for (String flow : List.of("flow-a", "flow-b")) {
+      assertThat(run.lines())
+          .as(run.output())
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("RESULT label=" + flow + " n=20 sent=20 ")
+                      .containsPattern(" accepted=(\\d+) refused=(\\d+) errors=0 completed=")
+                      .contains(" lost=0 ")
+                      .contains("e2e_p99_ms="))
+          .anySatisfy(line -> assertThat(line).startsWith("CPU " + flow + " per completed run: "));
+    }
+  }
+
+  @Test
+  void theEnrollBenchRunsAndPrintsItsResults() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run("bench/enroll-bench.sh", List.of("20", "2"), withJar(Map.of()), 3);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT enrollments=20 "))
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT all_waiting_after_enroll_s="))
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT heap_after_full_gc: "))
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT rss_mb service="));
+  }
+
+  @Test
+  void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
+    // 1,500 triggers keep the service busy well past the 20 s before the profiler attaches
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/profile-trigger.sh",
+            List.of("1500", "20", "3"),
+            withJar(Map.of("WARMUP", "0", "FLOWS", "a")),
+            4);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT label=flow-a n=1500 sent=1500 "))
+        .anySatisfy(line -> assertThat(line).matches(" *[0-9.]+%  workflow tasks: .*"));
+  }
+}
