@@ -36,14 +36,21 @@ class AdminTokenInterceptor implements HandlerInterceptor {
           Map.of());
     }
     String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-    String expected = "Bearer " + properties.adminToken();
-    if (header == null
-        || !MessageDigest.isEqual(
-            header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
+    if (!holdsAdminToken(properties, header)) {
       SecurityEvents.refused(
           request, header == null ? "no Authorization header" : "a wrong admin token");
       throw ApiException.unauthorized();
     }
     return true;
+  }
+
+  /**
+   * Whether the Authorization header is {@code Bearer <crm.admin-token>}, compared in constant
+   * time. Only for an enabled admin API ({@link CrmProperties#adminApiEnabled()}).
+   */
+  static boolean holdsAdminToken(CrmProperties properties, String authorization) {
+    byte[] expected = ("Bearer " + properties.adminToken()).getBytes(StandardCharsets.UTF_8);
+    return authorization != null
+        && MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expected);
   }
 }

@@ -7,8 +7,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -80,9 +78,7 @@ class ManagementAccessFilter extends OncePerRequestFilter {
           List.of(),
           Map.of());
     }
-    byte[] expected = ("Bearer " + properties.adminToken()).getBytes(StandardCharsets.UTF_8);
-    if (authorization == null
-        || !MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expected)) {
+    if (!AdminTokenInterceptor.holdsAdminToken(properties, authorization)) {
       return new ApiException(
           HttpStatus.UNAUTHORIZED,
           "The admin token is required: send it as 'Authorization: Bearer <crm.admin-token>'.",

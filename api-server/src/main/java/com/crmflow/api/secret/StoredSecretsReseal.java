@@ -248,67 +248,57 @@ public class StoredSecretsReseal {
   private record StoredValue(UUID id, UUID tenantId, byte[] ciphertext) {}
 
   private void chatTokens(Pass pass) {
-    List<StoredValue> values =
-        jdbc.sql(
-                """
-                select tenant_id as id, tenant_id, token_ciphertext as ciphertext
-                from chat_integration
-                """)
-            .query(StoredValue.class)
-            .list();
-    for (StoredValue value : values) {
-      byte[] again = resealed(value, "chat_integration_token", pass);
-      if (again == null) {
-        continue;
-      }
-      int updated =
-          pass.write
-              ? jdbc.sql(
-                      """
-                      update chat_integration set token_ciphertext = :again
-                      where tenant_id = :tenantId and token_ciphertext = :before
-                      """)
-                  .param("again", again)
-                  .param("tenantId", value.tenantId())
-                  .param("before", value.ciphertext())
-                  .update()
-              : 0;
-      if (updated == 1) {
-        pass.chat++;
-      } else {
-        pass.pending++;
-      }
-    }
+    resealColumn(
+        pass,
+        "chat_integration_token",
+        """
+        select tenant_id as id, tenant_id, token_ciphertext as ciphertext
+        from chat_integration
+        """,
+        """
+        update chat_integration set token_ciphertext = :again
+        where tenant_id = :id and token_ciphertext = :before
+        """,
+        () -> pass.chat++);
   }
 
   private void webhookSecrets(Pass pass) {
-    List<StoredValue> values =
-        jdbc.sql(
-                """
-                select id, tenant_id, secret_ciphertext as ciphertext
-                from webhook_subscription where secret_ciphertext is not null
-                """)
-            .query(StoredValue.class)
-            .list();
-    for (StoredValue value : values) {
-      byte[] again = resealed(value, "webhook_signing_secret", pass);
+    resealColumn(
+        pass,
+        "webhook_signing_secret",
+        """
+        select id, tenant_id, secret_ciphertext as ciphertext
+        from webhook_subscription where secret_ciphertext is not null
+        """,
+        """
+        update webhook_subscription set secret_ciphertext = :again
+        where id = :id and secret_ciphertext = :before
+        """,
+        () -> pass.webhooks++);
+  }
+
+  /**
+   * Re-seals the values of one sealed column: {@code select} reads {@code id, tenant_id,
+   * ciphertext}; {@code update} writes {@code :again} where {@code :id} still holds {@code :before}
+   * (a value changed meanwhile is left for the next pass).
+   */
+  private void resealColumn(
+      Pass pass, String kind, String select, String update, Runnable resealedOne) {
+    for (StoredValue value : jdbc.sql(select).query(StoredValue.class).list()) {
+      byte[] again = resealed(value, kind, pass);
       if (again == null) {
         continue;
       }
       int updated =
           pass.write
-              ? jdbc.sql(
-                      """
-                      update webhook_subscription set secret_ciphertext = :again
-                      where id = :id and secret_ciphertext = :before
-                      """)
+              ? jdbc.sql(update)
                   .param("again", again)
                   .param("id", value.id())
                   .param("before", value.ciphertext())
                   .update()
               : 0;
       if (updated == 1) {
-        pass.webhooks++;
+        resealedOne.run();
       } else {
         pass.pending++;
       }

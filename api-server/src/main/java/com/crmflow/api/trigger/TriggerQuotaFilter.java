@@ -6,8 +6,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,6 +17,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The tenant's quota on the public trigger, taken first, before the body is read: every call to a
@@ -40,6 +42,8 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
 
   /** Decodes the path (and strips the context path), as Spring MVC's own matching does. */
   private static final UrlPathHelper PATHS = new UrlPathHelper();
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final TriggerQuotas quotas;
   private final TriggerAdmission admission;
@@ -162,17 +166,13 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
   private static void problem(
       HttpServletResponse response, String path, HttpStatus status, String detail, long retryAfter)
       throws IOException {
-    byte[] body =
-        ("{\"type\":\"about:blank\",\"title\":\""
-                + status.getReasonPhrase()
-                + "\",\"status\":"
-                + status.value()
-                + ",\"detail\":\""
-                + json(detail)
-                + "\",\"instance\":\""
-                + json(path)
-                + "\"}")
-            .getBytes(StandardCharsets.UTF_8);
+    Map<String, Object> problem = new LinkedHashMap<>();
+    problem.put("type", "about:blank");
+    problem.put("title", status.getReasonPhrase());
+    problem.put("status", status.value());
+    problem.put("detail", detail);
+    problem.put("instance", path);
+    byte[] body = JSON.writeValueAsBytes(problem);
     response.setStatus(status.value());
     response.setHeader("Retry-After", Long.toString(retryAfter));
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
@@ -202,19 +202,5 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
     } catch (IllegalArgumentException notATenant) {
       return null;
     }
-  }
-
-  private static String json(String text) {
-    StringBuilder escaped = new StringBuilder(text.length());
-    for (char c : text.toCharArray()) {
-      if (c == '"' || c == '\\') {
-        escaped.append('\\').append(c);
-      } else if (c < 0x20) {
-        escaped.append(String.format("\\u%04x", (int) c));
-      } else {
-        escaped.append(c);
-      }
-    }
-    return escaped.toString();
   }
 }

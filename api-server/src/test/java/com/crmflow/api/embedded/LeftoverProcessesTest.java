@@ -1,6 +1,7 @@
 package com.crmflow.api.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,8 +87,7 @@ class LeftoverProcessesTest {
   private static void assertNotChosenAndAlive(Optional<ProcessHandle> chosen, Process process)
       throws InterruptedException {
     assertThat(chosen).isEmpty();
-    Thread.sleep(200);
-    assertThat(process.isAlive()).isTrue();
+    await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(process::isAlive);
   }
 
   @Test

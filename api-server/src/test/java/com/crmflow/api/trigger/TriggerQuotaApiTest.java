@@ -276,18 +276,20 @@ class TriggerQuotaApiTest extends ApiTest {
    * Takes due runs for the tenant until the admission refuses it as "due", as a flood of its calls
    * does (its calls are let in on its slots of the pace: the loop sleeps between slots).
    */
-  private void takeShare(UUID tenant, List<UUID> taken) throws InterruptedException {
-    for (int call = 0; call < 2_000; call++) {
-      UUID run = UUID.randomUUID();
-      TriggerAdmission.Decision decision = admission.decide(tenant, run);
-      if (decision.admitted()) {
-        taken.add(run);
-      } else if ("due".equals(decision.reason())) {
-        return;
-      } else {
-        Thread.sleep(5);
-      }
-    }
+  private void takeShare(UUID tenant, List<UUID> taken) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(5))
+        .until(
+            () -> {
+              UUID run = UUID.randomUUID();
+              TriggerAdmission.Decision decision = admission.decide(tenant, run);
+              if (decision.admitted()) {
+                taken.add(run);
+              }
+              return "due".equals(decision.reason());
+            });
   }
 
   private ApiResponse fire(UUID tenant, String trigger) {
