@@ -4,6 +4,8 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.NodeExecutors;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +32,7 @@ final class CanvasWords {
 
   private final Canvas canvas;
   private final Map<String, String> labels = new LinkedHashMap<>();
+  private final Map<String, String> types = new LinkedHashMap<>();
   private final Pattern ids;
 
   CanvasWords(Canvas canvas) {
@@ -37,6 +40,7 @@ final class CanvasWords {
     for (CanvasNode node : canvas.nodes()) {
       if (node.id() != null) {
         labels.put(node.id(), labelOf(node));
+        types.put(node.id(), node.type());
       }
     }
     ids =
@@ -79,7 +83,7 @@ final class CanvasWords {
       nodeLabel = problem.nodeId();
     }
     String fieldLabel = fieldLabel(problem.field());
-    String message = withLabels(problem.message());
+    String message = withFieldLabels(problem.nodeId(), withLabels(problem.message()));
     String what;
     if (fieldLabel == null) {
       what = message;
@@ -136,6 +140,29 @@ final class CanvasWords {
     }
     m.appendTail(out);
     return out.toString();
+  }
+
+  /**
+   * The node type's config keys named in a message, by their labels ("templateId" → "Template ID").
+   */
+  private String withFieldLabels(String nodeId, String message) {
+    if (nodeId == null || message == null) {
+      return message;
+    }
+    String type = types.get(nodeId);
+    if (type == null || NodeType.of(type).isEmpty()) {
+      return message;
+    }
+    String out = message;
+    for (String key : NodeExecutors.of(NodeType.of(type).orElseThrow()).configFields().keySet()) {
+      if (key.chars().anyMatch(Character::isUpperCase)) {
+        out =
+            out.replaceAll(
+                "(?<![A-Za-z0-9_.{])" + Pattern.quote(key) + "(?![A-Za-z0-9_])",
+                Matcher.quoteReplacement(fieldLabel(key)));
+      }
+    }
+    return out;
   }
 
   /** {@code data.config.entityType} → "Entity type"; {@code data.label} → "Label". */
