@@ -210,9 +210,18 @@ export default function Editor({ me, sequenceId }) {
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     load()
-      .then(() => setLoaded(true))
+      .then((stored) => {
+        setLoaded(true);
+        // an activation refused on the list: each problem on the node it names
+        const refused = sessionStorage.getItem(`problems.${sequenceId}`);
+        if (refused) {
+          sessionStorage.removeItem(`problems.${sequenceId}`);
+          setProblemList(JSON.parse(refused).map((e) => fromFieldError(e, toFlow(stored).nodes)));
+          setMessage('The flow cannot be activated yet: see the problems on its nodes.');
+        }
+      })
       .catch((e) => setMessage(e.message));
-  }, [load]);
+  }, [load, sequenceId]);
 
   // the first fit once the stored canvas is on screen; an empty canvas keeps zoom 1
   const fitted = useRef(false);

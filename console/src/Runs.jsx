@@ -328,6 +328,7 @@ function RunView({ me, sequence, runId }) {
             nodesDraggable={false}
             nodesConnectable={false}
             fitView
+            fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
           >
             <Background />
             <Controls showInteractive={false} />
