@@ -19,7 +19,11 @@ export function canvasDiff(before, after) {
     if ((old.data?.label || '') !== (n.data?.label || '')) what.push(`label “${old.data?.label}” → “${n.data?.label}”`);
     const keys = new Set([...Object.keys(old.data?.config || {}), ...Object.keys(n.data?.config || {})]);
     for (const k of keys) {
-      if (JSON.stringify(old.data?.config?.[k]) !== JSON.stringify(n.data?.config?.[k])) what.push(k);
+      const was = JSON.stringify(old.data?.config?.[k]);
+      const is = JSON.stringify(n.data?.config?.[k]);
+      if (was === is) continue;
+      // short values are shown as they change; long ones only by their name
+      what.push((was || '').length + (is || '').length <= 90 ? `${k} ${was ?? '(none)'} → ${is ?? '(none)'}` : k);
     }
     if (what.length) changed.push(`${nodeName(n)}: ${what.join(', ')}`);
   }
