@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { call, Problem } from './api.js';
+import { useEffect, useRef, useState } from 'react';
+import { call, get, Problem } from './api.js';
 import { NODE_TYPES, TIMEZONES, variablesBefore } from './nodeTypes.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -180,17 +180,20 @@ function JsonField({ id, field, value, onChange, problem }) {
   );
 }
 
-/** The side panel of the selected node: its label and a form for its type's config. */
-export default function ConfigPanel({ node, nodes, edges, problems, tenantId, onChange, onDelete }) {
+/** The side panel of the selected node: its label, a form for its type's config, its connections. */
+export default function ConfigPanel({ node, nodes, edges, problems, tenantId, onChange, onConnect, onDelete }) {
   const spec = NODE_TYPES[node.type];
   const variables = variablesBefore(node.id, nodes, edges);
   const config = node.data.config || {};
-  const problemOf = (key) => {
-    const prefix = `${key}: `;
-    const found = problems.find((p) => p.startsWith(prefix));
-    return found ? found.slice(prefix.length) : undefined;
-  };
-  const others = problems.filter((p) => !spec.fields.some((f) => p.startsWith(`${f.key}: `)));
+  const problemOf = (key) => problems.find((p) => p.key === key)?.short;
+  const others = problems.filter((p) => !p.key || !spec.fields.some((f) => f.key === p.key));
+  const targets = nodes.filter(
+    (n) =>
+      n.id !== node.id &&
+      !NODE_TYPES[n.type]?.trigger &&
+      !edges.some((e) => e.source === node.id && e.target === n.id),
+  );
+  const labelOf = (id) => nodes.find((n) => n.id === id)?.data.label || id;
   return (
     <form className="config" onSubmit={(e) => e.preventDefault()} aria-label={`Settings of ${node.data.label}`}>
       <h2>{spec.label}</h2>
@@ -228,10 +231,36 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
       {others.length > 0 && (
         <ul className="problems">
           {others.map((p) => (
-            <li key={p}>{p}</li>
+            <li key={p.short}>{p.short}</li>
           ))}
         </ul>
       )}
+      <fieldset className="connections">
+        <legend>Connections</legend>
+        <ul>
+          {edges
+            .filter((e) => e.source === node.id)
+            .map((e) => (
+              <li key={e.id}>
+                → {labelOf(e.target)}
+                {e.label ? ` (${e.label})` : ''}
+              </li>
+            ))}
+        </ul>
+        {onConnect && targets.length > 0 && (
+          <>
+            <label htmlFor="connect-to">Connect to</label>
+            <select id="connect-to" value="" onChange={(e) => e.target.value && onConnect(e.target.value)}>
+              <option value="">choose a node…</option>
+              {targets.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.data.label || NODE_TYPES[n.type]?.label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+      </fieldset>
       {node.type === 'webhook_trigger' && <TestEvent tenantId={tenantId} node={node} />}
       <button type="button" className="danger" onClick={onDelete}>
         Delete node
@@ -240,17 +269,48 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
   );
 }
 
-/** The trigger's URL, and a test event fired at it with a JSON body typed here. */
+/** A test body with the tenant's newest contact, so that {{contact.*}} has values. */
+async function defaultBody() {
+  try {
+    const answer = await get('/api/v1/contacts?limit=1');
+    const contact = answer.contacts?.[0];
+    if (contact) return JSON.stringify({ contact_id: contact.id, email: contact.email }, null, 2);
+  } catch {
+    // a key without contacts:read types its own contact_id
+  }
+  return JSON.stringify({ contact_id: '<a contact id>', email: 'ada@example.com' }, null, 2);
+}
+
+/** The trigger's URL with a copy button, and a test event fired at it with a JSON body typed here. */
 function TestEvent({ tenantId, node }) {
   const path = `/api/webhooks/automation/${tenantId}/${node.id}`;
-  const [body, setBody] = useState('{\n  "email": "ada@example.com"\n}');
+  const url = window.location.origin + path;
+  const [body, setBody] = useState(null);
   const [secret, setSecret] = useState('');
   const [answer, setAnswer] = useState(null);
+  const [copied, setCopied] = useState(false);
+  const urlField = useRef(null);
+  useEffect(() => {
+    let live = true;
+    defaultBody().then((b) => live && setBody((typed) => typed ?? b));
+    return () => {
+      live = false;
+    };
+  }, []);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      // without clipboard access the URL is selected, for Ctrl+C
+      urlField.current?.select();
+    }
+    setCopied(true);
+  }
   async function fire() {
     try {
       const headers = { 'X-No-Key': '1' };
       if (secret) headers['X-Webhook-Secret'] = secret;
-      const result = await call('POST', path, body, headers);
+      const result = await call('POST', path, body ?? '{}', headers);
       setAnswer({ ok: true, runId: result.runId });
     } catch (e) {
       setAnswer({ ok: false, text: e instanceof Problem ? `${e.status}: ${e.message}` : e.message });
@@ -259,11 +319,15 @@ function TestEvent({ tenantId, node }) {
   return (
     <fieldset className="test-event">
       <legend>Test event</legend>
-      <p>
-        URL: <code>{window.location.origin + path}</code> (saved and active flows only)
-      </p>
+      <label htmlFor="webhook-url">URL (saved and active flows only)</label>
+      <div className="copy-row">
+        <input id="webhook-url" ref={urlField} readOnly value={url} onFocus={(e) => e.target.select()} />
+        <button type="button" onClick={copy} aria-label="Copy the webhook URL">
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
       <label htmlFor="test-body">JSON body</label>
-      <textarea id="test-body" rows={4} value={body} onChange={(e) => setBody(e.target.value)} />
+      <textarea id="test-body" rows={4} value={body ?? ''} onChange={(e) => setBody(e.target.value)} />
       <label htmlFor="test-secret">X-Webhook-Secret (if the trigger has one)</label>
       <input id="test-secret" type="password" value={secret} onChange={(e) => setSecret(e.target.value)} />
       <button type="button" onClick={fire}>

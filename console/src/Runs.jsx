@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ReactFlow, Background, Controls } from '@xyflow/react';
 import { get, missing, post } from './api.js';
 import { nodeTypes, toFlow } from './Editor.jsx';
+import { NODE_TYPES } from './nodeTypes.js';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
 
@@ -62,6 +63,8 @@ function RunList({ sequence }) {
             <tr>
               <th>Run</th>
               <th>Status</th>
+              <th>Contact</th>
+              <th>Trigger payload</th>
               <th>Version</th>
               <th>Started</th>
               <th>Ended</th>
@@ -75,6 +78,10 @@ function RunList({ sequence }) {
                   {run.retry_of && ' (retry)'}
                 </td>
                 <td className={`status ${run.status}`}>{run.status}</td>
+                <td className="run-contact">{contactOf(run.trigger_payload) || '—'}</td>
+                <td className="run-payload">
+                  <code title={JSON.stringify(run.trigger_payload, null, 2)}>{payloadLine(run.trigger_payload)}</code>
+                </td>
                 <td>{run.canvas_version}</td>
                 <td>{run.started_at && new Date(run.started_at).toLocaleString()}</td>
                 <td>{run.completed_at && new Date(run.completed_at).toLocaleString()}</td>
@@ -85,6 +92,17 @@ function RunList({ sequence }) {
       )}
     </main>
   );
+}
+
+/** The run's contact as its trigger payload names it: contact_id, else email. */
+function contactOf(payload) {
+  if (!payload || typeof payload !== 'object') return null;
+  return payload.contact_id || payload.email || payload.contact?.email || null;
+}
+
+function payloadLine(payload) {
+  const text = JSON.stringify(payload ?? {});
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 function Enrollments({ sequence }) {
@@ -173,19 +191,67 @@ function RunView({ me, sequence, runId }) {
     return out;
   }, [run]);
 
+  const ended = run && run.status !== 'running';
+
+  /** A node's state: its log entry's, or skipped when the run ended without reaching it. */
+  const stateOf = (id) => byNode[id]?.status || (ended ? 'skipped' : undefined);
+
   const flow = useMemo(() => {
     if (!canvas) return { nodes: [], edges: [] };
     const converted = toFlow(canvas);
     return {
-      nodes: converted.nodes.map((n) => ({
-        ...n,
-        draggable: false,
-        connectable: false,
-        data: { ...n.data, status: byNode[n.id]?.status },
-      })),
-      edges: converted.edges,
+      nodes: converted.nodes.map((n) => {
+        const status = stateOf(n.id);
+        return {
+          ...n,
+          draggable: false,
+          connectable: false,
+          data: {
+            ...n.data,
+            status,
+            statusText: status === 'skipped' && !byNode[n.id] ? 'skipped: branch not taken' : status,
+          },
+        };
+      }),
+      // an edge is taken when both ends ran; once the run ended, the others were skipped
+      edges: converted.edges.map((e) => {
+        const from = stateOf(e.source);
+        const to = stateOf(e.target);
+        const taken = from && from !== 'skipped' && to && to !== 'skipped';
+        const skipped = !taken && (to === 'skipped' || from === 'skipped');
+        return {
+          ...e,
+          className: taken ? 'taken' : skipped ? 'skipped' : undefined,
+          animated: !ended && from === 'completed' && !to,
+        };
+      }),
     };
-  }, [canvas, byNode]);
+  }, [canvas, byNode, ended]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  /** What a node could read when it ran: the trigger payload and the outputs of the nodes before it. */
+  const inputOf = (nodeId) => {
+    if (!canvas) return null;
+    const before = new Set();
+    const todo = [nodeId];
+    while (todo.length) {
+      const id = todo.pop();
+      for (const e of canvas.edges) {
+        if (e.target === id && !before.has(e.source)) {
+          before.add(e.source);
+          todo.push(e.source);
+        }
+      }
+    }
+    const reads = { trigger: run.trigger_payload };
+    const counts = {};
+    for (const entry of run.node_log || []) {
+      if (!before.has(entry.nodeId) || NODE_TYPES[entry.nodeType]?.trigger) continue;
+      counts[entry.nodeType] = (counts[entry.nodeType] || 0) + 1;
+      reads[`${entry.nodeType}_${counts[entry.nodeType]}`] = entry.output;
+    }
+    const node = canvas.nodes.find((n) => n.id === nodeId);
+    return { settings: node?.data?.config || {}, reads };
+  };
 
   async function act(path, then) {
     setMessage(null);
@@ -198,6 +264,7 @@ function RunView({ me, sequence, runId }) {
   }
 
   if (!run) return <main className="page">{message || 'Loading…'}</main>;
+  const pickedNode = picked && canvas?.nodes.find((n) => n.id === picked);
   const entry = picked && byNode[picked];
   const temporal =
     me.temporal_ui_url &&
@@ -261,6 +328,7 @@ function RunView({ me, sequence, runId }) {
             nodesDraggable={false}
             nodesConnectable={false}
             fitView
+            fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
           >
             <Background />
             <Controls showInteractive={false} />
@@ -268,19 +336,32 @@ function RunView({ me, sequence, runId }) {
         </div>
       </section>
       <aside className="side" aria-label="Node of the run">
-        {entry ? (
-          <>
-            <h2>{picked}</h2>
-            <p className={`status ${entry.status}`}>{entry.status}</p>
-            <p>
-              {entry.startedAt && `started ${new Date(entry.startedAt).toLocaleTimeString()}`}
-              {entry.completedAt &&
-                ` · took ${Math.max(0, new Date(entry.completedAt) - new Date(entry.startedAt))} ms`}
+        {pickedNode ? (
+          <div className="run-node">
+            <h2>{pickedNode.data?.label || NODE_TYPES[pickedNode.type]?.label}</h2>
+            <p className="hint">
+              {NODE_TYPES[pickedNode.type]?.label} · <code>{pickedNode.id}</code>
             </p>
-            {entry.error && <pre className="error">{entry.error}</pre>}
+            <p className={`status ${stateOf(picked)}`}>
+              {entry ? entry.status : stateOf(picked) === 'skipped' ? 'skipped: the run did not take this branch' : 'not run yet'}
+            </p>
+            {entry && (
+              <p>
+                {entry.startedAt && `started ${new Date(entry.startedAt).toLocaleTimeString()}`}
+                {entry.completedAt &&
+                  ` · took ${Math.max(0, new Date(entry.completedAt) - new Date(entry.startedAt))} ms`}
+              </p>
+            )}
+            <h3>Error</h3>
+            {entry?.error ? <pre className="error node-error">{entry.error}</pre> : <p>none</p>}
+            <h3>Input</h3>
+            <pre className="node-input">{JSON.stringify(inputOf(picked), null, 2)}</pre>
             <h3>Output</h3>
-            <pre>{JSON.stringify(entry.output, null, 2)}</pre>
-          </>
+            <pre className="node-output">{entry ? JSON.stringify(entry.output, null, 2) : '—'}</pre>
+            <button type="button" onClick={() => setPicked(null)}>
+              Back to the trigger payload
+            </button>
+          </div>
         ) : (
           <>
             <h2>Trigger payload</h2>

@@ -2,24 +2,36 @@ import { useEffect, useState } from 'react';
 import { get, patch, post, missing, Problem } from './api.js';
 
 /** Sequences and automations: list, create, rename, pause and activate. */
+const PAGE = 25;
+const STATUS_FILTERS = ['all', 'draft', 'active', 'paused', 'archived'];
+const KIND_FILTERS = ['all', 'automation', 'sequence'];
+
+/** Every sequence and automation, filtered by status and kind, a page at a time. */
 export default function Sequences({ me }) {
   const [flows, setFlows] = useState(null);
+  const [total, setTotal] = useState(0);
   const [error, setError] = useState(null);
   const [name, setName] = useState('');
   const [flowType, setFlowType] = useState('automation');
+  const [status, setStatus] = useState('all');
+  const [kind, setKind] = useState('all');
+  const [offset, setOffset] = useState(0);
   const cannotWrite = missing(me, 'sequences:write');
 
   async function load() {
     try {
-      const answer = await get('/api/v1/sequences?flow_type=all&limit=100');
+      const answer = await get(
+        `/api/v1/sequences?status=${status}&flow_type=${kind}&limit=${PAGE}&offset=${offset}`,
+      );
       setFlows(answer.sequences);
+      setTotal(answer.total);
     } catch (e) {
       setError(e.message);
     }
   }
   useEffect(() => {
     load();
-  }, []);
+  }, [status, kind, offset]);
 
   async function create(event) {
     event.preventDefault();
@@ -72,8 +84,51 @@ export default function Sequences({ me }) {
           {error}
         </p>
       )}
+      <div className="row filters" role="group" aria-label="Filters">
+        <label htmlFor="filter-status">Status</label>
+        <select
+          id="filter-status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value);
+            setOffset(0);
+          }}
+        >
+          {STATUS_FILTERS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="filter-kind">Kind</label>
+        <select
+          id="filter-kind"
+          value={kind}
+          onChange={(e) => {
+            setKind(e.target.value);
+            setOffset(0);
+          }}
+        >
+          {KIND_FILTERS.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <span className="paging" aria-live="polite">
+          {total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}`}
+        </span>
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+          Previous
+        </button>
+        <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+          Next
+        </button>
+      </div>
       {flows === null ? (
         <p>Loading…</p>
+      ) : flows.length === 0 ? (
+        <p>No {status === 'all' ? '' : `${status} `}flows{kind === 'all' ? '' : ` of kind ${kind}`}.</p>
       ) : (
         <table>
           <thead>

@@ -4,13 +4,26 @@ import { apiKey, get, signIn, signOut, Problem } from './api.js';
 import Sequences from './Sequences.jsx';
 import Editor from './Editor.jsx';
 import Runs from './Runs.jsx';
+import { mayLeave, setUnsaved } from './unsaved.js';
 import './console.css';
 
 /** #/sequences, #/sequences/<id>/canvas, #/sequences/<id>/runs[/<runId>] */
 function useRoute() {
   const [hash, setHash] = useState(window.location.hash || '#/sequences');
   useEffect(() => {
-    const changed = () => setHash(window.location.hash || '#/sequences');
+    let current = window.location.hash || '#/sequences';
+    const changed = () => {
+      const next = window.location.hash || '#/sequences';
+      if (next === current) return;
+      if (!mayLeave()) {
+        // stays on the page with its edits; the address goes back to it without a new entry
+        window.history.replaceState(null, '', current);
+        return;
+      }
+      setUnsaved(false);
+      current = next;
+      setHash(next);
+    };
     window.addEventListener('hashchange', changed);
     return () => window.removeEventListener('hashchange', changed);
   }, []);
@@ -73,7 +86,7 @@ function App() {
   if (!me) return <SignIn onSignedIn={setMe} />;
   const [page, id, sub, runId] = route;
   let body;
-  if (page === 'sequences' && id && sub === 'canvas') body = <Editor me={me} sequenceId={id} />;
+  if (page === 'sequences' && id && sub === 'canvas') body = <Editor key={id} me={me} sequenceId={id} />;
   else if (page === 'sequences' && id && sub === 'runs')
     body = <Runs me={me} sequenceId={id} runId={runId} />;
   else body = <Sequences me={me} />;
@@ -84,11 +97,16 @@ function App() {
           CRM automation console
         </a>
         <span className="who" title={me.scopes.join(', ')}>
-          tenant {me.tenant_id.slice(0, 8)} · {me.scopes.length} scopes
+          tenant {me.tenant_id.slice(0, 8)} ·{' '}
+          {me.scopes.includes('*')
+            ? 'all scopes'
+            : `${me.scopes.length} scope${me.scopes.length === 1 ? '' : 's'}`}
         </span>
         <button
           type="button"
           onClick={() => {
+            if (!mayLeave()) return;
+            setUnsaved(false);
             signOut();
             setMe(null);
           }}

@@ -158,14 +158,33 @@ class CanvasController {
   }
 
   /**
-   * {@code {valid, problems: [{node_id, edge_id, field, message}]}}: everything that would keep the
-   * latest canvas from being activated, for editors to show.
+   * {@code {valid, problems: [{node_id, edge_id, field, message, node_label, field_label, text}]}}:
+   * everything that would keep a canvas from being activated, for editors to show. Without a body
+   * (or with {@code {}}) the latest stored canvas is judged; with a canvas body ({@code {nodes,
+   * edges}}, as PUT /canvas takes it) that canvas is, as if it were saved, and nothing is stored.
    */
   @PostMapping("/validate")
   @RequiresScope(Scope.SEQUENCES_READ)
-  CanvasValidation validate(Caller caller, @PathVariable UUID sequenceId) {
-    List<CanvasProblem> problems = canvases.problems(caller.tenantId(), sequenceId);
-    return new CanvasValidation(problems.isEmpty(), problems);
+  CanvasValidation validate(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = false,
+              content = @Content(schema = @Schema(implementation = Canvas.class)))
+          @RequestBody(required = false)
+          JsonNode body) {
+    UUID tenantId = caller.tenantId();
+    List<CanvasProblem> problems;
+    Canvas judged;
+    if (body == null || body.isNull() || (body.isObject() && body.isEmpty())) {
+      problems = canvases.problems(tenantId, sequenceId);
+      judged = canvases.latest(tenantId, sequenceId).toCanvas();
+    } else {
+      canvases.sequence(tenantId, sequenceId);
+      judged = canvases.sentCanvas(tenantId, JsonBodies.requireObject(body));
+      problems = canvases.problems(tenantId, sequenceId, judged);
+    }
+    return new CanvasValidation(problems.isEmpty(), new CanvasWords(judged).word(problems));
   }
 
   /** {@code {canvas}}. */
@@ -196,7 +215,7 @@ class CanvasController {
   record EdgeDeleted(boolean deleted) {}
 
   /** {@code {valid, problems}}. */
-  record CanvasValidation(boolean valid, List<CanvasProblem> problems) {}
+  record CanvasValidation(boolean valid, List<CanvasWords.Worded> problems) {}
 
   /** The body of POST /nodes. */
   record NewNode(

@@ -105,10 +105,52 @@ public class CanvasService {
     return problems;
   }
 
-  /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
-  @Transactional
-  public CanvasSnapshot replace(Caller caller, UUID sequenceId, JsonNode body) {
-    UUID tenantId = caller.tenantId();
+  /**
+   * The problems a canvas sent in a body (as PUT /canvas takes it) would meet if it were saved and
+   * activated: the rules of every write, then completeness. Nothing is stored.
+   *
+   * @param canvas a canvas read by {@link #sentCanvas}
+   */
+  public List<CanvasProblem> problems(UUID tenantId, UUID sequenceId, Canvas canvas) {
+    Sequence sequence = sequence(tenantId, sequenceId);
+    List<CanvasProblem> problems = writeProblems(tenantId, sequenceId, canvas);
+    if (problems.isEmpty()) {
+      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
+    }
+    return problems;
+  }
+
+  /**
+   * A canvas sent as a body, as it would be stored (nodes and edges without ids get fresh ones,
+   * webhook triggers their path); 400 when the body is not the shape of a canvas.
+   */
+  public Canvas sentCanvas(UUID tenantId, JsonNode body) {
+    Sent sent = read(body);
+    List<CanvasNode> nodes = new ArrayList<>();
+    for (CanvasInput.NodeInput n : sent.nodes()) {
+      String id = n.id() != null ? n.id() : newId();
+      nodes.add(
+          withServerConfig(
+                  tenantId, new StoredNode(id, n.type(), n.position(), n.data(), null, null))
+              .toCanvasNode());
+    }
+    List<CanvasEdge> edges = new ArrayList<>();
+    for (CanvasInput.EdgeInput e : sent.edges()) {
+      edges.add(
+          new CanvasEdge(
+              e.id() != null ? e.id() : newId(),
+              e.source(),
+              e.target(),
+              Objects.requireNonNullElse(e.type(), CanvasEdge.DEFAULT),
+              e.label()));
+    }
+    return new Canvas(nodes, edges);
+  }
+
+  /** The nodes and edges of a canvas body, read with their shape checked. */
+  private record Sent(List<CanvasInput.NodeInput> nodes, List<CanvasInput.EdgeInput> edges) {}
+
+  private Sent read(JsonNode body) {
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput input = new CanvasInput(json.mapper(), problems);
     List<CanvasInput.NodeInput> nodeInputs = new ArrayList<>();
@@ -127,6 +169,15 @@ public class CanvasService {
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
+    return new Sent(nodeInputs, edgeInputs);
+  }
+
+  /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
+  @Transactional
+  public CanvasSnapshot replace(Caller caller, UUID sequenceId, JsonNode body) {
+    Sent sent = read(body);
+    List<CanvasInput.NodeInput> nodeInputs = sent.nodes();
+    List<CanvasInput.EdgeInput> edgeInputs = sent.edges();
     return write(
         caller,
         sequenceId,
@@ -392,25 +443,7 @@ public class CanvasService {
     CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());
     Canvas canvas = next.toCanvas();
 
-    CanvasRules.structural(canvas).forEach(p -> problems.add(asFieldProblem(p)));
-    for (StoredNode node : nodes) {
-      if (node.data() != null
-          && node.data().config() != null
-          && json.write(node.data().config()).getBytes(StandardCharsets.UTF_8).length
-              > CanvasRules.MAX_CONFIG_BYTES) {
-        problems.add(
-            new FieldProblem(
-                "nodes." + node.id() + ".data.config",
-                "must be at most " + CanvasRules.MAX_CONFIG_BYTES + " bytes of JSON"));
-      }
-    }
-    List<String> triggerIds = canvas.triggers().stream().map(CanvasNode::id).toList();
-    for (String taken : canvases.triggerIdsTakenElsewhere(tenantId, sequenceId, triggerIds)) {
-      problems.add(
-          new FieldProblem(
-              "nodes." + taken + ".id",
-              "another sequence of this tenant has a trigger with this id"));
-    }
+    writeProblems(tenantId, sequenceId, canvas).forEach(p -> problems.add(asFieldProblem(p)));
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
@@ -428,6 +461,30 @@ public class CanvasService {
     canvases.replaceTriggers(tenantId, sequenceId, canvas.nodes());
     publisher.publishEvent(new FlowChanged(tenantId, sequenceId));
     return next;
+  }
+
+  /** What keeps a canvas from being stored: the structural rules, config sizes, trigger ids. */
+  private List<CanvasProblem> writeProblems(UUID tenantId, UUID sequenceId, Canvas canvas) {
+    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
+    for (CanvasNode node : canvas.nodes()) {
+      if (node.data() != null
+          && node.data().config() != null
+          && json.write(node.data().config()).getBytes(StandardCharsets.UTF_8).length
+              > CanvasRules.MAX_CONFIG_BYTES) {
+        problems.add(
+            CanvasProblem.node(
+                node.id(),
+                "data.config",
+                "must be at most " + CanvasRules.MAX_CONFIG_BYTES + " bytes of JSON"));
+      }
+    }
+    List<String> triggerIds = canvas.triggers().stream().map(CanvasNode::id).toList();
+    for (String taken : canvases.triggerIdsTakenElsewhere(tenantId, sequenceId, triggerIds)) {
+      problems.add(
+          CanvasProblem.node(
+              taken, "id", "another sequence of this tenant has a trigger with this id"));
+    }
+    return problems;
   }
 
   /** webhook_trigger nodes get their public path; a client value is ignored. */

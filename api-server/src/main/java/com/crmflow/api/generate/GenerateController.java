@@ -6,6 +6,8 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.CanvasViews;
+import com.crmflow.api.canvas.StoredEdge;
+import com.crmflow.api.canvas.StoredNode;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.PerKeyLimiter;
 import com.crmflow.api.sequence.Sequence;
@@ -34,7 +36,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class GenerateController {
 
-  record GenerateRequest(String prompt) {}
+  /**
+   * @param preview true: answer the generated flow without saving it (the canvas keeps its version)
+   */
+  record GenerateRequest(String prompt, Boolean preview) {}
 
   static final String GENERATOR_HEADER = "X-Flow-Generator";
 
@@ -51,7 +56,9 @@ class GenerateController {
 
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "200",
-      description = "{nodes, edges}: the flow generated and saved as the canvas's new version",
+      description =
+          "{nodes, edges}: the flow generated and saved as the canvas's new version (with"
+              + " preview: true, generated and not saved)",
       headers =
           @Header(
               name = GENERATOR_HEADER,
@@ -96,10 +103,26 @@ class GenerateController {
           "The generated flow is not valid.",
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
-    CanvasSnapshot saved = canvases.replaceWith(caller, sequenceId, canvas);
+    CanvasSnapshot saved =
+        Boolean.TRUE.equals(body.preview())
+            ? unsaved(canvas)
+            : canvases.replaceWith(caller, sequenceId, canvas);
     response.setHeader(GENERATOR_HEADER, generated.generator().header());
     CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
     return new GeneratedFlow(shown.nodes(), shown.edges());
+  }
+
+  /** The generated flow as a canvas that is shown and not stored. */
+  private static CanvasSnapshot unsaved(Canvas canvas) {
+    return new CanvasSnapshot(
+        0,
+        canvas.nodes().stream()
+            .map(n -> new StoredNode(n.id(), n.type(), n.position(), n.data(), null, null))
+            .toList(),
+        canvas.edges().stream()
+            .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), null))
+            .toList(),
+        null);
   }
 
   private void spendBudget(UUID tenantId) {

@@ -4,16 +4,24 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
+import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
-/** POST /api/sequences/:id/optimize: 404 unknown sequence, 422 empty canvas. */
+/**
+ * POST /api/sequences/:id/optimize: suggestions for the latest canvas, or for a canvas sent as the
+ * body (as PUT /canvas takes it); nothing is stored. 404 unknown sequence, 422 empty canvas.
+ */
 @RestController
 class OptimizeController {
 
@@ -25,9 +33,20 @@ class OptimizeController {
 
   @PostMapping("/api/sequences/{sequenceId}/optimize")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  SuggestionList optimize(Caller caller, @PathVariable UUID sequenceId) {
+  SuggestionList optimize(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              required = false,
+              content = @Content(schema = @Schema(implementation = Canvas.class)))
+          @RequestBody(required = false)
+          JsonNode body) {
     Sequence sequence = canvases.sequence(caller.tenantId(), sequenceId);
-    Canvas canvas = canvases.latest(caller.tenantId(), sequenceId).toCanvas();
+    // without a body (or with {}) the latest stored canvas; with {nodes, edges} the one sent
+    Canvas canvas =
+        body == null || body.isNull() || (body.isObject() && body.isEmpty())
+            ? canvases.latest(caller.tenantId(), sequenceId).toCanvas()
+            : canvases.sentCanvas(caller.tenantId(), JsonBodies.requireObject(body));
     if (canvas.nodes().isEmpty()) {
       throw ApiException.unprocessable("The canvas is empty: nothing to optimize.", List.of());
     }

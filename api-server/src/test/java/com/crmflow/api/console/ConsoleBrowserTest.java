@@ -141,7 +141,7 @@ class ConsoleBrowserTest extends ApiTest {
         wait.until(
             ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector(".react-flow__node[data-id='" + free + "'] .has-problems")));
-    assertThat(refused.getText()).contains("url: is required");
+    assertThat(refused.getText()).contains("URL is required");
     screenshot("refused-activation");
 
     selectNode(free);

@@ -1,0 +1,720 @@
+package com.crmflow.api.console;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * What a designer needs to trust the console, one test per need, in headless Chromium against this
+ * running service: every flow is listed; unsaved work is marked, guarded and undoable; checks judge
+ * the canvas on screen in the designer's words; the canvas helps rather than fights; risky
+ * replacements ask first with a diff; the run view shows what a node read, wrote and skipped.
+ * Screenshots go to target/console (designer-*.png).
+ */
+class ConsoleDesignerTest extends ApiTest {
+
+  private static final Path SCREENSHOTS = Path.of("target", "console");
+
+  private ChromeDriver browser;
+  private WebDriverWait wait;
+  private LocalHttpServer peer;
+  private String testName;
+
+  @BeforeEach
+  void start(TestInfo info) throws Exception {
+    testName = info.getTestMethod().orElseThrow().getName();
+    browser = Browsers.headlessChromium();
+    browser.manage().window().setSize(new Dimension(1440, 900));
+    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    peer = new LocalHttpServer();
+    Files.createDirectories(SCREENSHOTS);
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    peer.close();
+  }
+
+  // ---------------------------------------------------------------- 1. every flow findable
+
+  @Test
+  void everyFlowIsListedPagedAndFilteredWithItsStatusToggle() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          for (int i = 1; i <= 25; i++) {
+            SequenceSupport.automation(tenant.api(), "Bulk " + i);
+          }
+          SequenceSupport.activeAutomation(tenant.api(), "Active flow", complete("hook-a"));
+          String paused =
+              SequenceSupport.activeAutomation(tenant.api(), "Paused flow", complete("hook-p"));
+          assertThat(
+                  tenant
+                      .api()
+                      .patch("/api/v1/sequences/" + paused, Map.of("status", "paused"))
+                      .status())
+              .isEqualTo(200);
+          SequenceSupport.automation(tenant.api(), "Draft flow");
+          signIn(tenant);
+
+          wait.until(d -> flowNames().size() == 25);
+          assertThat(flowNames()).contains("Draft flow", "Paused flow", "Active flow");
+          assertThat(text(By.cssSelector(".paging"))).isEqualTo("1–25 of 28");
+          screenshot("list");
+          click(By.xpath("//button[text()='Next']"));
+          wait.until(d -> flowNames().size() == 3);
+          assertThat(text(By.cssSelector(".paging"))).isEqualTo("26–28 of 28");
+
+          new Select(browser.findElement(By.id("filter-status"))).selectByValue("paused");
+          wait.until(d -> flowNames().equals(List.of("Paused flow")));
+          // the status toggle of the list: the paused flow goes active from here
+          click(By.xpath("//tr[@data-flow='Paused flow']//button[text()='Activate']"));
+          wait.until(d -> flowNames().isEmpty());
+          assertThat(tenant.api().get("/api/v1/sequences/" + paused).text("/sequence/status"))
+              .isEqualTo("active");
+          new Select(browser.findElement(By.id("filter-status"))).selectByValue("draft");
+          wait.until(d -> flowNames().size() == 25);
+          assertThat(flowNames()).contains("Draft flow").doesNotContain("Paused flow");
+
+          // the header counts a key with every scope as such, and the favicon is served
+          assertThat(text(By.cssSelector(".who"))).endsWith("all scopes");
+          HttpResponse<Void> icon =
+              HttpClient.newHttpClient()
+                  .send(
+                      HttpRequest.newBuilder(URI.create(baseUrl() + "/console/favicon.svg"))
+                          .build(),
+                      HttpResponse.BodyHandlers.discarding());
+          assertThat(icon.statusCode()).isEqualTo(200);
+        });
+  }
+
+  // ---------------------------------------------------------------- 2. no lost work
+
+  @Test
+  void unsavedWorkIsMarkedGuardedAndUndoable() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          String seq = SequenceSupport.automation(tenant.api(), "Careful");
+          save(tenant, seq, complete("hook-c"));
+          signIn(tenant);
+          openCanvas(seq);
+          wait.until(d -> nodeIds().size() == 3);
+          assertThat(browser.findElements(By.cssSelector(".unsaved"))).isEmpty();
+
+          click(By.cssSelector("[data-palette=delay]"));
+          wait.until(d -> nodeIds().size() == 4);
+          assertThat(text(By.cssSelector(".unsaved"))).contains("Unsaved");
+          screenshot("unsaved");
+          // a reload or a closed tab is asked about
+          assertThat(
+                  browser.executeScript(
+                      "const e = new Event('beforeunload', {cancelable: true});"
+                          + " window.dispatchEvent(e); return e.defaultPrevented;"))
+              .isEqualTo(true);
+          // leaving through a link asks; staying keeps the edits
+          click(By.linkText("Runs"));
+          wait.until(ExpectedConditions.alertIsPresent());
+          assertThat(browser.switchTo().alert().getText()).contains("unsaved changes");
+          browser.switchTo().alert().dismiss();
+          assertThat(browser.getCurrentUrl()).endsWith("/canvas");
+          assertThat(nodeIds()).hasSize(4);
+
+          // undo and redo, by keyboard
+          new Actions(browser).keyDown(Keys.CONTROL).sendKeys("z").keyUp(Keys.CONTROL).perform();
+          wait.until(d -> nodeIds().size() == 3);
+          assertThat(browser.findElements(By.cssSelector(".unsaved"))).isEmpty();
+          new Actions(browser)
+              .keyDown(Keys.CONTROL)
+              .keyDown(Keys.SHIFT)
+              .sendKeys("z")
+              .keyUp(Keys.SHIFT)
+              .keyUp(Keys.CONTROL)
+              .perform();
+          wait.until(d -> nodeIds().size() == 4);
+          new Actions(browser).keyDown(Keys.CONTROL).sendKeys("z").keyUp(Keys.CONTROL).perform();
+          wait.until(d -> nodeIds().size() == 3);
+
+          // with a node selected, a clicked edge and Delete remove the edge alone
+          selectNode("hook-c");
+          int edges = edgeCount();
+          WebElement path =
+              browser.findElement(
+                  By.cssSelector(".react-flow__edge[data-id='e2'] .react-flow__edge-interaction"));
+          new Actions(browser).moveToElement(path).click().perform();
+          wait.until(d -> !d.findElements(By.cssSelector(".react-flow__edge.selected")).isEmpty());
+          new Actions(browser).sendKeys(Keys.DELETE).perform();
+          wait.until(d -> edgeCount() == edges - 1);
+          assertThat(nodeIds()).containsExactlyInAnyOrder("hook-c", "call", "wait");
+          assertThat(text(By.cssSelector(".unsaved"))).contains("Unsaved");
+          // nothing reached the server
+          assertThat(
+                  tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas/edges").size())
+              .isEqualTo(2);
+        });
+  }
+
+  // ---------------------------------------------------------------- 3. checks on the screen
+
+  @Test
+  void checksJudgeTheCanvasOnScreenInTheDesignersWords() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          String seq = SequenceSupport.automation(tenant.api(), "Words");
+          save(tenant, seq, complete("webhook-trigger-mwytvmgf1"));
+          signIn(tenant);
+          openCanvas(seq);
+          wait.until(d -> nodeIds().size() == 3);
+
+          // unsaved: an email, unconnected, without a subject
+          click(By.cssSelector("[data-palette=email]"));
+          wait.until(d -> nodeIds().size() == 4);
+          String email = nodeIds().get(3);
+          type(By.id("node-label"), "Welcome mail");
+          click(By.xpath("//button[text()='Validate']"));
+          waitForText("The flow is not complete yet");
+          WebElement card =
+              wait.until(
+                  ExpectedConditions.visibilityOfElementLocated(
+                      By.cssSelector(".react-flow__node[data-id='" + email + "'] .has-problems")));
+          assertThat(card.getAttribute("title"))
+              .contains("Not reachable from “Signup webhook”")
+              .doesNotContain("webhook-trigger-mwytvmgf1")
+              .doesNotContain("data.config");
+          WebElement subject =
+              browser.findElement(By.xpath("//label[@for='config-subject']/parent::div"));
+          assertThat(subject.getAttribute("class")).contains("invalid");
+          assertThat(subject.getText()).contains("Subject");
+          screenshot("checks");
+
+          // fixed on screen, unsaved: the field turns clean without a save
+          type(By.id("config-subject"), "Hello {{contact.first_name}}");
+          wait.until(
+              d ->
+                  !browser
+                      .findElement(By.xpath("//label[@for='config-subject']/parent::div"))
+                      .getAttribute("class")
+                      .contains("invalid"));
+          assertThat(card.getAttribute("title")).contains("Not reachable");
+          assertThat(
+                  tenant
+                      .api()
+                      .get("/api/v1/sequences/" + seq)
+                      .at("/sequence/current_version")
+                      .asInt())
+              .isEqualTo(1);
+
+          // Activate judges the screen too: refused, nothing saved, nothing activated
+          click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+          waitForText("cannot be activated yet");
+          ApiResponse stored = tenant.api().get("/api/v1/sequences/" + seq);
+          assertThat(stored.text("/sequence/status")).isEqualTo("draft");
+          assertThat(stored.at("/sequence/current_version").asInt()).isEqualTo(1);
+        });
+  }
+
+  // ---------------------------------------------------------------- 4. the canvas helps
+
+  @Test
+  void theCanvasPlacesSummarisesLaysOutAndWorksByKeyboard() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          String seq = SequenceSupport.automation(tenant.api(), "Helpful");
+          signIn(tenant);
+          openCanvas(seq);
+
+          click(By.cssSelector("[data-palette=webhook_trigger]"));
+          wait.until(d -> nodeIds().size() == 1);
+          String trigger = nodeIds().get(0);
+          Thread.sleep(400); // the fit animates
+          assertThat(zoom()).as("the first node is shown at natural size").isLessThanOrEqualTo(1.0);
+          assertThat(insideCanvas(trigger)).as("a clicked node lands in view").isTrue();
+
+          // "+" under a node adds the next node, connected and below it
+          click(By.cssSelector(".react-flow__node[data-id='" + trigger + "'] .add-next-button"));
+          click(By.cssSelector(".react-flow__node[data-id='" + trigger + "'] [data-next=delay]"));
+          wait.until(d -> nodeIds().size() == 2);
+          String delay = nodeIds().get(1);
+          assertThat(edgeCount()).isEqualTo(1);
+          assertThat(y(delay)).isGreaterThan(y(trigger));
+          type(By.id("config-delayDays"), "2");
+          wait.until(
+              d ->
+                  text(By.cssSelector(".react-flow__node[data-id='" + delay + "'] .node-summary"))
+                      .equals("Wait 2 days"));
+
+          // a node added from the palette, connected by keyboard from the settings panel
+          click(By.cssSelector("[data-palette=email]"));
+          wait.until(d -> nodeIds().size() == 3);
+          String email = nodeIds().get(2);
+          selectNode(delay);
+          new Select(browser.findElement(By.id("connect-to"))).selectByVisibleText("Email");
+          wait.until(d -> edgeCount() == 2);
+
+          // Tidy up lays the flow out top to bottom
+          click(By.xpath("//button[text()='Tidy up']"));
+          Thread.sleep(400);
+          assertThat(y(delay)).isGreaterThan(y(trigger));
+          assertThat(y(email)).isGreaterThan(y(delay));
+
+          // keyboard: Tab reaches a node, with a visible ring; Enter opens its settings; arrows
+          // move
+          // a click on the empty pane, left of the flow, clears the selection
+          new Actions(browser)
+              .moveToElement(browser.findElement(By.cssSelector(".react-flow__pane")), -350, 250)
+              .click()
+              .perform();
+          wait.until(d -> d.findElements(By.cssSelector("form.config")).isEmpty());
+          String focused = null;
+          for (int i = 0; i < 40 && focused == null; i++) {
+            new Actions(browser).sendKeys(Keys.TAB).perform();
+            focused =
+                (String)
+                    browser.executeScript(
+                        "const a = document.activeElement;"
+                            + " return a && a.classList.contains('react-flow__node')"
+                            + " ? a.dataset.id : null;");
+          }
+          assertThat(focused).as("Tab reaches a node").isNotNull();
+          assertThat(
+                  browser.executeScript(
+                      "return getComputedStyle(document.activeElement.querySelector('.flow-node'))"
+                          + ".outlineStyle"))
+              .isEqualTo("solid");
+          screenshot("keyboard-focus");
+          new Actions(browser).sendKeys(Keys.ENTER).perform();
+          wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+          double before = x(focused);
+          new Actions(browser).sendKeys(Keys.ARROW_RIGHT).perform();
+          String moved = focused;
+          wait.until(d -> x(moved) > before);
+
+          // the webhook's URL fits the panel and has a copy button
+          selectNode(trigger);
+          WebElement side = browser.findElement(By.cssSelector(".side"));
+          assertThat(browser.findElement(By.id("webhook-url")).getAttribute("value"))
+              .endsWith("/api/webhooks/automation/" + tenant.id() + "/" + trigger);
+          assertThat(
+                  (Long) browser.executeScript("return arguments[0].scrollWidth", side)
+                      - (Long) browser.executeScript("return arguments[0].clientWidth", side))
+              .as("the side panel does not scroll sideways")
+              .isLessThanOrEqualTo(0L);
+          click(By.xpath("//button[@aria-label='Copy the webhook URL']"));
+          wait.until(
+              d -> text(By.xpath("//button[@aria-label='Copy the webhook URL']")).equals("Copied"));
+
+          // no page overflow at 1440×900; one toolbar row at 1024×768
+          assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
+          screenshot("canvas-1440x900");
+          browser.manage().window().setSize(new Dimension(1024, 768));
+          Thread.sleep(300);
+          assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
+          WebElement toolbar = browser.findElement(By.cssSelector(".toolbar"));
+          assertThat(toolbar.getSize().getHeight()).as("the toolbar stays one row").isLessThan(50);
+          screenshot("canvas-1024x768");
+        });
+  }
+
+  // ---------------------------------------------------------------- 5. safety nets
+
+  @Test
+  void riskyActionsAskWithADiffAndTestEventsCarryAContact() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          String contact =
+              tenant
+                  .api()
+                  .post("/api/v1/contacts", Map.of("email", "grace@example.com"))
+                  .text("/contact/id");
+          String seq =
+              SequenceSupport.activeAutomation(tenant.api(), "Live flow", complete("hook-l"));
+          Map<String, Object> changed = complete("hook-l");
+          @SuppressWarnings("unchecked")
+          List<Map<String, Object>> nodes = (List<Map<String, Object>>) changed.get("nodes");
+          nodes.set(
+              1,
+              labelled(
+                  "call",
+                  "http_request",
+                  "Call the CRM",
+                  Map.of("method", "POST", "url", "https://example.com/v2")));
+          save(tenant, seq, changed);
+          signIn(tenant);
+          openCanvas(seq);
+          wait.until(d -> nodeIds().size() == 3);
+
+          // Restore over an active flow: a dialog with the diff; Cancel keeps everything
+          click(
+              By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
+          WebElement dialog =
+              wait.until(
+                  ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[role=dialog]")));
+          assertThat(dialog.getText())
+              .contains("over the active flow")
+              .contains("Call the CRM")
+              .contains("url");
+          screenshot("restore-diff");
+          click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
+          wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
+          assertThat(version(tenant, seq)).isEqualTo(2);
+          click(
+              By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
+          click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
+          waitForText("Version 1 restored");
+          assertThat(version(tenant, seq)).isEqualTo(3);
+          assertThat(
+                  tenant
+                      .api()
+                      .get("/api/sequences/" + seq + "/canvas")
+                      .text("/canvas/nodes/1/data/config/url"))
+              .isEqualTo("https://example.com/hook");
+
+          // Generate over an active flow: asks with the diff first; Cancel changes nothing
+          type(
+              By.id("prompt"),
+              "when a webhook arrives, wait 2 days, then send an email with subject Hi");
+          click(By.xpath("//button[text()='Generate']"));
+          dialog =
+              wait.until(
+                  ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[role=dialog]")));
+          assertThat(dialog.getText()).contains("Replace the active flow").contains("−");
+          click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
+          assertThat(nodeIds()).containsExactlyInAnyOrder("hook-l", "call", "wait");
+          assertThat(version(tenant, seq)).isEqualTo(3);
+
+          // the test event's body names a contact, so {{contact.*}} has values
+          selectNode("hook-l");
+          wait.until(
+              d -> browser.findElement(By.id("test-body")).getAttribute("value").contains(contact));
+
+          // Optimize with nothing to suggest says so
+          String quiet = SequenceSupport.automation(tenant.api(), "Quiet");
+          save(
+              tenant,
+              quiet,
+              canvas(
+                  List.of(
+                      labelled("hook-q", "webhook_trigger", "Signup webhook", Map.of()),
+                      labelled("hello", "email", "Hello", Map.of("subject", "Hi"))),
+                  List.of(edge("e1", "hook-q", "hello"))));
+          openCanvas(quiet);
+          wait.until(d -> nodeIds().size() == 2);
+          click(By.xpath("//button[text()='Optimize']"));
+          waitForText("No suggestions");
+        });
+  }
+
+  // ---------------------------------------------------------------- 6. the run view
+
+  @Test
+  void theRunViewShowsInputOutputErrorAndTheBranchNotTaken() throws Exception {
+    guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          Map<String, Object> flow =
+              canvas(
+                  List.of(
+                      at(labelled("hook-r", "webhook_trigger", "Signup webhook", Map.of()), 150, 0),
+                      at(
+                          labelled(
+                              "plan",
+                              "condition",
+                              "Is it pro?",
+                              Map.of(
+                                  "field",
+                                  "{{trigger.plan}}",
+                                  "operator",
+                                  "equals",
+                                  "value",
+                                  "pro")),
+                          150,
+                          150),
+                      at(
+                          labelled(
+                              "pro",
+                              "http_request",
+                              "Call pro",
+                              Map.of("method", "POST", "url", peer.url("/pro"))),
+                          0,
+                          300),
+                      at(
+                          labelled(
+                              "free",
+                              "http_request",
+                              "Call free",
+                              Map.of("method", "POST", "url", peer.url("/free"))),
+                          300,
+                          300)),
+                  List.of(
+                      edge("e1", "hook-r", "plan"),
+                      edge("e2", "plan", "pro", "true"),
+                      edge("e3", "plan", "free", "false")));
+          String seq = SequenceSupport.activeAutomation(tenant.api(), "Router", flow);
+          String runId =
+              SequenceSupport.fire(
+                  anonymous(),
+                  tenant.id(),
+                  "hook-r",
+                  Map.of("plan", "pro", "email", "ada@example.com"));
+          SequenceSupport.awaitRun(tenant.api(), runId);
+          signIn(tenant);
+
+          browser.get(baseUrl() + "/console/#/sequences/" + seq + "/runs");
+          WebElement row =
+              wait.until(
+                  ExpectedConditions.visibilityOfElementLocated(
+                      By.xpath("//a[text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
+          assertThat(text(By.xpath("//th[text()='Contact']"))).isEqualTo("Contact");
+          assertThat(row.findElement(By.cssSelector(".run-contact")).getText())
+              .isEqualTo("ada@example.com");
+          assertThat(row.findElement(By.cssSelector(".run-payload")).getText())
+              .contains("\"plan\":\"pro\"");
+          screenshot("run-list");
+
+          row.findElement(By.tagName("a")).click();
+          wait.until(
+              ExpectedConditions.presenceOfElementLocated(
+                  By.cssSelector("[data-run-status=completed]")));
+          wait.until(
+              d ->
+                  d.findElement(By.cssSelector(".react-flow__node[data-id='free'] .flow-node"))
+                      .getAttribute("class")
+                      .contains("skipped"));
+          assertThat(
+                  browser
+                      .findElement(By.cssSelector(".react-flow__edge[data-id='e3']"))
+                      .getAttribute("class"))
+              .contains("skipped");
+          assertThat(
+                  browser
+                      .findElement(By.cssSelector(".react-flow__edge[data-id='e2']"))
+                      .getAttribute("class"))
+              .contains("taken");
+
+          click(By.cssSelector(".react-flow__node[data-id='pro'] .node-label"));
+          wait.until(d -> text(By.cssSelector(".run-node h2")).equals("Call pro"));
+          assertThat(text(By.cssSelector(".node-input")))
+              .contains("\"plan\": \"pro\"")
+              .contains(peer.url("/pro"))
+              .contains("condition_1");
+          assertThat(text(By.cssSelector(".node-output"))).contains("statusCode");
+          assertThat(text(By.cssSelector(".run-node"))).contains("Error");
+          screenshot("run-node");
+          click(By.cssSelector(".react-flow__node[data-id='free'] .node-label"));
+          wait.until(d -> text(By.cssSelector(".run-node h2")).equals("Call free"));
+          assertThat(text(By.cssSelector(".run-node"))).contains("did not take this branch");
+        });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  interface Steps {
+    void run() throws Exception;
+  }
+
+  /** Runs the steps; on failure keeps a screenshot and adds the page's text to the message. */
+  private void guarded(Steps steps) throws Exception {
+    try {
+      steps.run();
+    } catch (AssertionError | RuntimeException e) {
+      screenshot("failure");
+      throw new AssertionError(
+          e.getMessage() + "\nThe page read:\n" + browser.findElement(By.tagName("body")).getText(),
+          e);
+    }
+  }
+
+  private static Map<String, Object> labelled(
+      String id, String type, String label, Map<String, Object> config) {
+    Map<String, Object> node = new LinkedHashMap<>();
+    node.put("id", id);
+    node.put("type", type);
+    node.put("position", Map.of("x", 0, "y", 0));
+    node.put("data", Map.of("label", label, "config", config));
+    return node;
+  }
+
+  /** Signup webhook → Call the CRM → Wait a day, laid out top to bottom. */
+  private static Map<String, Object> complete(String triggerId) {
+    List<Map<String, Object>> nodes =
+        new java.util.ArrayList<>(
+            List.of(
+                at(labelled(triggerId, "webhook_trigger", "Signup webhook", Map.of()), 0, 0),
+                at(
+                    labelled(
+                        "call",
+                        "http_request",
+                        "Call the CRM",
+                        Map.of("method", "POST", "url", "https://example.com/hook")),
+                    0,
+                    160),
+                at(labelled("wait", "delay", "Wait a day", Map.of("delayDays", 1)), 0, 320)));
+    return new LinkedHashMap<>(
+        Map.of(
+            "nodes",
+            nodes,
+            "edges",
+            List.of(edge("e1", triggerId, "call"), edge("e2", "call", "wait"))));
+  }
+
+  private static Map<String, Object> at(Map<String, Object> node, int x, int y) {
+    node.put("position", Map.of("x", x, "y", y));
+    return node;
+  }
+
+  private void save(TenantClient tenant, String seq, Map<String, Object> canvas) {
+    ApiResponse saved = tenant.api().put("/api/sequences/" + seq + "/canvas", canvas);
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+  }
+
+  private int version(TenantClient tenant, String seq) {
+    return tenant.api().get("/api/v1/sequences/" + seq).at("/sequence/current_version").asInt();
+  }
+
+  private void signIn(TenantClient tenant) {
+    browser.get(baseUrl() + "/console");
+    type(By.id("api-key"), tenant.key());
+    click(By.xpath("//button[text()='Sign in']"));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".who")));
+  }
+
+  private void openCanvas(String seq) {
+    browser.get(baseUrl() + "/console/#/sequences/" + seq + "/canvas");
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".react-flow__pane")));
+  }
+
+  /** The names in the list, read in one go (the list re-renders as it loads). */
+  @SuppressWarnings("unchecked")
+  private List<String> flowNames() {
+    return (List<String>)
+        browser.executeScript(
+            "return [...document.querySelectorAll('tr[data-flow]')].map(r => r.dataset.flow);");
+  }
+
+  private String text(By what) {
+    return wait.until(ExpectedConditions.presenceOfElementLocated(what)).getText();
+  }
+
+  private void type(By field, String text) {
+    WebElement element = wait.until(ExpectedConditions.elementToBeClickable(field));
+    element.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+    element.sendKeys(text);
+  }
+
+  private void click(By target) {
+    wait.until(ExpectedConditions.elementToBeClickable(target)).click();
+  }
+
+  private void waitForText(String text) {
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=status]"), text));
+  }
+
+  private List<String> nodeIds() {
+    return browser.findElements(By.cssSelector(".react-flow__node")).stream()
+        .map(n -> n.getAttribute("data-id"))
+        .toList();
+  }
+
+  private int edgeCount() {
+    return browser.findElements(By.cssSelector(".react-flow__edge")).size();
+  }
+
+  private void selectNode(String id) {
+    click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+  }
+
+  /** The canvas's zoom, from its viewport's transform. */
+  private double zoom() {
+    return ((Number)
+            browser.executeScript(
+                "return new DOMMatrix(getComputedStyle(document.querySelector("
+                    + "'.react-flow__viewport')).transform).a;"))
+        .doubleValue();
+  }
+
+  private double x(String id) {
+    return position(id)[0];
+  }
+
+  private double y(String id) {
+    return position(id)[1];
+  }
+
+  /** The node's position in the flow, from its transform. */
+  private double[] position(String id) {
+    @SuppressWarnings("unchecked")
+    List<Number> xy =
+        (List<Number>)
+            browser.executeScript(
+                "const m = new DOMMatrix(getComputedStyle(document.querySelector("
+                    + "\".react-flow__node[data-id='\" + arguments[0] + \"']\")).transform);"
+                    + " return [m.e, m.f];",
+                id);
+    return new double[] {xy.get(0).doubleValue(), xy.get(1).doubleValue()};
+  }
+
+  private boolean insideCanvas(String id) {
+    return (Boolean)
+        browser.executeScript(
+            "const c = document.querySelector('.flow').getBoundingClientRect();"
+                + " const n = document.querySelector(\".react-flow__node[data-id='\" + arguments[0]"
+                + " + \"']\").getBoundingClientRect();"
+                + " return n.left >= c.left && n.right <= c.right && n.top >= c.top"
+                + " && n.bottom <= c.bottom;",
+            id);
+  }
+
+  private long pageOverflow() {
+    return (Long)
+        browser.executeScript(
+            "return Math.max(document.documentElement.scrollHeight - window.innerHeight,"
+                + " document.documentElement.scrollWidth - window.innerWidth);");
+  }
+
+  private void screenshot(String name) throws Exception {
+    Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
+    Files.copy(
+        shot,
+        SCREENSHOTS.resolve("designer-" + testName + "-" + name + ".png"),
+        StandardCopyOption.REPLACE_EXISTING);
+  }
+}
