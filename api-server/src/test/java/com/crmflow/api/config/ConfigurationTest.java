@@ -3,8 +3,8 @@ package com.crmflow.api.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.WorkerProcess;
-import com.crmflow.worker.activity.IntegrationProperties;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.IntegrationProperties;
+import com.crmflow.shared.secret.SecretCipher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
