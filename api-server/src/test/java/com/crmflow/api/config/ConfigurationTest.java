@@ -52,7 +52,7 @@ class ConfigurationTest {
           .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
           .withUserConfiguration(Settings.class);
 
-  /** name → default as the metadata of both modules (api-server, workflow-worker) gives it. */
+  /** name → default as the metadata of the modules (api-server, service-shared) gives it. */
   private static Map<String, String> metadata() throws IOException {
     Map<String, String> properties = new TreeMap<>();
     List<URL> files =
