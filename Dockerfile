@@ -14,6 +14,7 @@ WORKDIR /src
 COPY .mvn .mvn
 COPY mvnw pom.xml ./
 COPY workflow-definitions workflow-definitions
+COPY service-shared service-shared
 COPY workflow-worker workflow-worker
 COPY console/pom.xml console/pom.xml
 COPY --from=console /console/out console/target/classes/META-INF/resources/console

@@ -1,7 +1,7 @@
 package com.crmflow.api;
 
-import com.crmflow.worker.AutomationWorkflowRegistration;
-import com.crmflow.worker.activity.IntegrationActivitiesConfig;
+import com.crmflow.shared.SharedServicesConfig;
+import com.crmflow.worker.InProcessWorker;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Import;
@@ -13,7 +13,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  */
 @SpringBootApplication
 @EnableScheduling
-@Import({IntegrationActivitiesConfig.class, AutomationWorkflowRegistration.class})
+@Import({SharedServicesConfig.class, InProcessWorker.class})
 public class CrmApiApplication {
 
   public static void main(String[] args) {

@@ -2,7 +2,7 @@ package com.crmflow.api.canvas;
 
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package com.crmflow.api.canvas;
 
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

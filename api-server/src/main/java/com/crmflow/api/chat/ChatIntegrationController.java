@@ -7,7 +7,7 @@ import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;

@@ -19,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The api-server's own settings, all under {@code crm.}: the one place they are read. The settings
  * of the integration activities, which the stand-alone worker reads too, are {@link
- * com.crmflow.worker.activity.IntegrationProperties} ({@code crm.mail}, {@code crm.http}, {@code
+ * com.crmflow.shared.outbound.IntegrationProperties} ({@code crm.mail}, {@code crm.http}, {@code
  * crm.secrets}). Both are checked as the service starts: a bad value stops it with a message naming
  * the property. docs/configuration.md lists every one (a test holds it to the metadata).
  *

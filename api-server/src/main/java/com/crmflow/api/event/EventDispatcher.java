@@ -2,7 +2,7 @@ package com.crmflow.api.event;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.json.JsonColumns;
-import com.crmflow.worker.activity.NulCharacters;
+import com.crmflow.shared.text.NulCharacters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package com.crmflow.api.handover;
 
-import com.crmflow.worker.activity.HandOverLedger;
+import com.crmflow.shared.outbound.HandOverLedger;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

@@ -1,7 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.json.JsonColumns;
-import com.crmflow.worker.activity.NulCharacters;
+import com.crmflow.shared.text.NulCharacters;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunResult;
 import java.time.OffsetDateTime;

@@ -1,7 +1,7 @@
 package com.crmflow.api.secret;
 
 import com.crmflow.api.web.ApiException;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

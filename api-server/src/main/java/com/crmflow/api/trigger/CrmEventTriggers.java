@@ -10,7 +10,7 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
-import com.crmflow.worker.activity.CauseHeader;
+import com.crmflow.shared.outbound.CauseHeader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;

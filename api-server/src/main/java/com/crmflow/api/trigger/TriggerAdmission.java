@@ -2,7 +2,7 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.run.RunProgress;
-import com.crmflow.worker.activity.OutboundCallObserver;
+import com.crmflow.shared.outbound.OutboundCallObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,7 +2,7 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.worker.activity.CauseHeader;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Content;

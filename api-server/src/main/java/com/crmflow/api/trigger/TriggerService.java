@@ -11,7 +11,7 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.worker.activity.CauseHeader;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;

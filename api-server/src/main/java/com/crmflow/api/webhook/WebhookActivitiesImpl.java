@@ -1,10 +1,10 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.worker.activity.CauseHeader;
-import com.crmflow.worker.activity.ForbiddenDestinationException;
-import com.crmflow.worker.activity.NetworkErrors;
-import com.crmflow.worker.activity.OutboundHttpClient;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.CauseHeader;
+import com.crmflow.shared.outbound.ForbiddenDestinationException;
+import com.crmflow.shared.outbound.NetworkErrors;
+import com.crmflow.shared.outbound.OutboundHttpClient;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.webhook.AttemptOutcome;
 import com.crmflow.workflow.webhook.WebhookActivities;
 import java.io.IOException;

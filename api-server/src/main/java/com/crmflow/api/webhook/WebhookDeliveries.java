@@ -5,7 +5,7 @@ import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.temporal.TenantFairness;
-import com.crmflow.worker.activity.CauseHeader;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.webhook.DeliveryInput;

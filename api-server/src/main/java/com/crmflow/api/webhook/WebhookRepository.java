@@ -1,6 +1,6 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.worker.activity.NulCharacters;
+import com.crmflow.shared.text.NulCharacters;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.sql.Array;
 import java.sql.ResultSet;

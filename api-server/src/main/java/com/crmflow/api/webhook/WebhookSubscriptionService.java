@@ -2,8 +2,8 @@ package com.crmflow.api.webhook;
 
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
-import com.crmflow.worker.activity.DestinationPolicy;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.DestinationPolicy;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -9,7 +9,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.sql.Connection;
 import java.util.Base64;

@@ -15,7 +15,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.RefusedPort;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.action.ChatActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;

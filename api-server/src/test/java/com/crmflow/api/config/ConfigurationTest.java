@@ -3,8 +3,8 @@ package com.crmflow.api.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.WorkerProcess;
-import com.crmflow.worker.activity.IntegrationProperties;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.IntegrationProperties;
+import com.crmflow.shared.secret.SecretCipher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -52,7 +52,7 @@ class ConfigurationTest {
           .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
           .withUserConfiguration(Settings.class);
 
-  /** name → default as the metadata of both modules (api-server, workflow-worker) gives it. */
+  /** name → default as the metadata of the modules (api-server, service-shared) gives it. */
   private static Map<String, String> metadata() throws IOException {
     Map<String, String> properties = new TreeMap<>();
     List<URL> files =

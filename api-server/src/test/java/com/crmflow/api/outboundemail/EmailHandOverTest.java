@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
+import com.crmflow.shared.outbound.HandOver;
+import com.crmflow.shared.outbound.HandOverLedger;
 import com.crmflow.worker.activity.EmailActivitiesImpl;
-import com.crmflow.worker.activity.HandOver;
-import com.crmflow.worker.activity.HandOverLedger;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;

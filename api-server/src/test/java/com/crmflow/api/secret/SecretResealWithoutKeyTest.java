@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
 import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,8 @@
 package com.crmflow.worker.activity;
 
+import com.crmflow.shared.outbound.HandOver;
+import com.crmflow.shared.outbound.HandOverLedger;
+import com.crmflow.shared.outbound.IntegrationProperties;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;

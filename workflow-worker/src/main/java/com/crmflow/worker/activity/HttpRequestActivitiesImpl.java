@@ -1,6 +1,12 @@
 package com.crmflow.worker.activity;
 
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.CauseHeader;
+import com.crmflow.shared.outbound.ForbiddenDestinationException;
+import com.crmflow.shared.outbound.NetworkErrors;
+import com.crmflow.shared.outbound.OutboundCallObserver;
+import com.crmflow.shared.outbound.OutboundHttpClient;
+import com.crmflow.shared.secret.SecretCipher;
+import com.crmflow.shared.text.NulCharacters;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.run.HttpRequestActivities;
 import com.crmflow.workflow.run.HttpRequestCommand;

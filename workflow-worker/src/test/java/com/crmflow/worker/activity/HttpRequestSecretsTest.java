@@ -3,7 +3,10 @@ package com.crmflow.worker.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.crmflow.worker.secret.SecretCipher;
+import com.crmflow.shared.outbound.DestinationPolicy;
+import com.crmflow.shared.outbound.OutboundCallObserver;
+import com.crmflow.shared.outbound.OutboundHttpClient;
+import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.run.HttpRequestCommand;
 import com.sun.net.httpserver.HttpServer;
 import io.temporal.failure.ApplicationFailure;

@@ -1,4 +1,4 @@
-package com.crmflow.worker.activity;
+package com.crmflow.shared.text;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
-package com.crmflow.worker.secret;
+package com.crmflow.shared.secret;
 
-import com.crmflow.worker.activity.IntegrationProperties;
+import com.crmflow.shared.outbound.IntegrationProperties;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;

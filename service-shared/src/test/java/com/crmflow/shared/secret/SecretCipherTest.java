@@ -1,9 +1,9 @@
-package com.crmflow.worker.secret;
+package com.crmflow.shared.secret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.crmflow.worker.activity.IntegrationProperties;
+import com.crmflow.shared.outbound.IntegrationProperties;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

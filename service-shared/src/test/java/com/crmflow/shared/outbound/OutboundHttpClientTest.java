@@ -1,4 +1,4 @@
-package com.crmflow.worker.activity;
+package com.crmflow.shared.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

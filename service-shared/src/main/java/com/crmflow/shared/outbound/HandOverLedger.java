@@ -1,4 +1,4 @@
-package com.crmflow.worker.activity;
+package com.crmflow.shared.outbound;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package com.crmflow.worker.activity;
+package com.crmflow.shared.outbound;
 
 /**
  * Told when an http_request node's call goes out and when it is over, with the call's
