@@ -89,6 +89,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     String branchLabel; // "true" or "false" while inside a condition
     int column;
     Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
+    final List<FlowGenerator.Unclear> unclear = new ArrayList<>();
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
@@ -116,8 +117,13 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   }
 
   @Override
-  public Optional<Canvas> generate(String prompt, boolean automation) {
+  public Reading read(String prompt, boolean automation) {
     Builder flow = new Builder();
+    Optional<Canvas> canvas = generate(flow, prompt, automation);
+    return new Reading(canvas, flow.unclear);
+  }
+
+  private Optional<Canvas> generate(Builder flow, String prompt, boolean automation) {
     java.util.Deque<String> clauses =
         new java.util.ArrayDeque<>(
             List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim())))));
