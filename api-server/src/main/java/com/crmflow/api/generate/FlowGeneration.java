@@ -8,11 +8,16 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.CanvasRules;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequestParameters;
+import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiChatRequestParameters;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -81,7 +86,10 @@ class FlowGeneration {
     this.offline = offline;
     this.customFields = customFields;
     this.settings = properties.generate().llm();
-    this.llm = settings.enabled() ? new LlmFlowGenerator(chatModel(settings)) : null;
+    this.llm =
+        settings.enabled()
+            ? new LlmFlowGenerator(chatModel(settings), toolParameters(settings.provider()))
+            : null;
   }
 
   /**
@@ -148,6 +156,30 @@ class FlowGeneration {
       problems.addAll(CanvasRules.completeness(canvas, automation));
     }
     return problems;
+  }
+
+  /**
+   * The save_flow tool and how the provider is told to call it. Anthropic: {@code tool_choice
+   * {type: any}} (ToolChoice.REQUIRED). OpenAI-compatible servers: the tool named, {@code
+   * tool_choice {type: function, function: {name: save_flow}}}, which OpenAI, vLLM and
+   * llama-cpp-python's server enforce, and Ollama and llama.cpp's own server accept (reading it as
+   * "auto"); {@code "required"} is refused by llama-cpp-python's server (a 500) and by llama.cpp's
+   * without --jinja. See docs/configuration.md.
+   */
+  static ChatRequestParameters toolParameters(String provider) {
+    if (provider.equals("anthropic")) {
+      return ChatRequestParameters.builder()
+          .toolSpecifications(CanvasContract.TOOL_SPEC)
+          .toolChoice(ToolChoice.REQUIRED)
+          .build();
+    }
+    Map<String, Object> function = new LinkedHashMap<>();
+    function.put("type", "function");
+    function.put("function", Map.of("name", CanvasContract.TOOL));
+    return OpenAiChatRequestParameters.builder()
+        .toolSpecifications(CanvasContract.TOOL_SPEC)
+        .customParameters(Map.of("tool_choice", function))
+        .build();
   }
 
   private static ChatModel chatModel(CrmProperties.Llm settings) {

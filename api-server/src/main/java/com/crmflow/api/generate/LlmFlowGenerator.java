@@ -14,7 +14,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.ToolChoice;
+import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -45,9 +45,14 @@ final class LlmFlowGenerator {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ChatModel model;
+  private final ChatRequestParameters tools;
 
-  LlmFlowGenerator(ChatModel model) {
+  /**
+   * @param tools the save_flow tool, and how this provider is told that it must be called
+   */
+  LlmFlowGenerator(ChatModel model, ChatRequestParameters tools) {
     this.model = model;
+    this.tools = tools;
   }
 
   /**
@@ -65,12 +70,7 @@ final class LlmFlowGenerator {
       for (int round = 1; round <= 2; round++) {
         AiMessage answer =
             model
-                .chat(
-                    ChatRequest.builder()
-                        .messages(messages)
-                        .toolSpecifications(CanvasContract.TOOL_SPEC)
-                        .toolChoice(ToolChoice.REQUIRED)
-                        .build())
+                .chat(ChatRequest.builder().messages(messages).parameters(tools).build())
                 .aiMessage();
         ToolExecutionRequest call =
             answer.toolExecutionRequests().stream()

@@ -47,6 +47,7 @@ class OpenAiGenerateTest extends LlmGenerateTest {
 
   @Override
   String toolRequired() {
-    return "\"tool_choice\":\"required\"";
+    // the tool named: "required" is refused by llama-cpp-python's server (RealModelServerTest)
+    return "\"tool_choice\":{\"type\":\"function\",\"function\":{\"name\":\"save_flow\"}}";
   }
 }
