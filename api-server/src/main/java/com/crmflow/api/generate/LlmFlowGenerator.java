@@ -17,6 +17,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -72,10 +73,12 @@ final class LlmFlowGenerator {
             model
                 .chat(ChatRequest.builder().messages(messages).parameters(tools).build())
                 .aiMessage();
+        // a server may answer a call twice, as tool_calls and as the legacy function_call (which
+        // has no id): the one with an id is the call the repair round answers
         ToolExecutionRequest call =
             answer.toolExecutionRequests().stream()
                 .filter(c -> CanvasContract.TOOL.equals(c.name()))
-                .findFirst()
+                .min(Comparator.comparing(c -> c.id() == null))
                 .orElse(null);
         if (call == null) {
           log.info("The language model answered without calling {}", CanvasContract.TOOL);
@@ -93,7 +96,9 @@ final class LlmFlowGenerator {
         }
         // what the draft held stays out of the log: its config may carry header values and keys
         log.info("Draft {} of the language model has problems: {}", round, logged);
-        messages.add(answer);
+        // the draft as the one call that was read: a second, id-less copy of it is refused by
+        // servers that check messages (llama-cpp-python's: 500, "tool_calls.1.id Field required")
+        messages.add(AiMessage.from(call));
         messages.add(
             ToolExecutionResultMessage.from(
                 call,

@@ -135,6 +135,28 @@ final class FakeModelServer implements AutoCloseable {
         0);
   }
 
+  /**
+   * As llama-cpp-python's server answers a forced tool call: the call as {@code tool_calls} and
+   * again as the legacy {@code function_call}.
+   */
+  static Answer llamaCppToolCall(String arguments) {
+    String quoted = JSON.writeValueAsString(arguments);
+    return new Answer(
+        200,
+        """
+        {"id":"chatcmpl-test","object":"chat.completion","created":1764000000,
+         "model":"smollm2-135m-instruct",
+         "choices":[{"index":0,"message":{"content":null,
+           "tool_calls":[{"id":"call__0_save_flow_cmpl-test","type":"function",
+             "function":{"name":"save_flow","arguments":%s}}],
+           "role":"assistant","function_call":{"name":"save_flow","arguments":%s}},
+           "logprobs":null,"finish_reason":"tool_calls"}],
+         "usage":{"prompt_tokens":1700,"completion_tokens":120,"total_tokens":1820}}
+        """
+            .formatted(quoted, quoted),
+        0);
+  }
+
   static Answer openAiRateLimited() {
     return new Answer(
         429,

@@ -134,7 +134,8 @@ final class LlamaServer {
 
   /** Waits (at most 3 minutes) until the server lists its model. */
   private void awaitModels(String server) throws InterruptedException {
-    HttpClient client = HttpClient.newHttpClient();
+    // HTTP/1.1: the server (uvicorn) warns of every HTTP/2 upgrade it is offered
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -163,7 +164,8 @@ final class LlamaServer {
 
   /** A loopback proxy to the server that records each exchange. */
   private HttpServer proxy(String server) throws IOException {
-    HttpClient client = HttpClient.newHttpClient();
+    // HTTP/1.1: the server (uvicorn) warns of every HTTP/2 upgrade it is offered
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     http.createContext(
         "/",
@@ -273,7 +275,9 @@ final class LlamaServer {
               "--no-deps",
               "-r",
               requirements.toString());
-      if (run(pip, 90) != 0) {
+      int exit = run(pip, 90);
+      Files.deleteIfExists(requirements);
+      if (exit != 0) {
         throw new IllegalStateException("pip could not install the model server. " + HOW);
       }
       Files.writeString(done, VERSION + "\n");

@@ -6,6 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.canvas.Canvas;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +99,10 @@ class RealModelServerTest extends ApiTest {
 
     long start = System.nanoTime();
     ApiResponse answer =
-        tenant.api().post("/api/sequences/" + flow + "/generate", Map.of("prompt", prompt));
+        tenant
+            .api()
+            .withTimeout(Duration.ofMinutes(4))
+            .post("/api/sequences/" + flow + "/generate", Map.of("prompt", prompt));
     long millis = (System.nanoTime() - start) / 1_000_000;
     List<LlamaServer.Exchange> exchanges = server.exchanges();
     String generator = answer.header("X-Flow-Generator");
