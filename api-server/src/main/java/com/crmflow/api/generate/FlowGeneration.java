@@ -88,7 +88,10 @@ class FlowGeneration {
     this.settings = properties.generate().llm();
     this.llm =
         settings.enabled()
-            ? new LlmFlowGenerator(chatModel(settings), toolParameters(settings.provider()))
+            ? new LlmFlowGenerator(
+                chatModel(settings),
+                toolParameters(settings.provider()),
+                settings.provider().equals("anthropic"))
             : null;
   }
 

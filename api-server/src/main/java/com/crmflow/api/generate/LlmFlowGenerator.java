@@ -47,13 +47,17 @@ final class LlmFlowGenerator {
 
   private final ChatModel model;
   private final ChatRequestParameters tools;
+  private final boolean repairAsToolResult;
 
   /**
    * @param tools the save_flow tool, and how this provider is told that it must be called
+   * @param repairAsToolResult whether the repair round answers the draft's tool call (Anthropic) or
+   *     quotes the draft in a user message (OpenAI-compatible servers)
    */
-  LlmFlowGenerator(ChatModel model, ChatRequestParameters tools) {
+  LlmFlowGenerator(ChatModel model, ChatRequestParameters tools, boolean repairAsToolResult) {
     this.model = model;
     this.tools = tools;
+    this.repairAsToolResult = repairAsToolResult;
   }
 
   /**
@@ -96,16 +100,28 @@ final class LlmFlowGenerator {
         }
         // what the draft held stays out of the log: its config may carry header values and keys
         log.info("Draft {} of the language model has problems: {}", round, logged);
-        // the draft as the one call that was read: a second, id-less copy of it is refused by
-        // servers that check messages (llama-cpp-python's: 500, "tool_calls.1.id Field required")
-        messages.add(AiMessage.from(call));
-        messages.add(
-            ToolExecutionResultMessage.from(
-                call,
-                "The flow was not saved. Fix these problems and call "
-                    + CanvasContract.TOOL
-                    + " again with the whole corrected flow:\n- "
-                    + String.join("\n- ", problems)));
+        String repair =
+            "The flow was not saved. Fix these problems and call "
+                + CanvasContract.TOOL
+                + " again with the whole corrected flow:\n- "
+                + String.join("\n- ", problems);
+        if (repairAsToolResult) {
+          // the draft as the one call that was read, answered by its id
+          messages.add(AiMessage.from(call));
+          messages.add(ToolExecutionResultMessage.from(call, repair));
+        } else {
+          // OpenAI-compatible servers: the draft quoted in a user message. Servers differ in what
+          // they take back as an assistant's tool call (llama-cpp-python's refuses one without
+          // content, and its own id-less function_call copy); a user message every one takes
+          messages.add(
+              UserMessage.from(
+                  "Your draft called "
+                      + CanvasContract.TOOL
+                      + " with:\n"
+                      + call.arguments()
+                      + "\n\n"
+                      + repair));
+        }
       }
       return Optional.empty();
     } catch (RuntimeException e) {

@@ -29,8 +29,9 @@ class OpenAiGenerateTest extends LlmGenerateTest {
   }
 
   @Test
-  void theRepairRoundAnswersTheOneCallThatWasRead() {
+  void theRepairRoundQuotesTheDraftInAUserMessage() {
     var tenant = newTenant();
+    // answered as llama-cpp-python's server answers: the call twice, once without an id
     SERVER.queue(
         FakeModelServer.llamaCppToolCall(FLOW_WITHOUT_SUBJECT),
         FakeModelServer.openAiToolCall(GOOD_FLOW));
@@ -40,14 +41,13 @@ class OpenAiGenerateTest extends LlmGenerateTest {
     assertThat(answer.header("X-Flow-Generator")).isEqualTo("llm");
     assertThat(SERVER.requests()).hasSize(2);
     JsonNode messages = JSON.readTree(SERVER.requests().get(1)).get("messages");
-    // the draft goes back as the one call with its id, not as a second, id-less copy
-    JsonNode calls = messages.get(2).get("tool_calls");
-    assertThat(calls.size()).isEqualTo(1);
-    assertThat(calls.get(0).get("id").asString()).isEqualTo("call__0_save_flow_cmpl-test");
-    assertThat(messages.get(2).has("function_call")).isFalse();
-    assertThat(messages.get(3).get("role").asString()).isEqualTo("tool");
-    assertThat(messages.get(3).get("tool_call_id").asString())
-        .isEqualTo("call__0_save_flow_cmpl-test");
+    // system, the prompt, and the draft with its problems: no assistant tool call to send back
+    assertThat(messages.valueStream().map(m -> m.get("role").asString()).toList())
+        .containsExactly("system", "user", "user");
+    assertThat(messages.get(2).get("content").asString())
+        .startsWith("Your draft called save_flow with:\n{\"nodes\"")
+        .contains("The flow was not saved", "subject");
+    assertThat(SERVER.requests().get(1)).doesNotContain("tool_call_id", "function_call");
   }
 
   @Override

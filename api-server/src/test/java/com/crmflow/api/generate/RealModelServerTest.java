@@ -160,14 +160,13 @@ class RealModelServerTest extends ApiTest {
           .isEqualTo(CanvasContract.systemPrompt(true, List.of("favourite_colour")));
       assertThat(messages.get(1).get("role").asString()).isEqualTo("user");
       assertThat(messages.get(1).get("content").asString()).isEqualTo(prompt);
-      for (int i = 2; i < messages.size(); i++) {
-        // the repair round: the model's own draft, and the problems found in it
-        String role = messages.get(i).get("role").asString();
-        assertThat(role).isIn("assistant", "tool");
-        if (role.equals("tool")) {
-          assertThat(messages.get(i).get("content").asString())
-              .startsWith("The flow was not saved.");
-        }
+      // the repair round: the model's own draft, and the problems found in it
+      assertThat(messages.size()).isLessThanOrEqualTo(3);
+      if (messages.size() == 3) {
+        assertThat(messages.get(2).get("role").asString()).isEqualTo("user");
+        assertThat(messages.get(2).get("content").asString())
+            .startsWith("Your draft called save_flow with:")
+            .contains("The flow was not saved.");
       }
       assertThat(exchange.request())
           .doesNotContain(privateEmail, tenant.id().toString(), tenant.key(), flow);
