@@ -25,8 +25,18 @@ import org.junit.jupiter.api.Test;
  *   <li>resources/generate/prompts.tsv, 60 prompts (15 per language), the set the parser was
  *       extended against;
  *   <li>resources/generate/prompts-held-out.tsv, 16 prompts (4 per language) written afterwards and
- *       never tuned on: the better guess at what a new user meets.
+ *       never tuned on: the better guess at what a new user meets;
+ *   <li>resources/generate/prompts-kinds.tsv, 40 prompts of the five kinds the parser missed (a
+ *       trigger after its action, an "otherwise" branch, a contact's field in a deal prompt, a
+ *       deal's amount, a clause it cannot read and must call unclear), which it was changed
+ *       against;
+ *   <li>resources/generate/prompts-kinds-held-out.tsv, 40 prompts of the same kinds written before
+ *       that change and never tuned on.
  * </ul>
+ *
+ * In the kinds sets a prompt also names the config it needs ({@code crm_update.entityType=contact},
+ * {@code condition->false=email}), and "unclear" as its expected node types means the parser must
+ * report the clause instead of drafting a flow.
  */
 class OfflineParserScoreTest {
 
