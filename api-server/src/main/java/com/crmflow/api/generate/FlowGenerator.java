@@ -1,6 +1,7 @@
 package com.crmflow.api.generate;
 
 import com.crmflow.workflow.canvas.Canvas;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,7 +13,33 @@ public interface FlowGenerator {
   /**
    * @param automation whether the flow is an automation (it then starts with a trigger; a sequence
    *     starts with its first step and gets no trigger)
-   * @return the flow, or empty when nothing usable was understood
    */
-  Optional<Canvas> generate(String prompt, boolean automation);
+  Reading read(String prompt, boolean automation);
+
+  /**
+   * What was read from a prompt.
+   *
+   * @param flow the flow, or empty when nothing usable was understood
+   * @param unclear the clauses that could not be tied to one record or field: a flow read with any
+   *     of them is not used (a wrong flow that looks right is worse than a question)
+   */
+  record Reading(Optional<Canvas> flow, List<Unclear> unclear) {
+
+    public Reading {
+      unclear = List.copyOf(unclear);
+    }
+
+    /** Whether the flow can be used as it is: something was read, and nothing was unclear. */
+    public boolean usable() {
+      return flow.isPresent() && unclear.isEmpty();
+    }
+  }
+
+  /**
+   * A clause of the prompt and what it leaves open.
+   *
+   * @param clause the clause as the parser read it (German, French and Spanish put into English)
+   * @param question what the prompt must say for the clause to be read
+   */
+  record Unclear(String clause, String question) {}
 }

@@ -88,15 +88,30 @@ class GenerateController {
     spendBudget(caller.tenantId());
 
     FlowGeneration.Generated generated =
-        generation
-            .generate(caller.tenantId(), prompt, sequence.isAutomation())
-            .orElseThrow(
-                () ->
-                    ApiException.unprocessable(
-                        "No flow could be generated from the prompt; name steps such as 'wait 2"
-                            + " days', 'send an email with subject ...', 'call https://...'.",
-                        List.of(new FieldProblem("prompt", "no step was recognised"))));
-    Canvas canvas = generated.canvas();
+        generation.generate(caller.tenantId(), prompt, sequence.isAutomation());
+    Map<String, String> generator = Map.of(GENERATOR_HEADER, generated.generator().header());
+    if (!generated.unclear().isEmpty()) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "Nothing was saved: the prompt does not say which record or field "
+              + (generated.unclear().size() == 1 ? "a clause means" : "some clauses mean")
+              + ". Each error quotes the clause (as read, in English) and what it leaves open;"
+              + " name the record and the field, e.g. \"the deal's amount\", \"the contact's"
+              + " lifecycle stage\".",
+          generated.unclear().stream()
+              .map(u -> new FieldProblem("prompt", "\"" + u.clause() + "\": " + u.question()))
+              .toList(),
+          generator);
+    }
+    if (generated.canvas().isEmpty()) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "No flow could be generated from the prompt; name steps such as 'wait 2"
+              + " days', 'send an email with subject ...', 'call https://...'.",
+          List.of(new FieldProblem("prompt", "no step was recognised")),
+          generator);
+    }
+    Canvas canvas = generated.canvas().get();
     List<CanvasProblem> problems = FlowGeneration.problems(canvas, sequence.isAutomation());
     if (!problems.isEmpty()) {
       throw ApiException.unprocessable(

@@ -14,9 +14,10 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.ToolChoice;
+import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,9 +46,18 @@ final class LlmFlowGenerator {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ChatModel model;
+  private final ChatRequestParameters tools;
+  private final boolean repairAsToolResult;
 
-  LlmFlowGenerator(ChatModel model) {
+  /**
+   * @param tools the save_flow tool, and how this provider is told that it must be called
+   * @param repairAsToolResult whether the repair round answers the draft's tool call (Anthropic) or
+   *     quotes the draft in a user message (OpenAI-compatible servers)
+   */
+  LlmFlowGenerator(ChatModel model, ChatRequestParameters tools, boolean repairAsToolResult) {
     this.model = model;
+    this.tools = tools;
+    this.repairAsToolResult = repairAsToolResult;
   }
 
   /**
@@ -65,17 +75,14 @@ final class LlmFlowGenerator {
       for (int round = 1; round <= 2; round++) {
         AiMessage answer =
             model
-                .chat(
-                    ChatRequest.builder()
-                        .messages(messages)
-                        .toolSpecifications(CanvasContract.TOOL_SPEC)
-                        .toolChoice(ToolChoice.REQUIRED)
-                        .build())
+                .chat(ChatRequest.builder().messages(messages).parameters(tools).build())
                 .aiMessage();
+        // a server may answer a call twice, as tool_calls and as the legacy function_call (which
+        // has no id): the one with an id is the call the repair round answers
         ToolExecutionRequest call =
             answer.toolExecutionRequests().stream()
                 .filter(c -> CanvasContract.TOOL.equals(c.name()))
-                .findFirst()
+                .min(Comparator.comparing(c -> c.id() == null))
                 .orElse(null);
         if (call == null) {
           log.info("The language model answered without calling {}", CanvasContract.TOOL);
@@ -93,14 +100,28 @@ final class LlmFlowGenerator {
         }
         // what the draft held stays out of the log: its config may carry header values and keys
         log.info("Draft {} of the language model has problems: {}", round, logged);
-        messages.add(answer);
-        messages.add(
-            ToolExecutionResultMessage.from(
-                call,
-                "The flow was not saved. Fix these problems and call "
-                    + CanvasContract.TOOL
-                    + " again with the whole corrected flow:\n- "
-                    + String.join("\n- ", problems)));
+        String repair =
+            "The flow was not saved. Fix these problems and call "
+                + CanvasContract.TOOL
+                + " again with the whole corrected flow:\n- "
+                + String.join("\n- ", problems);
+        if (repairAsToolResult) {
+          // the draft as the one call that was read, answered by its id
+          messages.add(AiMessage.from(call));
+          messages.add(ToolExecutionResultMessage.from(call, repair));
+        } else {
+          // OpenAI-compatible servers: the draft quoted in a user message. Servers differ in what
+          // they take back as an assistant's tool call (llama-cpp-python's refuses one without
+          // content, and its own id-less function_call copy); a user message every one takes
+          messages.add(
+              UserMessage.from(
+                  "Your draft called "
+                      + CanvasContract.TOOL
+                      + " with:\n"
+                      + call.arguments()
+                      + "\n\n"
+                      + repair));
+        }
       }
       return Optional.empty();
     } catch (RuntimeException e) {

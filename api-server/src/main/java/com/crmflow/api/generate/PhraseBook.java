@@ -81,7 +81,7 @@ final class PhraseBook {
     rule("se (?:cree|crea) un (?:nuevo )?contacto", "a contact is created");
     rule("se (?:cree|crea) un lead", "a lead is created");
     rule("se actualice un contacto|se actualiza un contacto", "a contact is updated");
-    rule("se gana una oportunidad", "a deal is won");
+    rule("se gana una oportunidad|se gane una oportunidad", "a deal is won");
     rule("cambie la etapa de una oportunidad", "an opportunity changes stage");
     rule("se cree una oportunidad|se crea una oportunidad", "an opportunity is created");
     rule("se reserve una reunión|se reserva una reunión", "a meeting is booked");
@@ -109,8 +109,10 @@ final class PhraseBook {
     rule("(\\d+) tage warten", "wait $1 days");
     rule("warte(?:n)?|attendre|attends|esperar|espera", "wait");
     // ---- branches
-    rule("größer als|supérieur à|superieur a|mayor que|über", "greater than");
-    rule("kleiner als|inférieur à|menor que|unter", "less than");
+    rule("größer als|mehr als|supérieure? à|superieure? a|mayor que|über", "greater than");
+    rule("kleiner als|weniger als|inférieure? à|menor que|unter", "less than");
+    rule("gleich", "equals");
+    rule("liegt", "is");
     rule("das budget|le budget|el presupuesto", "the budget");
     // ---- sequencing
     rule("sofort|tout de suite|enseguida", "");
@@ -141,21 +143,45 @@ final class PhraseBook {
     rule(
         "(?:eine )?aufgabe zum (\\S+)|une tâche pour (\\S+)|una tarea para (\\S+)",
         "a task to $1$2$3");
-    rule("setze (?:den |die |das )?(\\S+?)(?: des kontakts)? auf (\\S+)", "set $1 to $2");
-    rule("mettre (?:le |la |l')?(\\S+?)(?: du contact)? à (\\S+)", "set $1 to $2");
-    rule("(?:cambiar|poner) (?:el |la )?(\\S+?)(?: del contacto)? (?:a|en) (\\S+)", "set $1 to $2");
+    // a change names its record and field in many words: "setze die Lifecycle-Phase des Kontakts
+    // auf customer" → "set the lifecycle_stage of the contact to customer"
+    rule("(?:setze|ändere|aktualisiere) ([^,;.]+?) auf (\\S+)", "set $1 to $2");
+    rule("(?:mettre à jour|mettre|passer|changer) ([^,;.]+?) (?:à|en) (\\S+)", "set $1 to $2");
+    rule("(?:actualizar|cambiar|poner) ([^,;.]+?) (?:a|en) (\\S+)", "set $1 to $2");
+    rule("des kontakts|du contact|del contacto", "of the contact");
     rule("(?:einen |un )?kontakt|un contacto|contacto", "a contact");
-    // ---- field names
-    rule("lifecycle[- ]phase|phase du cycle de vie", "lifecycle_stage");
+    // ---- field names, and the record they belong to
+    rule(
+        "lifecycle[- ]phase|phase du cycle de vie|etapa del ciclo de vida|ciclo de vida",
+        "lifecycle_stage");
+    rule("lead-status|statut du lead|estado del lead", "lead_status");
+    rule("deal-betrag", "deal amount");
+    rule("betrag|montant|importe|monto", "amount");
+    rule("wert|valeur|valor", "value");
+    rule("phase|étape|etapa", "stage");
+    rule("statut|estado", "status");
+    rule("land|pays|país", "country");
+    rule(
+        "der opportunity|des deals|de l'opportunité|du deal|de la oportunidad|del deal",
+        "of the deal");
+    rule(
+        "(?:die|der|das|den|dem) opportunity|l'opportunité|opportunité|la oportunidad|oportunidad",
+        "the deal");
     english("lifecycle stage|lifecycle-stage", "lifecycle_stage");
     english("lead status", "lead_status");
     english("lead source", "lead_source");
     english("job title", "title");
     // ---- single words, last: the phrases above contain some of them
     rule("(send|call|create|post|notify|add) (?:dann|danach)", "then $1");
-    rule("sonst|sinon|si no|de lo contrario|andernfalls", "otherwise");
+    rule(
+        "ansonsten|andernfalls|sonst|dans le cas contraire|autrement|sinon|en caso contrario"
+            + "|de lo contrario|si no",
+        "otherwise");
+    rule("sobald|dès que|en cuanto|tan pronto como", "when");
+    rule("falls", "if");
     rule("wenn|quand|lorsqu'|lorsque|cuando", "when");
     rule("si", "if");
+    rule("der|die|das|den|dem|le|la|les|el|los", "the");
     rule("ist|est|es", "is");
     rule("und dann|und danach|dann|danach|puis|ensuite|y luego|y después|luego|después", "then");
     rule("und|et|y", "and");
@@ -224,7 +250,11 @@ final class PhraseBook {
         first = false;
       }
       when.appendTail(conditions);
-      text = conditions.toString().replaceAll("(?iu)lorsqu'", "lorsque ");
+      text =
+          conditions
+              .toString()
+              .replaceAll("(?iu)lorsqu'", "lorsque ")
+              .replaceAll("(?iu)dès qu'", "dès que ");
     }
     for (Rule rule : foreign ? RULES : ENGLISH_RULES) {
       text = rule.pattern().matcher(text).replaceAll(rule.english());

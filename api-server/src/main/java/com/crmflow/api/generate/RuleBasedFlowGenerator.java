@@ -49,7 +49,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       "send|email|post|wait|call|create|update|notify|set|mark|move|fetch|get|add|log|if|else|otherwise|then|map|merge|filter|transform|message|pull|sync|ping|tell";
   private static final Pattern CLAUSE_BREAK =
       Pattern.compile(
-          "(?i)\\s*[,;]\\s*|\\s*->\\s*|:\\s+|(?<![0-9])\\.\\s+|\\s+then\\s+"
+          "(?i)\\s*;\\s*|\\s*,(?![0-9]{3}\\b)\\s*|\\s*->\\s*|:\\s+|(?<![0-9])\\.\\s+|\\s+then\\s+"
               + "|\\s+(?=(?:else|otherwise)\\b)"
               + "|\\s+and\\s+(?=(?:then\\s+)?(?:"
               + VERBS
@@ -89,6 +89,8 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     String branchLabel; // "true" or "false" while inside a condition
     int column;
     Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
+    final List<FlowGenerator.Unclear> unclear = new ArrayList<>();
+    RecordFields.Start start; // what the trigger's template {{trigger.*}} reads
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
@@ -116,11 +118,18 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   }
 
   @Override
-  public Optional<Canvas> generate(String prompt, boolean automation) {
+  public Reading read(String prompt, boolean automation) {
     Builder flow = new Builder();
+    Optional<Canvas> canvas = generate(flow, prompt, automation);
+    return new Reading(canvas, flow.unclear);
+  }
+
+  private Optional<Canvas> generate(Builder flow, String prompt, boolean automation) {
+    flow.start = automation ? RecordFields.Start.PAYLOAD : RecordFields.Start.NONE;
     java.util.Deque<String> clauses =
         new java.util.ArrayDeque<>(
-            List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim())))));
+            lateTriggerFirst(
+                List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim()))))));
     while (!clauses.isEmpty()) {
       String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {
@@ -134,6 +143,9 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
         CanvasNode trigger = trigger(parts[0], parts[0].toLowerCase(Locale.ROOT));
         if (trigger != null) {
           flow.trigger = trigger;
+          if (automation) {
+            flow.start = startOf(trigger);
+          }
           if (parts.length > 1) {
             pushClauses(clauses, parts[1]);
           }
@@ -202,6 +214,63 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       return late.group(2) + ", " + late.group(1) + (late.group(3) == null ? "" : late.group(3));
     }
     return prompt;
+  }
+
+  /** Where a trigger named after its action starts: "..., once a deal is won". */
+  private static final Pattern LATE_TRIGGER =
+      Pattern.compile(
+          "(?i)(?:^|\\s)((?:when(?:ever)?|once|as soon as|after)\\s+(?:an?|the|any|someone)\\b.*)$");
+
+  /**
+   * The clauses with a trigger named after the action moved first ("send a welcome email, when a
+   * contact is created"; "wait 1 day and send an email after a meeting is booked"), unless the
+   * first clause is a trigger itself.
+   */
+  private static List<String> lateTriggerFirst(List<String> clauses) {
+    if (clauses.isEmpty() || startsWithTrigger(clauses.get(0).trim())) {
+      return clauses;
+    }
+    for (int i = 0; i < clauses.size(); i++) {
+      String clause = clauses.get(i).trim();
+      Matcher late = LATE_TRIGGER.matcher(clause);
+      if (late.find()) {
+        String named = late.group(1).replaceFirst("(?i)^as soon as", "when");
+        if (trigger(named, named.toLowerCase(Locale.ROOT)) != null) {
+          List<String> moved = new ArrayList<>(clauses);
+          String before = clause.substring(0, late.start()).trim();
+          if (before.isEmpty()) {
+            moved.remove(i);
+          } else {
+            moved.set(i, before);
+          }
+          moved.add(0, named);
+          return moved;
+        }
+      }
+    }
+    return clauses;
+  }
+
+  private static boolean startsWithTrigger(String clause) {
+    String lower = clause.toLowerCase(Locale.ROOT);
+    String[] parts =
+        splitAtAction(clause, schedule(clause, lower) != null || EVENT_START.matcher(lower).find());
+    return trigger(parts[0], parts[0].toLowerCase(Locale.ROOT)) != null;
+  }
+
+  /** What {{trigger.*}} reads in a flow started by this trigger. */
+  private static RecordFields.Start startOf(CanvasNode trigger) {
+    if (trigger.type().equals(NodeType.SCHEDULE_TRIGGER.value())) {
+      return RecordFields.Start.NONE;
+    }
+    Object event = trigger.data().config().get("eventType");
+    if (event instanceof String name && name.startsWith("contact.")) {
+      return RecordFields.Start.CONTACT;
+    }
+    if (event instanceof String name && name.startsWith("opportunity.")) {
+      return RecordFields.Start.OPPORTUNITY;
+    }
+    return RecordFields.Start.PAYLOAD;
   }
 
   /** {before, action} when an action verb follows within the clause, else {clause}. */
@@ -386,12 +455,28 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
 
   // ---------------------------------------------------------------- steps
 
+  /** "if <field> <operator> <value>", the field in as many words as the prompt needs. */
+  private static final Pattern COMPARISON =
+      Pattern.compile(
+          "(?i)^if\\s+(.+?)\\s+(is not|isn't|does not contain|doesn't contain|contains|equals"
+              + "|is equal to|!=|>=|<=|=|>|<|(?:is\\s+)?(?:greater than|more than|higher than|over"
+              + "|above|exceeds|at least|less than|lower than|fewer than|under|below|at most)|is)"
+              + "\\s+['\"]?(.+?)['\"]?(?:\\s+is)?$");
+
+  /**
+   * German word order, the verb last: "if the plan enterprise is" (wenn der Plan enterprise ist).
+   */
+  private static final Pattern VERB_LAST = Pattern.compile("(?i)^if\\s+(.+)\\s+(\\S+)\\s+is$");
+
+  private static final Pattern AMOUNT =
+      Pattern.compile(
+          "(?i)^[$€£]?\\s*(\\d{1,3}(?:[,.' ]\\d{3})+|\\d+(?:\\.\\d+)?)\\s*(k)?\\s*"
+              + "(?:[$€£]|usd|eur|gbp|dollars?|euros?)?$");
+
   private static void addCondition(Builder flow, String clause, String lower) {
     Map<String, Object> config = new LinkedHashMap<>();
-    Matcher comparison =
-        Pattern.compile(
-                "(?i)if\\s+(?:the\\s+)?(?:contact'?s?\\s+|trigger'?s?\\s+)?([a-z_]+)\\s+(is not|isn't|(?:is\\s+)?(?:greater than|more than|over|above|less than|under|below)|is|equals|=|contains|>|<)\\s+['\"]?([^'\"]+?)['\"]?(?:\\s+is)?$")
-            .matcher(clause);
+    Matcher comparison = COMPARISON.matcher(clause);
+    Matcher verbLast = VERB_LAST.matcher(clause);
     if (lower.contains("replied") || lower.contains("responded") || lower.contains("answered")) {
       config.put("field", "{{trigger.replied}}");
       config.put("operator", "equals");
@@ -400,42 +485,96 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       config.put("field", "{{trigger.opened}}");
       config.put("operator", "equals");
       config.put("value", "true");
-    } else if (comparison.find() && !comparison.group(1).equals("contact")) {
-      String source = lower.contains("contact") ? "contact" : "trigger";
-      config.put(
-          "field", "{{" + source + "." + comparison.group(1).toLowerCase(Locale.ROOT) + "}}");
-      config.put("operator", operator(comparison.group(2).toLowerCase(Locale.ROOT)));
-      config.put("value", comparison.group(3).trim());
     } else if (flow.count("http_request") > 0
-        && (lower.contains("succeed") || lower.contains("ok"))) {
+        && (lower.contains("succeed") || lower.matches(".*\\bok\\b.*"))) {
       config.put("field", "{{http_request_" + flow.count("http_request") + ".statusCode}}");
       config.put("operator", "less_than");
       config.put("value", "300");
+    } else if (comparison.find()) {
+      compare(flow, clause, comparison.group(1), comparison.group(2), comparison.group(3), config);
+    } else if (verbLast.find()) {
+      compare(flow, clause, verbLast.group(1), "is", verbLast.group(2), config);
     } else {
-      String word =
-          lower
-              .replaceAll("^if\\s+(the\\s+)?", "")
-              .replaceAll("[^a-z_ ]", "")
-              .trim()
-              .replace(' ', '_');
-      config.put("field", "{{trigger." + (word.isEmpty() ? "value" : word) + "}}");
-      config.put("operator", "is_not_empty");
+      flow.unclear.add(
+          new FlowGenerator.Unclear(
+              clause,
+              "which field does it test, and against what? e.g. \"if the deal amount is over"
+                  + " 10000\", \"if the contact's lifecycle stage is customer\""));
     }
     flow.branchLabel = null;
     flow.condition = flow.add(NodeType.CONDITION.value(), capitalise(clause), config);
     flow.branchLabel = "true";
   }
 
+  /** A condition's field, operator and value, or the clause as unclear. */
+  private static void compare(
+      Builder flow,
+      String clause,
+      String subject,
+      String word,
+      String value,
+      Map<String, Object> config) {
+    RecordFields.Resolution field = RecordFields.read(subject, flow.start);
+    if (!field.clear()) {
+      flow.unclear.add(new FlowGenerator.Unclear(clause, field.question()));
+      return;
+    }
+    String operator = operator(word.toLowerCase(Locale.ROOT).replaceAll("\\s+", " "));
+    String compared = value.trim();
+    if (operator == null) {
+      flow.unclear.add(
+          new FlowGenerator.Unclear(
+              clause,
+              "a condition compares with \"over\" or \"under\" (greater_than, less_than), not"
+                  + " \""
+                  + word
+                  + "\": say which"));
+      return;
+    }
+    if (operator.equals("greater_than") || operator.equals("less_than")) {
+      compared = comparable(compared);
+      if (compared == null) {
+        flow.unclear.add(
+            new FlowGenerator.Unclear(
+                clause, "\"" + value.trim() + "\" is not a number to compare with"));
+        return;
+      }
+    }
+    config.put("field", field.field().template());
+    config.put("operator", operator);
+    config.put("value", compared);
+  }
+
+  /** "10,000", "$10000", "10k", "10.000 €" as "10000"; null when it is not a number. */
+  private static String comparable(String text) {
+    Matcher amount = AMOUNT.matcher(text.trim());
+    if (!amount.matches()) {
+      return null;
+    }
+    String digits = amount.group(1);
+    if (digits.matches("\\d{1,3}(?:[,.' ]\\d{3})+")) {
+      digits = digits.replaceAll("[,.' ]", "");
+    }
+    if (amount.group(2) != null) {
+      return whole(Double.parseDouble(digits) * 1000).toString();
+    }
+    return digits;
+  }
+
+  /** The condition operator of a comparison word; null for "at least"/"at most" (no such one). */
   private static String operator(String word) {
     return switch (word) {
-      case "is not", "isn't" -> "not_equals";
+      case "is not", "isn't", "!=" -> "not_equals";
       case "contains" -> "contains";
+      case "does not contain", "doesn't contain" -> "not_contains";
       case ">" -> "greater_than";
       case "<" -> "less_than";
       default ->
-          word.matches(".*(greater|more|over|above).*")
-              ? "greater_than"
-              : word.matches(".*(less|under|below).*") ? "less_than" : "equals";
+          word.matches(".*(at least|at most|>=|<=).*")
+              ? null
+              : word.matches(".*(greater|more|higher|over|above|exceeds).*")
+                  ? "greater_than"
+                  : word.matches(".*(less|lower|fewer|under|below).*") ? "less_than" : "equals";
     };
   }
 
@@ -610,39 +749,48 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   }
 
   private static void updateRecord(Builder flow, String clause, String lower) {
-    Map<String, Object> mappings = new LinkedHashMap<>();
-    String entity =
-        lower.contains("opportunit") || lower.contains("deal") || lower.contains("stage")
-            ? "opportunity"
-            : lower.contains("account") ? "account" : "contact";
+    Matcher fromResponse =
+        Pattern.compile(
+                "(?i)^(?:set|update|fill)\\s+(.+?)\\s+(?:from|with|using)\\s+(?:the\\s+)?(?:response|result|answer|data)")
+            .matcher(clause);
     Matcher setTo =
         Pattern.compile(
-                "(?i)(?:set|update|change)\\s+(?:the\\s+)?(?:contact'?s?\\s+|opportunity'?s?\\s+|account'?s?\\s+)?([a-z_]+)\\s+(?:to|=)\\s+['\"]?([^'\"]+?)['\"]?$")
+                "(?i)^(?:set|update|change)\\s+(.+?)\\s+(?:to|=)\\s+['\"]?([^'\"]+?)['\"]?$")
             .matcher(clause);
     Matcher markAs =
         Pattern.compile(
-                "(?i)(?:mark|move|tag)\\s+(?:the\\s+)?(?:contact|lead|opportunity|deal|account|them|it|him|her)?\\s*(?:as|to)\\s+(?:stage\\s+)?['\"]?([^'\"]+?)['\"]?$")
+                "(?i)(?:mark|move|tag)\\s+(?:the\\s+)?(contact|lead|opportunity|deal|account|them|it|him|her)?\\s*(?:as|to)\\s+(?:stage\\s+)?['\"]?([^'\"]+?)['\"]?$")
             .matcher(clause);
-    Matcher fromResponse =
-        Pattern.compile(
-                "(?i)(?:set|update|fill)\\s+(?:the\\s+)?(?:contact'?s?\\s+|opportunity'?s?\\s+|account'?s?\\s+)?([a-z_]+)\\s+(?:from|with|using)\\s+(?:the\\s+)?(?:response|result|answer|data)")
-            .matcher(clause);
+    RecordFields.Resolution target;
+    Object value;
     if (fromResponse.find()) {
-      String field = fromResponse.group(1).toLowerCase(Locale.ROOT);
+      target = RecordFields.change(fromResponse.group(1), flow.start);
       String source =
           flow.count("http_request") > 0
               ? "http_request_" + flow.count("http_request") + ".body"
               : "trigger";
-      mappings.put(field, "{{" + source + "." + field + "}}");
+      value = target.clear() ? "{{" + source + "." + target.field().name() + "}}" : null;
     } else if (setTo.find()) {
-      mappings.put(setTo.group(1).toLowerCase(Locale.ROOT), setTo.group(2).trim());
+      target = RecordFields.change(setTo.group(1), flow.start);
+      value = setTo.group(2).trim();
     } else if (markAs.find()) {
-      mappings.put(
-          entity.equals("opportunity") ? "stage" : "lead_status",
-          markAs.group(1).trim().replace(' ', '_'));
+      String record = markAs.group(1) == null ? "" : markAs.group(1).toLowerCase(Locale.ROOT);
+      boolean deal =
+          record.matches("opportunity|deal")
+              || record.isEmpty() && lower.matches(".*\\b(stage|deal|opportunity)\\b.*");
+      target =
+          RecordFields.change(deal ? "the deal's stage" : "the contact's lead_status", flow.start);
+      value = markAs.group(2).trim().replace(' ', '_');
     } else {
       return;
     }
+    if (!target.clear()) {
+      flow.unclear.add(new FlowGenerator.Unclear(clause, target.question()));
+      return;
+    }
+    String entity = target.field().record();
+    Map<String, Object> mappings = new LinkedHashMap<>();
+    mappings.put(target.field().name(), value);
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("entityType", entity);
     config.put("fieldMappings", mappings);

@@ -23,7 +23,23 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class FakeModelServer implements AutoCloseable {
 
-  record Answer(int status, String body, long delayMillis) {}
+  /**
+   * One answer.
+   *
+   * @param delayMillis how long before the answer; with {@code trickled}, how long its body takes,
+   *     its status and headers sent at once (a model server that streams a slow answer)
+   */
+  record Answer(int status, String body, long delayMillis, boolean trickled) {
+
+    Answer(int status, String body, long delayMillis) {
+      this(status, body, delayMillis, false);
+    }
+
+    /** This answer, its body sent over the delay after its headers. */
+    Answer trickledOver(long millis) {
+      return new Answer(status, body, millis, true);
+    }
+  }
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -52,20 +68,29 @@ final class FakeModelServer implements AutoCloseable {
           if (answer == null) {
             answer = new Answer(500, "{\"error\":{\"message\":\"no answer queued\"}}", 0);
           }
-          try {
-            Thread.sleep(answer.delayMillis());
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
           byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().add("Content-Type", "application/json");
           try {
+            if (!answer.trickled()) {
+              Thread.sleep(answer.delayMillis());
+            }
             exchange.sendResponseHeaders(answer.status(), body.length);
             try (OutputStream out = exchange.getResponseBody()) {
-              out.write(body);
+              if (answer.trickled()) {
+                // headers at once, then the body a byte at a time over the delay
+                for (int i = 0; i < body.length; i++) {
+                  out.write(body[i]);
+                  out.flush();
+                  Thread.sleep(answer.delayMillis() / body.length);
+                }
+              } else {
+                out.write(body);
+              }
             }
           } catch (IOException e) {
             // the client gave up waiting (the timeout case)
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           }
         });
     // a slow answer (the timeout case) must not hold up the next request
@@ -107,6 +132,28 @@ final class FakeModelServer implements AutoCloseable {
          "usage":{"prompt_tokens":900,"completion_tokens":120,"total_tokens":1020}}
         """
             .formatted(JSON.writeValueAsString(arguments)),
+        0);
+  }
+
+  /**
+   * As llama-cpp-python's server answers a forced tool call: the call as {@code tool_calls} and
+   * again as the legacy {@code function_call}.
+   */
+  static Answer llamaCppToolCall(String arguments) {
+    String quoted = JSON.writeValueAsString(arguments);
+    return new Answer(
+        200,
+        """
+        {"id":"chatcmpl-test","object":"chat.completion","created":1764000000,
+         "model":"smollm2-135m-instruct",
+         "choices":[{"index":0,"message":{"content":null,
+           "tool_calls":[{"id":"call__0_save_flow_cmpl-test","type":"function",
+             "function":{"name":"save_flow","arguments":%s}}],
+           "role":"assistant","function_call":{"name":"save_flow","arguments":%s}},
+           "logprobs":null,"finish_reason":"tool_calls"}],
+         "usage":{"prompt_tokens":1700,"completion_tokens":120,"total_tokens":1820}}
+        """
+            .formatted(quoted, quoted),
         0);
   }
 

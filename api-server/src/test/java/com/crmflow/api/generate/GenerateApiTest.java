@@ -47,7 +47,7 @@ class GenerateApiTest extends ApiTest {
         "When a call ends, add a note \"Call finished\"",
         "When a deal is created, wait 3 days then if the stage is qualified send an email with subject \"Next steps\" otherwise create a task to qualify the deal",
         "Every Tuesday and Thursday at 10:00 Asia/Tokyo call https://jp.example.com/sync then wait 2 hours then post the result to #jp",
-        "When a webhook arrives, if the request succeeded notify #ok else notify #alerts"
+        "When a webhook arrives, call https://api.example.com/check, if the request succeeded notify #ok else notify #alerts"
       })
   void automationPromptsGiveFlowsThatValidate(String prompt) {
     var tenant = newTenant();
@@ -141,6 +141,84 @@ class GenerateApiTest extends ApiTest {
     assertThat(trigger.get("filterValue").asString()).isEqualTo("qualified");
     assertThat(nodeOfType(g, "create_record").at("/data/config/entityType").asString())
         .isEqualTo("opportunity");
+  }
+
+  @Test
+  void aContactsFieldInADealFlowAndADealsAmountAreReadAsSuch() {
+    var tenant = newTenant();
+    String seq = SequenceSupport.automation(tenant.api(), "G");
+    ApiResponse g =
+        tenant
+            .api()
+            .post(
+                "/api/sequences/" + seq + "/generate",
+                Map.of(
+                    "prompt",
+                    "When a deal is created, if the deal amount is over 10,000 update the"
+                        + " contact's lifecycle stage to lead, otherwise create a task to follow"
+                        + " up"));
+    assertThat(g.status()).as(g.toString()).isEqualTo(200);
+    assertThat(g.header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(types(g))
+        .containsExactly("crm_event_trigger", "condition", "crm_update", "create_record");
+    JsonNode condition = nodeOfType(g, "condition").at("/data/config");
+    assertThat(condition.get("field").asString()).isEqualTo("{{trigger.value}}");
+    assertThat(condition.get("operator").asString()).isEqualTo("greater_than");
+    assertThat(condition.get("value").asString()).isEqualTo("10000");
+    JsonNode update = nodeOfType(g, "crm_update").at("/data/config");
+    assertThat(update.get("entityType").asString()).isEqualTo("contact");
+    assertThat(update.at("/fieldMappings/lifecycle_stage").asString()).isEqualTo("lead");
+    // the contact of the deal (crm_update's default), not the deal itself
+    assertThat(update.has("recordId")).isFalse();
+    String conditionId = nodeOfType(g, "condition").get("id").asString();
+    String otherwise =
+        g.at("/edges")
+            .valueStream()
+            .filter(e -> e.get("source").asString().equals(conditionId))
+            .filter(e -> "false".equals(e.get("label").asString()))
+            .map(e -> e.get("target").asString())
+            .findFirst()
+            .orElseThrow();
+    assertThat(otherwise).isEqualTo(nodeOfType(g, "create_record").get("id").asString());
+    // what was answered is what was stored
+    assertThat(
+            tenant
+                .api()
+                .get("/api/sequences/" + seq + "/canvas")
+                .at("/canvas/nodes")
+                .valueStream()
+                .filter(n -> n.get("type").asString().equals("crm_update"))
+                .map(n -> n.at("/data/config/entityType").asString())
+                .toList())
+        .containsExactly("contact");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "When a contact is created, if the amount is over 10000 notify #sales",
+        "Quand un contact est créé, si le montant est supérieur à 10000 prévenir #ventes",
+        "When a webhook arrives, set the status to done"
+      })
+  void aClauseThatNamesNoClearRecordOrFieldIsAQuestion(String prompt) {
+    var tenant = newTenant();
+    String seq = SequenceSupport.automation(tenant.api(), "G");
+    ApiResponse g =
+        tenant.api().post("/api/sequences/" + seq + "/generate", Map.of("prompt", prompt));
+    assertThat(g.status()).as(g.toString()).isEqualTo(422);
+    assertThat(g.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(g.header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(g.text("/detail")).contains("which record or field");
+    assertThat(g.text("/errors/0/field")).isEqualTo("prompt");
+    // the clause as read, and the question it leaves open
+    assertThat(g.text("/errors/0/message"))
+        .matches(
+            "\"(if the amount is greater than 10000|if the amount is over 10000"
+                + "|set the status to done)\": .*")
+        .containsAnyOf("which deal?", "which record's \"status\"?");
+    // nothing was stored
+    assertThat(tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas/version").asInt())
+        .isZero();
   }
 
   @Test

@@ -212,6 +212,56 @@ abstract class LlmGenerateTest extends ApiTest {
   }
 
   @Test
+  void aDraftAndItsRepairTogetherStayWithinTheTimeout() {
+    // each call alone is within the timeout (2 s); the two together are not
+    long start = System.nanoTime();
+    Outcome outcome =
+        generate(
+            newTenant(),
+            delayed(toolCall(FLOW_WITHOUT_SUBJECT), 1_300),
+            delayed(toolCall(GOOD_FLOW), 1_300));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+    assertThat(outcome.requests()).hasSize(2);
+    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
+  }
+
+  @Test
+  void anAnswerThatTricklesInAfterItsHeadersStaysWithinTheTimeout() {
+    // a server that answers at once and then sends its body slowly (a model still loading, a
+    // slow generation streamed out): the timeout bounds the whole answer, not its first bytes
+    long start = System.nanoTime();
+    Outcome outcome = generate(newTenant(), toolCall(GOOD_FLOW).trickledOver(8_000));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
+    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
+  }
+
+  @Test
+  void anUnclearPromptTheModelCouldNotDraftIsAQuestion() {
+    var tenant = newTenant();
+    server().queue(rateLimited());
+    String flow = SequenceSupport.automation(tenant.api(), "Generated");
+    ApiResponse answer =
+        tenant
+            .api()
+            .post(
+                "/api/sequences/" + flow + "/generate",
+                Map.of(
+                    "prompt", "When a contact is created, if the amount is over 10000 wait 1 day"));
+    assertThat(answer.status()).as(answer.toString()).isEqualTo(422);
+    assertThat(answer.header("X-Flow-Generator")).isEqualTo("offline");
+    assertThat(answer.text("/errors/0/message")).contains("which deal?");
+    assertThat(server().requests()).hasSize(1);
+  }
+
+  private static FakeModelServer.Answer delayed(FakeModelServer.Answer answer, long millis) {
+    return new FakeModelServer.Answer(answer.status(), answer.body(), millis);
+  }
+
+  @Test
   void theProvidersRateLimitFallsBackInsteadOfAnswering429() {
     Outcome outcome = generate(newTenant(), rateLimited());
     assertThat(outcome.answer().status()).isEqualTo(200);

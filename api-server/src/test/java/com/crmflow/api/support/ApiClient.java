@@ -23,22 +23,30 @@ public final class ApiClient {
   private final String baseUrl;
   private final String bearer;
   private final Map<String, String> extraHeaders;
+  private final Duration timeout;
 
   public ApiClient(String baseUrl, String bearer) {
-    this(baseUrl, bearer, Map.of());
+    this(baseUrl, bearer, Map.of(), Duration.ofSeconds(30));
   }
 
-  private ApiClient(String baseUrl, String bearer, Map<String, String> extraHeaders) {
+  private ApiClient(
+      String baseUrl, String bearer, Map<String, String> extraHeaders, Duration timeout) {
     this.baseUrl = baseUrl;
     this.bearer = bearer;
     this.extraHeaders = extraHeaders;
+    this.timeout = timeout;
+  }
+
+  /** The same client, waiting this long for each answer (30 s unless set). */
+  public ApiClient withTimeout(Duration answerTimeout) {
+    return new ApiClient(baseUrl, bearer, extraHeaders, answerTimeout);
   }
 
   /** The same client with one more header on every request. */
   public ApiClient withHeader(String name, String value) {
     Map<String, String> headers = new LinkedHashMap<>(extraHeaders);
     headers.put(name, value);
-    return new ApiClient(baseUrl, bearer, headers);
+    return new ApiClient(baseUrl, bearer, headers, timeout);
   }
 
   public ApiResponse get(String path) {
@@ -64,7 +72,7 @@ public final class ApiClient {
   /** Sends raw text with the given content type (null: no Content-Type header). */
   public ApiResponse send(String method, String path, String body, String contentType) {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(timeout);
     if (bearer != null) {
       request.header("Authorization", "Bearer " + bearer);
     }
