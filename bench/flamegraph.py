@@ -123,7 +123,7 @@ def main():
             x += kid["n"]
 
     walk(root, 0, 0)
-    depth_max = max(d for node, _, d in boxes if node["n"] * (width - 20) / total >= 1.0)
+    depth_max = max(d for node, _, d in boxes if node["n"] * (width - 20) / total >= 2.0)
     height = (depth_max + 1) * row + 2 * pad
     scale = (width - 20) / total
     out_lines = [
@@ -134,7 +134,7 @@ def main():
     ]
     for node, x, depth in boxes:
         w = node["n"] * scale
-        if w < 1.0:
+        if w < 2.0:
             continue
         px = 10 + x * scale
         py = height - pad - (depth + 1) * row
