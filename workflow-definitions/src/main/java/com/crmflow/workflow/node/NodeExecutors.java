@@ -34,8 +34,8 @@ public final class NodeExecutors {
   private NodeExecutors() {}
 
   /**
-   * The nodes' changes ({@code Workflow.getVersion} ids) whose new path every run started today
-   * takes (see {@code RunInput#startedWithChanges}).
+   * The nodes' changes ({@code Workflow.getVersion} ids) whose new path every run started with this
+   * code takes (see {@code RunInput#startedWithChanges}).
    */
   public static final List<String> CHANGES =
       List.of(

@@ -140,9 +140,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /**
-   * The interpreter's changes whose new path every run started today takes: the starter lists them
-   * in the run's input ({@link RunInput#startedWithChanges}), so that a run records no version
-   * marker for them. A change made later is added here once it is built.
+   * The interpreter's changes whose new path every run started with this code takes: the starter
+   * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
+   * version marker for them. A new change is asked with {@link #since} and joins this list; a
+   * worker that does not know a listed change asks {@code Workflow.getVersion} for it, and the SDK
+   * passes over a version marker that no call asks for.
    */
   public static final List<String> CHANGES =
       java.util.stream.Stream.concat(
