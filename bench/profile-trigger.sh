@@ -3,7 +3,9 @@
 #   [FLOWS=a] [PREWARM=0] [JAVA=java] bench/profile-trigger.sh [N] [START_AFTER_S] [DURATION_S]
 # Runs FLOWS=a (or b) bench/trigger-bench.sh N 32, attaches async-profiler (tools.profiler:async-profiler
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
-# prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt.
+# prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt; their
+# flame graph (bench/flamegraph.py): target/trigger-profile.svg, and without the JIT compiler's
+# threads: target/trigger-profile-nojit.svg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-8000}
@@ -62,3 +64,7 @@ for line in open(sys.argv[1]):
 for name, n in shares.most_common():
     print(f"{100 * n / total:5.1f}%  {name}")
 PY
+python3 bench/flamegraph.py "$OUT" target/trigger-profile.svg "flow ${FLOWS:-a}: the service's CPU"
+python3 bench/flamegraph.py "$OUT" target/trigger-profile-nojit.svg \
+  "flow ${FLOWS:-a}: the service's CPU, without the JIT compiler" --exclude CompileBroker
+echo "flame graphs: target/trigger-profile.svg, target/trigger-profile-nojit.svg"

@@ -60,17 +60,27 @@ if [[ -n ${WAITING_RUN:-} ]]; then
   curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \
     "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-w" > /dev/null
 fi
-# CPU ticks (user + system) of the service, of the PostgreSQL processes and of the Temporal dev
-# server (the service's child on this data dir), from /proc
+# CPU ticks (user + system) of the service, of its PostgreSQL and of the Temporal dev server (the
+# service's child on this data dir), and of the service's JIT compiler threads, from /proc
 TEMPORAL=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
 cpu_ticks() {
-  local service=0 postgres=0 temporal=0 pid
+  local service=0 postgres=0 temporal=0 jit=0 pid task
   service=$(awk '{print $14 + $15}' /proc/$SERVICE/stat)
-  for pid in $(pgrep -x postgres || true); do
+  # this service's PostgreSQL (its postmaster on PGPORT and the postmaster's children), not
+  # another one on the machine
+  local postmaster
+  postmaster=$(pgrep -f -- "postgres -D .* -p $PGPORT( |\$)" | head -1 || true)
+  for pid in ${postmaster:+$postmaster $(pgrep -P "$postmaster" || true)}; do
     postgres=$((postgres + $(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo 0)))
   done
   temporal=$(awk '{print $14 + $15}' /proc/$TEMPORAL/stat)
-  echo "$service $postgres $temporal"
+  # the service's JIT compiler threads (C1, C2): their share falls as the service stays up
+  for task in /proc/$SERVICE/task/*; do
+    if [[ $(cat "$task/comm" 2>/dev/null) == C[12]\ CompilerThre* ]]; then
+      jit=$((jit + $(sed 's/^.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}' || echo 0)))
+    fi
+  done
+  echo "$service $postgres $temporal $jit"
 }
 TICK=$(getconf CLK_TCK)
 # busy and total jiffies of the whole machine (all cores), from /proc/stat
@@ -122,19 +132,19 @@ for flow in ${FLOWS:-a b}; do
         admission_buckets > "$DATA/admission-before"
       fi
     done
-  read -r service_after postgres_after temporal_after < <(cpu_ticks)
+  read -r service_after postgres_after temporal_after jit_after < <(cpu_ticks)
   read -r busy_after total_after < <(machine_ticks)
   admission_buckets > "$DATA/admission-after"
   admission_waits "$DATA/admission-before" "$DATA/admission-after"
-  read -r service_before postgres_before temporal_before < "$DATA/cpu-before"
+  read -r service_before postgres_before temporal_before jit_before < "$DATA/cpu-before"
   completed=$(grep -o 'completed=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   accepted=$(grep -o 'accepted=[0-9]*' "$DATA/harness.log" | tail -1 | cut -d= -f2)
   sending_s=$(grep -o 'req/s over [0-9.]* s' "$DATA/harness.log" | tail -1 | grep -o '[0-9.]* s$' | cut -d' ' -f1)
   python3 -c "import sys; a,s=float(sys.argv[1]),float(sys.argv[2]); print(f'accepted flow-$flow: {a/s:.1f}/s ({a:.0f} in the {s} s of sending)')" \
     "${accepted:-0}" "${sending_s:-1}"
-  python3 -c "import sys; s,p,m,n,t=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms, temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms' if n else 'CPU flow-$flow per completed run: no run completed')" \
+  python3 -c "import sys; s,p,m,n,t,j=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms (of which its JIT compiler {1000*j/t/n:.2f} ms), temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms' if n else 'CPU flow-$flow per completed run: no run completed')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) \
-    $((temporal_after - temporal_before)) "${completed:-0}" "$TICK"
+    $((temporal_after - temporal_before)) "${completed:-0}" "$TICK" $((jit_after - jit_before))
   read -r busy_before total_before < "$DATA/machine-before"
   python3 -c "import sys,os; s,p,m,total=map(float,sys.argv[1:]); print(f'CPU shares over flow-$flow (of {os.cpu_count()} cores): service {100*s/total:.0f}%, temporal {100*m/total:.0f}%, postgres {100*p/total:.0f}%')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) \

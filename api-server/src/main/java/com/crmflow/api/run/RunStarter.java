@@ -14,6 +14,7 @@ import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.run.AutomationRunWorkflow;
+import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 import com.crmflow.workflow.run.HistoryPayloads;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunInput;
@@ -517,7 +518,8 @@ public class RunStarter {
         retry.passedOver() == null ? resume : passOver(retry.passedOver(), resume),
         retry.alsoStartAt(),
         retry.rerunOrdinals(),
-        retry.delaysWakeUp());
+        retry.delaysWakeUp(),
+        AutomationRunWorkflowImpl.CHANGES);
   }
 
   private Canvas canvasOf(AutomationRun run) {

@@ -77,6 +77,11 @@ class BenchScriptsSmokeIT {
     assertThat(run.lines())
         .as(run.output())
         .anySatisfy(line -> assertThat(line).startsWith("RESULT label=flow-a n=1500 sent=1500 "))
-        .anySatisfy(line -> assertThat(line).matches(" *[0-9.]+%  workflow tasks: .*"));
+        .anySatisfy(line -> assertThat(line).matches(" *[0-9.]+%  workflow tasks: .*"))
+        .anySatisfy(
+            line -> assertThat(line).startsWith("flame graphs: target/trigger-profile.svg"));
+    assertThat(Files.readString(Path.of("..", "target", "trigger-profile.svg")))
+        .startsWith("<svg ")
+        .contains("flow a: the service's CPU");
   }
 }

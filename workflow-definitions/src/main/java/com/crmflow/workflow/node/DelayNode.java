@@ -71,8 +71,7 @@ final class DelayNode implements NodeExecutor {
             : duration;
     // a resumed or retried delay waits only for what is left of it, if anything
     if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
-      boolean cutByFailure =
-          Workflow.getVersion(FAILURE_CUTS_DELAYS, Workflow.DEFAULT_VERSION, 1) == 1;
+      boolean cutByFailure = run.since(FAILURE_CUTS_DELAYS);
       Promise<Void> timer =
           Workflow.newTimer(
               left, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build());

@@ -93,8 +93,7 @@ final class EmailNode implements NodeExecutor {
     }
     Map<String, Object> templateScope = scope;
     if ((context.subject() != null || context.textBody() != null || context.htmlBody() != null)
-        && Workflow.getVersion(TEMPLATE_READS_CONTACT_AND_TRIGGER, Workflow.DEFAULT_VERSION, 1)
-            == 1) {
+        && run.since(TEMPLATE_READS_CONTACT_AND_TRIGGER)) {
       templateScope = new LinkedHashMap<>();
       templateScope.put("trigger", scope.get("trigger"));
       if (context.contact() != null) {
@@ -142,7 +141,7 @@ final class EmailNode implements NodeExecutor {
       // booked as unknown, so operators find it among the outbound emails; the node still fails
       if (failure.getCause() instanceof ApplicationFailure cause
           && EmailActivities.OUTCOME_UNKNOWN.equals(cause.getType())
-          && Workflow.getVersion(BOOK_UNKNOWN_EMAIL, Workflow.DEFAULT_VERSION, 1) == 1) {
+          && run.since(BOOK_UNKNOWN_EMAIL)) {
         CrmActivities.stub(EmailBookActivities.class, node)
             .record(input.tenantId(), input.runId(), node.id(), message, EmailReceipt.UNKNOWN);
       }

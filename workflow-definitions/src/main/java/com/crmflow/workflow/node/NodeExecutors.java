@@ -33,6 +33,16 @@ public final class NodeExecutors {
 
   private NodeExecutors() {}
 
+  /**
+   * The nodes' changes ({@code Workflow.getVersion} ids) whose new path every run started with this
+   * code takes (see {@code RunInput#startedWithChanges}).
+   */
+  public static final List<String> CHANGES =
+      List.of(
+          DelayNode.FAILURE_CUTS_DELAYS,
+          EmailNode.BOOK_UNKNOWN_EMAIL,
+          EmailNode.TEMPLATE_READS_CONTACT_AND_TRIGGER);
+
   public static NodeExecutor of(NodeType type) {
     return BY_TYPE.get(type);
   }

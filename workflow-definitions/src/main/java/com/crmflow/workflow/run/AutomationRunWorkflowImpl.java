@@ -139,6 +139,29 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    */
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
+  /**
+   * The interpreter's changes whose new path every run started with this code takes: the starter
+   * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
+   * version marker for them. A new change is asked with {@link #since} and joins this list; a
+   * worker that does not know a listed change asks {@code Workflow.getVersion} for it, and the SDK
+   * passes over a version marker that no call asks for.
+   */
+  public static final List<String> CHANGES =
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(
+                  BATCHED_RECORDING,
+                  SIDE_EFFECT_NODES,
+                  FAILURE_SETTLES_BRANCHES,
+                  FLUSH_ENDED_BRANCHES,
+                  SIZED_RECORDING,
+                  ANSWERS_PER_TASK,
+                  ACTIVITY_INPUTS_FIT,
+                  RECORDINGS_PER_TASK,
+                  INPUTS_PER_TASK,
+                  STATUS_SEARCH_ATTRIBUTE),
+              NodeExecutors.CHANGES.stream())
+          .toList();
+
   /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
@@ -182,9 +205,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
             ? Workflow.newLocalActivityStub(RunRecorderActivities.class, LOCAL_RECORDING)
             : Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
     // runs with local activities were all started after both changes: no version marker needed
-    this.batched =
-        input.runsLocalActivities()
-            || Workflow.getVersion(BATCHED_RECORDING, Workflow.DEFAULT_VERSION, 1) == 1;
+    this.batched = input.runsLocalActivities() || since(BATCHED_RECORDING);
     if (input.runsLocalActivities()) {
       sideEffectNodesVersion = 1;
     }
@@ -329,13 +350,15 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /**
-   * Whether the run takes the path of version 1 of the change. Asked only where the path differs (a
-   * size over its limit), so most runs record no marker; the SDK answers the same for the rest of
-   * the run.
+   * Whether the run takes the path of version 1 of the change: at once for a run started with it
+   * ({@link RunInput#startedWithChanges}), which records no marker; else as {@code
+   * Workflow.getVersion} answers, asked only where the path differs, and the SDK answers the same
+   * for the rest of the run.
    */
   @Override
   public boolean since(String changeId) {
-    return Workflow.getVersion(changeId, Workflow.DEFAULT_VERSION, 1) == 1;
+    return input.startedWith(changeId)
+        || Workflow.getVersion(changeId, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   private void end(String status, String error) {
@@ -432,10 +455,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** A branch ended: while others go on, its entries are written now, not with the run's end. */
   private void branchEnded() {
-    if (batched
-        && active > 0
-        && !pending.isEmpty()
-        && Workflow.getVersion(FLUSH_ENDED_BRANCHES, Workflow.DEFAULT_VERSION, 1) == 1) {
+    if (batched && active > 0 && !pending.isEmpty() && since(FLUSH_ENDED_BRANCHES)) {
       flush();
     }
   }
@@ -520,8 +540,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if (failure != null) {
       return;
     }
-    branchesSettle =
-        Workflow.getVersion(FAILURE_SETTLES_BRANCHES, Workflow.DEFAULT_VERSION, 1) == 1;
+    branchesSettle = since(FAILURE_SETTLES_BRANCHES);
     failure = reason;
     if (branchesSettle) {
       flush();
@@ -588,7 +607,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   private boolean sideEffectNodesBuilt() {
     if (sideEffectNodesVersion == null) {
-      sideEffectNodesVersion = Workflow.getVersion(SIDE_EFFECT_NODES, Workflow.DEFAULT_VERSION, 1);
+      sideEffectNodesVersion = since(SIDE_EFFECT_NODES) ? 1 : 0;
     }
     return sideEffectNodesVersion == 1;
   }

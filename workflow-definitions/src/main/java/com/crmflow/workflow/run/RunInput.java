@@ -33,6 +33,10 @@ import java.util.Map;
  * @param delaysWakeUp for a retry: when each delay that the failure cut short would have woken
  *     (ISO-8601, as logged); the retry's delay waits until then (not at all if that has passed)
  *     instead of its full length again; null otherwise
+ * @param startedWithChanges the interpreter's changes (its {@code Workflow.getVersion} ids) that
+ *     the run was started with: it takes their new path without asking, so its history holds no
+ *     version marker for them. Fixed for the run's life; null (runs started before it existed) asks
+ *     {@code Workflow.getVersion} for each, as they were recorded.
  */
 public record RunInput(
     String tenantId,
@@ -51,7 +55,53 @@ public record RunInput(
     RunResume resume,
     List<String> alsoStartAt,
     Map<String, Integer> rerunOrdinals,
-    Map<String, String> delaysWakeUp) {
+    Map<String, String> delaysWakeUp,
+    List<String> startedWithChanges) {
+
+  /** An input that asks {@code Workflow.getVersion} for every change (no startedWithChanges). */
+  public RunInput(
+      String tenantId,
+      String sequenceId,
+      String runId,
+      int canvasVersion,
+      Canvas canvas,
+      String startNodeId,
+      Map<String, Object> triggerPayload,
+      Map<String, Object> contact,
+      Map<String, Object> priorOutputs,
+      List<String> completedNodeIds,
+      Boolean localActivities,
+      Boolean inlineChains,
+      Boolean triggerLogged,
+      RunResume resume,
+      List<String> alsoStartAt,
+      Map<String, Integer> rerunOrdinals,
+      Map<String, String> delaysWakeUp) {
+    this(
+        tenantId,
+        sequenceId,
+        runId,
+        canvasVersion,
+        canvas,
+        startNodeId,
+        triggerPayload,
+        contact,
+        priorOutputs,
+        completedNodeIds,
+        localActivities,
+        inlineChains,
+        triggerLogged,
+        resume,
+        alsoStartAt,
+        rerunOrdinals,
+        delaysWakeUp,
+        null);
+  }
+
+  /** Whether the run was started with the change's new path (see {@code startedWithChanges}). */
+  public boolean startedWith(String changeId) {
+    return startedWithChanges != null && startedWithChanges.contains(changeId);
+  }
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);
@@ -103,6 +153,7 @@ public record RunInput(
         resume,
         alsoStartAt,
         rerunOrdinals,
-        delaysWakeUp);
+        delaysWakeUp,
+        startedWithChanges);
   }
 }
