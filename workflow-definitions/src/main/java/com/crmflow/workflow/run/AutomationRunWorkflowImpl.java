@@ -142,9 +142,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   /**
    * The interpreter's changes whose new path every run started with this code takes: the starter
    * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
-   * version marker for them. A new change is asked with {@link #since} and joins this list; a
-   * worker that does not know a listed change asks {@code Workflow.getVersion} for it, and the SDK
-   * passes over a version marker that no call asks for.
+   * version marker for them. A new change is asked with {@link #since} and joins this list one
+   * release later, once no worker without it runs: a worker that does not know a change takes the
+   * old path without a marker, and a worker that knows it would replay that history on the new
+   * path if the run's input listed it. Until then {@code Workflow.getVersion} records the marker,
+   * and the SDK passes over a marker that no call asks for once the change is listed.
    */
   public static final List<String> CHANGES =
       java.util.stream.Stream.concat(
