@@ -2,6 +2,7 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.worker.activity.NulCharacters;
+import com.crmflow.worker.tracing.CurrentTrace;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunResult;
 import java.time.OffsetDateTime;
@@ -21,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at
+      completed_at, created_at, trace_id
       """;
 
   private final JdbcClient jdbc;
@@ -49,7 +50,8 @@ public class RunRepository {
                 rs.getObject("enrollment_id", UUID.class),
                 rs.getObject("started_at", OffsetDateTime.class),
                 rs.getObject("completed_at", OffsetDateTime.class),
-                rs.getObject("created_at", OffsetDateTime.class));
+                rs.getObject("created_at", OffsetDateTime.class),
+                rs.getString("trace_id"));
   }
 
   /**
@@ -99,13 +101,13 @@ public class RunRepository {
       """
       insert into automation_run (id, tenant_id, sequence_id, canvas_version,
           trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
-          retry_of, enrollment_id)
+          retry_of, enrollment_id, trace_id)
       """;
 
   private static final String NEW_RUN_VALUES =
       """
       :id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId
+      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId, :traceId
       """;
 
   private static final String UNLESS_KEY_USED =
@@ -189,7 +191,9 @@ public class RunRepository {
                 : com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
-        .param("enrollmentId", run.enrollmentId());
+        .param("enrollmentId", run.enrollmentId())
+        // the trace the run is accepted in, which its workflow start continues
+        .param("traceId", CurrentTrace.traceId().orElse(null));
   }
 
   public Optional<AutomationRun> findByIdempotencyKey(
