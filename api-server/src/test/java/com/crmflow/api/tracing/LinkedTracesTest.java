@@ -1,0 +1,176 @@
+package com.crmflow.api.tracing;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.sequence;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs that start on their own (a CRM event's, an enrollment's) trace on their own: the run's trace
+ * is a new one, not the trace of the request that caused it, and its root span links to the
+ * request's span. The service's spans are read from an in-memory exporter beside its own.
+ */
+@Import(LinkedTracesTest.Spans.class)
+@TestPropertySource(properties = "management.tracing.sampling.probability=1.0")
+class LinkedTracesTest extends ApiTest {
+
+  @TestConfiguration(proxyBeanMethods = false)
+  static class Spans {
+    @Bean
+    InMemorySpanExporter inMemorySpans() {
+      return InMemorySpanExporter.create();
+    }
+  }
+
+  @Autowired InMemorySpanExporter spans;
+
+  private TenantClient tenant;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+  }
+
+  private static String traceId() {
+    return UUID.randomUUID().toString().replace("-", "");
+  }
+
+  private static ApiClient tracedAs(ApiClient api, String traceId, String spanId) {
+    return api.withHeader("traceparent", "00-" + traceId + "-" + spanId + "-01");
+  }
+
+  /** The run's root span in the exporter: named so, in the run's trace, linked to the cause. */
+  private SpanData linkedRoot(String name, String runTraceId) {
+    return await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                spans.getFinishedSpanItems().stream()
+                    .filter(s -> s.getName().equals(name))
+                    .filter(s -> s.getTraceId().equals(runTraceId))
+                    .findFirst()
+                    .orElse(null),
+            span -> span != null);
+  }
+
+  @Test
+  void anEventsRunTracesOnItsOwnLinkedToTheWriteThatCausedIt() {
+    String trigger = "on-created-" + UUID.randomUUID();
+    String sequenceId =
+        activeAutomation(
+            tenant.api(),
+            canvas(
+                List.of(
+                    node(trigger, "crm_event_trigger", Map.of("eventType", "contact.created")),
+                    node("wait", "delay", Map.of("delayHours", 1.0 / 3600))),
+                List.of(edge("e1", trigger, "wait"))));
+    String writeTrace = traceId();
+    String writeSpan = writeTrace.substring(0, 16);
+
+    ApiResponse created =
+        tracedAs(tenant.api(), writeTrace, writeSpan)
+            .post("/api/v1/contacts", Map.of("email", "linked@example.com"));
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+    UUID runId =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    jdbc.sql("select id from automation_run where sequence_id = :s")
+                        .param("s", UUID.fromString(sequenceId))
+                        .query(UUID.class)
+                        .optional()
+                        .orElse(null),
+                id -> id != null);
+    JsonNode run = awaitRun(tenant.api(), runId.toString());
+    String runTrace = run.get("trace_id").asString();
+    assertThat(runTrace).matches("[0-9a-f]{32}").isNotEqualTo(writeTrace);
+    SpanData root = linkedRoot("crm event contact.created", runTrace);
+    assertThat(root.getParentSpanContext().isValid()).isFalse();
+    assertThat(root.getLinks())
+        .extracting(LinkData::getSpanContext)
+        .anySatisfy(
+            cause -> {
+              assertThat(cause.getTraceId()).isEqualTo(writeTrace);
+              // the write's span on this side: the request's server span, a child of the caller's
+              assertThat(cause.getSpanId()).isNotEqualTo("0".repeat(16));
+            });
+    // the run's workflow start is a span of the run's trace
+    assertThat(
+            spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(runTrace))
+                .map(SpanData::getName))
+        .contains("StartWorkflow:AutomationRunWorkflow");
+  }
+
+  @Test
+  void anEnrollmentsRunTracesOnItsOwnLinkedToTheEnrollingRequest() {
+    String sequenceId = sequence(tenant.api(), "Linked " + UUID.randomUUID());
+    assertThat(
+            tenant
+                .api()
+                .put(
+                    "/api/sequences/" + sequenceId + "/canvas",
+                    canvas(
+                        List.of(node("wait", "delay", Map.of("delayHours", 1.0 / 3600))),
+                        List.of()))
+                .status())
+        .isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .patch("/api/v1/sequences/" + sequenceId, Map.of("status", "active"))
+                .status())
+        .isEqualTo(200);
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "enrolled@example.com"))
+            .text("/contact/id");
+    String requestTrace = traceId();
+
+    ApiResponse enrolled =
+        tracedAs(tenant.api(), requestTrace, requestTrace.substring(16))
+            .post(
+                "/api/v1/sequences/enroll",
+                Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    assertThat(enrolled.status()).as(enrolled.toString()).isEqualTo(201);
+
+    String runId =
+        jdbc.sql("select id::text from automation_run where sequence_id = :s")
+            .param("s", UUID.fromString(sequenceId))
+            .query(String.class)
+            .single();
+    JsonNode run = awaitRun(tenant.api(), runId);
+    String runTrace = run.get("trace_id").asString();
+    assertThat(runTrace).matches("[0-9a-f]{32}").isNotEqualTo(requestTrace);
+    SpanData root = linkedRoot("enrollment", runTrace);
+    assertThat(root.getLinks())
+        .extracting(link -> link.getSpanContext().getTraceId())
+        .containsExactly(requestTrace);
+  }
+}
