@@ -141,9 +141,9 @@ public class RunRepository {
       inserted as (%s select %s from target %s returning *),
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
-                                    status, started_at, completed_at, output)
+                                    status, started_at, completed_at, output, span_id)
           select id, tenant_id, 1, trigger_node_id, :triggerType, 'completed',
-                 :acceptedAt, :acceptedAt, '{}'::jsonb
+                 :acceptedAt, :acceptedAt, '{}'::jsonb, :spanId
           from inserted)
       select %s from inserted
       """
@@ -168,7 +168,9 @@ public class RunRepository {
     return bind(
             jdbc.sql(INSERT_ACCEPTED_RUN)
                 .param("triggerType", triggerType)
-                .param("acceptedAt", acceptedAt),
+                .param("acceptedAt", acceptedAt)
+                // the trigger node ran in the request that accepted the run
+                .param("spanId", CurrentTrace.spanId().orElse(null)),
             run)
         .query(mapper)
         .optional();
@@ -310,16 +312,17 @@ public class RunRepository {
       """
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
-                                    started_at, completed_at, output, error)
+                                    started_at, completed_at, output, error, span_id)
           select r.id, r.tenant_id, e.seq, e.node_id, e.node_type, e.status, e.started_at,
-                 e.completed_at, e.output, e.error
+                 e.completed_at, e.output, e.error, e.span_id
           from jsonb_to_recordset(cast(:entries as jsonb)) as e(
                    seq int, node_id text, node_type text, status text, started_at text,
-                   completed_at text, output jsonb, error text)
+                   completed_at text, output jsonb, error text, span_id text)
           join automation_run r on r.id = :runId
           on conflict (run_id, seq) do update set
               status = excluded.status, completed_at = excluded.completed_at,
-              output = excluded.output, error = excluded.error
+              output = excluded.output, error = excluded.error,
+              span_id = coalesce(excluded.span_id, run_node_log.span_id)
           where excluded.status <> 'running')
       """;
 
@@ -408,7 +411,10 @@ public class RunRepository {
     return json.write(bySeq.values());
   }
 
-  /** The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}. */
+  /**
+   * The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}, and
+   * spanId (the span the node ran in) when it ran in a trace.
+   */
   private static Map<String, Object> specEntry(NodeLogEntry logged) {
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("nodeId", logged.nodeId());
@@ -420,6 +426,9 @@ public class RunRepository {
       entry.put("error", logged.error());
     } else {
       entry.put("output", logged.output());
+    }
+    if (logged.spanId() != null) {
+      entry.put("spanId", logged.spanId());
     }
     return entry;
   }
@@ -433,7 +442,8 @@ public class RunRepository {
   List<NodeLogEntry> loggedNodes(UUID runId) {
     return jdbc.sql(
             """
-            select seq, node_id, node_type, status, started_at, completed_at, output, error
+            select seq, node_id, node_type, status, started_at, completed_at, output, error,
+                   span_id
             from run_node_log where run_id = :runId order by seq
             """)
         .param("runId", runId)
@@ -447,7 +457,8 @@ public class RunRepository {
                     rs.getString("started_at"),
                     rs.getString("completed_at"),
                     rs.getString("error") != null ? null : json.readMap(rs.getString("output")),
-                    rs.getString("error")))
+                    rs.getString("error"),
+                    rs.getString("span_id")))
         .list();
   }
 

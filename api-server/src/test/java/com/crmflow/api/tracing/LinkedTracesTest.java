@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -125,6 +126,44 @@ class LinkedTracesTest extends ApiTest {
                 .filter(s -> s.getTraceId().equals(runTrace))
                 .map(SpanData::getName))
         .contains("StartWorkflow:AutomationRunWorkflow");
+  }
+
+  @Test
+  void aWebhookDeliveryCarriesATraceparentOfItsOwnTraceLinkedToTheWrite() {
+    try (LocalHttpServer receiver = new LocalHttpServer()) {
+      receiver.answer("/delivered", 200, "{}");
+      ApiResponse subscribed =
+          tenant
+              .api()
+              .post(
+                  "/api/v1/webhooks/subscribe",
+                  Map.of("url", receiver.url("/delivered"), "events", List.of("contact.created")));
+      assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+      String writeTrace = traceId();
+
+      ApiResponse created =
+          tracedAs(tenant.api(), writeTrace, writeTrace.substring(16))
+              .post("/api/v1/contacts", Map.of("email", "delivered@example.com"));
+      assertThat(created.status()).as(created.toString()).isEqualTo(201);
+
+      String traceparent =
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(
+                  () ->
+                      receiver.received("/delivered").stream()
+                          .map(r -> r.header("traceparent"))
+                          .findFirst()
+                          .orElse(null),
+                  header -> header != null);
+      assertThat(traceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]");
+      String deliveryTrace = traceparent.split("-")[1];
+      assertThat(deliveryTrace).isNotEqualTo(writeTrace);
+      SpanData root = linkedRoot("webhook delivery contact.created", deliveryTrace);
+      assertThat(root.getLinks())
+          .extracting(link -> link.getSpanContext().getTraceId())
+          .containsExactly(writeTrace);
+    }
   }
 
   @Test

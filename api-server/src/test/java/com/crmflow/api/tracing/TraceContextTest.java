@@ -82,6 +82,21 @@ class TraceContextTest extends ApiTest {
     assertThat(sent.split("-")[2]).isNotEqualTo(callerSpan);
     ApiResponse stored = tenant.api().get("/api/v1/automation-runs/" + runId);
     assertThat(stored.text("/run/trace_id")).isEqualTo(traceId);
+    // each node names the span it ran in: the trigger its request's (a child of the caller's),
+    // the call the workflow task's
+    JsonNode log = stored.at("/run/node_log");
+    assertThat(log.get(0).get("spanId").asString())
+        .matches("[0-9a-f]{16}")
+        .isNotEqualTo(callerSpan);
+    assertThat(log.get(1).get("spanId").asString())
+        .matches("[0-9a-f]{16}")
+        .isNotEqualTo(log.get(0).get("spanId").asString());
+    assertThat(
+            jdbc.sql("select span_id from run_node_log where run_id = :id and seq = 2")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .isEqualTo(log.get(1).get("spanId").asString());
     assertThat(
             jdbc.sql("select trace_id from automation_run where id = :id")
                 .param("id", UUID.fromString(runId))
