@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.HttpsReceiver;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -20,12 +20,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
@@ -47,6 +50,19 @@ class LinkedTracesTest extends ApiTest {
   }
 
   @Autowired InMemorySpanExporter spans;
+
+  /** The webhook receiver: HTTPS with a self-signed certificate the service trusts. */
+  private static final HttpsReceiver RECEIVER = new HttpsReceiver();
+
+  @DynamicPropertySource
+  static void receiver(DynamicPropertyRegistry registry) {
+    registry.add("crm.http.trusted-certificates", () -> RECEIVER.certificatePem().toString());
+  }
+
+  @AfterAll
+  static void stopReceiver() {
+    RECEIVER.close();
+  }
 
   private TenantClient tenant;
 
@@ -130,40 +146,38 @@ class LinkedTracesTest extends ApiTest {
 
   @Test
   void aWebhookDeliveryCarriesATraceparentOfItsOwnTraceLinkedToTheWrite() {
-    try (LocalHttpServer receiver = new LocalHttpServer()) {
-      receiver.answer("/delivered", 200, "{}");
-      ApiResponse subscribed =
-          tenant
-              .api()
-              .post(
-                  "/api/v1/webhooks/subscribe",
-                  Map.of("url", receiver.url("/delivered"), "events", List.of("contact.created")));
-      assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
-      String writeTrace = traceId();
+    RECEIVER.answer("/delivered", 200);
+    ApiResponse subscribed =
+        tenant
+            .api()
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of("url", RECEIVER.url("/delivered"), "events", List.of("contact.created")));
+    assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+    String writeTrace = traceId();
 
-      ApiResponse created =
-          tracedAs(tenant.api(), writeTrace, writeTrace.substring(16))
-              .post("/api/v1/contacts", Map.of("email", "delivered@example.com"));
-      assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    ApiResponse created =
+        tracedAs(tenant.api(), writeTrace, writeTrace.substring(16))
+            .post("/api/v1/contacts", Map.of("email", "delivered@example.com"));
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
 
-      String traceparent =
-          await()
-              .atMost(Duration.ofSeconds(20))
-              .until(
-                  () ->
-                      receiver.received("/delivered").stream()
-                          .map(r -> r.header("traceparent"))
-                          .findFirst()
-                          .orElse(null),
-                  header -> header != null);
-      assertThat(traceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]");
-      String deliveryTrace = traceparent.split("-")[1];
-      assertThat(deliveryTrace).isNotEqualTo(writeTrace);
-      SpanData root = linkedRoot("webhook delivery contact.created", deliveryTrace);
-      assertThat(root.getLinks())
-          .extracting(link -> link.getSpanContext().getTraceId())
-          .containsExactly(writeTrace);
-    }
+    String traceparent =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    RECEIVER.received("/delivered").stream()
+                        .map(r -> r.header("traceparent"))
+                        .findFirst()
+                        .orElse(null),
+                header -> header != null);
+    assertThat(traceparent).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    String deliveryTrace = traceparent.split("-")[1];
+    assertThat(deliveryTrace).isNotEqualTo(writeTrace);
+    SpanData root = linkedRoot("webhook delivery contact.created", deliveryTrace);
+    assertThat(root.getLinks())
+        .extracting(link -> link.getSpanContext().getTraceId())
+        .containsExactly(writeTrace);
   }
 
   @Test
