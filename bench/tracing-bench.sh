@@ -37,10 +37,21 @@ settings() { # configuration → the service's tracing settings
     on-0.1) echo "$EXPORT --management.tracing.sampling.probability=0.1" ;;
   esac
 }
+# trigger-bench.sh's fixed ports (service, dev server, its UI, PostgreSQL): the service of the
+# run before may still be letting go of them
+ports_free() {
+  local port
+  for port in 8090 7299 8299 ${PGPORT:-55439}; do
+    if (echo > /dev/tcp/127.0.0.1/$port) 2> /dev/null; then return 1; fi
+  done
+}
 for round in $(seq 1 "$ROUNDS"); do
   for config in off on-1.0 on-0.1; do
+    for _ in $(seq 1 60); do ports_free && break; sleep 1; done
     SERVICE_ARGS=$(settings $config) FLOWS=a bench/trigger-bench.sh "$N" "$C" > "$LOGS/run.log" 2>&1 || {
+      echo "trigger-bench.sh failed ($config, round $round):" >&2
       cat "$LOGS/run.log" >&2
+      tail -20 target/trigger-bench-service.log >&2 || true
       exit 1
     }
     result=$(grep '^RESULT label=flow-a ' "$LOGS/run.log" | tail -1)

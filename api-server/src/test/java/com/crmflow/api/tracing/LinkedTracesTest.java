@@ -13,6 +13,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.HttpsReceiver;
+import com.crmflow.api.support.LocalHttpServer;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -33,9 +34,10 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Runs that start on their own (a CRM event's, an enrollment's) trace on their own: the run's trace
- * is a new one, not the trace of the request that caused it, and its root span links to the
- * request's span. The service's spans are read from an in-memory exporter beside its own.
+ * Runs that start on their own (a CRM event's, an enrollment's, a webhook delivery) trace on their
+ * own: the run's trace is a new one, not the trace of the request that caused it, and its root span
+ * links to the request's span. The service's spans are read from an in-memory exporter beside its
+ * own; the OTLP exporter of the standard setting sends them to a receiver on loopback as well.
  */
 @Import(LinkedTracesTest.Spans.class)
 @TestPropertySource(properties = "management.tracing.sampling.probability=1.0")
@@ -54,14 +56,41 @@ class LinkedTracesTest extends ApiTest {
   /** The webhook receiver: HTTPS with a self-signed certificate the service trusts. */
   private static final HttpsReceiver RECEIVER = new HttpsReceiver();
 
+  /** An OTLP/HTTP collector's address: what it receives is kept. */
+  private static final LocalHttpServer COLLECTOR = new LocalHttpServer();
+
   @DynamicPropertySource
   static void receiver(DynamicPropertyRegistry registry) {
     registry.add("crm.http.trusted-certificates", () -> RECEIVER.certificatePem().toString());
+    COLLECTOR.answer("/v1/traces", 200, "");
+    registry.add(
+        "management.opentelemetry.tracing.export.otlp.endpoint", () -> COLLECTOR.url("/v1/traces"));
+    registry.add("management.opentelemetry.tracing.export.schedule-delay", () -> "100ms");
   }
 
   @AfterAll
-  static void stopReceiver() {
+  static void stopReceivers() {
     RECEIVER.close();
+    COLLECTOR.close();
+  }
+
+  @Test
+  void spansGoToTheOtlpEndpointOfTheStandardSetting() {
+    String marker = "/api/v1/contacts/" + UUID.randomUUID();
+    assertThat(tenant.api().get(marker).status()).isEqualTo(404);
+
+    // OTLP/HTTP protobuf: the strings (span names, attributes, the resource) travel as UTF-8
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                COLLECTOR.received("/v1/traces").stream()
+                    .anyMatch(
+                        r ->
+                            r.method().equals("POST")
+                                && "application/x-protobuf".equals(r.header("Content-Type"))
+                                && r.body().contains("crm-api-server")
+                                && r.body().contains(marker)));
   }
 
   private TenantClient tenant;
