@@ -5,8 +5,8 @@
 #   [ROUNDS=3] [WARMUP=3000] bench/tracing-bench.sh [N] [CONCURRENCY]
 # The configurations alternate (off, 1.0, 0.1, off, 1.0, 0.1, ...), ROUNDS times each, each a
 # fresh service (trigger-bench.sh), so load from elsewhere on the machine spreads over all three.
-# Prints a RESULT line per run (completed runs/s, the service's CPU per completed run) and, per
-# configuration, the range over its runs. The Zipkin server is the jar Maven copies into
+# Prints a RESULT line per run (runs completed and accepted, completed runs/s, the service's CPU
+# per completed run) and, per configuration, the range over its runs. The Zipkin server is the jar Maven copies into
 # api-server/target/tracing-backend (./mvnw -B -pl api-server process-test-resources).
 # Needs what trigger-bench.sh needs.
 set -euo pipefail
@@ -56,10 +56,11 @@ for round in $(seq 1 "$ROUNDS"); do
     }
     result=$(grep '^RESULT label=flow-a ' "$LOGS/run.log" | tail -1)
     completed=$(grep -o 'completed=[0-9]*' <<< "$result" | cut -d= -f2)
+    accepted=$(grep -o 'accepted=[0-9]*' <<< "$result" | cut -d= -f2)
     per_s=$(grep -o 'throughput_per_s=[0-9.]*' <<< "$result" | cut -d= -f2 || true)
     cpu=$(grep '^CPU flow-a per completed run' "$LOGS/run.log" | grep -o 'service [0-9.]* ms' | cut -d' ' -f2)
     busy=$(grep '^machine busy over flow-a' "$LOGS/run.log" | grep -o '[0-9]*%' | head -1)
-    echo "RESULT config=$config round=$round completed=$completed completed_per_s=${per_s:-?} service_cpu_ms_per_run=$cpu machine_busy=$busy"
+    echo "RESULT config=$config round=$round completed=$completed accepted=$accepted completed_per_s=${per_s:-?} service_cpu_ms_per_run=$cpu machine_busy=$busy"
     echo "$config ${per_s:-0} $cpu" >> "$LOGS/all"
   done
 done
