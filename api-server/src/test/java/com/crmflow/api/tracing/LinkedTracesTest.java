@@ -37,10 +37,15 @@ import tools.jackson.databind.JsonNode;
  * Runs that start on their own (a CRM event's, an enrollment's, a webhook delivery) trace on their
  * own: the run's trace is a new one, not the trace of the request that caused it, and its root span
  * links to the request's span. The service's spans are read from an in-memory exporter beside its
- * own; the OTLP exporter of the standard setting sends them to a receiver on loopback as well.
+ * own; the OTLP exporter of the standard setting sends them to a receiver on loopback as well. GET
+ * /api/v1/me names the tracing UI configured (crm.tracing.ui-url), which the console links.
  */
 @Import(LinkedTracesTest.Spans.class)
-@TestPropertySource(properties = "management.tracing.sampling.probability=1.0")
+@TestPropertySource(
+    properties = {
+      "management.tracing.sampling.probability=1.0",
+      "crm.tracing.ui-url=http://127.0.0.1:9411/zipkin/traces/{trace_id}"
+    })
 class LinkedTracesTest extends ApiTest {
 
   @TestConfiguration(proxyBeanMethods = false)
@@ -72,6 +77,12 @@ class LinkedTracesTest extends ApiTest {
   static void stopReceivers() {
     RECEIVER.close();
     COLLECTOR.close();
+  }
+
+  @Test
+  void meNamesTheTracingUiWhereARunsTraceOpens() {
+    assertThat(tenant.api().get("/api/v1/me").text("/trace_ui_url"))
+        .isEqualTo("http://127.0.0.1:9411/zipkin/traces/{trace_id}");
   }
 
   @Test
