@@ -57,7 +57,7 @@ public class LinkedTraces {
 
   /**
    * Runs {@code work} in a new trace whose root span, {@code name}, links to the current span (the
-   * cause is what runs now: a request, an activity).
+   * cause is what this thread runs: a request, an activity).
    */
   public <T> T inNewTraceFromHere(String name, Supplier<T> work) {
     return inNewTrace(name, Span.current().getSpanContext(), work);
