@@ -10,7 +10,8 @@
 # busy the whole machine was (from /proc, over the measured part). WARMUP triggers (the
 # harness sends at most 20 s of them) go first and are not measured: they let the JIT compile
 # the hot paths, as in a service that has been up for a while. BENCH_JAVA_OPTS: JVM options
-# (default -Xmx2g); JAVA: the java command (default java). The service's log is kept in target/trigger-bench-service.log.
+# (default -Xmx2g); JAVA: the java command (default java); SERVICE_ARGS: more --name=value
+# settings of the service (tracing-bench.sh sets its tracing with them). The service's log is kept in target/trigger-bench-service.log.
 # HEAP_AFTER_S=S: S seconds after the last flow, the service's heap after a full GC (jcmd).
 # After each flow it prints where the measured runs spent their time, from the run records
 # (bench/run-phases.sql, with psql on the embedded PostgreSQL at PGPORT, default 55439).
@@ -35,7 +36,8 @@ JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
   --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
   --crm.embedded.temporal-ui-port=8299 \
   --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
-  --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
+  --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN \
+  ${SERVICE_ARGS:-} > "$DATA/service.log" 2>&1 &
 SERVICE=$!
 trap 'rc=$?; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done

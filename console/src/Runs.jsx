@@ -269,6 +269,8 @@ function RunView({ me, sequence, runId }) {
   const temporal =
     me.temporal_ui_url &&
     `${me.temporal_ui_url}/namespaces/${encodeURIComponent(me.temporal_namespace)}/workflows/${encodeURIComponent(run.workflow_id)}`;
+  const trace =
+    me.trace_ui_url && run.trace_id && me.trace_ui_url.replaceAll('{trace_id}', run.trace_id);
   return (
     <main className="run">
       <section className="canvas-area">
@@ -306,6 +308,11 @@ function RunView({ me, sequence, runId }) {
           {temporal && (
             <a href={temporal} target="_blank" rel="noreferrer">
               Open in the Temporal UI
+            </a>
+          )}
+          {trace && (
+            <a href={trace} target="_blank" rel="noreferrer">
+              Open the trace
             </a>
           )}
         </div>

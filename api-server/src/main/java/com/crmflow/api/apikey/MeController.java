@@ -14,8 +14,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET /api/v1/me}: the calling key as the API sees it, with any scope. Clients (the console
  * among them) read what they may do from it instead of trying: {@code {tenant_id, api_key_id,
- * scopes, temporal_ui_url, temporal_namespace}}. temporal_ui_url is {@code crm.temporal.ui-url}, or
- * the embedded dev server's UI, or null.
+ * scopes, temporal_ui_url, temporal_namespace, trace_ui_url}}. temporal_ui_url is {@code
+ * crm.temporal.ui-url}, or the embedded dev server's UI, or null; trace_ui_url is {@code
+ * crm.tracing.ui-url} (a trace's address with {@code {trace_id}} in it), or null.
  */
 @RestController
 class MeController {
@@ -39,14 +40,16 @@ class MeController {
         configuredUi != null && !configuredUi.isBlank()
             ? configuredUi
             : environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL),
-        environment.getProperty("spring.temporal.namespace", "default"));
+        environment.getProperty("spring.temporal.namespace", "default"),
+        properties.tracing().uiUrl());
   }
 
-  /** {@code {tenant_id, api_key_id, scopes, temporal_ui_url, temporal_namespace}}. */
+  /** {@code {tenant_id, api_key_id, scopes, temporal_ui_url, temporal_namespace, trace_ui_url}}. */
   record Me(
       UUID tenantId,
       UUID apiKeyId,
       Set<String> scopes,
       String temporalUiUrl,
-      String temporalNamespace) {}
+      String temporalNamespace,
+      String traceUiUrl) {}
 }

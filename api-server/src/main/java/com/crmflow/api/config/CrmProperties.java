@@ -48,7 +48,8 @@ public record CrmProperties(
     @DefaultValue @Valid Retention retention,
     @DefaultValue @Valid SecurityEvents securityEvents,
     @DefaultValue @Valid Idempotency idempotency,
-    @DefaultValue @Valid Chat chat) {
+    @DefaultValue @Valid Chat chat,
+    @DefaultValue @Valid Tracing tracing) {
 
   /**
    * The embedded defaults: each part starts only while its real counterpart is not configured
@@ -70,6 +71,22 @@ public record CrmProperties(
    *     embedded dev server's UI, if it runs
    */
   public record Temporal(String cli, String uiUrl) {}
+
+  /**
+   * The tracing UI an operator opens a run's trace in (the spans themselves go where the standard
+   * settings say: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, management.opentelemetry.*,
+   * management.tracing.*).
+   *
+   * @param uiUrl the address of one trace in the tracing UI, with {@code {trace_id}} where the
+   *     trace id goes (Jaeger: {@code http://jaeger:16686/trace/{trace_id}}, Zipkin: {@code
+   *     http://zipkin:9411/zipkin/traces/{trace_id}}); linked from the console's run view and GET
+   *     /api/v1/me. Unset: no link.
+   */
+  public record Tracing(
+      @Pattern(
+              regexp = "https?://\\S*\\{trace_id}\\S*",
+              message = "must be an http(s) address with \\{trace_id\\} where the trace id goes")
+          String uiUrl) {}
 
   /**
    * @param apiKey a key to create on first start (in tenant "default", every scope) if absent

@@ -11,6 +11,7 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
@@ -18,6 +19,8 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.event.EventNames;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.util.ArrayList;
@@ -47,6 +50,7 @@ class EnrollmentService {
   private final ContactRepository contacts;
   private final RunRepository runs;
   private final RunStarter starter;
+  private final LinkedTraces traces;
   private final EventOutbox events;
   private final WorkflowClient temporal;
   private final TransactionTemplate transaction;
@@ -60,7 +64,9 @@ class EnrollmentService {
       RunStarter starter,
       EventOutbox events,
       WorkflowClient temporal,
-      TransactionTemplate transaction) {
+      TransactionTemplate transaction,
+      LinkedTraces traces) {
+    this.traces = traces;
     this.enrollments = enrollments;
     this.sequences = sequences;
     this.canvases = canvases;
@@ -98,6 +104,8 @@ class EnrollmentService {
     String firstStep = firstStep(canvas);
     UUID newRunId = UUID.randomUUID();
     AutomationRun[] started = new AutomationRun[1];
+    // the enrollment's run traces on its own (its steps may come days later), linked to this call
+    Context[] runTrace = new Context[1];
     Enrollment enrollment =
         transaction.execute(
             tx -> {
@@ -112,29 +120,36 @@ class EnrollmentService {
               payload.put("contact_id", target.contact().id().toString());
               payload.put("enrolled_at", upserted.enrolledAt().toString());
               started[0] =
-                  runs.insert(
-                          new RunRepository.NewRun(
-                              newRunId,
-                              tenantId,
-                              sequence.id(),
-                              sequence.currentVersion(),
-                              firstStep,
-                              firstStep,
-                              payload,
-                              null,
-                              null,
-                              EnrollmentWorkflow.workflowId(
-                                  tenantId.toString(),
-                                  sequence.id().toString(),
-                                  target.contact().id().toString()),
-                              upserted.id()))
-                      .orElseThrow();
+                  traces.inNewTraceFromHere(
+                      "enrollment",
+                      () -> {
+                        runTrace[0] = Context.current();
+                        return runs.insert(
+                                new RunRepository.NewRun(
+                                    newRunId,
+                                    tenantId,
+                                    sequence.id(),
+                                    sequence.currentVersion(),
+                                    firstStep,
+                                    firstStep,
+                                    payload,
+                                    null,
+                                    null,
+                                    EnrollmentWorkflow.workflowId(
+                                        tenantId.toString(),
+                                        sequence.id().toString(),
+                                        target.contact().id().toString()),
+                                    upserted.id()))
+                            .orElseThrow();
+                      });
               events.emit(
                   tenantId, EventNames.SEQUENCE_ENROLLED, eventData(upserted, sequence.name()));
               return upserted;
             });
     if (started[0] != null) {
-      starter.startSoon(started[0], canvas);
+      try (Scope ignored = runTrace[0].makeCurrent()) {
+        starter.startSoon(started[0], canvas);
+      }
     }
     return new Enrolled(enrollment, sequence.name());
   }

@@ -10,6 +10,8 @@ import java.util.UUID;
  * @param cause the run whose write produced it, or null (an API client's call)
  * @param granted for an event a run's write produced, the automations it starts, decided in the
  *     write's transaction ({@code event_outbox.granted}); null when that was not decided
+ * @param traceparent the W3C traceparent of the request or activity that wrote it (the runs it
+ *     starts trace on their own, linked to it); null outside a trace
  */
 public record DispatchedEvent(
     long id,
@@ -18,7 +20,19 @@ public record DispatchedEvent(
     String event,
     Map<String, Object> envelope,
     EventCause cause,
-    List<UUID> granted) {
+    List<UUID> granted,
+    String traceparent) {
+
+  public DispatchedEvent(
+      long id,
+      UUID tenantId,
+      UUID eventId,
+      String event,
+      Map<String, Object> envelope,
+      EventCause cause,
+      List<UUID> granted) {
+    this(id, tenantId, eventId, event, envelope, cause, granted, null);
+  }
 
   public DispatchedEvent(
       long id,

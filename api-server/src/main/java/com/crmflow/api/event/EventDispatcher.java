@@ -184,7 +184,7 @@ class EventDispatcher implements SchedulingConfigurer {
     return jdbc.sql(
             """
             select id, tenant_id, event_id, event, envelope::text as envelope,
-                   cause::text as cause, granted::text as granted
+                   cause::text as cause, granted::text as granted, traceparent
             from event_outbox
             where dispatched_at is null order by id limit :limit
             """)
@@ -204,7 +204,8 @@ class EventDispatcher implements SchedulingConfigurer {
                         ? null
                         : json.readList(rs.getString("granted")).stream()
                             .map(id -> UUID.fromString(String.valueOf(id)))
-                            .toList()))
+                            .toList(),
+                    rs.getString("traceparent")))
         .list();
   }
 }

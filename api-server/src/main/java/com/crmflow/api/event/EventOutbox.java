@@ -1,6 +1,7 @@
 package com.crmflow.api.event;
 
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.tracing.LinkedTraces;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -69,11 +70,14 @@ public class EventOutbox {
     envelope.put("data", data);
     Caused caused = CAUSED.get();
     EventCause cause = caused == null ? null : caused.cause();
+    String traceparent = LinkedTraces.currentTraceparent();
     long id =
         jdbc.sql(
                 """
-                insert into event_outbox (tenant_id, event_id, event, envelope, cause)
-                values (:tenantId, :eventId, :event, :envelope::jsonb, :cause::jsonb)
+                insert into event_outbox (tenant_id, event_id, event, envelope, cause,
+                                          traceparent)
+                values (:tenantId, :eventId, :event, :envelope::jsonb, :cause::jsonb,
+                        :traceparent)
                 returning id
                 """)
             .param("tenantId", tenantId)
@@ -81,10 +85,15 @@ public class EventOutbox {
             .param("event", event)
             .param("envelope", json.write(envelope))
             .param("cause", cause == null ? null : json.write(cause.asMap()))
+            .param("traceparent", traceparent)
             .query(Long.class)
             .single();
     if (caused != null) {
-      caused.emitted().add(new DispatchedEvent(id, tenantId, eventId, event, envelope, cause));
+      caused
+          .emitted()
+          .add(
+              new DispatchedEvent(
+                  id, tenantId, eventId, event, envelope, cause, null, traceparent));
     }
     return eventId;
   }

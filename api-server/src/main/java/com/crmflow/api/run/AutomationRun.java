@@ -8,8 +8,9 @@ import java.util.UUID;
 
 /**
  * A run record (the spec's Automation run), plus workflow_id (where to find it in the Temporal UI),
- * canvas_version, retry_of and enrollment_id (set for the runs of sequence enrollments). node_log
- * entries keep the spec's camelCase names.
+ * canvas_version, retry_of and enrollment_id (set for the runs of sequence enrollments), and
+ * trace_id: the W3C trace (32 lowercase hex digits) the run was accepted and started in, null for
+ * runs older than tracing. node_log entries keep the spec's camelCase names.
  */
 public record AutomationRun(
     UUID id,
@@ -27,7 +28,14 @@ public record AutomationRun(
     UUID enrollmentId,
     OffsetDateTime startedAt,
     OffsetDateTime completedAt,
-    OffsetDateTime createdAt) {
+    OffsetDateTime createdAt,
+    @Schema(
+            description =
+                "the W3C trace id of the trace the run was accepted and started in (32 lowercase"
+                    + " hex digits); null for runs recorded before tracing",
+            example = "4bf92f3577b34da6a3ce929d0e0e4736",
+            nullable = true)
+        String traceId) {
 
   public AutomationRun withNodeLog(List<Map<String, Object>> log) {
     return new AutomationRun(
@@ -46,6 +54,7 @@ public record AutomationRun(
         enrollmentId,
         startedAt,
         completedAt,
-        createdAt);
+        createdAt,
+        traceId);
   }
 }

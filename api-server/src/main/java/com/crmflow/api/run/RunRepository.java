@@ -2,6 +2,7 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.shared.text.NulCharacters;
+import com.crmflow.shared.tracing.CurrentTrace;
 import com.crmflow.workflow.run.NodeLogEntry;
 import com.crmflow.workflow.run.RunResult;
 import java.time.OffsetDateTime;
@@ -21,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at
+      completed_at, created_at, trace_id
       """;
 
   private final JdbcClient jdbc;
@@ -49,7 +50,8 @@ public class RunRepository {
                 rs.getObject("enrollment_id", UUID.class),
                 rs.getObject("started_at", OffsetDateTime.class),
                 rs.getObject("completed_at", OffsetDateTime.class),
-                rs.getObject("created_at", OffsetDateTime.class));
+                rs.getObject("created_at", OffsetDateTime.class),
+                rs.getString("trace_id"));
   }
 
   /**
@@ -99,13 +101,13 @@ public class RunRepository {
       """
       insert into automation_run (id, tenant_id, sequence_id, canvas_version,
           trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
-          retry_of, enrollment_id)
+          retry_of, enrollment_id, trace_id)
       """;
 
   private static final String NEW_RUN_VALUES =
       """
       :id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId
+      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId, :traceId
       """;
 
   private static final String UNLESS_KEY_USED =
@@ -139,9 +141,9 @@ public class RunRepository {
       inserted as (%s select %s from target %s returning *),
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
-                                    status, started_at, completed_at, output)
+                                    status, started_at, completed_at, output, span_id)
           select id, tenant_id, 1, trigger_node_id, :triggerType, 'completed',
-                 :acceptedAt, :acceptedAt, '{}'::jsonb
+                 :acceptedAt, :acceptedAt, '{}'::jsonb, :spanId
           from inserted)
       select %s from inserted
       """
@@ -166,7 +168,9 @@ public class RunRepository {
     return bind(
             jdbc.sql(INSERT_ACCEPTED_RUN)
                 .param("triggerType", triggerType)
-                .param("acceptedAt", acceptedAt),
+                .param("acceptedAt", acceptedAt)
+                // the trigger node ran in the request that accepted the run
+                .param("spanId", CurrentTrace.spanId().orElse(null)),
             run)
         .query(mapper)
         .optional();
@@ -189,7 +193,9 @@ public class RunRepository {
                 : com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
-        .param("enrollmentId", run.enrollmentId());
+        .param("enrollmentId", run.enrollmentId())
+        // the trace the run is accepted in, which its workflow start continues
+        .param("traceId", CurrentTrace.traceId().orElse(null));
   }
 
   public Optional<AutomationRun> findByIdempotencyKey(
@@ -306,16 +312,17 @@ public class RunRepository {
       """
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
-                                    started_at, completed_at, output, error)
+                                    started_at, completed_at, output, error, span_id)
           select r.id, r.tenant_id, e.seq, e.node_id, e.node_type, e.status, e.started_at,
-                 e.completed_at, e.output, e.error
+                 e.completed_at, e.output, e.error, e.span_id
           from jsonb_to_recordset(cast(:entries as jsonb)) as e(
                    seq int, node_id text, node_type text, status text, started_at text,
-                   completed_at text, output jsonb, error text)
+                   completed_at text, output jsonb, error text, span_id text)
           join automation_run r on r.id = :runId
           on conflict (run_id, seq) do update set
               status = excluded.status, completed_at = excluded.completed_at,
-              output = excluded.output, error = excluded.error
+              output = excluded.output, error = excluded.error,
+              span_id = coalesce(excluded.span_id, run_node_log.span_id)
           where excluded.status <> 'running')
       """;
 
@@ -404,7 +411,10 @@ public class RunRepository {
     return json.write(bySeq.values());
   }
 
-  /** The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}. */
+  /**
+   * The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}, and
+   * spanId (the span the node ran in) when it ran in a trace.
+   */
   private static Map<String, Object> specEntry(NodeLogEntry logged) {
     Map<String, Object> entry = new LinkedHashMap<>();
     entry.put("nodeId", logged.nodeId());
@@ -416,6 +426,9 @@ public class RunRepository {
       entry.put("error", logged.error());
     } else {
       entry.put("output", logged.output());
+    }
+    if (logged.spanId() != null) {
+      entry.put("spanId", logged.spanId());
     }
     return entry;
   }
@@ -429,7 +442,8 @@ public class RunRepository {
   List<NodeLogEntry> loggedNodes(UUID runId) {
     return jdbc.sql(
             """
-            select seq, node_id, node_type, status, started_at, completed_at, output, error
+            select seq, node_id, node_type, status, started_at, completed_at, output, error,
+                   span_id
             from run_node_log where run_id = :runId order by seq
             """)
         .param("runId", runId)
@@ -443,7 +457,8 @@ public class RunRepository {
                     rs.getString("started_at"),
                     rs.getString("completed_at"),
                     rs.getString("error") != null ? null : json.readMap(rs.getString("output")),
-                    rs.getString("error")))
+                    rs.getString("error"),
+                    rs.getString("span_id")))
         .list();
   }
 

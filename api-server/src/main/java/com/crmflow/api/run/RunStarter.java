@@ -22,6 +22,7 @@ import com.crmflow.workflow.run.RunResult;
 import com.crmflow.workflow.run.RunResume;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.opentelemetry.context.Context;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
@@ -160,12 +161,13 @@ public class RunStarter {
    * starts queued) is the reconciler's.
    */
   public void startSoon(AutomationRun run, Canvas canvas) {
-    starts.execute(() -> start(run, canvas, false, null));
+    // the start continues the trace of the request that accepted the run
+    starts.execute(Context.current().wrap((Runnable) () -> start(run, canvas, false, null)));
   }
 
   /** As {@link #startSoon}, for a run inserted with its trigger's log entry (insertAccepted). */
   public void startAccepted(AutomationRun run, Canvas canvas) {
-    starts.execute(() -> start(run, canvas, true, null));
+    starts.execute(Context.current().wrap((Runnable) () -> start(run, canvas, true, null)));
   }
 
   /**
@@ -489,6 +491,7 @@ public class RunStarter {
             failed.workflowId(),
             failed.id(),
             failed.enrollmentId(),
+            null,
             null,
             null,
             null);

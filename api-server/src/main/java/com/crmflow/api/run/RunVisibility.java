@@ -100,7 +100,8 @@ class RunVisibility {
         run.enrollmentId(),
         run.startedAt(),
         run.completedAt(),
-        run.createdAt());
+        run.createdAt(),
+        run.traceId());
   }
 
   /** The read scopes of the records the run can hold that the caller lacks, sorted. */

@@ -5,6 +5,7 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -24,7 +25,11 @@ class ScheduleActivitiesImpl implements ScheduleActivities {
   private final RunRepository runs;
   private final RunStarter starter;
 
-  ScheduleActivitiesImpl(SequenceRepository sequences, RunRepository runs, RunStarter starter) {
+  private final LinkedTraces traces;
+
+  ScheduleActivitiesImpl(
+      SequenceRepository sequences, RunRepository runs, RunStarter starter, LinkedTraces traces) {
+    this.traces = traces;
     this.sequences = sequences;
     this.runs = runs;
     this.starter = starter;
@@ -46,20 +51,25 @@ class ScheduleActivitiesImpl implements ScheduleActivities {
     Map<String, Object> payload = new LinkedHashMap<>();
     payload.put("scheduled_at", scheduledAt);
     payload.put("node_id", nodeId);
-    Optional<AutomationRun> inserted =
-        runs.insert(
-            new RunRepository.NewRun(
-                runId,
-                tenant,
-                sequence,
-                canvasVersion,
-                nodeId,
-                nodeId,
-                payload,
-                "schedule:" + scheduledAt,
-                null));
-    // a repeat of this activity finds the run stored; the reconciler starts it if need be
-    inserted.ifPresent(starter::start);
-    return runId.toString();
+    // the run's trace starts here, linked to the schedule's fire (this activity)
+    return traces.inNewTraceFromHere(
+        "schedule fire",
+        () -> {
+          Optional<AutomationRun> inserted =
+              runs.insert(
+                  new RunRepository.NewRun(
+                      runId,
+                      tenant,
+                      sequence,
+                      canvasVersion,
+                      nodeId,
+                      nodeId,
+                      payload,
+                      "schedule:" + scheduledAt,
+                      null));
+          // a repeat of this activity finds the run stored; the reconciler starts it if need be
+          inserted.ifPresent(starter::start);
+          return runId.toString();
+        });
   }
 }

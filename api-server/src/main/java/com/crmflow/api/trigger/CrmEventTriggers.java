@@ -10,9 +10,11 @@ import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.shared.outbound.CauseHeader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.context.Context;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,6 +64,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
   private final JsonColumns json;
   private final RunRepository runs;
   private final RunStarter starter;
+  private final LinkedTraces traces;
   private final SequenceRepository sequences;
   private final int maxChainDepth;
   private final int maxRunsPerCause;
@@ -74,7 +77,9 @@ public class CrmEventTriggers implements OutboxEventHandler {
       RunStarter starter,
       SequenceRepository sequences,
       CrmProperties properties,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      LinkedTraces traces) {
+    this.traces = traces;
     this.jdbc = jdbc;
     this.json = json;
     this.runs = runs;
@@ -136,22 +141,32 @@ public class CrmEventTriggers implements OutboxEventHandler {
             UUID.nameUUIDFromBytes(
                 ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
                     .getBytes(StandardCharsets.UTF_8));
+        // the run's trace starts here, linked to the request or activity that wrote the event
         Optional<AutomationRun> inserted =
-            runs.insert(
-                new RunRepository.NewRun(
-                    runId,
-                    event.tenantId(),
-                    trigger.sequenceId(),
-                    trigger.version(),
-                    trigger.nodeId(),
-                    trigger.nodeId(),
-                    payload(event),
-                    "event:" + event.eventId(),
-                    null));
+            traces.inNewTraceFrom(
+                "crm event " + event.event(),
+                event.traceparent(),
+                () -> {
+                  Optional<AutomationRun> stored =
+                      runs.insert(
+                          new RunRepository.NewRun(
+                              runId,
+                              event.tenantId(),
+                              trigger.sequenceId(),
+                              trigger.version(),
+                              trigger.nodeId(),
+                              trigger.nodeId(),
+                              payload(event),
+                              "event:" + event.eventId(),
+                              null));
+                  stored.ifPresent(
+                      run ->
+                          starts.add(Context.current().wrap(() -> starter.startSoon(run, null))));
+                  return stored;
+                });
         if (inserted.isPresent() && cause != null && event.granted() == null) {
           spent.merge(cause.root(), 1, Integer::sum);
         }
-        inserted.ifPresent(run -> starts.add(() -> starter.startSoon(run, null)));
       }
     }
     return starts;

@@ -1,5 +1,7 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.web.ProblemDetailsAdvice;
+import com.crmflow.shared.tracing.CurrentTrace;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -172,6 +174,7 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
     problem.put("status", status.value());
     problem.put("detail", detail);
     problem.put("instance", path);
+    CurrentTrace.traceId().ifPresent(id -> problem.put(ProblemDetailsAdvice.TRACE_ID, id));
     byte[] body = JSON.writeValueAsBytes(problem);
     response.setStatus(status.value());
     response.setHeader("Retry-After", Long.toString(retryAfter));

@@ -1,5 +1,6 @@
 package com.crmflow.api.web;
 
+import com.crmflow.shared.tracing.CurrentTrace;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +34,17 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 /**
  * The one place that turns exceptions into RFC 9457 problem details ({@code
  * application/problem+json} with status, title, detail and, for invalid input, {@code errors}: a
- * list of {@code {field, message}}). Spring MVC's own exceptions (415, 405, 406, ...) come through
- * {@link ResponseEntityExceptionHandler}; anything unexpected becomes a 500 that reveals nothing.
+ * list of {@code {field, message}}, and {@code trace_id}: the request's trace). Spring MVC's own
+ * exceptions (415, 405, 406, ...) come through {@link ResponseEntityExceptionHandler}; anything
+ * unexpected becomes a 500 that reveals nothing.
  */
 @RestControllerAdvice
 public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
+
+  /** The problem member that names the request's trace. */
+  public static final String TRACE_ID = "trace_id";
 
   /** SQLSTATEs of text the database cannot store: character_not_in_repertoire, untranslatable. */
   private static final Set<String> UNSTORABLE_TEXT = Set.of("22021", "22P05");
@@ -177,6 +182,9 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     if (response == null) {
       return null;
     }
+    if (response.getBody() instanceof ProblemDetail problem) {
+      withTraceId(problem);
+    }
     HttpHeaders merged = new HttpHeaders();
     merged.putAll(response.getHeaders());
     merged.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
@@ -184,8 +192,17 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
   }
 
   private static ResponseEntity<Object> problemResponse(ProblemDetail problem, HttpHeaders h) {
+    withTraceId(problem);
     h.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
     return new ResponseEntity<>(problem, h, problem.getStatus());
+  }
+
+  /**
+   * {@code trace_id}: the W3C trace of the request the problem answers (32 lowercase hex digits),
+   * what an operator searches the logs and the tracing UI for.
+   */
+  private static void withTraceId(ProblemDetail problem) {
+    CurrentTrace.traceId().ifPresent(id -> problem.setProperty(TRACE_ID, id));
   }
 
   private static FieldProblem describe(JacksonException e) {

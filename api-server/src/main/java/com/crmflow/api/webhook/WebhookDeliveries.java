@@ -5,6 +5,7 @@ import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.temporal.TenantFairness;
+import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;
@@ -44,12 +45,15 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
   private final WorkflowClient temporal;
   private final List<Long> retryDelaysMillis;
   private final Duration reconcileInterval;
+  private final LinkedTraces traces;
 
   WebhookDeliveries(
       WebhookRepository webhooks,
       JsonColumns json,
       WorkflowClient temporal,
-      CrmProperties properties) {
+      CrmProperties properties,
+      LinkedTraces traces) {
+    this.traces = traces;
     this.reconcileInterval = properties.runs().reconcileInterval();
     this.webhooks = webhooks;
     this.json = json;
@@ -82,7 +86,17 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
             .ifPresent(
                 delivery ->
                     starts.add(
-                        () -> start(event.tenantId().toString(), delivery, event.event(), false)));
+                        // a delivery's trace starts with its workflow, linked to the event's write
+                        () ->
+                            traces.inNewTraceFrom(
+                                "webhook delivery " + event.event(),
+                                event.traceparent(),
+                                () ->
+                                    start(
+                                        event.tenantId().toString(),
+                                        delivery,
+                                        event.event(),
+                                        false))));
       }
     }
     return starts;

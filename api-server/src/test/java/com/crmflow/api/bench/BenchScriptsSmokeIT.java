@@ -50,6 +50,28 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theTracingBenchRunsEachConfigurationAndPrintsItsRanges() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/tracing-bench.sh",
+            List.of("20", "2"),
+            withJar(Map.of("WARMUP", "0", "ROUNDS", "1")),
+            8);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    for (String config : List.of("off", "on-1.0", "on-0.1")) {
+      assertThat(run.lines())
+          .as(run.output())
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("RESULT config=" + config + " round=1 completed=20 ")
+                      .containsPattern(" service_cpu_ms_per_run=[0-9.]+ "))
+          .anySatisfy(line -> assertThat(line).startsWith("RANGE config=" + config + " runs=1 "));
+    }
+  }
+
+  @Test
   void theEnrollBenchRunsAndPrintsItsResults() throws Exception {
     BenchScript.Run run =
         BenchScript.run("bench/enroll-bench.sh", List.of("20", "2"), withJar(Map.of()), 3);

@@ -1,5 +1,7 @@
 package com.crmflow.shared.outbound;
 
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.ObservationExecChainHandler;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -40,6 +42,7 @@ import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -51,6 +54,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>TLS trusts the JVM's CAs plus the certificates in {@code crm.http.trusted-certificates} (a PEM
  * file; for receivers with a self-signed certificate in development and tests).
+ *
+ * <p>Each call is an observation of the application's registry: with tracing, a client span of the
+ * current trace whose W3C {@code traceparent} (and {@code tracestate}) the request carries.
  */
 @Component
 public class OutboundHttpClient implements DisposableBean {
@@ -78,8 +84,15 @@ public class OutboundHttpClient implements DisposableBean {
   private final CloseableHttpClient client;
 
   @Autowired
-  public OutboundHttpClient(DestinationPolicy policy, IntegrationProperties properties) {
-    this(policy, properties.http().trustedCertificates());
+  public OutboundHttpClient(
+      DestinationPolicy policy,
+      IntegrationProperties properties,
+      ObjectProvider<ObservationRegistry> observations) {
+    this(
+        policy,
+        SystemDefaultDnsResolver.INSTANCE,
+        sslContext(properties.http().trustedCertificates()),
+        observations.getIfAvailable(() -> ObservationRegistry.NOOP));
   }
 
   public OutboundHttpClient(DestinationPolicy policy, String trustedCertificates) {
@@ -88,8 +101,23 @@ public class OutboundHttpClient implements DisposableBean {
 
   /** With a given resolver underneath the guard (tests simulate DNS rebinding with it). */
   public OutboundHttpClient(DestinationPolicy policy, DnsResolver resolver, SSLContext ssl) {
+    this(policy, resolver, ssl, ObservationRegistry.NOOP);
+  }
+
+  /**
+   * @param observations where each call is observed (its tracing handler writes the traceparent)
+   */
+  @SuppressWarnings("deprecation") // Micrometer's handler propagates the trace; httpclient5's own
+  // observation module (its named successor) opens spans without writing a traceparent
+  public OutboundHttpClient(
+      DestinationPolicy policy,
+      DnsResolver resolver,
+      SSLContext ssl,
+      ObservationRegistry observations) {
     this.client =
         HttpClients.custom()
+            .addExecInterceptorLast(
+                "micrometer-observation", new ObservationExecChainHandler(observations))
             .setConnectionManager(
                 PoolingHttpClientConnectionManagerBuilder.create()
                     .setDnsResolver(new GuardedDnsResolver(policy, resolver))

@@ -13,6 +13,8 @@ import com.crmflow.workflow.node.NodeFailure;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.NodeSkipped;
 import com.crmflow.workflow.template.TemplateResolver;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -144,9 +146,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
    * version marker for them. A new change is asked with {@link #since} and joins this list one
    * release later, once no worker without it runs: a worker that does not know a change takes the
-   * old path without a marker, and a worker that knows it would replay that history on the new
-   * path if the run's input listed it. Until then {@code Workflow.getVersion} records the marker,
-   * and the SDK passes over a marker that no call asks for once the change is listed.
+   * old path without a marker, and a worker that knows it would replay that history on the new path
+   * if the run's input listed it. Until then {@code Workflow.getVersion} records the marker, and
+   * the SDK passes over a marker that no call asks for once the change is listed.
    */
   public static final List<String> CHANGES =
       java.util.stream.Stream.concat(
@@ -194,6 +196,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
           () -> since(INPUTS_PER_TASK),
           () -> since(RECORDINGS_PER_TASK));
   private final List<NodeLogEntry> pending = new ArrayList<>();
+
+  /** The span id of the workflow task running this execution (see {@link #record}). */
+  private String taskSpan;
+
   private final List<Flush> flushes = new ArrayList<>();
 
   /** A batch of log entries on its way to the recorder. */
@@ -202,6 +208,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   @Override
   public RunResult run(RunInput input) {
     this.input = input;
+    // the workflow task's span, active on this (the run's first) thread only: its entries name it
+    SpanContext task = Span.current().getSpanContext();
+    this.taskSpan = task.isValid() ? task.getSpanId() : null;
     this.recorder =
         input.runsLocalActivities()
             ? Workflow.newLocalActivityStub(RunRecorderActivities.class, LOCAL_RECORDING)
@@ -264,7 +273,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     return result;
   }
 
-  private void record(NodeLogEntry entry) {
+  private void record(NodeLogEntry ran) {
+    // a span id has one length, so it changes no size check between a run and its replay
+    NodeLogEntry entry = taskSpan == null ? ran : ran.withSpanId(taskSpan);
     NodeLogEntry recorded =
         recordsThroughHistory() && HistoryPayloads.overLimit(entry) && since(SIZED_RECORDING)
             ? HistoryPayloads.withoutOutput(entry)

@@ -61,7 +61,8 @@ public final class HistoryPayloads {
         entry.startedAt(),
         entry.completedAt(),
         note,
-        entry.error());
+        entry.error(),
+        entry.spanId());
   }
 
   /**

@@ -12,6 +12,9 @@ import java.util.Map;
  * @param status running, completed, failed or skipped
  * @param startedAt ISO-8601 with milliseconds
  * @param completedAt ISO-8601 with milliseconds, null while running
+ * @param spanId the W3C span id (16 lowercase hex digits) of the span the node ran in: the workflow
+ *     task of the run's trace (its activities and outbound calls are that span's children), or for
+ *     a trigger logged on acceptance the trigger's request; null outside a trace
  */
 public record NodeLogEntry(
     int seq,
@@ -21,7 +24,26 @@ public record NodeLogEntry(
     String startedAt,
     String completedAt,
     Map<String, Object> output,
-    String error) {
+    String error,
+    String spanId) {
+
+  public NodeLogEntry(
+      int seq,
+      String nodeId,
+      String nodeType,
+      String status,
+      String startedAt,
+      String completedAt,
+      Map<String, Object> output,
+      String error) {
+    this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, null);
+  }
+
+  /** The same entry, run in that span. */
+  public NodeLogEntry withSpanId(String span) {
+    return new NodeLogEntry(
+        seq, nodeId, nodeType, status, startedAt, completedAt, output, error, span);
+  }
 
   private static final DateTimeFormatter MILLIS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);

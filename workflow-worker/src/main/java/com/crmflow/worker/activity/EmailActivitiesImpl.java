@@ -3,6 +3,7 @@ package com.crmflow.worker.activity;
 import com.crmflow.shared.outbound.HandOver;
 import com.crmflow.shared.outbound.HandOverLedger;
 import com.crmflow.shared.outbound.IntegrationProperties;
+import com.crmflow.shared.tracing.CurrentTrace;
 import com.crmflow.workflow.action.EmailActivities;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
@@ -139,10 +140,20 @@ public class EmailActivitiesImpl implements EmailActivities {
       // saveChanges assigns a fresh Message-ID, so ours is set after it
       mime.saveChanges();
       mime.setHeader("Message-ID", message.messageId());
+      // the receiving side (a bounce, a support ticket) names the trace of the run that sent it
+      CurrentTrace.traceId().ifPresent(id -> setHeader(mime, CurrentTrace.EMAIL_HEADER, id));
       return mime;
     } catch (MessagingException e) {
       throw ApplicationFailure.newNonRetryableFailure(
           "could not build the email: " + e.getMessage(), INVALID_ADDRESS);
+    }
+  }
+
+  private static void setHeader(MimeMessage mime, String name, String value) {
+    try {
+      mime.setHeader(name, value);
+    } catch (MessagingException e) {
+      throw new IllegalStateException(e);
     }
   }
 
