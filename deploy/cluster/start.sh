@@ -95,20 +95,15 @@ launch() { # part, command...
 }
 
 echo "cluster in $CLUSTER_DIR"
-NEEDS_TEMPORAL_TOOLS=0
-alive temporal || NEEDS_TEMPORAL_TOOLS=1
-PATHS=()
-if ((NEEDS_TEMPORAL_TOOLS)) || ! alive postgres; then
-  wanted=(postgres temporal)
-  ((NEEDS_TEMPORAL_TOOLS)) && wanted+=(temporal-server temporal-sql-tool temporal-server-source)
-  [[ ${CLUSTER_UI:-1} != 0 ]] && ! alive ui && wanted+=(temporal-ui-server temporal-ui-server-source)
-  mapfile -t PATHS < <(tools "${wanted[@]}")
-  [[ ${#PATHS[@]} -eq ${#wanted[@]} ]] || { echo "the tool lookup failed (above)" >&2; exit 1; }
-  declare -A TOOL
-  for i in "${!wanted[@]}"; do TOOL[${wanted[$i]}]=${PATHS[$i]}; done
-else
-  declare -A TOOL=([temporal]=$(tools temporal))
-fi
+# the tools of the parts to start, looked up (or built) at once
+wanted=(temporal)
+alive postgres || wanted+=(postgres)
+alive temporal || wanted+=(temporal-server temporal-sql-tool temporal-server-source)
+[[ ${CLUSTER_UI:-1} != 0 ]] && ! alive ui && wanted+=(temporal-ui-server temporal-ui-server-source)
+mapfile -t PATHS < <(tools "${wanted[@]}")
+[[ ${#PATHS[@]} -eq ${#wanted[@]} ]] || { echo "the tool lookup failed (above)" >&2; exit 1; }
+declare -A TOOL
+for i in "${!wanted[@]}"; do TOOL[${wanted[$i]}]=${PATHS[$i]}; done
 
 # --- PostgreSQL ---------------------------------------------------------------------------------
 PW_FILE="$CLUSTER_DIR/postgres-password"
@@ -118,12 +113,16 @@ fi
 PG_PASSWORD=$(cat "$PW_FILE")
 if ! alive postgres; then
   PGBIN=${TOOL[postgres]}
+  # PostgreSQL refuses to run as root: as root, it runs in a user namespace of its own, as the
+  # service's embedded PostgreSQL does (the files stay this user's)
+  AS_PG=()
+  [[ $(id -u) == 0 ]] && AS_PG=(unshare --user)
   if [[ ! -f $CLUSTER_DIR/postgres/PG_VERSION ]]; then
     echo "initializing PostgreSQL in $CLUSTER_DIR/postgres ..."
-    "$PGBIN/initdb" -D "$CLUSTER_DIR/postgres" -U postgres --pwfile="$PW_FILE" \
+    "${AS_PG[@]}" "$PGBIN/initdb" -D "$CLUSTER_DIR/postgres" -U postgres --pwfile="$PW_FILE" \
       --auth=scram-sha-256 -E UTF8 --locale=C > "$CLUSTER_DIR/logs/initdb.log" 2>&1
   fi
-  launch postgres "$PGBIN/postgres" -D "$CLUSTER_DIR/postgres" -p "$PG_PORT" \
+  launch postgres "${AS_PG[@]}" "$PGBIN/postgres" -D "$CLUSTER_DIR/postgres" -p "$PG_PORT" \
     -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300 \
     -c shared_buffers=256MB
   await postgres "accepting connections" grep -q "ready to accept connections" "$(log_of postgres)"
@@ -207,6 +206,8 @@ if [[ -z ${CRM_SECRETS_KEY:-} && -z ${CRM_SECRETS_KEY_FILE:-} ]]; then
   export CRM_SECRETS_KEY_FILE="$CLUSTER_DIR/secrets.key"
 fi
 export SPRING_TEMPORAL_CONNECTION_TARGET=$TEMPORAL_TARGET TEMPORAL_ADDRESS=$TEMPORAL_TARGET
+# the console links each run to its workflow in this UI
+[[ ${CLUSTER_UI:-1} != 0 ]] && export CRM_TEMPORAL_UI_URL=${CRM_TEMPORAL_UI_URL:-http://127.0.0.1:$UI_PORT}
 export TEMPORAL_NAMESPACE=$NAMESPACE SPRING_TEMPORAL_NAMESPACE=$NAMESPACE
 for i in "${!API_PORTS[@]}"; do
   part=api-$((i + 1))

@@ -65,9 +65,9 @@ public final class GoTool {
       return packagePath.substring(packagePath.lastIndexOf('/') + 1);
     }
 
-    /** The cache directory's name. */
+    /** The cache directory's name: the label's words and the version, "temporal-cli-v1.5.1". */
     String cacheName() {
-      return command + "-" + version;
+      return label.toLowerCase(java.util.Locale.ROOT).replace(' ', '-') + "-" + version;
     }
   }
 

@@ -63,10 +63,14 @@ public final class ToolLookup {
               + ", each also as <tool>-source, and postgres)");
       System.exit(64);
     }
+    // standard output carries the paths alone: anything a library logs goes to standard error
+    PrintStream paths = System.out;
+    System.setOut(System.err);
     try {
       for (String name : args) {
-        System.out.println(locate(name, System.err));
+        paths.println(locate(name, System.err));
       }
+      paths.flush();
     } catch (EmbeddedPartUnavailable e) {
       System.err.println(e.getMessage());
       System.err.println(e.action());
