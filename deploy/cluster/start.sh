@@ -23,7 +23,8 @@
 #   FRONTEND_GRPC_PORT (7233), FRONTEND_HTTP_PORT (7243), HISTORY_GRPC_PORT (7234),
 #   MATCHING_GRPC_PORT (7235), WORKER_GRPC_PORT (7239), FRONTEND_MEMBERSHIP_PORT (6933),
 #   HISTORY_MEMBERSHIP_PORT (6934), MATCHING_MEMBERSHIP_PORT (6935), WORKER_MEMBERSHIP_PORT (6939),
-#   PROMETHEUS_ENDPOINT (unset: none): the Temporal server's, as its image names them
+#   PROMETHEUS_ENDPOINT (unset: none): the Temporal server's, as its image names them; each
+#   below 32768 (the server keeps its members' ports in a PostgreSQL smallint)
 #   CLUSTER_API_JAVA_OPTS (-Xmx512m), CLUSTER_WORKER_JAVA_OPTS (-Xmx384m), JAVA (java)
 #   CLUSTER_START_TIMEOUT  seconds each part may take to become healthy (default 180)
 # The service's own settings pass through to every api-server and worker: CRM_BOOTSTRAP_API_KEY,
@@ -45,6 +46,14 @@ TIMEOUT=${CLUSTER_START_TIMEOUT:-180}
 export NUM_HISTORY_SHARDS=${NUM_HISTORY_SHARDS:-4}
 export FRONTEND_GRPC_PORT=${FRONTEND_GRPC_PORT:-7233}
 TEMPORAL_TARGET=127.0.0.1:$FRONTEND_GRPC_PORT
+for var in FRONTEND_GRPC_PORT FRONTEND_HTTP_PORT HISTORY_GRPC_PORT MATCHING_GRPC_PORT \
+  WORKER_GRPC_PORT FRONTEND_MEMBERSHIP_PORT HISTORY_MEMBERSHIP_PORT MATCHING_MEMBERSHIP_PORT \
+  WORKER_MEMBERSHIP_PORT; do
+  if [[ -n ${!var:-} ]] && ((${!var} > 32767)); then
+    echo "$var=${!var}: the Temporal server's ports must be below 32768" >&2
+    exit 1
+  fi
+done
 mkdir -p "$CLUSTER_DIR/logs"
 
 API_JAR=${CLUSTER_API_JAR:-$(ls "$ROOT"/api-server/target/api-server-*.jar 2>/dev/null | grep -v plain | head -1 || true)}

@@ -178,16 +178,25 @@ public final class ClusterScripts implements AutoCloseable {
     }
   }
 
-  /** Ports free at once: each socket is held until all are chosen, so no two are the same. */
+  /**
+   * Ports free at once, below 32768: the Temporal server keeps its members' ports in a PostgreSQL
+   * smallint, and the system's own ephemeral ports start above. Each socket is held until all are
+   * chosen, so no two are the same.
+   */
   private static List<Integer> freePorts(int count) {
     List<ServerSocket> sockets = new ArrayList<>();
+    java.util.Random random = new java.util.Random();
     try {
-      for (int i = 0; i < count; i++) {
-        sockets.add(new ServerSocket(0));
+      while (sockets.size() < count) {
+        try {
+          sockets.add(
+              new ServerSocket(
+                  10_000 + random.nextInt(22_000), 50, java.net.InetAddress.getLoopbackAddress()));
+        } catch (IOException taken) {
+          // another process's: choose again
+        }
       }
       return sockets.stream().map(ServerSocket::getLocalPort).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } finally {
       for (ServerSocket socket : sockets) {
         try {
