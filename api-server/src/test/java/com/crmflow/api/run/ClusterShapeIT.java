@@ -103,7 +103,11 @@ class ClusterShapeIT {
             node(
                 scheduleClock,
                 "schedule_trigger",
-                Map.of("scheduleType", "custom", "customCron", "* * * * *", "timezone", "UTC")),
+                Map.of(
+                    "scheduleType", "custom",
+                    "customCron", "* * * * *",
+                    "time", "00:00",
+                    "timezone", "UTC")),
             node(
                 "report",
                 "http_request",
@@ -294,6 +298,53 @@ class ClusterShapeIT {
     assertThat(slots.values()).as("each slot fired once: %s", slots).containsOnly(1L);
     List<String> times = slots.keySet().stream().sorted().toList();
     assertThat(times.get(0)).as(times.toString()).matches("\\{\"at\": \"[0-9T:.Z-]+\"}");
+  }
+
+  /**
+   * The cluster bench (bench/cluster-bench.sh) still runs: a tiny run on this cluster, with one
+   * worker and then two, prints the harness's RESULT lines and the CPU per run of each kind of
+   * process. Nothing here is timed: the figures are the benchmark's (docs/benchmarks.md).
+   */
+  @Test
+  @Order(6)
+  void theClusterBenchRunsOnThisClusterAndPrintsItsResults() {
+    String output =
+        cluster.run(
+            "../bench/cluster-bench.sh",
+            10,
+            Map.of(
+                "SHARDS", "4",
+                "WORKERS", "1 2",
+                "FLOWS", "a b",
+                "WARMUP", "0",
+                "CRM_ADMIN_TOKEN", ApiServerProcess.ADMIN_TOKEN),
+            List.of("20", "2"));
+
+    List<String> lines = output.lines().toList();
+    for (String label :
+        List.of(
+            "cluster-s4-w1-flow-a",
+            "cluster-s4-w1-flow-b",
+            "cluster-s4-w2-flow-a",
+            "cluster-s4-w2-flow-b")) {
+      assertThat(lines)
+          .as(output)
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("RESULT label=" + label + " n=20 sent=20 ")
+                      .contains(" errors=0 ")
+                      .contains(" lost=0 "))
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("CPU " + label + " per completed run: api-servers ")
+                      .contains(" workers ")
+                      .contains(" temporal ")
+                      .contains(" postgres "));
+    }
+    // the bench leaves the cluster as it found it
+    assertThat(cluster.running("worker-2")).isTrue();
   }
 
   /**

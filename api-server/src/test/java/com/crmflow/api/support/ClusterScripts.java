@@ -68,22 +68,32 @@ public final class ClusterScripts implements AutoCloseable {
 
   /** Runs start.sh (which starts whatever part is not running) and returns what it printed. */
   public String start() {
-    return run("start.sh", START_MINUTES, List.of());
+    return run("../deploy/cluster/start.sh", START_MINUTES, Map.of(), List.of());
   }
 
   /** Runs stop.sh for the given parts (none: every part) and returns what it printed. */
   public String stop(String... parts) {
-    return run("stop.sh", 3, List.of(parts));
+    return run("../deploy/cluster/stop.sh", 3, Map.of(), List.of(parts));
   }
 
-  private String run(String script, long minutes, List<String> arguments) {
+  /**
+   * Runs a script of the repository with this cluster's environment (its directory and ports) and
+   * returns what it printed; fails with that output when it exits non-zero.
+   *
+   * @param script its path from the api-server module ("../bench/cluster-bench.sh")
+   */
+  public String run(
+      String script, long minutes, Map<String, String> settings, List<String> arguments) {
     try {
-      Path log = Files.createTempFile(Path.of("target"), "cluster-" + script, ".log");
-      List<String> command = new ArrayList<>(List.of("bash", "../deploy/cluster/" + script));
+      Path log =
+          Files.createTempFile(
+              Path.of("target"), "cluster-" + Path.of(script).getFileName(), ".log");
+      List<String> command = new ArrayList<>(List.of("bash", script));
       command.addAll(arguments);
       ProcessBuilder builder =
           new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       builder.environment().putAll(env);
+      builder.environment().putAll(settings);
       Process process = builder.start();
       if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
         process.destroyForcibly().waitFor();
