@@ -231,8 +231,9 @@ done
 for n in $(seq 1 "$WORKERS"); do
   part=worker-$n
   alive "$part" && continue
+  # its start line is how start.sh knows it polls, whatever LOGGING_LEVEL_ROOT says
   launch "$part" "$JAVA" ${CLUSTER_WORKER_JAVA_OPTS:--Xmx384m} -Dcrmflow.cluster.part="$CLUSTER_DIR/$part" \
-    -jar "$WORKER_JAR"
+    -jar "$WORKER_JAR" --logging.level.com.crmflow.worker.WorkflowWorkerApplication=info
 done
 for i in "${!API_PORTS[@]}"; do
   await "api-$((i + 1))" "ready" curl -sf "http://127.0.0.1:${API_PORTS[$i]}/actuator/health/readiness"
