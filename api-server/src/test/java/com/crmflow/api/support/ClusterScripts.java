@@ -95,11 +95,19 @@ public final class ClusterScripts implements AutoCloseable {
       builder.environment().putAll(env);
       builder.environment().putAll(settings);
       Process process = builder.start();
-      if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
-        process.destroyForcibly().waitFor();
-        throw new AssertionError(
-            script + " did not return within " + minutes + " minutes:\n" + Files.readString(log));
+      // its output shown as it goes: the first start on a machine builds the Temporal server
+      String name = Path.of(script).getFileName().toString();
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+      int shown = 0;
+      while (!process.waitFor(2, TimeUnit.SECONDS)) {
+        shown = show(name, log, shown);
+        if (System.nanoTime() > deadline) {
+          process.destroyForcibly().waitFor();
+          throw new AssertionError(
+              script + " did not return within " + minutes + " minutes:\n" + Files.readString(log));
+        }
       }
+      show(name, log, shown);
       String output = Files.readString(log, StandardCharsets.UTF_8);
       if (process.exitValue() != 0) {
         throw new AssertionError(
@@ -112,6 +120,15 @@ public final class ClusterScripts implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Prints the lines of the log past the first {@code shown}; returns how many there are. */
+  private static int show(String name, Path log, int shown) throws IOException {
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    for (String line : lines.subList(Math.min(shown, lines.size()), lines.size())) {
+      System.out.println("[" + name + "] " + line);
+    }
+    return lines.size();
   }
 
   /** The pid in the part's pid file ({@code api-1}, {@code worker-2}, {@code temporal}, ...). */
