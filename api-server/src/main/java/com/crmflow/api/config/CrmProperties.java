@@ -66,7 +66,7 @@ public record CrmProperties(
 
   /**
    * @param cli the {@code temporal} CLI whose dev server is the embedded Temporal; unset: looked up
-   *     on PATH, then in the tool cache, else built there (see TemporalCli)
+   *     on PATH, then in the tool cache, else built there (see GoTool)
    * @param uiUrl the Temporal UI's address, linked from the console and GET /api/v1/me; unset: the
    *     embedded dev server's UI, if it runs
    */

@@ -95,7 +95,8 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       try {
         started.add(DataDirLock.acquire(dataDir));
         // before anything starts: finding (or building) the CLI is what most often fails
-        Path cli = temporal ? TemporalCli.locate(crm.temporal().cli(), System.out) : null;
+        Path cli =
+            temporal ? GoTool.locate(GoTool.TEMPORAL_CLI, crm.temporal().cli(), System.out) : null;
         if (postgres) {
           started.add(startPostgres(dataDir, settings.postgresPort(), properties));
         }

@@ -1,6 +1,6 @@
 package com.crmflow.api.support;
 
-import com.crmflow.api.embedded.TemporalCli;
+import com.crmflow.api.embedded.GoTool;
 import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.workflow.CrmSearchAttributes;
 import java.io.IOException;
@@ -33,7 +33,7 @@ public final class DevServers {
   public static TemporalDevServer start(Path dir) {
     return TemporalDevServer.start(
         new TemporalDevServer.Settings(
-            TemporalCli.locate(System.getenv("TEMPORAL_CLI"), System.out),
+            GoTool.locate(GoTool.TEMPORAL_CLI, System.getenv("TEMPORAL_CLI"), System.out),
             dir,
             WorkerProcess.freePort(),
             WorkerProcess.freePort(),

@@ -17,12 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Where the service finds the Temporal CLI, and how it builds one: against directories of fake
- * {@code temporal} and {@code go} executables (shell scripts), so that the order of the lookup, the
- * build into the cache, its progress and its lock are seen without the minutes of a real build. The
- * real build runs on any machine whose tests start without a CLI.
+ * Where the service finds the Temporal CLI and the cluster shape's Temporal tools, and how it
+ * builds them: against directories of fake {@code temporal} and {@code go} executables (shell
+ * scripts), so that the order of the lookup, the build into the cache, its progress and its lock
+ * are seen without the minutes of a real build. The real builds run on any machine whose tests
+ * start without them.
  */
-class TemporalCliTest {
+class GoToolTest {
 
   @TempDir Path root;
 
@@ -30,11 +31,11 @@ class TemporalCliTest {
   void theConfiguredCliComesFirstAndMustBeExecutable() throws Exception {
     Path onPath = executable(root.resolve("bin"), "temporal", "echo path");
     Path configured = executable(root.resolve("mine"), "temporal", "echo mine");
-    TemporalCli cli = new TemporalCli(onPath.getParent().toString(), root.resolve("cache"));
+    GoTool cli = cli(onPath.getParent().toString(), root.resolve("cache"));
 
     assertThat(cli.find(configured.toString(), quiet())).isEqualTo(configured);
     assertThatThrownBy(() -> cli.find(root.resolve("nope").toString(), quiet()))
-        .isInstanceOf(TemporalCli.MissingTemporalCli.class)
+        .isInstanceOf(GoTool.MissingGoTool.class)
         .hasMessageContaining("which is not an executable file");
   }
 
@@ -45,18 +46,18 @@ class TemporalCliTest {
     Path onPath = executable(root.resolve("bin"), "temporal", "echo path");
     Path go = executable(root.resolve("go"), "go", "exit 1");
 
-    assertThat(new TemporalCli(path(onPath, go), cache).find(null, quiet())).isEqualTo(onPath);
-    assertThat(new TemporalCli(path(go), cache).find("  ", quiet())).isEqualTo(cached);
+    assertThat(cli(path(onPath, go), cache).find(null, quiet())).isEqualTo(onPath);
+    assertThat(cli(path(go), cache).find("  ", quiet())).isEqualTo(cached);
   }
 
   @Test
   void withNoCliAndNoGoTheMessageSaysHowToGetOne() throws Exception {
     Path empty = Files.createDirectories(root.resolve("empty"));
-    TemporalCli cli = new TemporalCli(empty.toString(), root.resolve("cache"));
+    GoTool cli = cli(empty.toString(), root.resolve("cache"));
 
     assertThatThrownBy(() -> cli.find(null, quiet()))
         .isInstanceOfSatisfying(
-            TemporalCli.MissingTemporalCli.class,
+            GoTool.MissingGoTool.class,
             missing -> {
               assertThat(missing.getMessage()).contains("no `go` on PATH");
               assertThat(missing.action())
@@ -88,9 +89,9 @@ class TemporalCliTest {
     try {
       List<Future<Path>> found =
           List.of(
-              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)),
-              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)),
-              starts.submit(() -> new TemporalCli(path(go), cache).find(null, out)));
+              starts.submit(() -> cli(path(go), cache).find(null, out)),
+              starts.submit(() -> cli(path(go), cache).find(null, out)),
+              starts.submit(() -> cli(path(go), cache).find(null, out)));
       for (Future<Path> each : found) {
         assertThat(each.get()).isEqualTo(cache.resolve("temporal"));
       }
@@ -118,13 +119,69 @@ class TemporalCliTest {
             "go",
             "echo 'go: module lookup disabled by GOPROXY=off' >&2",
             "exit 1");
-    TemporalCli cli = new TemporalCli(path(go), root.resolve("cache"));
+    GoTool cli = cli(path(go), root.resolve("cache"));
 
     assertThatThrownBy(() -> cli.find(null, quiet()))
-        .isInstanceOf(TemporalCli.MissingTemporalCli.class)
+        .isInstanceOf(GoTool.MissingGoTool.class)
         .hasMessageContaining("failed (exit 1)")
         .hasMessageContaining("module lookup disabled by GOPROXY=off");
     assertThat(root.resolve("cache/temporal")).doesNotExist();
+  }
+
+  @Test
+  void theServerIsBuiltFromItsModuleAndCachedUnderItsOwnName() throws Exception {
+    Path calls = root.resolve("go-calls");
+    // go install names the binary after the package: cmd/server makes `server`
+    Path go =
+        executable(
+            root.resolve("go"),
+            "go",
+            "echo \"$@\" >> " + calls,
+            "printf '#!/bin/sh\\necho server\\n' > \"$GOBIN/server\"",
+            "chmod +x \"$GOBIN/server\"");
+    Path cache = root.resolve("cache");
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+    Path found =
+        new GoTool(GoTool.TEMPORAL_SERVER, path(go), cache)
+            .find(null, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    assertThat(found).isEqualTo(cache.resolve("temporal-server"));
+    assertThat(Files.isExecutable(found)).isTrue();
+    assertThat(Files.readAllLines(calls))
+        .containsExactly("install -v go.temporal.io/server/cmd/server@v1.29.1");
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .contains("[temporal server] none found (TEMPORAL_SERVER, PATH, ")
+        .contains("[temporal server] built " + found);
+    // a temporal-server on PATH wins, as the CLI's does
+    Path onPath = executable(root.resolve("bin"), "temporal-server", "echo path");
+    assertThat(
+            new GoTool(GoTool.TEMPORAL_SERVER, path(onPath), root.resolve("other"))
+                .find(null, quiet()))
+        .isEqualTo(onPath);
+  }
+
+  @Test
+  void withNoSqlToolAndNoGoTheMessageNamesTheImageAndTheModule() throws Exception {
+    Path empty = Files.createDirectories(root.resolve("empty"));
+    GoTool tool = new GoTool(GoTool.TEMPORAL_SQL_TOOL, empty.toString(), root.resolve("cache"));
+
+    assertThatThrownBy(() -> tool.find(null, quiet()))
+        .isInstanceOfSatisfying(
+            GoTool.MissingGoTool.class,
+            missing -> {
+              assertThat(missing.getMessage())
+                  .contains("No temporal-sql-tool was found (TEMPORAL_SQL_TOOL,")
+                  .contains("no `go` on PATH");
+              assertThat(missing.action())
+                  .contains("temporalio/admin-tools:1.29.1")
+                  .contains("go install go.temporal.io/server/cmd/tools/sql@v1.29.1")
+                  .doesNotContain("spring.temporal.connection.target");
+            });
+  }
+
+  private static GoTool cli(String pathVariable, Path cacheDir) {
+    return new GoTool(GoTool.TEMPORAL_CLI, pathVariable, cacheDir);
   }
 
   private static String path(Path... executables) {

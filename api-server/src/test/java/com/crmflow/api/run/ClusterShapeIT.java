@@ -1,0 +1,493 @@
+package com.crmflow.api.run;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.http;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiServerProcess;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.ClusterScripts;
+import com.crmflow.api.support.HttpsReceiver;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.WholeService;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The production shape, started and stopped by {@code deploy/cluster/start.sh} and {@code stop.sh}
+ * as an operator does: PostgreSQL, a Temporal server on it with 4 history shards, two api-servers
+ * and two workflow-workers, each its own process. One cluster serves every scenario (its start
+ * takes a minute, and builds the Temporal server once on a new machine); the scenarios run in order
+ * and the schedule activated first is checked last, after every kill and restart.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterShapeIT {
+
+  private static final int RUNS = 200;
+
+  /** The key every api-server and worker is given. */
+  private static final String SECRETS_KEY = "RRGwdKW/pSzaULDAQjpucZj2GZEQcEIt9soxswx+Vm4=";
+
+  /** Long enough to fire 200 runs and see each wait before the part is killed. */
+  private static final double DELAY_SECONDS = 30;
+
+  private ClusterScripts cluster;
+  private GreenMail smtp;
+  private LocalHttpServer peer;
+  private HttpsReceiver hooks;
+  private ApiTest.TenantClient tenant;
+  private String started;
+
+  @BeforeAll
+  void startTheCluster() throws Exception {
+    smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", "smtp"));
+    smtp.start();
+    peer = new LocalHttpServer();
+    hooks = new HttpsReceiver();
+    Files.createDirectories(Path.of("target"));
+    Path dir = Files.createTempDirectory(Path.of("target"), "cluster-");
+    cluster =
+        ClusterScripts.in(
+            dir,
+            Map.of(
+                "CLUSTER_UI",
+                "0",
+                "CRM_ADMIN_TOKEN",
+                ApiServerProcess.ADMIN_TOKEN,
+                "CRM_HTTP_ALLOW_PRIVATE_ADDRESSES",
+                "true",
+                "CRM_HTTP_TRUSTED_CERTIFICATES",
+                hooks.certificatePem().toString(),
+                "CRM_SECRETS_KEY",
+                SECRETS_KEY,
+                "SPRING_MAIL_HOST",
+                "127.0.0.1",
+                "SPRING_MAIL_PORT",
+                String.valueOf(smtp.getSmtp().getPort()),
+                "CRM_MAIL_FROM",
+                "flows@crm.example"));
+    started = cluster.start();
+    tenant = WholeService.newTenant(cluster.apiUrl(1), ApiServerProcess.ADMIN_TOKEN);
+    // 200 runs fired back to back: over the default trigger quota
+    ApiResponse quota =
+        new ApiClient(cluster.apiUrl(2), ApiServerProcess.ADMIN_TOKEN)
+            .put(
+                "/admin/v1/tenants/" + tenant.id() + "/trigger-quota",
+                Map.of("requests", 1_000, "window_seconds", 1));
+    assertThat(quota.status()).as(quota.toString()).isEqualTo(200);
+    // every minute, from now through every scenario: checked in the last one
+    String scheduleClock = "clock-" + UUID.randomUUID().toString().substring(0, 8);
+    activeAutomation(
+        on(1),
+        triggeredBy(
+            node(
+                scheduleClock,
+                "schedule_trigger",
+                Map.of(
+                    "scheduleType", "custom",
+                    "customCron", "* * * * *",
+                    "time", "00:00",
+                    "timezone", "UTC")),
+            node(
+                "report",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/slot"),
+                    "bodyTemplate",
+                    "{\"at\": \"{{trigger.scheduled_at}}\"}"))));
+  }
+
+  /** The trigger node, then the step: a canvas of two nodes. */
+  private static Map<String, Object> triggeredBy(
+      Map<String, Object> trigger, Map<String, Object> step) {
+    return canvas(
+        List.of(trigger, step),
+        List.of(edge("e1", (String) trigger.get("id"), (String) step.get("id"))));
+  }
+
+  @AfterAll
+  void stopTheCluster() throws Exception {
+    try {
+      if (cluster != null) {
+        String stopped = cluster.stop();
+        for (String part :
+            List.of("api-1", "api-2", "worker-1", "worker-2", "temporal", "postgres")) {
+          assertThat(stopped).as(stopped).contains("stopped " + part);
+          assertThat(cluster.dir().resolve(part + ".pid")).doesNotExist();
+        }
+      }
+    } finally {
+      if (peer != null) {
+        peer.close();
+      }
+      if (hooks != null) {
+        hooks.close();
+      }
+      if (smtp != null) {
+        smtp.stop();
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void startPrintsEveryPartAndTemporalKeepsFourShardsOnPostgres() throws Exception {
+    assertThat(started)
+        .contains("postgres    127.0.0.1:")
+        .contains(
+            "temporal    " + cluster.temporalTarget() + " (4 history shards, namespace default)")
+        .contains("api-1       " + cluster.apiUrl(1))
+        .contains("api-2       " + cluster.apiUrl(2))
+        .contains("worker-1    polling " + cluster.temporalTarget())
+        .contains("worker-2    polling " + cluster.temporalTarget());
+    for (String part : List.of("postgres", "temporal", "api-1", "api-2", "worker-1", "worker-2")) {
+      assertThat(cluster.running(part)).as(part + " runs under its pid file").isTrue();
+    }
+    assertThat(query("temporal", "select count(*) from shards")).isEqualTo(4);
+    assertThat(query("temporal_visibility", "select count(*) from schema_version")).isEqualTo(1);
+    assertThat(query("crm", "select count(*) from flyway_schema_history where success"))
+        .isPositive();
+    // a second start finds every part running and starts none again
+    long api1 = cluster.pid("api-1");
+    long temporal = cluster.pid("temporal");
+    cluster.start();
+    assertThat(cluster.pid("api-1")).isEqualTo(api1);
+    assertThat(cluster.pid("temporal")).isEqualTo(temporal);
+  }
+
+  @Test
+  @Order(2)
+  void aRunTriggeredOnOneApiServerIsReadCancelledAndRetriedThroughTheOther() {
+    // waits an hour: cancelled through api-2
+    String waiting = "wait-" + UUID.randomUUID().toString().substring(0, 8);
+    activeAutomation(
+        on(1),
+        chain(
+            waiting,
+            node("wait", "delay", Map.of("delayHours", 1)),
+            node("call", "http_request", http("POST", peer.url("/never")))));
+    String runId = fire(anonymous(1), tenant.id(), waiting, Map.of("n", 1));
+    JsonNode read =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> on(2).get("/api/v1/automation-runs/" + runId).at("/run"),
+                run -> "running".equals(run.at("/node_log/1/status").asString()));
+    assertThat(read.get("trigger_node_id").asString()).isEqualTo(waiting);
+    ApiResponse cancelled = on(2).post("/api/v1/automation-runs/" + runId + "/cancel", Map.of());
+    assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+    assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
+    JsonNode onApi1 = on(1).get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(onApi1.get("status").asString()).isEqualTo("cancelled");
+    assertThat(onApi1.at("/node_log/1/status").asString()).isEqualTo("skipped");
+
+    // fails on a 404 on api-1's trigger: retried through api-2 once the peer answers
+    String failing = "fail-" + UUID.randomUUID().toString().substring(0, 8);
+    peer.answer("/flaky", 404, "{\"error\": \"not yet\"}");
+    activeAutomation(
+        on(2), chain(failing, node("flaky", "http_request", http("POST", peer.url("/flaky")))));
+    String failedId = fire(anonymous(1), tenant.id(), failing, Map.of("n", 2));
+    assertThat(awaitRun(on(2), failedId, Duration.ofSeconds(60)).get("status").asString())
+        .isEqualTo("failed");
+    peer.answer("/flaky", 200, "{}");
+    ApiResponse retry = on(2).post("/api/v1/automation-runs/" + failedId + "/retry", Map.of());
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    String retryId = retry.text("/run/id");
+    assertThat(retry.text("/run/retry_of")).isEqualTo(failedId);
+    JsonNode retried = awaitRun(on(1), retryId, Duration.ofSeconds(60));
+    assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
+    assertThat(peer.received("/flaky")).hasSize(2);
+    assertThat(peer.received("/never")).isEmpty();
+  }
+
+  @Test
+  @Order(3)
+  void eachCrmEventStartsItsAutomationOnceAndEachWebhookIsDeliveredOnce() {
+    String trigger = "created-" + UUID.randomUUID().toString().substring(0, 8);
+    String sequenceId =
+        activeAutomation(
+            on(1),
+            triggeredBy(
+                node(trigger, "crm_event_trigger", Map.of("eventType", "contact.created")),
+                node("call", "http_request", http("POST", peer.url("/created")))));
+    ApiResponse subscribed =
+        on(2)
+            .post(
+                "/api/v1/webhooks/subscribe",
+                Map.of("url", hooks.url("/hooks"), "events", List.of("contact.created")));
+    assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+
+    List<String> contacts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      contacts.add(
+          on(1 + i % 2)
+              .post("/api/v1/contacts", Map.of("email", "c" + i + "-" + trigger + "@example.com"))
+              .text("/contact/id"));
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () ->
+                hooks.received("/hooks").size() >= contacts.size()
+                    && peer.received("/created").size() >= contacts.size());
+    // a second dispatch would come within the outbox's poll: give it the time of a few polls
+    await().pollDelay(Duration.ofSeconds(5)).until(() -> true);
+    Map<String, Long> deliveries =
+        hooks.received("/hooks").stream()
+            .collect(
+                Collectors.groupingBy(r -> r.header("X-Service-Delivery"), Collectors.counting()));
+    assertThat(deliveries).as("one delivery per event").hasSize(contacts.size());
+    assertThat(deliveries.values()).as("none delivered twice").containsOnly(1L);
+    for (String contact : contacts) {
+      assertThat(
+              hooks.received("/hooks").stream()
+                  .filter(r -> new String(r.body(), StandardCharsets.UTF_8).contains(contact)))
+          .as("the webhook of contact " + contact)
+          .hasSize(1);
+    }
+    assertThat(on(2).get("/api/v1/automation-runs?sequence_id=" + sequenceId).at("/total").asInt())
+        .as("one run per event")
+        .isEqualTo(contacts.size());
+    Map<String, Long> calls =
+        peer.received("/created").stream()
+            .collect(
+                Collectors.groupingBy(r -> r.header("Idempotency-Key"), Collectors.counting()));
+    assertThat(calls).hasSize(contacts.size());
+    assertThat(calls.values()).as("no run's call made twice").containsOnly(1L);
+  }
+
+  @Test
+  @Order(4)
+  void everyWaitingRunCompletesOnceAcrossAKillOrRestartOfEachPart() throws Exception {
+    String contactId =
+        on(1).post("/api/v1/contacts", Map.of("email", "waiting@example.com")).text("/contact/id");
+    survives(contactId, "worker", () -> cluster.kill("worker-1"));
+    survives(contactId, "api-server", () -> cluster.kill("api-1"));
+    survives(contactId, "temporal", () -> cluster.stop("temporal"));
+    survives(contactId, "postgres", () -> cluster.stop("postgres"));
+  }
+
+  @Test
+  @Order(5)
+  void eachScheduleFiresOncePerSlot() {
+    // a minute a slot: at least two slots since the schedule was activated before the scenarios
+    await()
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofSeconds(2))
+        .until(() -> peer.received("/slot").size() >= 2);
+    Map<String, Long> slots =
+        peer.received("/slot").stream()
+            .collect(Collectors.groupingBy(LocalHttpServer.Received::body, Collectors.counting()));
+    assertThat(slots.values()).as("each slot fired once: %s", slots).containsOnly(1L);
+    List<String> times = slots.keySet().stream().sorted().toList();
+    assertThat(times.get(0)).as(times.toString()).matches("\\{\"at\": \"[0-9T:.Z-]+\"}");
+  }
+
+  /**
+   * The cluster bench (bench/cluster-bench.sh) still runs: a tiny run on this cluster, with one
+   * worker and then two, prints the harness's RESULT lines and the CPU per run of each kind of
+   * process. Nothing here is timed: the figures are the benchmark's (docs/benchmarks.md).
+   */
+  @Test
+  @Order(6)
+  void theClusterBenchRunsOnThisClusterAndPrintsItsResults() {
+    String output =
+        cluster.run(
+            "../bench/cluster-bench.sh",
+            10,
+            Map.of(
+                "SHARDS", "4",
+                "WORKERS", "1 2",
+                "FLOWS", "a",
+                "WARMUP", "0",
+                "CRM_ADMIN_TOKEN", ApiServerProcess.ADMIN_TOKEN),
+            List.of("20", "2"));
+
+    List<String> lines = output.lines().toList();
+    for (String label : List.of("cluster-s4-w1-flow-a", "cluster-s4-w2-flow-a")) {
+      assertThat(lines)
+          .as(output)
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("RESULT label=" + label + " n=20 sent=20 ")
+                      .contains(" errors=0 ")
+                      .contains(" lost=0 "))
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("CPU " + label + " per completed run: api-servers ")
+                      .contains(" workers ")
+                      .contains(" temporal ")
+                      .contains(" postgres "));
+    }
+    // the bench leaves the cluster as it found it
+    assertThat(cluster.running("worker-2")).isTrue();
+  }
+
+  /**
+   * 200 runs wait on the delay, the part is killed or stopped (the others go on), start.sh starts
+   * it again, and each run ends once: completed, its call made once, its email sent once.
+   */
+  private void survives(String contactId, String part, Runnable disrupt) throws Exception {
+    String hook = "hook-" + part + "-" + UUID.randomUUID().toString().substring(0, 8);
+    String sequenceId =
+        activeAutomation(
+            on(2),
+            chain(
+                hook,
+                node("wait", "delay", Map.of("delayHours", DELAY_SECONDS / 3600)),
+                node("call", "http_request", http("POST", peer.url("/done/" + part))),
+                node("mail", "email", Map.of("subject", "after " + part, "body", "done"))));
+    // fired eight at a time, through both api-servers
+    List<String> runIds;
+    ExecutorService callers = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<String>> fired = new ArrayList<>();
+      for (int i = 0; i < RUNS; i++) {
+        int n = i;
+        fired.add(
+            callers.submit(
+                () ->
+                    fire(
+                        anonymous(1 + n % 2),
+                        tenant.id(),
+                        hook,
+                        Map.of("contact_id", contactId, "n", n))));
+      }
+      runIds = new ArrayList<>();
+      for (Future<String> each : fired) {
+        runIds.add(each.get());
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> count(sequenceId, "running") == RUNS);
+      assertThat(peer.received("/done/" + part))
+          .as("disrupted while every run waits (fired within the %s s delay)", DELAY_SECONDS)
+          .isEmpty();
+
+      disrupt.run();
+      // start.sh brings the part back while the runs go on: a killed worker's or api-server's
+      // runs are the other one's to finish meanwhile
+      CompletableFuture<String> restarted = CompletableFuture.supplyAsync(cluster::start, callers);
+
+      await()
+          .atMost(Duration.ofSeconds(240))
+          .pollInterval(Duration.ofSeconds(2))
+          .failFast("start.sh failed", restarted::isCompletedExceptionally)
+          .until(() -> count(sequenceId, "completed") + count(sequenceId, "failed") == RUNS);
+      assertThat(restarted.get(5, TimeUnit.MINUTES))
+          .contains("worker-1    polling", "api-1       http");
+      List<Future<JsonNode>> ended = new ArrayList<>();
+      for (String runId : runIds) {
+        ended.add(callers.submit(() -> on(1).get("/api/v1/automation-runs/" + runId).at("/run")));
+      }
+      for (Future<JsonNode> each : ended) {
+        JsonNode run = each.get();
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        assertThat(run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+            .as(run.toString())
+            .containsExactly(hook, "wait", "call", "mail");
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+    assertThat(count(sequenceId, null)).as("no run more than those fired").isEqualTo(RUNS);
+    Map<String, Long> calls =
+        peer.received("/done/" + part).stream()
+            .collect(
+                Collectors.groupingBy(r -> r.header("Idempotency-Key"), Collectors.counting()));
+    assertThat(calls.keySet())
+        .as("every run's call made")
+        .containsExactlyInAnyOrderElementsOf(runIds.stream().map(id -> id + ":call").toList());
+    assertThat(calls.values()).as("no call made twice").containsOnly(1L);
+    Map<String, Long> mails =
+        Arrays.stream(smtp.getReceivedMessages())
+            .filter(m -> subject(m).equals("after " + part))
+            .collect(Collectors.groupingBy(ClusterShapeIT::messageId, Collectors.counting()));
+    assertThat(mails).as("every run's email sent").hasSize(RUNS);
+    assertThat(mails.values()).as("no email sent twice").containsOnly(1L);
+  }
+
+  private int count(String sequenceId, String status) {
+    return on(2)
+        .get(
+            "/api/v1/automation-runs?limit=1&sequence_id="
+                + sequenceId
+                + (status == null ? "" : "&status=" + status))
+        .at("/total")
+        .asInt();
+  }
+
+  private ApiClient on(int api) {
+    return new ApiClient(cluster.apiUrl(api), tenant.key());
+  }
+
+  private ApiClient anonymous(int api) {
+    return new ApiClient(cluster.apiUrl(api), null);
+  }
+
+  private int query(String database, String sql) throws Exception {
+    try (Connection connection =
+            DriverManager.getConnection(
+                cluster.jdbcUrl(database), "postgres", cluster.postgresPassword());
+        ResultSet result = connection.createStatement().executeQuery(sql)) {
+      result.next();
+      return result.getInt(1);
+    }
+  }
+
+  private static String subject(MimeMessage message) {
+    try {
+      return message.getSubject();
+    } catch (MessagingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String messageId(MimeMessage message) {
+    try {
+      return message.getMessageID();
+    } catch (MessagingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

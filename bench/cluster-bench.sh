@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Trigger → completion on the cluster shape (deploy/cluster/start.sh), with bench/TriggerBench.java:
+#   [FLOWS="a b"] [SHARDS="1 4"] [WORKERS="1 2"] [WARMUP=3000] bench/cluster-bench.sh [N] [CONCURRENCY]
+# For each history-shard count in SHARDS, a new cluster (its own CLUSTER_DIR: the shards are fixed
+# when a cluster is made) of PostgreSQL, the Temporal server, two api-servers and two workers, on
+# free ports; then, for each worker count in WORKERS (the second worker stopped for 1), the flows
+# of bench/trigger-bench.sh:
+#   flow A: webhook_trigger → http_request POST to the harness's sink
+#   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
+# each triggered N times through api-1 with CONCURRENCY at once. It prints the harness's RESULT
+# lines, then the CPU each completed run cost each kind of process (the api-servers, the workers,
+# the Temporal server, PostgreSQL; from /proc over the measured part) and how busy the machine was.
+# WARMUP triggers (the harness sends at most 20 s of them) go first and are not measured.
+# CLUSTER_DIR set: that cluster (started by start.sh with the same environment, its shard count the
+# one in SHARDS) is used and left running; the bench then makes its tenant with CRM_ADMIN_TOKEN.
+# The dev server's figures for the same flows come from bench/trigger-bench.sh.
+# Needs curl and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-2000}
+C=${2:-32}
+HARNESS=${HARNESS:-bench/TriggerBench.java}
+JAVA=${JAVA:-java}
+TICK=$(getconf CLK_TCK)
+
+# ports free at once, below 32768 (Temporal keeps its members' ports in a PostgreSQL smallint)
+free_ports() { # count
+  python3 - "$1" <<'PY'
+import random, socket, sys
+socks = []
+while len(socks) < int(sys.argv[1]):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", random.randrange(10000, 32000)))
+        socks.append(s)
+    except OSError:
+        s.close()
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+PY
+}
+
+OWN_CLUSTER=1
+[[ -n ${CLUSTER_DIR:-} ]] && OWN_CLUSTER=0
+SINK_PORT=$(free_ports 1)
+BENCH_DIRS=()
+cleanup() {
+  local rc=$? dir
+  for dir in "${BENCH_DIRS[@]}"; do
+    CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
+    rm -rf "$dir"
+  done
+  exit $rc
+}
+trap cleanup EXIT
+
+new_cluster() { # shards: exports the settings of a new cluster on free ports
+  local ports
+  read -r -a ports <<< "$(free_ports 13)"
+  export CLUSTER_DIR
+  CLUSTER_DIR=$(mktemp -d)
+  BENCH_DIRS+=("$CLUSTER_DIR")
+  export NUM_HISTORY_SHARDS=$1 CLUSTER_UI=0 CLUSTER_WORKERS=2
+  export CLUSTER_API_PORTS="${ports[0]} ${ports[1]}" CLUSTER_PG_PORT=${ports[2]}
+  export FRONTEND_GRPC_PORT=${ports[3]} FRONTEND_HTTP_PORT=${ports[4]} HISTORY_GRPC_PORT=${ports[5]}
+  export MATCHING_GRPC_PORT=${ports[6]} WORKER_GRPC_PORT=${ports[7]}
+  export FRONTEND_MEMBERSHIP_PORT=${ports[8]} HISTORY_MEMBERSHIP_PORT=${ports[9]}
+  export MATCHING_MEMBERSHIP_PORT=${ports[10]} WORKER_MEMBERSHIP_PORT=${ports[11]}
+  export CRM_ADMIN_TOKEN=bench-admin-token CRM_HTTP_ALLOW_PRIVATE_ADDRESSES=true
+  export CRM_RATE_LIMIT_ENABLED=false CRM_TRIGGER_QUOTA_ENABLED=false LOGGING_LEVEL_ROOT=WARN
+  export CLUSTER_API_JAVA_OPTS=${CLUSTER_API_JAVA_OPTS:--Xmx1g}
+}
+
+pid_of() { cat "$CLUSTER_DIR/$1.pid"; }
+ticks_of() { # pids...: user + system ticks
+  local total=0 pid
+  for pid in "$@"; do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0)))
+  done
+  echo $total
+}
+# CPU ticks of the api-servers, the workers, the Temporal server and PostgreSQL (all its processes)
+cpu_ticks() { # workers
+  local postgres apis=0 workers=0 n
+  postgres=$(pid_of postgres)
+  for n in 1 2; do apis=$((apis + $(ticks_of "$(pid_of api-$n)"))); done
+  for n in $(seq 1 "$1"); do workers=$((workers + $(ticks_of "$(pid_of worker-$n)"))); done
+  # shellcheck disable=SC2046
+  echo "$apis $workers $(ticks_of "$(pid_of temporal)") $(ticks_of "$postgres" $(pgrep -P "$postgres" || true))"
+}
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
+
+api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
+make_flow() { # name, canvas json
+  local id
+  id=$(api -X POST "$API/api/v1/sequences" -d "{\"name\":\"$1\",\"flow_type\":\"automation\",\"builder_mode\":\"visual\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["sequence"]["id"])')
+  api -X PUT "$API/api/sequences/$id/canvas" -d "$2" > /dev/null
+  api -X PATCH "$API/api/v1/sequences/$id" -d '{"status":"active"}' > /dev/null
+}
+make_flows() { # suffix: flows A and B of a new tenant
+  local admin=(-sf -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H 'Content-Type: application/json')
+  TENANT=$(curl "${admin[@]}" -X POST "$API/admin/v1/tenants" -d "{\"name\":\"bench-$1-$RANDOM\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["tenant"]["id"])')
+  KEY=$(curl "${admin[@]}" -X POST "$API/admin/v1/tenants/$TENANT/api-keys" -d '{"name":"bench","scopes":["*"]}' | python3 -c 'import sys,json;print(json.load(sys.stdin)["key"])')
+  curl "${admin[@]}" -X PUT "$API/admin/v1/tenants/$TENANT/trigger-quota" -d '{"requests":100000,"window_seconds":1}' > /dev/null
+  local sink="{\"id\":\"call\",\"type\":\"http_request\",\"position\":{\"x\":500,\"y\":0},\"data\":{\"label\":\"sink\",\"config\":{\"method\":\"POST\",\"url\":\"http://127.0.0.1:$SINK_PORT/sink\",\"headers\":{\"Content-Type\":\"application/json\"},\"bodyTemplate\":\"{\\\"id\\\": \\\"{{trigger.id}}\\\", \\\"t0\\\": \\\"{{trigger.t0}}\\\"}\"}}}"
+  make_flow "bench A $1" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$sink],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
+  make_flow "bench B $1" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$sink],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
+}
+
+measure() { # label, workers, flow
+  local label=$1 workers=$2 flow=$3 log
+  log=$(mktemp)
+  "$JAVA" "$HARNESS" --url "$API/api/webhooks/automation/$TENANT/bench-$flow" --sink-port "$SINK_PORT" \
+    --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 300 --label "$label" \
+    2>&1 | tee "$log" | while IFS= read -r line; do
+      echo "$line"
+      if [[ $line == *": firing $N triggers"* ]]; then
+        cpu_ticks "$workers" > "$log.cpu"
+        machine_ticks > "$log.machine"
+      fi
+    done
+  local after before busy_after total_after busy_before total_before completed
+  read -r -a after < <(cpu_ticks "$workers")
+  read -r busy_after total_after < <(machine_ticks)
+  read -r -a before < "$log.cpu"
+  read -r busy_before total_before < "$log.machine"
+  completed=$(grep -o 'completed=[0-9]*' "$log" | tail -1 | cut -d= -f2)
+  python3 - "$label" "${completed:-0}" "$TICK" "$((total_after - total_before))" \
+    "$((busy_after - busy_before))" "$((after[0] - before[0]))" "$((after[1] - before[1]))" \
+    "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY'
+import os, sys
+label, n, tick, total, busy = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+kinds = dict(zip(["api-servers", "workers", "temporal", "postgres"], map(float, sys.argv[6:10])))
+if n:
+    print(f"CPU {label} per completed run: " + ", ".join(f"{k} {1000 * v / tick / n:.2f} ms" for k, v in kinds.items())
+          + f", all {1000 * sum(kinds.values()) / tick / n:.2f} ms")
+else:
+    print(f"CPU {label} per completed run: no run completed")
+if total:
+    print(f"CPU shares over {label} (of {os.cpu_count()} cores): "
+          + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in kinds.items())
+          + f"; machine busy {100 * busy / total:.0f}%")
+PY
+  rm -f "$log" "$log.cpu" "$log.machine"
+}
+
+for shards in ${SHARDS:-1 4}; do
+  if ((OWN_CLUSTER)); then
+    new_cluster "$shards"
+  fi
+  deploy/cluster/start.sh | sed 's/^/cluster: /'
+  API=http://127.0.0.1:$(echo "${CLUSTER_API_PORTS:-8080 8081}" | awk '{print $1}')
+  make_flows "s$shards"
+  for workers in ${WORKERS:-1 2}; do
+    if ((workers == 1)); then
+      deploy/cluster/stop.sh worker-2 > /dev/null
+    else
+      deploy/cluster/start.sh > /dev/null
+    fi
+    for flow in ${FLOWS:-a b}; do
+      measure "cluster-s$shards-w$workers-flow-$flow" "$workers" "$flow"
+    done
+  done
+  # a cluster the bench was given is left as it was found: every part running
+  ((OWN_CLUSTER)) || deploy/cluster/start.sh > /dev/null
+done
