@@ -34,8 +34,8 @@ import tools.jackson.databind.JsonNode;
  * The docker-compose stack as users run it: images built from this repository, a real Temporal
  * server on PostgreSQL, Mailpit. It needs Docker, so it runs on its own: {@code ./mvnw -pl
  * api-server -am verify -Pcompose}; without a Docker engine it fails saying so. Takes minutes: it
- * builds both images. The same distributed shape runs without Docker in every build
- * (DistributedRestartIT).
+ * builds both images. The same shape runs without Docker in every build (ClusterShapeIT, on
+ * deploy/cluster).
  */
 @Tag("compose")
 class ComposeStackTest {

@@ -274,7 +274,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   private void record(NodeLogEntry ran) {
-    // a span id has one length, so it changes no size check between a run and its replay
+    // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
+    // entries began to carry it decides the same on replay
     NodeLogEntry entry = taskSpan == null ? ran : ran.withSpanId(taskSpan);
     NodeLogEntry recorded =
         recordsThroughHistory() && HistoryPayloads.overLimit(entry) && since(SIZED_RECORDING)
@@ -296,7 +297,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       Promise<Void> written =
           batches.size() == 1
                   && (!recordsThroughHistory()
-                      || taskBudget.recordNow(HistoryPayloads.bytes(entries)))
+                      || taskBudget.recordNow(HistoryPayloads.entryBytes(entries)))
               ? Async.procedure(recorder::recordNodes, input.runId(), entries)
               // one after the other, each in a task with room for it, so that no workflow task
               // carries them all at once
@@ -325,7 +326,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    */
   private void waitForRoomToRecord(List<NodeLogEntry> batch) {
     if (recordsThroughHistory()) {
-      taskBudget.recordWhenRoom(HistoryPayloads.bytes(batch));
+      taskBudget.recordWhenRoom(HistoryPayloads.entryBytes(batch));
     }
   }
 

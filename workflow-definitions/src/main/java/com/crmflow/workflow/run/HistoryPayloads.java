@@ -43,9 +43,23 @@ public final class HistoryPayloads {
         .orElse(0);
   }
 
+  /**
+   * The size the run's decisions count for log entries: as written, without their span ids. A span
+   * id is new data on the entry that runs already under way did not carry when they made these
+   * decisions, so counting it could cut a batch or a workflow task differently on replay; at 30
+   * bytes an entry it is within the limits' margins.
+   */
+  static int entryBytes(List<NodeLogEntry> entries) {
+    return bytes(entries.stream().map(entry -> entry.withSpanId(null)).toList());
+  }
+
+  private static int entryBytes(NodeLogEntry entry) {
+    return bytes(entry.withSpanId(null));
+  }
+
   /** Whether the entry must give up its output to pass through history. */
   static boolean overLimit(NodeLogEntry entry) {
-    return entry.output() != null && bytes(entry) > LIMIT_BYTES;
+    return entry.output() != null && entryBytes(entry) > LIMIT_BYTES;
   }
 
   /** The entry with its output replaced by {@code {omitted, bytes}}. */
@@ -74,7 +88,7 @@ public final class HistoryPayloads {
     List<NodeLogEntry> batch = new ArrayList<>();
     int batchBytes = 0;
     for (NodeLogEntry entry : entries) {
-      int size = bytes(entry);
+      int size = entryBytes(entry);
       if (!batch.isEmpty() && batchBytes + size > BATCH_LIMIT_BYTES) {
         batches.add(List.copyOf(batch));
         batch.clear();

@@ -62,4 +62,33 @@ class HistoryPayloadsTest {
     assertThat((Integer) logged.output().get("bytes")).isGreaterThan(HistoryPayloads.LIMIT_BYTES);
     assertThat(logged).usingRecursiveComparison().ignoringFields("output").isEqualTo(over);
   }
+
+  @Test
+  void spanIdsCountForNoSizeDecisionSoARunUnderWayCutsItsBatchesAsBefore() {
+    NodeLogEntry first = entry(1, 100);
+    // the second entry fills the batch to the byte, counted without span ids
+    int chars =
+        HistoryPayloads.BATCH_LIMIT_BYTES
+            - HistoryPayloads.bytes(first)
+            - HistoryPayloads.bytes(entry(2, 0));
+    // (a payload's length prefix grows with it: step back until the two fit)
+    while (HistoryPayloads.bytes(first) + HistoryPayloads.bytes(entry(2, chars))
+        > HistoryPayloads.BATCH_LIMIT_BYTES) {
+      chars--;
+    }
+    NodeLogEntry second = entry(2, chars);
+    assertThat(HistoryPayloads.bytes(first) + HistoryPayloads.bytes(second))
+        .isBetween(HistoryPayloads.BATCH_LIMIT_BYTES - 8, HistoryPayloads.BATCH_LIMIT_BYTES);
+    List<NodeLogEntry> plain = List.of(first, second);
+    List<NodeLogEntry> traced =
+        List.of(first.withSpanId("00f067aa0ba902b7"), second.withSpanId("00f067aa0ba902b7"));
+    assertThat(HistoryPayloads.bytes(traced.get(0)) + HistoryPayloads.bytes(traced.get(1)))
+        .as("with their span ids the two entries are over the batch limit")
+        .isGreaterThan(HistoryPayloads.BATCH_LIMIT_BYTES);
+
+    assertThat(HistoryPayloads.batches(traced)).hasSize(1);
+    assertThat(HistoryPayloads.batches(plain)).hasSize(1);
+    assertThat(HistoryPayloads.entryBytes(traced)).isEqualTo(HistoryPayloads.entryBytes(plain));
+    assertThat(HistoryPayloads.batches(traced).get(0)).containsExactlyElementsOf(traced);
+  }
 }
