@@ -262,7 +262,7 @@ class ConsoleDesignerTest extends ApiTest {
           click(By.cssSelector("[data-palette=webhook_trigger]"));
           wait.until(d -> nodeIds().size() == 1);
           String trigger = nodeIds().get(0);
-          Thread.sleep(400); // the fit animates
+          awaitStill(); // the fit animates
           assertThat(zoom()).as("the first node is shown at natural size").isLessThanOrEqualTo(1.0);
           assertThat(insideCanvas(trigger)).as("a clicked node lands in view").isTrue();
 
@@ -289,7 +289,7 @@ class ConsoleDesignerTest extends ApiTest {
 
           // Tidy up lays the flow out top to bottom
           click(By.xpath("//button[text()='Tidy up']"));
-          Thread.sleep(400);
+          awaitStill();
           assertThat(y(delay)).isGreaterThan(y(trigger));
           assertThat(y(email)).isGreaterThan(y(delay));
 
@@ -343,7 +343,7 @@ class ConsoleDesignerTest extends ApiTest {
           assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
           screenshot("canvas-1440x900");
           browser.manage().window().setSize(new Dimension(1024, 768));
-          Thread.sleep(300);
+          awaitStill();
           assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
           WebElement toolbar = browser.findElement(By.cssSelector(".toolbar"));
           assertThat(toolbar.getSize().getHeight()).as("the toolbar stays one row").isLessThan(50);
@@ -660,6 +660,27 @@ class ConsoleDesignerTest extends ApiTest {
   private void selectNode(String id) {
     click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+  }
+
+  /**
+   * Waits until the page stops moving: the viewport's transform, every node's position and the
+   * page's size read the same twice in a row (an animation or a relayout has ended).
+   */
+  private void awaitStill() {
+    String[] last = {null};
+    wait.until(
+        d -> {
+          Object now =
+              browser.executeScript(
+                  "const v = document.querySelector('.react-flow__viewport');"
+                      + " return [window.innerWidth, document.documentElement.scrollWidth,"
+                      + " v ? v.style.transform : '',"
+                      + " ...[...document.querySelectorAll('.react-flow__node')]"
+                      + ".map(n => n.style.transform)].join('|');");
+          boolean still = now.toString().equals(last[0]);
+          last[0] = now.toString();
+          return still;
+        });
   }
 
   /** The canvas's zoom, from its viewport's transform. */
