@@ -5,7 +5,6 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -173,18 +172,9 @@ class CanvasController {
               content = @Content(schema = @Schema(implementation = Canvas.class)))
           @RequestBody(required = false)
           JsonNode body) {
-    UUID tenantId = caller.tenantId();
-    List<CanvasProblem> problems;
-    Canvas judged;
-    if (body == null || body.isNull() || (body.isObject() && body.isEmpty())) {
-      problems = canvases.problems(tenantId, sequenceId);
-      judged = canvases.latest(tenantId, sequenceId).toCanvas();
-    } else {
-      canvases.sequence(tenantId, sequenceId);
-      judged = canvases.sentCanvas(tenantId, JsonBodies.requireObject(body));
-      problems = canvases.problems(tenantId, sequenceId, judged);
-    }
-    return new CanvasValidation(problems.isEmpty(), new CanvasWords(judged).word(problems));
+    CanvasService.Judged judged = canvases.judge(caller.tenantId(), sequenceId, body);
+    return new CanvasValidation(
+        judged.problems().isEmpty(), new CanvasWords(judged.canvas()).word(judged.problems()));
   }
 
   /** {@code {canvas}}. */

@@ -1,6 +1,7 @@
 package com.crmflow.api.canvas;
 
 import com.crmflow.api.auth.Caller;
+import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
@@ -93,31 +94,29 @@ public class CanvasService {
     return canvases.versions(tenantId, sequenceId);
   }
 
-  /** Structural and completeness problems of the latest canvas (the validate endpoint). */
-  public List<CanvasProblem> problems(UUID tenantId, UUID sequenceId) {
-    Sequence sequence = sequence(tenantId, sequenceId);
-    Canvas canvas =
-        canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion()).toCanvas();
-    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
-    if (problems.isEmpty()) {
-      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
-    }
-    return problems;
-  }
+  /** A canvas the validate endpoint judged, and the problems it would meet. */
+  public record Judged(Canvas canvas, List<CanvasProblem> problems) {}
 
   /**
-   * The problems a canvas sent in a body (as PUT /canvas takes it) would meet if it were saved and
-   * activated: the rules of every write, then completeness. Nothing is stored.
-   *
-   * @param canvas a canvas read by {@link #sentCanvas}
+   * The validate endpoint. Without a body (or with {@code {}}) the latest stored canvas, with its
+   * structural and completeness problems; with a canvas body (as PUT /canvas takes it) that canvas
+   * as it would be stored, with the rules of every write and then completeness. Nothing is stored.
    */
-  public List<CanvasProblem> problems(UUID tenantId, UUID sequenceId, Canvas canvas) {
+  public Judged judge(UUID tenantId, UUID sequenceId, JsonNode body) {
     Sequence sequence = sequence(tenantId, sequenceId);
-    List<CanvasProblem> problems = writeProblems(tenantId, sequenceId, canvas);
+    List<CanvasProblem> problems;
+    Canvas canvas;
+    if (body == null || body.isNull() || (body.isObject() && body.isEmpty())) {
+      canvas = canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion()).toCanvas();
+      problems = new ArrayList<>(CanvasRules.structural(canvas));
+    } else {
+      canvas = sentCanvas(tenantId, JsonBodies.requireObject(body));
+      problems = writeProblems(tenantId, sequenceId, canvas);
+    }
     if (problems.isEmpty()) {
       problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
     }
-    return problems;
+    return new Judged(canvas, problems);
   }
 
   /**
