@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Trigger → completion on the cluster shape (deploy/cluster/start.sh), with bench/TriggerBench.java:
-#   [FLOWS="a b"] [SHARDS="1 4"] [WORKERS="1 2"] [WARMUP=3000] bench/cluster-bench.sh [N] [CONCURRENCY]
+#   [FLOWS="a b"] [SHARDS="1 4"] [WORKERS="1 2"] [WARMUP=3000] [DEV_SERVER=1] bench/cluster-bench.sh [N] [CONCURRENCY]
+# First, unless DEV_SERVER=0, the same flows on the embedded defaults (the Temporal CLI's dev
+# server), through bench/trigger-bench.sh with the same N, CONCURRENCY and WARMUP, so that both
+# shapes are measured in one run; its lines carry the label dev-flow-<flow>.
 # For each history-shard count in SHARDS, a new cluster (its own CLUSTER_DIR: the shards are fixed
 # when a cluster is made) of PostgreSQL, the Temporal server, two api-servers and two workers, on
 # free ports; then, for each worker count in WORKERS (the second worker stopped for 1), the flows
@@ -13,7 +16,8 @@
 # WARMUP triggers (the harness sends at most 20 s of them) go first and are not measured.
 # CLUSTER_DIR set: that cluster (started by start.sh with the same environment, its shard count the
 # one in SHARDS) is used and left running; the bench then makes its tenant with CRM_ADMIN_TOKEN.
-# The dev server's figures for the same flows come from bench/trigger-bench.sh.
+# Last, a table of every configuration: completed/s, end-to-end p50/p99, lost/duplicates and the
+# CPU per completed run of each kind of process.
 # Needs curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +47,14 @@ OWN_CLUSTER=1
 [[ -n ${CLUSTER_DIR:-} ]] && OWN_CLUSTER=0
 SINK_PORT=$(free_ports 1)
 BENCH_DIRS=()
+RESULTS=$(mktemp) # the RESULT and CPU lines of every configuration, for the table at the end
 cleanup() {
   local rc=$? dir
   for dir in "${BENCH_DIRS[@]}"; do
     CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
     rm -rf "$dir"
   done
+  rm -f "$RESULTS"
   exit $rc
 }
 trap cleanup EXIT
@@ -111,7 +117,7 @@ measure() { # label, workers, flow
   log=$(mktemp)
   "$JAVA" "$HARNESS" --url "$API/api/webhooks/automation/$TENANT/bench-$flow" --sink-port "$SINK_PORT" \
     --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 300 --label "$label" \
-    2>&1 | tee "$log" | while IFS= read -r line; do
+    2>&1 | tee "$log" | tee -a "$RESULTS" | while IFS= read -r line; do
       echo "$line"
       if [[ $line == *": firing $N triggers"* ]]; then
         cpu_ticks "$workers" > "$log.cpu"
@@ -126,7 +132,7 @@ measure() { # label, workers, flow
   completed=$(grep -o 'completed=[0-9]*' "$log" | tail -1 | cut -d= -f2)
   python3 - "$label" "${completed:-0}" "$TICK" "$((total_after - total_before))" \
     "$((busy_after - busy_before))" "$((after[0] - before[0]))" "$((after[1] - before[1]))" \
-    "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY'
+    "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY' | tee -a "$RESULTS"
 import os, sys
 label, n, tick, total, busy = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 kinds = dict(zip(["api-servers", "workers", "temporal", "postgres"], map(float, sys.argv[6:10])))
@@ -143,6 +149,42 @@ PY
   rm -f "$log" "$log.cpu" "$log.machine"
 }
 
+# the same flows on the embedded defaults; trigger-bench.sh's labels flow-<x> become dev-flow-<x>
+dev_server() {
+  WARMUP=${WARMUP:-3000} FLOWS=${FLOWS:-a b} bench/trigger-bench.sh "$N" "$C" 2>&1 \
+    | sed -E 's/^(RESULT label=|CPU |CPU shares over |accepted )flow-/\1dev-flow-/' \
+    | tee -a "$RESULTS" | sed 's/^/dev server: /'
+}
+
+# one row per configuration, from the RESULT and CPU lines
+summary() {
+  python3 - "$RESULTS" <<'PY'
+import re, sys
+rows, cpu = {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"RESULT label=(\S+) (.*)", line)
+    if m:
+        rows[m.group(1)] = dict(kv.split("=", 1) for kv in m.group(2).split())
+    m = re.match(r"CPU (\S+) per completed run: (.*)", line)
+    if m and "no run completed" not in m.group(2):
+        parts = dict((k.strip(), float(v)) for k, v in re.findall(r"([a-z -]+?) ([0-9.]+) ms", re.sub(r"\(of which[^)]*\)", "", m.group(2))))
+        cpu[m.group(1)] = parts
+print("| configuration | completed/s | end-to-end p50 / p99 | lost / duplicates | CPU per run by process kind | all |")
+print("|---|---|---|---|---|---|")
+for label, r in rows.items():
+    parts = cpu.get(label, {})
+    total = parts.pop("all", None)
+    if total is None and parts:
+        total = sum(parts.values())
+    kinds = " / ".join(f"{k} {v:.1f}" for k, v in parts.items()) or "n/a"
+    print(f"| {label} | {r.get('throughput_per_s')} | {r.get('e2e_p50_ms')} / {r.get('e2e_p99_ms')} ms "
+          f"| {r.get('lost')} / {r.get('duplicates')} | {kinds} ms | {f'{total:.1f} ms' if total is not None else 'n/a'} |")
+PY
+}
+
+if [[ ${DEV_SERVER:-1} != 0 ]]; then
+  dev_server
+fi
 for shards in ${SHARDS:-1 4}; do
   if ((OWN_CLUSTER)); then
     new_cluster "$shards"
@@ -163,3 +205,6 @@ for shards in ${SHARDS:-1 4}; do
   # a cluster the bench was given is left as it was found: every part running
   ((OWN_CLUSTER)) || deploy/cluster/start.sh > /dev/null
 done
+
+echo "side by side (N=$N, CONCURRENCY=$C, WARMUP=${WARMUP:-3000}):"
+summary
