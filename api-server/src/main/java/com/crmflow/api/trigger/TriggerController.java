@@ -76,15 +76,21 @@ class TriggerController {
    * by the canonical id, so any other spelling of a tenant is no tenant here either.
    */
   static UUID parseTenant(String tenantId) {
-    try {
-      UUID id = UUID.fromString(tenantId);
-      if (id.toString().equalsIgnoreCase(tenantId)) {
-        return id;
-      }
-    } catch (IllegalArgumentException notAUuid) {
-      // answered below
+    UUID id = canonicalUuid(tenantId);
+    if (id == null) {
+      throw ApiException.notFound("Tenant", tenantId);
     }
-    throw ApiException.notFound("Tenant", tenantId);
+    return id;
+  }
+
+  /** The UUID {@code text} spells in its canonical form, or null for any other text. */
+  static UUID canonicalUuid(String text) {
+    try {
+      UUID id = UUID.fromString(text);
+      return id.toString().equalsIgnoreCase(text) ? id : null;
+    } catch (IllegalArgumentException notAUuid) {
+      return null;
+    }
   }
 
   /**

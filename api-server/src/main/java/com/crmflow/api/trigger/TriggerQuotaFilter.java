@@ -198,12 +198,7 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
    */
   static UUID tenantOf(String path) {
     int end = path.indexOf('/', PATH.length());
-    String id = path.substring(PATH.length(), end < 0 ? path.length() : end);
-    try {
-      UUID tenant = UUID.fromString(id);
-      return tenant.toString().equalsIgnoreCase(id) ? tenant : null;
-    } catch (IllegalArgumentException notATenant) {
-      return null;
-    }
+    return TriggerController.canonicalUuid(
+        path.substring(PATH.length(), end < 0 ? path.length() : end));
   }
 }
