@@ -69,6 +69,11 @@ class BenchScriptsSmokeIT {
                       .containsPattern(" service_cpu_ms_per_run=[0-9.]+ "))
           .anySatisfy(line -> assertThat(line).startsWith("RANGE config=" + config + " runs=1 "));
     }
+    // the runs traced at 1.0 reached the Zipkin server through the OTLP exporter and the collector
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(
+            line -> assertThat(line).matches("EXPORTED traces=([2-9]\\d|\\d{3,}) spans=\\d+"));
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +36,16 @@ public final class ApiServerProcess implements AutoCloseable {
    * @param settings further {@code --name=value} arguments
    */
   public static ApiServerProcess start(Path dataDir, String... settings) throws IOException {
+    return start(dataDir, Map.of(), settings);
+  }
+
+  /**
+   * As {@link #start(Path, String...)}, with these environment variables (OTEL_*, say).
+   *
+   * @param settings further {@code --name=value} arguments
+   */
+  public static ApiServerProcess start(
+      Path dataDir, Map<String, String> environment, String... settings) throws IOException {
     int port = WorkerProcess.freePort();
     Files.createDirectories(dataDir);
     Path log = Files.createTempFile(Path.of("target"), "api-server-", ".log");
@@ -48,7 +59,13 @@ public final class ApiServerProcess implements AutoCloseable {
     arguments.addAll(List.of(settings));
     Process process =
         JarProcesses.start(
-            "target", "api-server-.*\\.jar", "package api-server first", "512m", log, arguments);
+            "target",
+            "api-server-.*\\.jar",
+            "package api-server first",
+            "512m",
+            log,
+            arguments,
+            environment);
     return new ApiServerProcess(process, log, port);
   }
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /** The service's jars run as processes of their own, as {@code java -jar} runs them. */
@@ -20,6 +21,22 @@ final class JarProcesses {
    */
   static Process start(
       String dir, String nameRegex, String missing, String heap, Path log, List<String> arguments)
+      throws IOException {
+    return start(dir, nameRegex, missing, heap, log, arguments, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, String, String, String, Path, List)}, with these environment
+   * variables.
+   */
+  static Process start(
+      String dir,
+      String nameRegex,
+      String missing,
+      String heap,
+      Path log,
+      List<String> arguments,
+      Map<String, String> environment)
       throws IOException {
     Path jar;
     try (Stream<Path> files = Files.list(Path.of(dir))) {
@@ -37,9 +54,9 @@ final class JarProcesses {
                 "-jar",
                 jar.toString()));
     command.addAll(arguments);
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    return builder.start();
   }
 }

@@ -17,9 +17,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A real tracing backend as a child process: the Zipkin server (collector, query API and UI in one
- * jar, spans in memory) from Maven Central, which the api-server build copies into {@code
- * target/tracing-backend} (maven-dependency-plugin, {@code process-test-resources}).
+ * A real tracing backend as a child process: the Zipkin server (span store in memory, query API and
+ * UI in one jar) from Maven Central, which the api-server build copies into {@code
+ * target/tracing-backend} (maven-dependency-plugin, {@code process-test-resources}). Spans reach it
+ * through an {@link OtelCollector}. It listens on 127.0.0.1 only: Zipkin's HTTP server is
+ * Armeria's, which takes its address from {@code armeria.ports}, not {@code server.address}.
  */
 public final class ZipkinServer implements AutoCloseable {
 
@@ -49,7 +51,10 @@ public final class ZipkinServer implements AutoCloseable {
                 + " io.zipkin:zipkin-server (classifier exec) from Maven Central",
             "384m",
             log,
-            List.of("--server.port=" + port, "--server.address=127.0.0.1"));
+            List.of(
+                "--armeria.ports[0].ip=127.0.0.1",
+                "--armeria.ports[0].port=" + port,
+                "--armeria.ports[0].protocols[0]=http"));
     ZipkinServer server = new ZipkinServer(process, log, port);
     await()
         .atMost(Duration.ofSeconds(90))
@@ -66,9 +71,17 @@ public final class ZipkinServer implements AutoCloseable {
     return server;
   }
 
-  /** Where spans in Zipkin's JSON v2 go (management.tracing.export.zipkin.endpoint). */
+  /** Where spans in Zipkin's own format go (the collector's Zipkin exporter sends them). */
   public String spansEndpoint() {
     return baseUrl() + "/api/v2/spans";
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public long pid() {
+    return process.pid();
   }
 
   public String baseUrl() {

@@ -14,6 +14,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -34,11 +35,12 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Runs that start on their own (a CRM event's, an enrollment's, a webhook delivery) trace on their
- * own: the run's trace is a new one, not the trace of the request that caused it, and its root span
- * links to the request's span. The service's spans are read from an in-memory exporter beside its
- * own; the OTLP exporter of the standard setting sends them to a receiver on loopback as well. GET
- * /api/v1/me names the tracing UI configured (crm.tracing.ui-url), which the console links.
+ * Runs that start on their own (a CRM event's, an enrollment's, a schedule's fire, a webhook
+ * delivery) trace on their own: the run's trace is a new one, not the trace of the request that
+ * caused it, and its root span links to the request's span. The service's spans are read from an
+ * in-memory exporter beside its own; the OTLP exporter of the standard setting sends them to a
+ * receiver on loopback as well. GET /api/v1/me names the tracing UI configured
+ * (crm.tracing.ui-url), which the console links.
  */
 @Import(LinkedTracesTest.Spans.class)
 @TestPropertySource(
@@ -218,6 +220,90 @@ class LinkedTracesTest extends ApiTest {
     assertThat(root.getLinks())
         .extracting(link -> link.getSpanContext().getTraceId())
         .containsExactly(writeTrace);
+  }
+
+  /**
+   * A schedule's fire on the Temporal server's own timer: the run it starts has a trace of its own,
+   * whose root span links to the schedule workflow's activity that fired it, a span of the trace of
+   * the request that activated the schedule. Takes up to a minute (the schedule fires each minute).
+   */
+  @Test
+  void aScheduledRunTracesOnItsOwnLinkedToTheRequestThatActivatedTheSchedule() {
+    String clock = "minutely-" + UUID.randomUUID();
+    String activationTrace = traceId();
+    String sequenceId =
+        activeAutomation(
+            tracedAs(tenant.api(), activationTrace, activationTrace.substring(16)),
+            canvas(
+                List.of(
+                    node(
+                        clock,
+                        "schedule_trigger",
+                        Map.of(
+                            "scheduleType",
+                            "custom",
+                            "customCron",
+                            "* * * * *",
+                            "time",
+                            "00:00",
+                            "timezone",
+                            "Europe/Berlin")),
+                    node("wait", "delay", Map.of("delayHours", 1.0 / 3600))),
+                List.of(edge("e1", clock, "wait"))));
+
+    String runId =
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(
+                () ->
+                    jdbc.sql(
+                            "select id::text from automation_run where sequence_id = :s"
+                                + " order by created_at limit 1")
+                        .param("s", UUID.fromString(sequenceId))
+                        .query(String.class)
+                        .optional()
+                        .orElse(null),
+                id -> id != null);
+    assertThat(
+            tenant
+                .api()
+                .patch("/api/v1/sequences/" + sequenceId, Map.of("status", "paused"))
+                .status())
+        .isEqualTo(200);
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("trigger_node_id").asString()).isEqualTo(clock);
+    String runTrace = run.get("trace_id").asString();
+    assertThat(runTrace).matches("[0-9a-f]{32}").isNotEqualTo(activationTrace);
+    SpanData root = linkedRoot("schedule fire", runTrace);
+    assertThat(root.getParentSpanContext().isValid()).isFalse();
+    assertThat(root.getLinks()).hasSize(1);
+    SpanContext cause = root.getLinks().get(0).getSpanContext();
+    assertThat(cause.getTraceId()).isEqualTo(activationTrace);
+    // the cause is the fire's activity, in the schedule workflow the activation started
+    SpanData fire =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    spans.getFinishedSpanItems().stream()
+                        .filter(s -> s.getSpanId().equals(cause.getSpanId()))
+                        .findFirst()
+                        .orElse(null),
+                span -> span != null);
+    assertThat(fire.getTraceId()).isEqualTo(activationTrace);
+    assertThat(fire.getName()).isEqualTo("RunActivity:start_scheduled_run");
+    assertThat(
+            spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(activationTrace))
+                .map(SpanData::getName))
+        .contains("StartWorkflow:ScheduleTriggerWorkflow");
+    // the run's workflow start is a span of the run's trace
+    assertThat(
+            spans.getFinishedSpanItems().stream()
+                .filter(s -> s.getTraceId().equals(runTrace))
+                .map(SpanData::getName))
+        .contains("StartWorkflow:AutomationRunWorkflow");
   }
 
   @Test

@@ -13,7 +13,9 @@ import com.crmflow.api.support.ApiServerProcess;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Browsers;
 import com.crmflow.api.support.DevServers;
+import com.crmflow.api.support.ListeningSockets;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.OtelCollector;
 import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.api.support.ZipkinServer;
 import com.icegreen.greenmail.util.GreenMail;
@@ -41,13 +43,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One trace from the caller to the last outbound call, read back from a real tracing backend (a
- * Zipkin server, a child process) in the distributed shape: an api-server and a workflow-worker
- * from their jars and a Temporal dev server. A trigger fired with a caller's traceparent makes one
- * trace with the caller's trace id: the HTTP request, the workflow start, the workflow task, each
- * activity and the outbound call, in that order, each a descendant of the one before. The trace's
- * page in the Zipkin UI is kept as {@code target/tracing-ui/trace.png} (docs/operations.md shows
- * it).
+ * One trace from the caller to the last outbound call, read back from a real tracing backend in the
+ * distributed shape: an api-server and a workflow-worker from their jars and a Temporal dev server.
+ * Both services export with the standard OTLP exporter (the api-server configured by {@code
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT}, the worker by {@code
+ * management.opentelemetry.tracing.export.otlp.endpoint}) to a real OpenTelemetry Collector, which
+ * forwards to a Zipkin server, whose query API and UI show the trace; both backend processes listen
+ * on 127.0.0.1 only. A trigger fired with a caller's traceparent makes one trace with the caller's
+ * trace id: the HTTP request, the workflow start, the workflow task, each activity and the outbound
+ * call, in that order, each a descendant of the one before. The trace's page in the Zipkin UI is
+ * kept as {@code target/tracing-ui/trace.png} (docs/operations.md shows it).
  */
 class TracingBackendIT {
 
@@ -55,6 +60,7 @@ class TracingBackendIT {
   private static final Path SCREENSHOTS = Path.of("target", "tracing-ui");
 
   private ZipkinServer zipkin;
+  private OtelCollector collector;
   private TemporalDevServer temporal;
   private GreenMail smtp;
   private LocalHttpServer peer;
@@ -64,25 +70,23 @@ class TracingBackendIT {
   @BeforeEach
   void startTheParts() throws Exception {
     zipkin = ZipkinServer.start();
+    collector = OtelCollector.start(zipkin);
     temporal = DevServers.start();
     smtp = new GreenMail(new ServerSetup(0, "127.0.0.1", "smtp"));
     smtp.start();
     peer = new LocalHttpServer();
-    List<String> tracing =
-        List.of(
-            "--management.tracing.export.zipkin.enabled=true",
-            "--management.tracing.export.zipkin.endpoint=" + zipkin.spansEndpoint(),
-            "--management.opentelemetry.tracing.export.schedule-delay=200ms");
+    String exportSoon = "--management.opentelemetry.tracing.export.schedule-delay=200ms";
     List<String> apiSettings =
         new ArrayList<>(
             List.of(
                 "--spring.profiles.active=distributed",
                 "--crm.secrets.key=" + SECRETS_KEY,
                 "--spring.temporal.connection.target=" + temporal.target()));
-    apiSettings.addAll(tracing);
+    apiSettings.add(exportSoon);
     api =
         ApiServerProcess.start(
             Files.createTempDirectory(Path.of("target"), "tracing-"),
+            Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", collector.tracesEndpoint()),
             apiSettings.toArray(String[]::new));
     List<String> workerSettings =
         new ArrayList<>(
@@ -91,7 +95,9 @@ class TracingBackendIT {
                 "--spring.mail.port=" + smtp.getSmtp().getPort(),
                 "--crm.mail.from=flows@crm.example",
                 "--crm.secrets.key=" + SECRETS_KEY));
-    workerSettings.addAll(tracing);
+    workerSettings.add(
+        "--management.opentelemetry.tracing.export.otlp.endpoint=" + collector.tracesEndpoint());
+    workerSettings.add(exportSoon);
     worker = WorkerProcess.start(temporal.target(), workerSettings.toArray(String[]::new));
     api.awaitReady();
     worker.awaitReady();
@@ -114,6 +120,9 @@ class TracingBackendIT {
     if (smtp != null) {
       smtp.stop();
     }
+    if (collector != null) {
+      collector.close();
+    }
     if (zipkin != null) {
       zipkin.close();
     }
@@ -121,6 +130,18 @@ class TracingBackendIT {
 
   @Test
   void aTriggeredRunIsOneTraceFromTheCallerToItsOutboundCalls() throws Exception {
+    // the backend's processes listen on loopback only
+    assertThat(ListeningSockets.of(collector.pid()))
+        .as("the collector's listening sockets")
+        .isNotEmpty()
+        .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
+        .anySatisfy(a -> assertThat(a.getPort()).isEqualTo(collector.port()));
+    assertThat(ListeningSockets.of(zipkin.pid()))
+        .as("the Zipkin server's listening sockets")
+        .isNotEmpty()
+        .allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as(a.toString()).isTrue())
+        .anySatisfy(a -> assertThat(a.getPort()).isEqualTo(zipkin.port()));
+
     ApiTest.TenantClient tenant = api.newTenant();
     ApiClient client = new ApiClient(api.baseUrl(), tenant.key());
     String contactId =
