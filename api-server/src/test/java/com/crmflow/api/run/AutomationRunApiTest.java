@@ -17,7 +17,7 @@ import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.CrmSearchAttributes;
-import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.contract.NodeLogEntry;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;

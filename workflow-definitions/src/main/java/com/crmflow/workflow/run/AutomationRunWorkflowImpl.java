@@ -6,6 +6,14 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunRecorderActivities;
+import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.contract.RunResume;
+import com.crmflow.workflow.history.HistoryPayloads;
+import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -412,7 +420,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    */
   private void resumeAfter(List<String> completedNodeIds) {
     Set<String> ahead =
-        com.crmflow.workflow.canvas.CanvasRules.reachableFrom(canvas, input.startNodeIds());
+        com.crmflow.workflow.rules.CanvasRules.reachableFrom(canvas, input.startNodeIds());
     for (CanvasEdge edge : canvas.edges()) {
       if (!ahead.contains(edge.source())) {
         edgeTaken.put(edge.id(), completedNodeIds.contains(edge.source()));

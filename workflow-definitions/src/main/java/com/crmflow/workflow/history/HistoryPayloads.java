@@ -1,5 +1,6 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.history;
 
+import com.crmflow.workflow.contract.NodeLogEntry;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

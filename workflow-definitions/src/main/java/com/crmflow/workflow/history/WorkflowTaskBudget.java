@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.history;
 
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
