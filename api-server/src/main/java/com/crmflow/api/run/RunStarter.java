@@ -19,7 +19,7 @@ import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.rules.CanvasRules;
-import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
+import com.crmflow.workflow.run.InterpreterChanges;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.opentelemetry.context.Context;
@@ -522,7 +522,7 @@ public class RunStarter {
         retry.alsoStartAt(),
         retry.rerunOrdinals(),
         retry.delaysWakeUp(),
-        AutomationRunWorkflowImpl.CHANGES);
+        InterpreterChanges.CHANGES);
   }
 
   private Canvas canvasOf(AutomationRun run) {
