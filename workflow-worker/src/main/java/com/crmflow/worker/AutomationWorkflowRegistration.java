@@ -1,7 +1,7 @@
 package com.crmflow.worker;
 
 import com.crmflow.workflow.TaskQueues;
-import com.crmflow.workflow.WorkflowImplementations;
+import com.crmflow.workflow.registration.WorkflowImplementations;
 import io.temporal.spring.boot.autoconfigure.template.WorkersTemplate;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;

@@ -3,8 +3,8 @@ package com.crmflow.api.enrollment;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.run.RunEndListener;
 import com.crmflow.api.run.RunRepository;
+import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.event.EventNames;
-import com.crmflow.workflow.run.RunResult;
 import org.springframework.stereotype.Component;
 
 /**

@@ -7,6 +7,7 @@ import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
@@ -16,9 +17,9 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.CanvasRules;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.rules.CanvasRules;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.temporal.client.WorkflowClient;
@@ -50,6 +51,7 @@ class EnrollmentService {
   private final ContactRepository contacts;
   private final RunRepository runs;
   private final RunStarter starter;
+  private final RunCancels cancels;
   private final LinkedTraces traces;
   private final EventOutbox events;
   private final WorkflowClient temporal;
@@ -62,6 +64,7 @@ class EnrollmentService {
       ContactRepository contacts,
       RunRepository runs,
       RunStarter starter,
+      RunCancels cancels,
       EventOutbox events,
       WorkflowClient temporal,
       TransactionTemplate transaction,
@@ -73,6 +76,7 @@ class EnrollmentService {
     this.contacts = contacts;
     this.runs = runs;
     this.starter = starter;
+    this.cancels = cancels;
     this.events = events;
     this.temporal = temporal;
     this.transaction = transaction;
@@ -148,7 +152,7 @@ class EnrollmentService {
             });
     if (started[0] != null) {
       try (Scope ignored = runTrace[0].makeCurrent()) {
-        starter.startSoon(started[0], canvas);
+        starter.startSoon(started[0], canvas, false);
       }
     }
     return new Enrolled(enrollment, sequence.name());
@@ -181,7 +185,7 @@ class EnrollmentService {
     } catch (WorkflowNotFoundException notStartedOrOver) {
       // over already, or not started yet: a start still on its way must not run it
       if (enrollment.runId() != null) {
-        starter.cancelledBeforeStart(enrollment.runId(), workflowId);
+        cancels.cancelledBeforeStart(enrollment.runId(), workflowId);
       }
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("enrollment");

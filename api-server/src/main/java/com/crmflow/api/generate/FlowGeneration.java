@@ -5,7 +5,7 @@ import com.crmflow.api.customfield.CustomField;
 import com.crmflow.api.customfield.CustomFieldRepository;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
-import com.crmflow.workflow.canvas.CanvasRules;
+import com.crmflow.workflow.rules.CanvasRules;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequestParameters;

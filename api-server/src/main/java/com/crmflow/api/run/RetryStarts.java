@@ -1,9 +1,9 @@
 package com.crmflow.api.run;
 
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasRules;
-import com.crmflow.workflow.run.NodeLogEntry;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.rules.CanvasRules;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

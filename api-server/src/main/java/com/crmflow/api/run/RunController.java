@@ -9,8 +9,8 @@ import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
-import com.crmflow.workflow.run.HistoryPayloads;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.history.HistoryPayloads;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -34,6 +34,8 @@ class RunController {
 
   private final RunRepository runs;
   private final RunStarter starter;
+  private final RunCancels cancels;
+  private final RetryChains retries;
   private final RunEnding ending;
   private final List<RunRetryListener> retryListeners;
   private final TransactionTemplate transaction;
@@ -44,6 +46,8 @@ class RunController {
   RunController(
       RunRepository runs,
       RunStarter starter,
+      RunCancels cancels,
+      RetryChains retries,
       RunEnding ending,
       List<RunRetryListener> retryListeners,
       TransactionTemplate transaction,
@@ -58,6 +62,8 @@ class RunController {
     this.transaction = transaction;
     this.runs = runs;
     this.starter = starter;
+    this.cancels = cancels;
+    this.retries = retries;
   }
 
   /**
@@ -107,7 +113,7 @@ class RunController {
     }
     boolean workflowCancelled;
     try {
-      workflowCancelled = starter.cancelRunning(id, run.workflowId());
+      workflowCancelled = cancels.cancelRunning(id, run.workflowId());
     } catch (RuntimeException unreachable) {
       throw ApiException.workflowEngineUnreachable("run");
     }
@@ -116,7 +122,7 @@ class RunController {
       ending.end(id, List.of(), RunResult.CANCELLED, null);
     } else {
       // over already, or not started yet (a start still on its way must not run it): ends the run
-      starter.cancelledBeforeStart(id, run.workflowId());
+      cancels.cancelledBeforeStart(id, run.workflowId());
     }
     return new RunAnswer(
         visibility.shownTo(caller, find(caller, id).withNodeLog(runs.nodeLog(id))));
@@ -147,8 +153,8 @@ class RunController {
         .version(caller.tenantId(), failed.sequenceId(), failed.canvasVersion())
         .ifPresent(
             version -> FlowScopes.requireHeldBy(caller, version.toCanvas(), "Retrying this run"));
-    String failedNode = starter.retryStartNode(failed);
-    int inputBytes = starter.retryInputBytes(failed, failedNode);
+    String failedNode = retries.startNode(failed);
+    int inputBytes = retries.inputBytes(failed, failedNode);
     if (inputBytes > HistoryPayloads.LIMIT_BYTES) {
       throw ApiException.unprocessable(
           "Run "

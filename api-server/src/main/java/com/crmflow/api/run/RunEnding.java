@@ -1,7 +1,7 @@
 package com.crmflow.api.run;
 
-import com.crmflow.workflow.run.NodeLogEntry;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;

@@ -1,8 +1,8 @@
 package com.crmflow.api.run;
 
-import com.crmflow.workflow.run.NodeLogEntry;
-import com.crmflow.workflow.run.RunRecorderActivities;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunRecorderActivities;
+import com.crmflow.workflow.contract.RunResult;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

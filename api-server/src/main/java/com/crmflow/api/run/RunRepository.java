@@ -3,8 +3,8 @@ package com.crmflow.api.run;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.shared.text.NulCharacters;
 import com.crmflow.shared.tracing.CurrentTrace;
-import com.crmflow.workflow.run.NodeLogEntry;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunResult;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -190,7 +190,8 @@ public class RunRepository {
             "workflowId",
             run.workflowId() != null
                 ? run.workflowId()
-                : com.crmflow.workflow.run.AutomationRunWorkflow.workflowId(run.id().toString()))
+                : com.crmflow.workflow.contract.AutomationRunWorkflow.workflowId(
+                    run.id().toString()))
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
         .param("enrollmentId", run.enrollmentId())

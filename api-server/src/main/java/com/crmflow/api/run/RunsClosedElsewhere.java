@@ -1,7 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.api.temporal.MirroredRecords;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.RunResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

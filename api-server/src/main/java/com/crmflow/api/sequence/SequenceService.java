@@ -8,7 +8,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
-import com.crmflow.workflow.canvas.CanvasRules;
+import com.crmflow.workflow.rules.CanvasRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -161,7 +161,8 @@ public class CrmEventTriggers implements OutboxEventHandler {
                               null));
                   stored.ifPresent(
                       run ->
-                          starts.add(Context.current().wrap(() -> starter.startSoon(run, null))));
+                          starts.add(
+                              Context.current().wrap(() -> starter.startSoon(run, null, false))));
                   return stored;
                 });
         if (inserted.isPresent() && cause != null && event.granted() == null) {

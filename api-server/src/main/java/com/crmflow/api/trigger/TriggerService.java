@@ -7,6 +7,7 @@ import com.crmflow.api.canvas.CanvasSecrets;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunInputs;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
@@ -15,8 +16,8 @@ import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.run.HistoryPayloads;
-import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.history.HistoryPayloads;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -52,6 +53,7 @@ class TriggerService {
   private final TriggerAdmission admission;
   private final RunRepository runs;
   private final RunStarter starter;
+  private final RunInputs inputs;
   private final JsonMapper mapper;
   private final RunCauses causes;
   private final CrmEventTriggers eventTriggers;
@@ -63,6 +65,7 @@ class TriggerService {
       TriggerAdmission admission,
       RunRepository runs,
       RunStarter starter,
+      RunInputs inputs,
       JsonMapper mapper,
       RunCauses causes,
       CrmEventTriggers eventTriggers) {
@@ -74,6 +77,7 @@ class TriggerService {
     this.admission = admission;
     this.runs = runs;
     this.starter = starter;
+    this.inputs = inputs;
     this.mapper = mapper;
   }
 
@@ -281,7 +285,7 @@ class TriggerService {
       throw notStored;
     }
     if (inserted.isPresent()) {
-      starter.startAccepted(inserted.get(), canvas);
+      starter.startSoon(inserted.get(), canvas, true);
       return inserted;
     }
     // a concurrent delivery with the same key won the insert, or the target is out of date
@@ -316,7 +320,7 @@ class TriggerService {
   private void refuseIfTooLargeToStart(
       UUID tenant, TriggerTarget trigger, Canvas canvas, String body, Object payload) {
     int canvasBytes =
-        starter.canvasBytes(tenant, trigger.sequenceId(), trigger.currentVersion(), canvas);
+        inputs.canvasBytes(tenant, trigger.sequenceId(), trigger.currentVersion(), canvas);
     if (3L * body.length() + canvasBytes <= HistoryPayloads.LIMIT_BYTES) {
       return;
     }

@@ -17,7 +17,7 @@ import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.CrmSearchAttributes;
-import com.crmflow.workflow.run.NodeLogEntry;
+import com.crmflow.workflow.contract.NodeLogEntry;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -1109,31 +1109,37 @@ class AutomationRunApiTest extends ApiTest {
   @Autowired private RunEnding runEnding;
   @Autowired private com.crmflow.api.sequence.SequenceRepository sequenceRepository;
 
+  /** Another api-server's starter and cancels, over the same database and Temporal. */
+  private record ApiServer(RunStarter starter, RunCancels cancels) {}
+
   /**
    * Another api-server sharing this one's runs (the distributed profile): its own starter, with its
    * own memory of cancels, over the same database and Temporal.
    */
-  private RunStarter sharingApiServer() {
-    return new RunStarter(
-        temporal,
-        canvasRepository,
-        contactRepository,
-        runRepository,
-        runEnding,
-        sequenceRepository,
-        true,
-        true);
+  private ApiServer sharingApiServer() {
+    RunInputs inputs = new RunInputs(canvasRepository, contactRepository, true);
+    RunCancels cancels = new RunCancels(temporal, runRepository, runEnding, true);
+    return new ApiServer(
+        new RunStarter(
+            temporal,
+            runRepository,
+            runEnding,
+            sequenceRepository,
+            inputs,
+            new RetryChains(runRepository, inputs),
+            cancels),
+        cancels);
   }
 
   /** Runs the test with two such api-servers: the one that accepted runs, and a second one. */
-  private void onTwoSharingApiServers(BiConsumer<RunStarter, RunStarter> test) {
-    RunStarter accepting = sharingApiServer();
-    RunStarter cancelling = sharingApiServer();
+  private void onTwoSharingApiServers(BiConsumer<RunStarter, RunCancels> test) {
+    ApiServer accepting = sharingApiServer();
+    ApiServer cancelling = sharingApiServer();
     try {
-      test.accept(accepting, cancelling);
+      test.accept(accepting.starter(), cancelling.cancels());
     } finally {
-      accepting.stopStarting();
-      cancelling.stopStarting();
+      accepting.starter().stopStarting();
+      cancelling.starter().stopStarting();
     }
   }
 

@@ -12,7 +12,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.RunResult;
 import io.grpc.Status;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -1,7 +1,7 @@
 package com.crmflow.workflow.enrollment;
 
-import com.crmflow.workflow.run.RunInput;
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResult;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 

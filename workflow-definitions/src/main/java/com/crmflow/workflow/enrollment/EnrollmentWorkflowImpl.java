@@ -1,8 +1,8 @@
 package com.crmflow.workflow.enrollment;
 
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
-import com.crmflow.workflow.run.RunInput;
-import com.crmflow.workflow.run.RunResult;
 
 /**
  * Runs the interpreter in this workflow's own thread: the enrollment is one workflow (one history

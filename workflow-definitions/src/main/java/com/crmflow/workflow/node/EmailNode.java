@@ -10,7 +10,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;

@@ -1,17 +1,17 @@
 package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.action.HttpRequestActivities;
+import com.crmflow.workflow.action.HttpRequestCommand;
+import com.crmflow.workflow.action.HttpResponseData;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.run.HistoryPayloads;
-import com.crmflow.workflow.run.HttpRequestActivities;
-import com.crmflow.workflow.run.HttpRequestCommand;
-import com.crmflow.workflow.run.HttpResponseData;
-import com.crmflow.workflow.run.RunInput;
-import com.crmflow.workflow.run.WorkflowTaskBudget;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.history.HistoryPayloads;
+import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;

@@ -1,6 +1,6 @@
 package com.crmflow.workflow.node;
 
-import com.crmflow.workflow.run.RunResult;
+import com.crmflow.workflow.contract.RunResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

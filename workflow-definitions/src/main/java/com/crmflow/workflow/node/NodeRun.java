@@ -1,6 +1,6 @@
 package com.crmflow.workflow.node;
 
-import com.crmflow.workflow.run.RunInput;
+import com.crmflow.workflow.contract.RunInput;
 import java.util.Map;
 
 /** What a node may use of the run it runs in. Implemented by the interpreter. */

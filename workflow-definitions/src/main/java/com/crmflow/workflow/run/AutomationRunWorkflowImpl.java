@@ -1,11 +1,24 @@
 package com.crmflow.workflow.run;
 
+import static com.crmflow.workflow.run.InterpreterChanges.ACTIVITY_INPUTS_FIT;
+import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
+import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.STATUS_SEARCH_ATTRIBUTE;
+
 import com.crmflow.workflow.CrmSearchAttributes;
-import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.contract.RunResume;
+import com.crmflow.workflow.history.HistoryPayloads;
+import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -15,17 +28,12 @@ import com.crmflow.workflow.node.NodeSkipped;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.activity.LocalActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.workflow.Async;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,18 +51,15 @@ import java.util.function.Predicate;
  * skipped because a condition chose the other branch (skipping propagates). It runs if at least one
  * incoming edge was taken; otherwise it is skipped too.
  *
- * <p>The interpreter only walks the graph: order, joins, failure, cancel and the node log. What a
- * node does is its type's {@link NodeExecutor} (a delay is a durable timer; condition and
- * data_transform are evaluated in workflow code; every side effect is an activity named after its
- * node type), which reaches the run through {@link NodeRun}. A failing node fails the run unless
- * its config has {@code continueOnFailure: true}: then it is logged as failed, its output is {@code
- * {error}}, and the flow goes on along its edges.
+ * <p>The interpreter only walks the graph: order, joins, failure and cancel. What a node does is
+ * its type's {@link NodeExecutor} (a delay is a durable timer; condition and data_transform are
+ * evaluated in workflow code; every side effect is an activity named after its node type), which
+ * reaches the run through {@link NodeRun}. A failing node fails the run unless its config has
+ * {@code continueOnFailure: true}: then it is logged as failed, its output is {@code {error}}, and
+ * the flow goes on along its edges.
  *
- * <p>Recording: the node log is buffered and written in batches, in parallel with whatever the run
- * waits on next (a timer or an activity), and the last batch travels with the end of the run. A run
- * that waits therefore shows its partial log, while a short run costs two recording activities
- * instead of one per node. A run whose history has no {@value #BATCHED_RECORDING} marker records
- * each entry on its own.
+ * <p>The interpreter hands the node log's recording to {@link NodeLogRecording} and the version
+ * markers of its changes to {@link InterpreterChanges}.
  *
  * <p>Where the recorder and http_request run is fixed per run by {@link RunInput#localActivities}:
  * local activities in the worker's own process (embedded defaults), or activities on the crm and
@@ -62,123 +67,10 @@ import java.util.function.Predicate;
  */
 public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun {
 
-  private static final ActivityOptions RECORDING =
-      ActivityOptions.newBuilder()
-          .setTaskQueue(TaskQueues.CRM)
-          .setStartToCloseTimeout(Duration.ofSeconds(10))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofMillis(200))
-                  .setMaximumInterval(Duration.ofSeconds(30))
-                  .build())
-          .build();
-
-  static final String BATCHED_RECORDING = "batched-recording";
-
-  /** Before this version email, chat_message, crm_update and create_record failed the run. */
-  static final String SIDE_EFFECT_NODES = "side-effect-nodes";
-
-  /**
-   * Before this version a failure ended the run at once: a node in flight in another branch (an
-   * email, a call) was abandoned with no log entry though it may have acted, and the nodes whose
-   * turn came after the failure were not logged at all, so a retry could not find them. Now the
-   * branches settle first: nodes in flight finish and are logged as they ended, no new node starts,
-   * and each node whose turn comes is logged skipped ({@link RunResult#NOT_STARTED_FOR_FAILURE}).
-   */
-  static final String FAILURE_SETTLES_BRANCHES = "failure-settles-branches";
-
-  /**
-   * Before this version the entries of a branch that ended while another branch waited (a call
-   * beside a day's delay) stayed in the buffer until the run ended: a running run did not show
-   * them. Now a branch that ends while others go on writes them.
-   */
-  static final String FLUSH_ENDED_BRANCHES = "flush-ended-branches";
-
-  /**
-   * Before this version a recorder activity carried whatever entries were buffered, whatever their
-   * size: on a real server, a batch over its 2 MB payload limit failed the workflow task again and
-   * again and the run never moved. Now (recording through the crm queue) batches stay under {@link
-   * HistoryPayloads#BATCH_LIMIT_BYTES} and an output over {@link HistoryPayloads#LIMIT_BYTES} is
-   * logged as a note of its size. A run whose entries are small records no marker.
-   */
-  static final String SIZED_RECORDING = "sized-recording";
-
-  /**
-   * Before this version a local http_request started whatever its task's markers already held: a
-   * chain of large answers took one task's completion over 4 MB and the server terminated the run.
-   * Now a call that finds no room in its task goes through the integrations queue ({@link
-   * WorkflowTaskBudget}).
-   */
-  static final String ANSWERS_PER_TASK = "answers-per-task";
-
-  /**
-   * Before this version a node scheduled its activity whatever the size of its input (an email
-   * whose body a template filled with a large answer): over the server's 2 MB payload limit the
-   * workflow task failed on every attempt, and over 4 MB the server terminated the run. Now such a
-   * node fails, saying why ({@link #requireFitsInHistory}).
-   */
-  static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
-
-  /**
-   * Before this version the recorder's batches through the crm queue were scheduled whatever their
-   * task already carried: parallel branches that each hand in a large entry when they start waiting
-   * took the task over 4 MB and the server terminated the run. Now they count in {@link
-   * WorkflowTaskBudget}, and a batch with no room waits for the next task.
-   */
-  static final String RECORDINGS_PER_TASK = "recordings-per-task";
-
-  /**
-   * Before this version a node scheduled its activity in the current workflow task whatever the
-   * task carried already: three 1.4 MB requests in parallel branches took the task's message over 4
-   * MB and the server terminated the run. Now an input that would take its task over waits for the
-   * next task ({@link WorkflowTaskBudget#schedule}).
-   */
-  static final String INPUTS_PER_TASK = "inputs-per-task";
-
-  /**
-   * Before this version a run's end did not show in its search attribute {@code CrmStatus}, which
-   * read "running" for good.
-   */
-  static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
-
-  /**
-   * The interpreter's changes whose new path every run started with this code takes: the starter
-   * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
-   * version marker for them. A new change is asked with {@link #since} and joins this list one
-   * release later, once no worker without it runs: a worker that does not know a change takes the
-   * old path without a marker, and a worker that knows it would replay that history on the new path
-   * if the run's input listed it. Until then {@code Workflow.getVersion} records the marker, and
-   * the SDK passes over a marker that no call asks for once the change is listed.
-   */
-  public static final List<String> CHANGES =
-      java.util.stream.Stream.concat(
-              java.util.stream.Stream.of(
-                  BATCHED_RECORDING,
-                  SIDE_EFFECT_NODES,
-                  FAILURE_SETTLES_BRANCHES,
-                  FLUSH_ENDED_BRANCHES,
-                  SIZED_RECORDING,
-                  ANSWERS_PER_TASK,
-                  ACTIVITY_INPUTS_FIT,
-                  RECORDINGS_PER_TASK,
-                  INPUTS_PER_TASK,
-                  STATUS_SEARCH_ATTRIBUTE),
-              NodeExecutors.CHANGES.stream())
-          .toList();
-
-  /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
-  private static final LocalActivityOptions LOCAL_RECORDING =
-      LocalActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(10))
-          .setRetryOptions(RECORDING.getRetryOptions())
-          // the entries are in PostgreSQL: copying them into history too only doubled its size
-          // and could take a marker over the server's payload limit
-          .setDoNotIncludeArgumentsIntoMarker(true)
-          .build();
-
-  private RunRecorderActivities recorder;
-
   private RunInput input;
+  private InterpreterChanges changes;
+  private NodeLogRecording recording;
+  private WorkflowTaskBudget taskBudget;
   private Canvas canvas;
   private final Map<String, Object> scope = new LinkedHashMap<>();
   private final Map<String, Integer> executedByType = new HashMap<>();
@@ -188,38 +80,20 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private int active;
   private String failure;
   private boolean branchesSettle;
-  private boolean batched;
-  private Integer sideEffectNodesVersion;
-  private final WorkflowTaskBudget taskBudget =
-      new WorkflowTaskBudget(
-          () -> since(ANSWERS_PER_TASK),
-          () -> since(INPUTS_PER_TASK),
-          () -> since(RECORDINGS_PER_TASK));
-  private final List<NodeLogEntry> pending = new ArrayList<>();
-
-  /** The span id of the workflow task running this execution (see {@link #record}). */
-  private String taskSpan;
-
-  private final List<Flush> flushes = new ArrayList<>();
-
-  /** A batch of log entries on its way to the recorder. */
-  private record Flush(List<NodeLogEntry> entries, Promise<Void> written) {}
 
   @Override
   public RunResult run(RunInput input) {
     this.input = input;
+    this.changes = new InterpreterChanges(input);
+    this.taskBudget =
+        new WorkflowTaskBudget(
+            () -> since(ANSWERS_PER_TASK),
+            () -> since(INPUTS_PER_TASK),
+            () -> since(RECORDINGS_PER_TASK));
     // the workflow task's span, active on this (the run's first) thread only: its entries name it
     SpanContext task = Span.current().getSpanContext();
-    this.taskSpan = task.isValid() ? task.getSpanId() : null;
-    this.recorder =
-        input.runsLocalActivities()
-            ? Workflow.newLocalActivityStub(RunRecorderActivities.class, LOCAL_RECORDING)
-            : Workflow.newActivityStub(RunRecorderActivities.class, RECORDING);
-    // runs with local activities were all started after both changes: no version marker needed
-    this.batched = input.runsLocalActivities() || since(BATCHED_RECORDING);
-    if (input.runsLocalActivities()) {
-      sideEffectNodesVersion = 1;
-    }
+    this.recording =
+        new NodeLogRecording(input, changes, taskBudget, task.isValid() ? task.getSpanId() : null);
     this.canvas = input.canvas();
     scope.put("trigger", input.triggerPayload() == null ? Map.of() : input.triggerPayload());
     if (input.contact() != null) {
@@ -273,72 +147,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     return result;
   }
 
-  private void record(NodeLogEntry ran) {
-    // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
-    // entries began to carry it decides the same on replay
-    NodeLogEntry entry = taskSpan == null ? ran : ran.withSpanId(taskSpan);
-    NodeLogEntry recorded =
-        recordsThroughHistory() && HistoryPayloads.overLimit(entry) && since(SIZED_RECORDING)
-            ? HistoryPayloads.withoutOutput(entry)
-            : entry;
-    if (batched) {
-      pending.add(recorded);
-    } else {
-      recorder.recordNode(input.runId(), recorded);
-    }
-  }
-
-  /** Starts writing the buffered entries without waiting: called just before the run waits. */
-  private void flush() {
-    if (batched && !pending.isEmpty()) {
-      List<NodeLogEntry> entries = List.copyOf(pending);
-      pending.clear();
-      List<List<NodeLogEntry>> batches = sizedBatches(entries);
-      Promise<Void> written =
-          batches.size() == 1
-                  && (!recordsThroughHistory()
-                      || taskBudget.recordNow(HistoryPayloads.entryBytes(entries)))
-              ? Async.procedure(recorder::recordNodes, input.runId(), entries)
-              // one after the other, each in a task with room for it, so that no workflow task
-              // carries them all at once
-              : Async.procedure(
-                  () ->
-                      batches.forEach(
-                          batch -> {
-                            waitForRoomToRecord(batch);
-                            recorder.recordNodes(input.runId(), batch);
-                          }));
-      flushes.add(new Flush(entries, written));
-    }
-  }
-
-  /**
-   * The recorder's activities carry their entries in history when they go through the crm queue; as
-   * local activities they do not (see {@link #LOCAL_RECORDING}).
-   */
-  private boolean recordsThroughHistory() {
-    return !input.runsLocalActivities();
-  }
-
-  /**
-   * Through the crm queue, waits until the current workflow task has room for the batch ({@value
-   * #RECORDINGS_PER_TASK}).
-   */
-  private void waitForRoomToRecord(List<NodeLogEntry> batch) {
-    if (recordsThroughHistory()) {
-      taskBudget.recordWhenRoom(HistoryPayloads.entryBytes(batch));
-    }
-  }
-
-  /** The entries as one batch, or cut to the server's payload limit ({@value #SIZED_RECORDING}). */
-  private List<List<NodeLogEntry>> sizedBatches(List<NodeLogEntry> entries) {
-    if (!recordsThroughHistory()) {
-      return List.of(entries);
-    }
-    List<List<NodeLogEntry>> batches = HistoryPayloads.batches(entries);
-    return batches.size() > 1 && since(SIZED_RECORDING) ? batches : List.of(entries);
-  }
-
   /**
    * Fails the node when its activity's input is too large to pass through history, and waits for
    * the next workflow task when the current one has no room left for it. The versions are asked
@@ -363,46 +171,17 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     taskBudget.schedule(bytes);
   }
 
-  /**
-   * Whether the run takes the path of version 1 of the change: at once for a run started with it
-   * ({@link RunInput#startedWithChanges}), which records no marker; else as {@code
-   * Workflow.getVersion} answers, asked only where the path differs, and the SDK answers the same
-   * for the rest of the run.
-   */
+  /** Whether the run takes the path of version 1 of the change (see {@link InterpreterChanges}). */
   @Override
   public boolean since(String changeId) {
-    return input.startedWith(changeId)
-        || Workflow.getVersion(changeId, Workflow.DEFAULT_VERSION, 1) == 1;
+    return changes.since(changeId);
   }
 
   private void end(String status, String error) {
     if (since(STATUS_SEARCH_ATTRIBUTE)) {
       Workflow.upsertTypedSearchAttributes(CrmSearchAttributes.STATUS.valueSet(status));
     }
-    if (!batched) {
-      recorder.finishRun(input.runId(), status, error);
-      return;
-    }
-    // A batch still on its way is waited for, so the run never ends before its log. A batch that
-    // did not arrive (its activity was cancelled with the run) travels again with the end.
-    List<NodeLogEntry> last = new ArrayList<>();
-    for (Flush flush : flushes) {
-      try {
-        flush.written().get();
-      } catch (ActivityFailure | CanceledFailure notWritten) {
-        last.addAll(flush.entries());
-      }
-    }
-    last.addAll(pending);
-    pending.clear();
-    List<List<NodeLogEntry>> batches = sizedBatches(last);
-    for (List<NodeLogEntry> batch : batches.subList(0, batches.size() - 1)) {
-      waitForRoomToRecord(batch);
-      recorder.recordNodes(input.runId(), batch);
-    }
-    List<NodeLogEntry> lastBatch = batches.get(batches.size() - 1);
-    waitForRoomToRecord(lastBatch);
-    recorder.endRun(input.runId(), lastBatch, status, error);
+    recording.end(status, error);
   }
 
   /**
@@ -412,7 +191,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    */
   private void resumeAfter(List<String> completedNodeIds) {
     Set<String> ahead =
-        com.crmflow.workflow.canvas.CanvasRules.reachableFrom(canvas, input.startNodeIds());
+        com.crmflow.workflow.rules.CanvasRules.reachableFrom(canvas, input.startNodeIds());
     for (CanvasEdge edge : canvas.edges()) {
       if (!ahead.contains(edge.source())) {
         edgeTaken.put(edge.id(), completedNodeIds.contains(edge.source()));
@@ -469,9 +248,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** A branch ended: while others go on, its entries are written now, not with the run's end. */
   private void branchEnded() {
-    if (batched && active > 0 && !pending.isEmpty() && since(FLUSH_ENDED_BRANCHES)) {
-      flush();
-    }
+    recording.branchEnded(active);
   }
 
   private CanvasNode node(String nodeId) {
@@ -497,18 +274,18 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       NodeExecutor executor = executor(node);
       Map<String, Object> running = executor.runningOutput(node, this);
       if (running != null) {
-        record(
+        recording.record(
             new NodeLogEntry(
                 seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null));
       }
       if (executor.waits()) {
-        flush();
+        recording.flush();
       }
       output = run(node, executor);
     } catch (NodeSkipped skipped) {
       Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
-      record(
+      recording.record(
           new NodeLogEntry(
               seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null));
       if (!(skipped instanceof NodeCut)) {
@@ -518,7 +295,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
-      record(
+      recording.record(
           new NodeLogEntry(
               seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
@@ -532,7 +309,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     scope.put(type + "_" + ordinal, output);
     boolean loggedOnAcceptance = seq == 1 && NodeType.isTrigger(type) && input.startLogged();
     if (!loggedOnAcceptance) {
-      record(
+      recording.record(
           new NodeLogEntry(
               seq,
               node.id(),
@@ -557,7 +334,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     branchesSettle = since(FAILURE_SETTLES_BRANCHES);
     failure = reason;
     if (branchesSettle) {
-      flush();
+      recording.flush();
     }
   }
 
@@ -612,18 +389,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** Runs the node and returns its output. */
   private Map<String, Object> run(CanvasNode node, NodeExecutor executor) {
-    if (executor.sideEffect() && !sideEffectNodesBuilt()) {
+    if (executor.sideEffect() && !changes.sideEffectNodesBuilt()) {
       throw new NodeFailure(
           "node type " + node.type() + " is not supported by this version of the engine");
     }
     return executor.execute(node, this);
-  }
-
-  private boolean sideEffectNodesBuilt() {
-    if (sideEffectNodesVersion == null) {
-      sideEffectNodesVersion = since(SIDE_EFFECT_NODES) ? 1 : 0;
-    }
-    return sideEffectNodesVersion == 1;
   }
 
   // ------------------------------------------------------------- what nodes use of the run
@@ -703,7 +473,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   /** Its turn came after the run failed: logged, so that operators and a retry see it unrun. */
   private void notStarted(CanvasNode node) {
     String at = now();
-    record(
+    recording.record(
         new NodeLogEntry(
             ++logSeq,
             node.id(),

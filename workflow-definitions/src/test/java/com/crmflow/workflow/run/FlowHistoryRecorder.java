@@ -15,6 +15,8 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleActivities;

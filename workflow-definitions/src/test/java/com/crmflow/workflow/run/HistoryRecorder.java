@@ -3,6 +3,9 @@ package com.crmflow.workflow.run;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResume;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestEnvironmentOptions;
@@ -22,16 +25,16 @@ import java.util.zip.GZIPOutputStream;
  * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit the new
  * files next to the old ones under a new prefix; never rewrite the old ones. Unprefixed files are
  * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
- * AutomationRunWorkflowImpl#BATCHED_RECORDING}; {@code local-} files are runs with {@link
+ * InterpreterChanges#BATCHED_RECORDING}; {@code local-} files are runs with {@link
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
  * given a {@link RunResume} (a run whose workflow an embedded server's restart lost); {@code
  * large-} files, gzipped (they carry outputs of up to 1.7 MB, mostly one repeated letter), are runs
  * near Temporal's size limits. It writes today's five, one for each version that keeps a run under
- * those limits ({@value AutomationRunWorkflowImpl#ANSWERS_PER_TASK}, {@value
- * AutomationRunWorkflowImpl#INPUTS_PER_TASK}, {@value AutomationRunWorkflowImpl#SIZED_RECORDING},
- * {@value AutomationRunWorkflowImpl#ACTIVITY_INPUTS_FIT}, {@value
- * AutomationRunWorkflowImpl#RECORDINGS_PER_TASK}); the others came before them:
+ * those limits ({@value InterpreterChanges#ANSWERS_PER_TASK}, {@value
+ * InterpreterChanges#INPUTS_PER_TASK}, {@value InterpreterChanges#SIZED_RECORDING}, {@value
+ * InterpreterChanges#ACTIVITY_INPUTS_FIT}, {@value InterpreterChanges#RECORDINGS_PER_TASK}); the
+ * others came before them:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt

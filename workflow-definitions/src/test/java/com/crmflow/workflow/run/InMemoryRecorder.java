@@ -1,5 +1,7 @@
 package com.crmflow.workflow.run;
 
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunRecorderActivities;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

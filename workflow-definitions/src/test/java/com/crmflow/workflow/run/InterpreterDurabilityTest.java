@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.WorkflowTestEnvironments;
+import com.crmflow.workflow.action.HttpRequestCommand;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.contract.RunResume;
+import com.crmflow.workflow.history.HistoryPayloads;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.HistoryEvent;

@@ -1,5 +1,8 @@
 package com.crmflow.workflow.run;
 
+import com.crmflow.workflow.action.HttpRequestActivities;
+import com.crmflow.workflow.action.HttpRequestCommand;
+import com.crmflow.workflow.action.HttpResponseData;
 import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import com.crmflow.shared.outbound.DestinationPolicy;
 import com.crmflow.shared.outbound.OutboundCallObserver;
 import com.crmflow.shared.outbound.OutboundHttpClient;
 import com.crmflow.shared.secret.SecretCipher;
-import com.crmflow.workflow.run.HttpRequestCommand;
+import com.crmflow.workflow.action.HttpRequestCommand;
 import com.sun.net.httpserver.HttpServer;
 import io.temporal.failure.ApplicationFailure;
 import java.net.InetSocketAddress;

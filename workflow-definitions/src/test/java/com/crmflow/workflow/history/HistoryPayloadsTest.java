@@ -1,7 +1,8 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.workflow.contract.NodeLogEntry;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.history;
 
+import com.crmflow.workflow.contract.NodeLogEntry;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,10 +28,10 @@ public final class HistoryPayloads {
   public static final int LIMIT_BYTES = 1536 * 1024;
 
   /** Entries are written in batches of at most this much JSON (a larger entry on its own). */
-  static final int BATCH_LIMIT_BYTES = 1024 * 1024;
+  public static final int BATCH_LIMIT_BYTES = 1024 * 1024;
 
   /** The note logged in place of an output over {@link #LIMIT_BYTES}. */
-  static final String OMITTED =
+  public static final String OMITTED =
       "the output is too large to log: over the 1.5 MiB a log entry can carry through Temporal";
 
   private HistoryPayloads() {}
@@ -49,7 +50,7 @@ public final class HistoryPayloads {
    * decisions, so counting it could cut a batch or a workflow task differently on replay; at 30
    * bytes an entry it is within the limits' margins.
    */
-  static int entryBytes(List<NodeLogEntry> entries) {
+  public static int entryBytes(List<NodeLogEntry> entries) {
     return bytes(entries.stream().map(entry -> entry.withSpanId(null)).toList());
   }
 
@@ -58,12 +59,12 @@ public final class HistoryPayloads {
   }
 
   /** Whether the entry must give up its output to pass through history. */
-  static boolean overLimit(NodeLogEntry entry) {
+  public static boolean overLimit(NodeLogEntry entry) {
     return entry.output() != null && entryBytes(entry) > LIMIT_BYTES;
   }
 
   /** The entry with its output replaced by {@code {omitted, bytes}}. */
-  static NodeLogEntry withoutOutput(NodeLogEntry entry) {
+  public static NodeLogEntry withoutOutput(NodeLogEntry entry) {
     Map<String, Object> note = new LinkedHashMap<>();
     note.put("omitted", OMITTED);
     note.put("bytes", bytes(entry.output()));
@@ -83,7 +84,7 @@ public final class HistoryPayloads {
    * The entries in order, cut into batches of at most {@link #BATCH_LIMIT_BYTES} each; an entry
    * larger than that makes a batch of its own.
    */
-  static List<List<NodeLogEntry>> batches(List<NodeLogEntry> entries) {
+  public static List<List<NodeLogEntry>> batches(List<NodeLogEntry> entries) {
     List<List<NodeLogEntry>> batches = new ArrayList<>();
     List<NodeLogEntry> batch = new ArrayList<>();
     int batchBytes = 0;

@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.contract;
 
 /** How a run ended: completed, failed or cancelled, with the error of a failed run. */
 public record RunResult(String status, String error) {

@@ -1,5 +1,10 @@
-package com.crmflow.workflow.canvas;
+package com.crmflow.workflow.rules;
 
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.node.ConfigCheck;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.node.NodeExecutors;

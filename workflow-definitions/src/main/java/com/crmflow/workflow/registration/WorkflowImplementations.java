@@ -1,8 +1,9 @@
-package com.crmflow.workflow;
+package com.crmflow.workflow.registration;
 
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
-import com.crmflow.workflow.run.AutomationRunWorkflow;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;

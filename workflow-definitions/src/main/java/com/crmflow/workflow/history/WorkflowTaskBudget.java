@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.history;
 
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
@@ -62,7 +62,7 @@ public final class WorkflowTaskBudget {
    * @param recordingsCount asked the first time the recorder's batches leave no room: false when
    *     the run's history was made before they counted
    */
-  WorkflowTaskBudget(
+  public WorkflowTaskBudget(
       BooleanSupplier answersCount, BooleanSupplier inputsWait, BooleanSupplier recordingsCount) {
     this.answersCount = answersCount;
     this.inputsWait = inputsWait;
@@ -74,7 +74,7 @@ public final class WorkflowTaskBudget {
    *
    * @return false when there is none: the call is to go through the task queue
    */
-  boolean reserve(long bytes) {
+  public boolean reserve(long bytes) {
     newTask();
     if (noRoomFor(bytes) && answersCount.getAsBoolean()) {
       return false;
@@ -84,14 +84,14 @@ public final class WorkflowTaskBudget {
   }
 
   /** The local call ended: its reservation gives way to what its marker really carries. */
-  void landed(long reserved, long bytes) {
+  public void landed(long reserved, long bytes) {
     newTask();
     inFlight -= reserved;
     carried += bytes;
   }
 
   /** An activity with an input of this size is to be scheduled: waits for a task with room. */
-  void schedule(long bytes) {
+  public void schedule(long bytes) {
     newTask();
     while (noRoomFor(bytes) && inputsWait.getAsBoolean()) {
       waitForTheNextTask();
@@ -105,7 +105,7 @@ public final class WorkflowTaskBudget {
    *
    * @return false when it has none: the batch is to wait ({@link #recordWhenRoom})
    */
-  boolean recordNow(long bytes) {
+  public boolean recordNow(long bytes) {
     newTask();
     if (!roomWithRecordingsFor(bytes) && recordingsCount.getAsBoolean()) {
       return false;
@@ -115,7 +115,7 @@ public final class WorkflowTaskBudget {
   }
 
   /** A recorder batch with an input of this size is to be scheduled: waits for a task with room. */
-  void recordWhenRoom(long bytes) {
+  public void recordWhenRoom(long bytes) {
     newTask();
     while (!roomWithRecordingsFor(bytes) && recordingsCount.getAsBoolean()) {
       waitForTheNextTask();

@@ -1,9 +1,10 @@
-package com.crmflow.workflow.canvas;
+package com.crmflow.workflow.rules;
 
 import static com.crmflow.workflow.run.Canvases.node;
 import static com.crmflow.workflow.run.Canvases.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.workflow.canvas.Canvas;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

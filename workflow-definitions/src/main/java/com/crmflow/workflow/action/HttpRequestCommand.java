@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.action;
 
 import java.util.Map;
 

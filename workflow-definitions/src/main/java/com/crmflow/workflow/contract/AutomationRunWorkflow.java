@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.contract;
 
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;

@@ -1,4 +1,4 @@
-package com.crmflow.workflow.run;
+package com.crmflow.workflow.contract;
 
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;

@@ -1,0 +1,2 @@
+/** The product's workflows as a worker registers them: the top of the engine's layers. */
+package com.crmflow.workflow.registration;
