@@ -14,7 +14,7 @@ import java.util.Map;
  * A node type that exists only in the tests: one class, registered as a bean, and nothing else
  * edited. It writes tasks, so a flow with it needs tasks:write.
  */
-class AuditStampNode implements NodeExecutor {
+public class AuditStampNode implements NodeExecutor {
 
   static final NodeType TYPE = new NodeType("audit_stamp", false);
 

@@ -12,8 +12,6 @@ import com.crmflow.api.support.SequenceSupport;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import tools.jackson.databind.JsonNode;
 
@@ -22,16 +20,8 @@ import tools.jackson.databind.JsonNode;
  * /api/v1/node-types (and so in the console's palette and forms), in the canvas rules (its fields'
  * limits and its required field) and in the scope check (it writes tasks), with no other edit.
  */
-@Import(NodeTypeFromTestSourceTest.TestNodes.class)
+@Import(TestNodeTypes.class)
 class NodeTypeFromTestSourceTest extends ApiTest {
-
-  @TestConfiguration
-  static class TestNodes {
-    @Bean
-    AuditStampNode auditStampNode() {
-      return new AuditStampNode();
-    }
-  }
 
   @Test
   void theNodeTypeIsServedWithItsPaletteEntryFieldsAndAccess() {

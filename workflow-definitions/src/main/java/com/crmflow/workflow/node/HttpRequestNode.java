@@ -49,7 +49,7 @@ final class HttpRequestNode implements NodeExecutor {
         List.of(
             ConfigField.select("method", "Method", METHODS).asRequired(),
             ConfigField.template("url", "URL").asRequired(),
-            ConfigField.of("headers", "Headers (JSON object)", FieldKind.KEY_VALUE)
+            ConfigField.of("headers", "Headers", FieldKind.KEY_VALUE)
                 .secret(ConfigField.Secret.CREDENTIAL_ENTRIES)
                 .help("header name to value; credential headers are stored sealed"),
             ConfigField.template("bodyTemplate", "Body template")
