@@ -12,7 +12,11 @@ const CRON_PRESETS = [
   ['*/15 * * * *', 'every 15 minutes'],
 ];
 
-/** One config field, as a form control made for its kind. */
+/**
+ * One config field, as the form control of its kind (text, template, number, select, secret,
+ * key_value, json, boolean, time, timezone, days, cron): the forms are per kind, never per node
+ * type, so a node type the API serves is drawn from its fields alone.
+ */
 function Field({ field, value, onChange, problem, variables }) {
   const id = `config-${field.key}`;
   let control;
@@ -49,7 +53,8 @@ function Field({ field, value, onChange, problem, variables }) {
         <input
           id={id}
           type="number"
-          min="0"
+          min={field.min ?? undefined}
+          max={field.max ?? undefined}
           step="any"
           value={value ?? ''}
           onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
@@ -79,6 +84,18 @@ function Field({ field, value, onChange, problem, variables }) {
       break;
     case 'json':
       return <JsonField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'key_value':
+      return <KeyValueField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'boolean':
+      control = (
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked || undefined)}
+        />
+      );
+      break;
     case 'cron':
       control = (
         <>
@@ -107,9 +124,20 @@ function Field({ field, value, onChange, problem, variables }) {
       break;
     default:
       control = field.multiline ? (
-        <textarea id={id} rows={4} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+        <textarea
+          id={id}
+          rows={4}
+          maxLength={field.maxLength ?? undefined}
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value || undefined)}
+        />
       ) : (
-        <input id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+        <input
+          id={id}
+          maxLength={field.maxLength ?? undefined}
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value || undefined)}
+        />
       );
   }
   return (
@@ -119,6 +147,7 @@ function Field({ field, value, onChange, problem, variables }) {
         {field.required ? ' *' : ''}
       </label>
       {control}
+      <Help field={field} />
       {field.kind === 'template' && (
         <select
           aria-label={`Insert a variable into ${field.label}`}
@@ -133,6 +162,71 @@ function Field({ field, value, onChange, problem, variables }) {
           ))}
         </select>
       )}
+      {problem && (
+        <p className="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The field's help sentence, under its control. */
+function Help({ field }) {
+  return field.help ? (
+    <p className="field-help" id={`config-${field.key}-help`}>
+      {field.help}
+    </p>
+  ) : null;
+}
+
+/**
+ * An object of strings (headers): one row of name and value each, a row more to add one. Values of
+ * credential names are typed as passwords when the field's entries are secret.
+ */
+function KeyValueField({ id, field, value, onChange, problem }) {
+  const [rows, setRows] = useState(() => Object.entries(value || {}));
+  const secretName = (name) => /authorization|cookie|key|token|secret|passw|auth|signature/i.test(name);
+  function change(next) {
+    setRows(next);
+    const object = {};
+    for (const [name, v] of next) if (name.trim()) object[name.trim()] = v;
+    onChange(Object.keys(object).length ? object : undefined);
+  }
+  return (
+    <div className={`field ${problem ? 'invalid' : ''}`}>
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? ' *' : ''}
+      </label>
+      <div id={id} role="group" aria-label={field.label} className="key-value">
+        {rows.map(([name, v], i) => (
+          // eslint-disable-next-line react/no-array-index-key
+          <div key={i} className="key-value-row">
+            <input
+              aria-label={`${field.label}: name ${i + 1}`}
+              value={name}
+              placeholder="name"
+              onChange={(e) => change(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
+            />
+            <input
+              aria-label={`${field.label}: value ${i + 1}`}
+              type={field.secret === 'credential_entries' && secretName(name) ? 'password' : 'text'}
+              autoComplete="off"
+              value={v}
+              placeholder="value"
+              onChange={(e) => change(rows.map((r, j) => (j === i ? [r[0], e.target.value] : r)))}
+            />
+            <button type="button" aria-label={`Remove ${name || 'this row'}`} onClick={() => change(rows.filter((_, j) => j !== i))}>
+              ×
+            </button>
+          </div>
+        ))}
+        <button type="button" onClick={() => setRows([...rows, ['', '']])}>
+          Add a row
+        </button>
+      </div>
+      <Help field={field} />
       {problem && (
         <p className="field-problem" role="alert">
           {problem}
@@ -171,6 +265,7 @@ function JsonField({ id, field, value, onChange, problem }) {
           }
         }}
       />
+      <Help field={field} />
       {(problem || invalid) && (
         <p className="field-problem" role="alert">
           {problem || invalid}

@@ -11,7 +11,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { get, missing, patch, post, put, Problem } from './api.js';
-import { NODE_TYPES } from './nodeTypes.js';
+import { NODE_TYPES, onNodeTypesLoaded } from './nodeTypes.js';
 import { nodeSummary } from './nodeSummary.js';
 import { tidy } from './layout.js';
 import { canvasDiff } from './diff.js';
@@ -89,7 +89,28 @@ function FlowNode({ id, data, type }) {
   );
 }
 
-export const nodeTypes = Object.fromEntries(Object.keys(NODE_TYPES).map((t) => [t, FlowNode]));
+/** The palette's groups, in order: (the node types' group, its heading). */
+const PALETTE_GROUPS = [
+  ['triggers', 'Triggers'],
+  ['actions', 'Actions'],
+  ['logic', 'Logic'],
+  ['data', 'Data'],
+];
+
+/** The groups of the served node types: the known ones in order, then any other. */
+function paletteGroups() {
+  const known = PALETTE_GROUPS.map(([group]) => group);
+  const others = [...new Set(Object.values(NODE_TYPES).map((spec) => spec.group))].filter(
+    (group) => !known.includes(group),
+  );
+  return [...PALETTE_GROUPS, ...others.map((group) => [group, group[0].toUpperCase() + group.slice(1)])];
+}
+
+/** React Flow's node components: the one card for every node type the API serves. */
+export const nodeTypes = {};
+onNodeTypesLoaded(() => {
+  for (const type of Object.keys(NODE_TYPES)) nodeTypes[type] = FlowNode;
+});
 
 /** API canvas → React Flow nodes and edges. */
 export function toFlow(canvas) {
@@ -508,21 +529,32 @@ export default function Editor({ me, sequenceId }) {
     <main className="editor">
       <aside className="palette" aria-label="Node palette">
         <h2>Add a node</h2>
-        {Object.entries(NODE_TYPES).map(([type, spec]) => (
-          <button
-            key={type}
-            type="button"
-            className="palette-item"
-            data-palette={type}
-            draggable
-            onDragStart={(e) => e.dataTransfer.setData('application/x-node-type', type)}
-            onClick={() => addNode(type)}
-            disabled={!!cannotWrite}
-            title={cannotWrite || `Add a ${spec.label} node (or drag it onto the canvas)`}
-          >
-            {spec.label}
-          </button>
-        ))}
+        {paletteGroups().map(([group, heading]) => {
+          const types = Object.entries(NODE_TYPES).filter(([, spec]) => spec.group === group);
+          return (
+            types.length > 0 && (
+              <div key={group} className="palette-group" role="group" aria-label={heading}>
+                <h3>{heading}</h3>
+                {types.map(([type, spec]) => (
+                  <button
+                    key={type}
+                    type="button"
+                    className="palette-item"
+                    data-palette={type}
+                    data-icon={spec.icon}
+                    draggable
+                    onDragStart={(e) => e.dataTransfer.setData('application/x-node-type', type)}
+                    onClick={() => addNode(type)}
+                    disabled={!!cannotWrite}
+                    title={cannotWrite || `${spec.description}: add a ${spec.label} node (or drag it onto the canvas)`}
+                  >
+                    {spec.label}
+                  </button>
+                ))}
+              </div>
+            )
+          );
+        })}
       </aside>
       <section className="canvas-area">
         <div className="toolbar">

@@ -5,6 +5,7 @@ import Sequences from './Sequences.jsx';
 import Editor from './Editor.jsx';
 import Runs from './Runs.jsx';
 import { mayLeave, setUnsaved } from './unsaved.js';
+import { loadNodeTypes } from './nodeTypes.js';
 import './console.css';
 
 /** #/sequences, #/sequences/<id>/canvas, #/sequences/<id>/runs[/<runId>] */
@@ -73,7 +74,15 @@ function SignIn({ onSignedIn }) {
 function App() {
   const [me, setMe] = useState(null);
   const [checked, setChecked] = useState(!apiKey());
+  // the palette and the config forms come from the API's node types
+  const [types, setTypes] = useState({ loaded: false, error: null });
   const route = useRoute();
+  useEffect(() => {
+    if (!me || types.loaded) return;
+    loadNodeTypes()
+      .then(() => setTypes({ loaded: true, error: null }))
+      .catch((e) => setTypes({ loaded: false, error: e.message }));
+  }, [me, types.loaded]);
   useEffect(() => {
     if (apiKey()) {
       get('/api/v1/me')
@@ -86,7 +95,15 @@ function App() {
   if (!me) return <SignIn onSignedIn={setMe} />;
   const [page, id, sub, runId] = route;
   let body;
-  if (page === 'sequences' && id && sub === 'canvas') body = <Editor key={id} me={me} sequenceId={id} />;
+  const flowPage = page === 'sequences' && id && (sub === 'canvas' || sub === 'runs');
+  if (flowPage && types.error)
+    body = (
+      <p role="alert" className="error">
+        The node types could not be read: {types.error}
+      </p>
+    );
+  else if (flowPage && !types.loaded) body = <p role="status">Loading the node types…</p>;
+  else if (page === 'sequences' && id && sub === 'canvas') body = <Editor key={id} me={me} sequenceId={id} />;
   else if (page === 'sequences' && id && sub === 'runs')
     body = <Runs me={me} sequenceId={id} runId={runId} />;
   else body = <Sequences me={me} />;

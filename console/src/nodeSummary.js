@@ -29,8 +29,16 @@ const SUMMARIES = {
   data_transform: (c) => c.transformType || '',
 };
 
+/** A type without a summary of its own: its first two text values. */
+function firstValues(config) {
+  return Object.values(config)
+    .filter((v) => typeof v === 'string' && v)
+    .slice(0, 2)
+    .join(' · ');
+}
+
 /** "Wait 2 days", "“Welcome!”", "POST https://…": empty when nothing is set yet. */
 export function nodeSummary(type, config) {
-  const summary = SUMMARIES[type]?.(config || {}) || '';
+  const summary = (SUMMARIES[type] || firstValues)(config || {}) || '';
   return summary.length > 60 ? `${summary.slice(0, 59)}…` : summary;
 }

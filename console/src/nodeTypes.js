@@ -1,5 +1,6 @@
-// Every node type of the canvas, with the form of its config. Mirrors the API's rules (docs/
-// automations.md); the API stays the judge: its 400 and 422 answers show on the fields they name.
+// Every node type of the canvas, with the form of its config, as the API serves them (GET
+// /api/v1/node-types); the API stays the judge: its 400 and 422 answers show on the fields they name.
+import { get } from './api.js';
 
 export const TIMEZONES = (() => {
   try {
@@ -9,110 +10,60 @@ export const TIMEZONES = (() => {
   }
 })();
 
-const EVENTS = [
-  'contact.created', 'contact.updated', 'opportunity.created', 'opportunity.updated',
-  'opportunity.stage_changed', 'meeting.booked', 'meeting.cancelled', 'meeting.no_show',
-  'sequence.enrolled', 'sequence.completed', 'sequence.unenrolled', 'conversation.created',
-  'conversation.override', 'call.completed', 'call.quality_scored',
-];
+/**
+ * Every node type the API knows (GET /api/v1/node-types), by name: {label, trigger, branches,
+ * group, icon, description, step, fields}. Filled by loadNodeTypes before a canvas is shown; the
+ * palette and the config forms are drawn from it, one form control per field kind.
+ */
+export const NODE_TYPES = {};
 
-const OPERATORS = [
-  'equals', 'not_equals', 'contains', 'not_contains', 'greater_than', 'less_than', 'is_empty',
-  'is_not_empty',
-];
+const loaded = [];
 
-export const NODE_TYPES = {
-  webhook_trigger: {
-    label: 'Webhook trigger',
-    trigger: true,
-    fields: [{ key: 'secretToken', label: 'Secret token (X-Webhook-Secret)', kind: 'secret' }],
-  },
-  schedule_trigger: {
-    label: 'Schedule trigger',
-    trigger: true,
-    fields: [
-      { key: 'scheduleType', label: 'Schedule', kind: 'select', options: ['daily', 'weekly', 'monthly', 'custom'], required: true },
-      { key: 'time', label: 'Time (HH:mm)', kind: 'time', required: true },
-      { key: 'timezone', label: 'Time zone', kind: 'timezone', required: true },
-      { key: 'daysOfWeek', label: 'Days of the week', kind: 'days' },
-      { key: 'dayOfMonth', label: 'Day of the month', kind: 'number' },
-      { key: 'customCron', label: 'Cron (minute hour day month weekday)', kind: 'cron' },
-    ],
-  },
-  crm_event_trigger: {
-    label: 'CRM event trigger',
-    trigger: true,
-    fields: [
-      { key: 'eventType', label: 'Event', kind: 'select', options: EVENTS, required: true },
-      { key: 'filterField', label: 'Filter field', kind: 'text' },
-      { key: 'filterValue', label: 'Filter value', kind: 'text' },
-    ],
-  },
-  http_request: {
-    label: 'HTTP request',
-    fields: [
-      { key: 'method', label: 'Method', kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], required: true },
-      { key: 'url', label: 'URL', kind: 'template', required: true },
-      { key: 'headers', label: 'Headers (JSON object)', kind: 'json' },
-      { key: 'bodyTemplate', label: 'Body template', kind: 'template', multiline: true },
-      { key: 'timeoutSeconds', label: 'Timeout (seconds)', kind: 'number' },
-    ],
-  },
-  email: {
-    label: 'Email',
-    fields: [
-      { key: 'subject', label: 'Subject', kind: 'template' },
-      { key: 'body', label: 'Body', kind: 'template', multiline: true },
-      { key: 'templateId', label: 'Template id', kind: 'text' },
-      { key: 'to', label: 'To (default: the run’s contact)', kind: 'template' },
-    ],
-  },
-  delay: {
-    label: 'Delay',
-    fields: [
-      { key: 'delayDays', label: 'Days', kind: 'number' },
-      { key: 'delayHours', label: 'Hours', kind: 'number' },
-    ],
-  },
-  condition: {
-    label: 'Condition',
-    branches: true,
-    fields: [
-      { key: 'field', label: 'Field', kind: 'template', required: true },
-      { key: 'operator', label: 'Operator', kind: 'select', options: OPERATORS, required: true },
-      { key: 'value', label: 'Value', kind: 'template' },
-    ],
-  },
-  chat_message: {
-    label: 'Chat message',
-    fields: [
-      { key: 'channel', label: 'Channel', kind: 'text', required: true },
-      { key: 'messageTemplate', label: 'Message', kind: 'template', multiline: true, required: true },
-    ],
-  },
-  crm_update: {
-    label: 'CRM update',
-    fields: [
-      { key: 'entityType', label: 'Record', kind: 'select', options: ['contact', 'opportunity', 'account'], required: true },
-      { key: 'fieldMappings', label: 'Field mappings (JSON object)', kind: 'json', required: true },
-      { key: 'recordId', label: 'Record id', kind: 'template' },
-    ],
-  },
-  create_record: {
-    label: 'Create record',
-    fields: [
-      { key: 'entityType', label: 'Record', kind: 'select', options: ['contact', 'opportunity', 'account', 'note', 'task'], required: true },
-      { key: 'fieldMappings', label: 'Field mappings (JSON object)', kind: 'json', required: true },
-    ],
-  },
-  data_transform: {
-    label: 'Data transform',
-    fields: [
-      { key: 'transformType', label: 'Transform', kind: 'select', options: ['map', 'filter', 'merge'], required: true },
-      { key: 'mappings', label: 'Mappings (JSON object)', kind: 'json', required: true },
-    ],
-  },
-};
+/** Runs once the node types are in NODE_TYPES (at once when they are). */
+export function onNodeTypesLoaded(callback) {
+  if (Object.keys(NODE_TYPES).length) callback();
+  else loaded.push(callback);
+}
+
+/** A field of the API's answer as the forms read it (snake_case to the form's names). */
+function formField(f) {
+  return {
+    key: f.key,
+    label: f.label,
+    kind: f.kind,
+    required: f.required,
+    options: f.options || [],
+    min: f.min,
+    max: f.max,
+    maxLength: f.max_length,
+    multiline: f.multiline,
+    template: f.template,
+    secret: f.secret,
+    help: f.help,
+  };
+}
+
+/** Reads the node types from the API into NODE_TYPES. */
+export async function loadNodeTypes() {
+  if (Object.keys(NODE_TYPES).length) return NODE_TYPES;
+  const answer = await get('/api/v1/node-types');
+  for (const t of answer.node_types) {
+    NODE_TYPES[t.type] = {
+      label: t.label,
+      trigger: t.trigger,
+      branches: t.outputs.length > 0,
+      outputs: t.outputs,
+      group: t.group,
+      icon: t.icon,
+      description: t.description,
+      step: t.step,
+      // fields the service sets (a webhook's path) are not the author's to edit
+      fields: t.fields.filter((f) => !f.read_only).map(formField),
+    };
+  }
+  loaded.splice(0).forEach((callback) => callback());
+  return NODE_TYPES;
+}
 
 /** The template variables a node can read: trigger, contact and earlier nodes' outputs. */
 export function variablesBefore(nodeId, nodes, edges) {

@@ -4,7 +4,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.canvas.NodeData;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

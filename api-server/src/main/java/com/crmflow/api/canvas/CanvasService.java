@@ -3,6 +3,7 @@ package com.crmflow.api.canvas;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.sequence.FlowChanged;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
@@ -45,18 +46,21 @@ public class CanvasService {
   private final CanvasSecrets secrets;
   private final JsonColumns json;
   private final ApplicationEventPublisher publisher;
+  private final NodeTypes nodeTypes;
 
   CanvasService(
       SequenceRepository sequences,
       CanvasRepository canvases,
       CanvasSecrets secrets,
       JsonColumns json,
-      ApplicationEventPublisher publisher) {
+      ApplicationEventPublisher publisher,
+      NodeTypes nodeTypes) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.secrets = secrets;
     this.json = json;
     this.publisher = publisher;
+    this.nodeTypes = nodeTypes;
   }
 
   /**
@@ -108,13 +112,13 @@ public class CanvasService {
     Canvas canvas;
     if (body == null || body.isNull() || (body.isObject() && body.isEmpty())) {
       canvas = canvases.versionOrEmpty(tenantId, sequenceId, sequence.currentVersion()).toCanvas();
-      problems = new ArrayList<>(CanvasRules.structural(canvas));
+      problems = new ArrayList<>(CanvasRules.structural(canvas, nodeTypes));
     } else {
       canvas = sentCanvas(tenantId, JsonBodies.requireObject(body));
       problems = writeProblems(tenantId, sequenceId, canvas);
     }
     if (problems.isEmpty()) {
-      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation()));
+      problems.addAll(CanvasRules.completeness(canvas, sequence.isAutomation(), nodeTypes));
     }
     return new Judged(canvas, problems);
   }
@@ -447,13 +451,14 @@ public class CanvasService {
       throw ApiException.invalid(problems);
     }
     if (Sequence.ACTIVE.equals(sequence.status())) {
-      List<CanvasProblem> incomplete = CanvasRules.completeness(canvas, sequence.isAutomation());
+      List<CanvasProblem> incomplete =
+          CanvasRules.completeness(canvas, sequence.isAutomation(), nodeTypes);
       if (!incomplete.isEmpty()) {
         throw ApiException.unprocessable(
             "An active sequence only accepts changes that keep it complete; pause it to rebuild.",
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
-      FlowScopes.requireHeldBy(caller, canvas, "Changing this active flow");
+      FlowScopes.requireHeldBy(caller, canvas, "Changing this active flow", nodeTypes);
     }
     canvases.insert(tenantId, sequenceId, next);
     sequences.setCurrentVersion(tenantId, sequenceId, next.version());
@@ -464,7 +469,7 @@ public class CanvasService {
 
   /** What keeps a canvas from being stored: the structural rules, config sizes, trigger ids. */
   private List<CanvasProblem> writeProblems(UUID tenantId, UUID sequenceId, Canvas canvas) {
-    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
+    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas, nodeTypes));
     for (CanvasNode node : canvas.nodes()) {
       if (node.data() != null
           && node.data().config() != null

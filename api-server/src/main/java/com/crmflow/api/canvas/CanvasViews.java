@@ -1,8 +1,8 @@
 package com.crmflow.api.canvas;
 
 import com.crmflow.workflow.canvas.NodeData;
-import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;

@@ -4,7 +4,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
-import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -150,11 +150,12 @@ final class CanvasWords {
       return message;
     }
     String type = types.get(nodeId);
-    if (type == null || NodeType.of(type).isEmpty()) {
+    NodeExecutor executor = NodeExecutors.catalog().find(type).orElse(null);
+    if (executor == null) {
       return message;
     }
     String out = message;
-    for (String key : NodeExecutors.of(NodeType.of(type).orElseThrow()).configFields().keySet()) {
+    for (String key : executor.configFields().keySet()) {
       if (key.chars().anyMatch(Character::isUpperCase)) {
         out =
             out.replaceAll(

@@ -5,6 +5,8 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeExecutors;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
@@ -14,13 +16,13 @@ import java.util.TreeSet;
 /**
  * The scopes a flow acts with, which the key that activates it (or changes it while it is active)
  * must hold: an automation never does what its author's key could not do itself. They come from
- * {@link FlowAccess}, the analysis of what the canvas reads and writes as its nodes run: writing a
- * record type (crm_update, create_record) needs its write scope; reading one needs its read scope
- * (a crm_event_trigger's event record, an email's contact, any template or data_transform path that
- * reads {@code contact}, bare or a field of it, and a write node's answer when it is read); a
- * chat_message posts through the tenant's chat integration. What a flow sends out (http_request) is
- * what it could read. The key that activates a flow, changes it while active, retries its run or
- * enrolls a contact in it must hold them.
+ * {@link FlowAccess}, the analysis of what the canvas reads and writes as its nodes' types declare
+ * ({@code NodeDescriptor#access}): writing a record type (crm_update, create_record) needs its
+ * write scope; reading one needs its read scope (a crm_event_trigger's event record, an email's
+ * contact, any template or data_transform path that reads {@code contact}, bare or a field of it,
+ * and a write node's answer when it is read); a chat_message posts through the tenant's chat
+ * integration. What a flow sends out (http_request) is what it could read. The key that activates a
+ * flow, changes it while active, retries its run or enrolls a contact in it must hold them.
  */
 public final class FlowScopes {
 
@@ -47,9 +49,14 @@ public final class FlowScopes {
 
   private FlowScopes() {}
 
-  /** The scopes the canvas's nodes act with. */
+  /** The scopes the canvas's nodes act with, for the built-in node types. */
   public static Set<Scope> of(Canvas canvas) {
-    FlowAccess access = FlowAccess.of(canvas);
+    return of(canvas, NodeExecutors.catalog());
+  }
+
+  /** The scopes the canvas's nodes act with, as their types' descriptors declare. */
+  public static Set<Scope> of(Canvas canvas, NodeCatalog catalog) {
+    FlowAccess access = FlowAccess.of(canvas, catalog);
     Set<Scope> needed = EnumSet.noneOf(Scope.class);
     access.recordsWritten().stream().map(WRITE::get).filter(Objects::nonNull).forEach(needed::add);
     access.recordsRead().stream().map(READ::get).filter(Objects::nonNull).forEach(needed::add);
@@ -70,8 +77,15 @@ public final class FlowScopes {
    * @throws ApiException 403 naming the scopes the caller's key lacks
    */
   public static void requireHeldBy(Caller caller, Canvas canvas, String what) {
+    requireHeldBy(caller, canvas, what, NodeExecutors.catalog());
+  }
+
+  /**
+   * @throws ApiException 403 naming the scopes the caller's key lacks
+   */
+  public static void requireHeldBy(Caller caller, Canvas canvas, String what, NodeCatalog catalog) {
     Set<String> missing = new TreeSet<>();
-    for (Scope scope : of(canvas)) {
+    for (Scope scope : of(canvas, catalog)) {
       if (!caller.has(scope)) {
         missing.add(scope.value());
       }

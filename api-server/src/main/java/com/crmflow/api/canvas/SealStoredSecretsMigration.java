@@ -1,7 +1,7 @@
 package com.crmflow.api.canvas;
 
 import com.crmflow.shared.secret.SecretCipher;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,8 @@
 package com.crmflow.api.generate;
 
-import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutors;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonArraySchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,7 +24,7 @@ final class CanvasContract {
 
   static final String TOOL = "save_flow";
 
-  static final List<String> NODE_TYPES = NodeType.names();
+  static final List<String> NODE_TYPES = NodeExecutors.catalog().names();
 
   private static final String TEXT = load();
 
@@ -91,11 +93,63 @@ final class CanvasContract {
         .build();
   }
 
+  /**
+   * One line per node type from its descriptor: {@code - type: description. field* (help; one of:
+   * ...; min-max), ...}. Fields the service sets and secrets are left out: a model writes neither.
+   */
+  static String nodeTypes() {
+    StringBuilder out = new StringBuilder();
+    for (NodeDescriptor type : NodeExecutors.catalog().descriptors()) {
+      List<String> fields = new ArrayList<>();
+      for (ConfigField field : type.fields()) {
+        if (field.readOnly() || field.secret() == ConfigField.Secret.VALUE) {
+          continue;
+        }
+        List<String> notes = new ArrayList<>();
+        if (field.help() != null) {
+          notes.add(field.help());
+        }
+        if (!field.options().isEmpty()) {
+          notes.add("one of: " + String.join(", ", field.options()));
+        }
+        if (field.min() != null && field.max() != null) {
+          notes.add(plain(field.min()) + "-" + plain(field.max()));
+        }
+        if (field.template()) {
+          notes.add("templates allowed");
+        }
+        fields.add(
+            field.key()
+                + (field.required() ? "*" : "")
+                + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
+      }
+      out.append("- ")
+          .append(type.name())
+          .append(": ")
+          .append(type.description())
+          .append(". config ")
+          .append(fields.isEmpty() ? "{}" : String.join(", ", fields))
+          .append('.');
+      if (type.branches()) {
+        out.append(" Its outgoing edges are labelled ")
+            .append(
+                String.join(" and ", type.outputs().stream().map(o -> "\"" + o + "\"").toList()))
+            .append('.');
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String plain(double number) {
+    return number == Math.rint(number) ? String.valueOf((long) number) : String.valueOf(number);
+  }
+
   private static String load() {
     try (InputStream in =
         CanvasContract.class.getResourceAsStream("/generate/canvas-contract.md")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replace("%EVENT_NAMES%", String.join(", ", EventNames.ALL));
+          .replace("%NODE_TYPES%", nodeTypes());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -4,10 +4,14 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.rules.CanvasRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Rule-based suggestions for a canvas. Each rule looks at the graph and the node configs only; none
@@ -18,9 +22,9 @@ import java.util.Set;
  *   <li>a delay under one hour: adjust_timing (medium); over 30 days: adjust_timing (low); two
  *       delays in a row: adjust_timing (low)
  *   <li>an email without subject or template: improve_content (high)
- *   <li>a node not reachable from the start: remove_step (medium); a delay, condition or
- *       data_transform that leads nowhere: remove_step (low)
- *   <li>a condition with one branch: add_step (medium)
+ *   <li>a node not reachable from the start: remove_step (medium); a logic or data node (delay,
+ *       condition, data_transform: its descriptor's group) that leads nowhere: remove_step (low)
+ *   <li>a condition (a branching node type) with one branch: add_step (medium)
  *   <li>an http_request with no condition after it and no continueOnFailure: add_condition (medium)
  *   <li>more than {@value #LONG_FLOW} steps and no condition: add_condition (low)
  *   <li>a sequence that starts with a delay: reorder (low)
@@ -34,6 +38,17 @@ public final class CanvasOptimizer {
   private CanvasOptimizer() {}
 
   public static List<Suggestion> suggest(Canvas canvas, boolean automation) {
+    return suggest(canvas, automation, NodeExecutors.catalog());
+  }
+
+  /**
+   * The suggestions, with the node types of this catalog: a branching type (its descriptor's
+   * outputs) is a condition to the rules, and a logic or data node (its palette group) has no
+   * effect but on what follows it.
+   */
+  public static List<Suggestion> suggest(Canvas canvas, boolean automation, NodeCatalog catalog) {
+    Predicate<CanvasNode> branching =
+        n -> catalog.descriptor(n.type()).map(NodeDescriptor::branches).orElse(false);
     List<Suggestion> out = new ArrayList<>();
     for (CanvasNode node : canvas.nodes()) {
       String type = node.type();
@@ -41,7 +56,7 @@ public final class CanvasOptimizer {
         emailRules(canvas, node, out);
       } else if (is(node, NodeType.DELAY)) {
         delayRules(canvas, node, out);
-      } else if (is(node, NodeType.CONDITION)) {
+      } else if (branching.test(node)) {
         int branches = canvas.outgoing(node.id()).size();
         if (branches == 1) {
           out.add(
@@ -56,12 +71,7 @@ public final class CanvasOptimizer {
         boolean guarded =
             Boolean.TRUE.equals(node.config("continueOnFailure"))
                 || canvas.outgoing(node.id()).stream()
-                    .anyMatch(
-                        e ->
-                            canvas
-                                .node(e.target())
-                                .map(t -> is(t, NodeType.CONDITION))
-                                .orElse(false));
+                    .anyMatch(e -> canvas.node(e.target()).map(branching::test).orElse(false));
         if (!guarded) {
           out.add(
               new Suggestion(
@@ -73,7 +83,8 @@ public final class CanvasOptimizer {
                   node.id()));
         }
       }
-      if (Set.of("delay", "condition", "data_transform").contains(type)
+      String group = catalog.descriptor(type).map(NodeDescriptor::group).orElse(null);
+      if ((NodeDescriptor.LOGIC.equals(group) || NodeDescriptor.DATA.equals(group))
           && canvas.outgoing(node.id()).isEmpty()) {
         out.add(
             new Suggestion(
@@ -85,8 +96,7 @@ public final class CanvasOptimizer {
       }
     }
     unreachable(canvas, automation, out);
-    if (canvas.stepCount() > LONG_FLOW
-        && canvas.nodes().stream().noneMatch(n -> is(n, NodeType.CONDITION))) {
+    if (canvas.stepCount() > LONG_FLOW && canvas.nodes().stream().noneMatch(branching)) {
       String first = firstStep(canvas);
       out.add(
           new Suggestion(

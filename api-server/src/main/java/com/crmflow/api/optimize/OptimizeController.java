@@ -5,6 +5,7 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
@@ -26,9 +27,11 @@ import tools.jackson.databind.JsonNode;
 class OptimizeController {
 
   private final CanvasService canvases;
+  private final NodeTypes nodeTypes;
 
-  OptimizeController(CanvasService canvases) {
+  OptimizeController(CanvasService canvases, NodeTypes nodeTypes) {
     this.canvases = canvases;
+    this.nodeTypes = nodeTypes;
   }
 
   @PostMapping("/api/sequences/{sequenceId}/optimize")
@@ -50,7 +53,7 @@ class OptimizeController {
     if (canvas.nodes().isEmpty()) {
       throw ApiException.unprocessable("The canvas is empty: nothing to optimize.", List.of());
     }
-    return new SuggestionList(CanvasOptimizer.suggest(canvas, sequence.isAutomation()));
+    return new SuggestionList(CanvasOptimizer.suggest(canvas, sequence.isAutomation(), nodeTypes));
   }
 
   /** {@code {suggestions}}. */

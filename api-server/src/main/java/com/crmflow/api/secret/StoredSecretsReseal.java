@@ -2,7 +2,7 @@ package com.crmflow.api.secret;
 
 import com.crmflow.api.web.ApiException;
 import com.crmflow.shared.secret.SecretCipher;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -24,8 +24,7 @@ public class SequenceRepository {
       from sequence s
       """;
 
-  private static final String[] TRIGGER_TYPES =
-      NodeType.names().stream().filter(NodeType::isTrigger).toArray(String[]::new);
+  private static final String[] TRIGGER_TYPES = NodeType.triggerNames().toArray(String[]::new);
 
   private final JdbcClient jdbc;
 

@@ -4,6 +4,7 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
@@ -25,14 +26,17 @@ class SequenceService {
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
   private final ApplicationEventPublisher publisher;
+  private final NodeTypes nodeTypes;
 
   SequenceService(
       SequenceRepository sequences,
       CanvasRepository canvases,
-      ApplicationEventPublisher publisher) {
+      ApplicationEventPublisher publisher,
+      NodeTypes nodeTypes) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.publisher = publisher;
+    this.nodeTypes = nodeTypes;
   }
 
   @Transactional
@@ -76,13 +80,14 @@ class SequenceService {
     }
     if (Sequence.ACTIVE.equals(fields.get("status"))) {
       Canvas canvas = canvases.versionOrEmpty(tenantId, id, sequence.currentVersion()).toCanvas();
-      List<CanvasProblem> incomplete = CanvasRules.completeness(canvas, sequence.isAutomation());
+      List<CanvasProblem> incomplete =
+          CanvasRules.completeness(canvas, sequence.isAutomation(), nodeTypes);
       if (!incomplete.isEmpty()) {
         throw ApiException.unprocessable(
             "The sequence cannot be activated: " + incomplete.size() + " problem(s) in its canvas.",
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
-      FlowScopes.requireHeldBy(caller, canvas, "Activating this flow");
+      FlowScopes.requireHeldBy(caller, canvas, "Activating this flow", nodeTypes);
       fields.put("activated_by_key_id", caller.apiKeyId());
     }
     sequences.update(tenantId, id, fields);

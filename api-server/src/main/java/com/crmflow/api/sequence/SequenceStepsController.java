@@ -6,14 +6,15 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
-import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.NodeSecrets;
 import com.crmflow.workflow.rules.CanvasRules;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -42,25 +43,17 @@ import tools.jackson.databind.JsonNode;
 @RequestMapping("/api/v1/sequences/{id}/steps")
 class SequenceStepsController {
 
-  /** What a step can be: anything but triggers and condition (a list has no branches). */
-  static final List<String> STEP_TYPES =
-      List.of(
-          "email",
-          "delay",
-          "http_request",
-          "chat_message",
-          "crm_update",
-          "create_record",
-          "data_transform");
-
   private static final Set<String> STEP_FIELDS = Set.of("id", "type", "label", "config");
 
   private final CanvasService canvases;
   private final JsonColumns json;
 
-  SequenceStepsController(CanvasService canvases, JsonColumns json) {
+  private final NodeTypes nodeTypes;
+
+  SequenceStepsController(CanvasService canvases, JsonColumns json, NodeTypes nodeTypes) {
     this.canvases = canvases;
     this.json = json;
+    this.nodeTypes = nodeTypes;
   }
 
   @GetMapping
@@ -137,8 +130,10 @@ class SequenceStepsController {
         .filter(name -> !STEP_FIELDS.contains(name))
         .forEach(name -> problems.add(new FieldProblem(at + "." + name, "is not a step field")));
     JsonNode type = step.get("type");
-    if (type == null || !type.isString() || !STEP_TYPES.contains(type.asString())) {
-      problems.add(new FieldProblem(at + ".type", "must be one of " + STEP_TYPES));
+    // a step is any node type but triggers and branching ones (a list has no branches)
+    List<String> stepTypes = nodeTypes.stepTypes();
+    if (type == null || !type.isString() || !stepTypes.contains(type.asString())) {
+      problems.add(new FieldProblem(at + ".type", "must be one of " + stepTypes));
     }
     JsonNode label = step.get("label");
     if (label != null && !label.isNull() && !label.isString()) {
@@ -256,15 +251,7 @@ class SequenceStepsController {
       @Schema(description = "a current step's id: the step keeps its stored secrets") String id,
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
-              allowableValues = {
-                "email",
-                "delay",
-                "http_request",
-                "chat_message",
-                "crm_update",
-                "create_record",
-                "data_transform"
-              })
+              description = "a node type whose step is true in GET /api/v1/node-types")
           String type,
       String label,
       Map<String, Object> config) {}

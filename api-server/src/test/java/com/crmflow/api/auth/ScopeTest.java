@@ -60,6 +60,7 @@ class ScopeTest extends ApiTest {
             "GET", "/api/v1/sequences/" + ANY_ID + "/enrollments", null, Scope.SEQUENCES_READ),
         Arguments.of("GET", "/api/v1/sequences/" + ANY_ID + "/steps", null, Scope.SEQUENCES_READ),
         Arguments.of("PUT", "/api/v1/sequences/" + ANY_ID + "/steps", "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("GET", "/api/v1/node-types", null, Scope.SEQUENCES_READ),
         Arguments.of("GET", "/api/v1/email-templates", null, Scope.SEQUENCES_READ),
         Arguments.of("GET", "/api/v1/email-templates/" + ANY_ID, null, Scope.SEQUENCES_READ),
         Arguments.of("POST", "/api/v1/email-templates", "{}", Scope.SEQUENCES_WRITE),

@@ -9,7 +9,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.shared.secret.SecretCipher;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.sql.Connection;
 import java.util.Base64;
 import java.util.HexFormat;

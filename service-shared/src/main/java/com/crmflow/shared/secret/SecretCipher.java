@@ -1,7 +1,7 @@
 package com.crmflow.shared.secret;
 
 import com.crmflow.shared.outbound.IntegrationProperties;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.crmflow.shared.outbound.IntegrationProperties;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

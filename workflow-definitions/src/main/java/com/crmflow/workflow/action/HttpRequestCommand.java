@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * An http_request node, its templates already resolved. A sealed header value ({@link
- * com.crmflow.workflow.canvas.NodeSecrets}) stays sealed: the activity unseals it with the tenant's
+ * com.crmflow.workflow.node.NodeSecrets}) stays sealed: the activity unseals it with the tenant's
  * key and fills in its variables from {@code sealedVariables}.
  *
  * @param tenantId the run's tenant, whose sealed values these are

@@ -1,48 +1,46 @@
 package com.crmflow.workflow.canvas;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 
-/** The node types of the spec. */
-public enum NodeType {
-  EMAIL("email", false),
-  DELAY("delay", false),
-  CONDITION("condition", false),
-  WEBHOOK_TRIGGER("webhook_trigger", true),
-  HTTP_REQUEST("http_request", false),
-  CHAT_MESSAGE("chat_message", false),
-  CRM_UPDATE("crm_update", false),
-  CREATE_RECORD("create_record", false),
-  DATA_TRANSFORM("data_transform", false),
-  SCHEDULE_TRIGGER("schedule_trigger", true),
-  CRM_EVENT_TRIGGER("crm_event_trigger", true);
+/**
+ * A node type's name and whether it starts a flow. The constants name the built-in types; what a
+ * type is (its config, secrets, access, palette entry) is its executor's descriptor ({@code
+ * com.crmflow.workflow.node.NodeDescriptor}), and the catalogs of executors know every type ({@code
+ * com.crmflow.workflow.node.NodeCatalog}). The canvas itself knows only which types start a flow:
+ * the three triggers the service fires (a webhook, a schedule, a CRM event), each with its own way
+ * in, so a new type is an action or a branch and needs no edit here.
+ *
+ * @param value the type's name in a canvas ({@code http_request})
+ * @param trigger whether a node of the type starts a flow
+ */
+public record NodeType(String value, boolean trigger) {
 
-  private final String value;
-  private final boolean trigger;
-
-  NodeType(String value, boolean trigger) {
-    this.value = value;
-    this.trigger = trigger;
-  }
-
-  public String value() {
-    return value;
-  }
+  public static final NodeType EMAIL = new NodeType("email", false);
+  public static final NodeType DELAY = new NodeType("delay", false);
+  public static final NodeType CONDITION = new NodeType("condition", false);
+  public static final NodeType WEBHOOK_TRIGGER = new NodeType("webhook_trigger", true);
+  public static final NodeType HTTP_REQUEST = new NodeType("http_request", false);
+  public static final NodeType CHAT_MESSAGE = new NodeType("chat_message", false);
+  public static final NodeType CRM_UPDATE = new NodeType("crm_update", false);
+  public static final NodeType CREATE_RECORD = new NodeType("create_record", false);
+  public static final NodeType DATA_TRANSFORM = new NodeType("data_transform", false);
+  public static final NodeType SCHEDULE_TRIGGER = new NodeType("schedule_trigger", true);
+  public static final NodeType CRM_EVENT_TRIGGER = new NodeType("crm_event_trigger", true);
 
   public boolean isTrigger() {
     return trigger;
   }
 
-  public static Optional<NodeType> of(String value) {
-    return Arrays.stream(values()).filter(t -> t.value.equals(value)).findFirst();
-  }
+  private static final Set<String> TRIGGERS =
+      Set.of(WEBHOOK_TRIGGER.value, SCHEDULE_TRIGGER.value, CRM_EVENT_TRIGGER.value);
 
+  /** Whether nodes of the type of this name start a flow. */
   public static boolean isTrigger(String value) {
-    return of(value).map(NodeType::isTrigger).orElse(false);
+    return TRIGGERS.contains(value);
   }
 
-  public static List<String> names() {
-    return Arrays.stream(values()).map(NodeType::value).toList();
+  /** The names of the types that start a flow. */
+  public static Set<String> triggerNames() {
+    return TRIGGERS;
   }
 }

@@ -1,9 +1,7 @@
 package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.action.ChatActivities;
-import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.util.List;
@@ -18,13 +16,20 @@ final class ChatMessageNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of("channel", ConfigCheck.STRING, "messageTemplate", ConfigCheck.STRING);
-  }
-
-  @Override
-  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "channel", "messageTemplate");
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.CHAT_MESSAGE,
+        "Chat message",
+        NodeDescriptor.ACTIONS,
+        "chat",
+        "posts to a chat channel through the tenant's chat integration",
+        List.of(
+            ConfigField.text("channel", "Channel")
+                .asRequired()
+                .help("a channel name (#sales) or id"),
+            ConfigField.template("messageTemplate", "Message").asMultiline().asRequired()),
+        NodeAccess.writes(NodeAccess.CHAT),
+        List.of());
   }
 
   @Override

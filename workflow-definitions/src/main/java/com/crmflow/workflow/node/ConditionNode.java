@@ -36,17 +36,27 @@ final class ConditionNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "field", ConfigCheck.STRING,
-        "operator", ConfigCheck.oneOf(OPERATORS),
-        "value", ConfigCheck.STRING);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.CONDITION,
+        "Condition",
+        NodeDescriptor.LOGIC,
+        "split",
+        "branches on a comparison",
+        List.of(
+            ConfigField.template("field", "Field")
+                .asRequired()
+                .help("a template such as {{trigger.plan}} or {{contact.lead_status}}"),
+            ConfigField.select("operator", "Operator", OPERATORS).asRequired(),
+            ConfigField.template("value", "Value")
+                .help("required unless the operator is is_empty or is_not_empty")),
+        NodeAccess.NONE,
+        List.of("true", "false"));
   }
 
   @Override
   public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "field", "operator");
-    // a missing operator is reported by require (List.contains(null) would throw)
+    // a missing operator is reported as a required field (List.contains(null) would throw)
     Object operator = node.config("operator");
     if (operator != null
         && !VALUELESS_OPERATORS.contains(operator)

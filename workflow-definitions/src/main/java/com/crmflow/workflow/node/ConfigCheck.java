@@ -67,6 +67,24 @@ public interface ConfigCheck {
 
   ConfigCheck UUID = value -> Checks.isUuid(value) ? null : "must be a UUID";
 
+  /** A number from {@code min} to {@code max} (either may be null: no bound). */
+  static ConfigCheck numberBetween(Double min, Double max) {
+    String range =
+        min != null && max != null
+            ? "must be a number from " + Checks.plain(min) + " to " + Checks.plain(max)
+            : min != null
+                ? "must be a number of at least " + Checks.plain(min)
+                : max != null
+                    ? "must be a number of at most " + Checks.plain(max)
+                    : "must be a number";
+    return value ->
+        value instanceof Number n
+                && (min == null || n.doubleValue() >= min)
+                && (max == null || n.doubleValue() <= max)
+            ? null
+            : range;
+  }
+
   static ConfigCheck oneOf(List<String> allowed) {
     return value ->
         value instanceof String s && allowed.contains(s) ? null : "must be one of " + allowed;
@@ -80,6 +98,10 @@ public interface ConfigCheck {
         new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
     private Checks() {}
+
+    static String plain(double number) {
+      return number == Math.rint(number) ? String.valueOf((long) number) : String.valueOf(number);
+    }
 
     static boolean isInteger(Object value) {
       return value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue());

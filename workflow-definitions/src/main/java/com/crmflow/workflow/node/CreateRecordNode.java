@@ -18,8 +18,20 @@ final class CreateRecordNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of("entityType", ConfigCheck.oneOf(ENTITIES), "fieldMappings", ConfigCheck.OBJECT);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.CREATE_RECORD,
+        "Create record",
+        NodeDescriptor.ACTIONS,
+        "plus",
+        "creates a record",
+        List.of(
+            ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
+            ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
+                .asRequired()
+                .help("task: title, due_date; note: content; opportunity: name, stage, value")),
+        NodeAccess.writes("{entityType}"),
+        List.of());
   }
 
   @Override

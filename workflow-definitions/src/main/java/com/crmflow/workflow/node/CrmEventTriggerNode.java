@@ -6,7 +6,6 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.event.EventNames;
 import java.util.List;
-import java.util.Map;
 
 /** crm_event_trigger: a run starts for each CRM event of its type (that matches its filter). */
 final class CrmEventTriggerNode extends TriggerNode {
@@ -17,16 +16,26 @@ final class CrmEventTriggerNode extends TriggerNode {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "eventType", ConfigCheck.oneOf(EventNames.ALL),
-        "filterField", ConfigCheck.STRING,
-        "filterValue", ConfigCheck.STRING);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.CRM_EVENT_TRIGGER,
+        "CRM event trigger",
+        NodeDescriptor.TRIGGERS,
+        "bolt",
+        "starts the flow on a CRM event",
+        List.of(
+            ConfigField.select("eventType", "Event", EventNames.ALL).asRequired(),
+            ConfigField.text("filterField", "Filter field")
+                .help(
+                    "with filterValue: the event's record field that must match, e.g. lead_status"),
+            ConfigField.text("filterValue", "Filter value")
+                .help("with filterField: the value it must hold, e.g. qualified")),
+        NodeAccess.reads("{eventType}"),
+        List.of());
   }
 
   @Override
   public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "eventType");
     if ((node.config("filterField") == null) != (node.config("filterValue") == null)) {
       problems.add(
           CanvasProblem.node(

@@ -22,11 +22,21 @@ final class CrmUpdateNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "entityType", ConfigCheck.oneOf(ENTITIES),
-        "fieldMappings", ConfigCheck.OBJECT,
-        "recordId", ConfigCheck.STRING);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.CRM_UPDATE,
+        "CRM update",
+        NodeDescriptor.ACTIONS,
+        "pencil",
+        "changes a record",
+        List.of(
+            ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
+            ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
+                .asRequired()
+                .help("field -> value or template, e.g. {\"lifecycle_stage\": \"customer\"}"),
+            ConfigField.template("recordId", "Record id").help("default: the trigger's record")),
+        NodeAccess.writes("{entityType}"),
+        List.of());
   }
 
   @Override

@@ -14,7 +14,6 @@ final class CrmWrites {
   private CrmWrites() {}
 
   static void checkComplete(CanvasNode node, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "entityType", "fieldMappings");
     if (node.config("fieldMappings") instanceof Map<?, ?> m && m.isEmpty()) {
       problems.add(CanvasProblem.node(node.id(), "data.config.fieldMappings", "maps no field"));
     }

@@ -23,14 +23,26 @@ final class DataTransformNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "transformType", ConfigCheck.oneOf(TRANSFORM_TYPES), "mappings", ConfigCheck.OBJECT);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.DATA_TRANSFORM,
+        "Data transform",
+        NodeDescriptor.DATA,
+        "shuffle",
+        "reshapes data",
+        List.of(
+            ConfigField.select("transformType", "Transform", TRANSFORM_TYPES).asRequired(),
+            ConfigField.of("mappings", "Mappings (JSON object)", FieldKind.JSON)
+                .asRequired()
+                .help(
+                    "map: {outKey: \"template\"}; filter: {source, field, operator, value};"
+                        + " merge: {sources: [paths]}")),
+        NodeAccess.NONE,
+        List.of());
   }
 
   @Override
   public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "transformType", "mappings");
     if (!(node.config("mappings") instanceof Map<?, ?> mappings)) {
       return;
     }

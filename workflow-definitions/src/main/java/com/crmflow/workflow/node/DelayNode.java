@@ -35,10 +35,21 @@ final class DelayNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "delayDays", ConfigCheck.NON_NEGATIVE_NUMBER,
-        "delayHours", ConfigCheck.NON_NEGATIVE_NUMBER);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.DELAY,
+        "Delay",
+        NodeDescriptor.LOGIC,
+        "hourglass",
+        "waits",
+        List.of(
+            ConfigField.number("delayDays", "Days", 0, 3650)
+                .check(ConfigCheck.NON_NEGATIVE_NUMBER)
+                .help("delayDays and delayHours together above 0"),
+            ConfigField.number("delayHours", "Hours", 0, 3650)
+                .check(ConfigCheck.NON_NEGATIVE_NUMBER)),
+        NodeAccess.NONE,
+        List.of());
   }
 
   @Override

@@ -47,13 +47,24 @@ final class EmailNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "subject", ConfigCheck.STRING,
-        "templateId", ConfigCheck.UUID,
-        "body", ConfigCheck.STRING,
-        "bodyHint", ConfigCheck.STRING,
-        "to", ConfigCheck.STRING);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.EMAIL,
+        "Email",
+        NodeDescriptor.ACTIONS,
+        "mail",
+        "sends an email to the run's contact",
+        List.of(
+            ConfigField.template("subject", "Subject").help("required unless templateId is set"),
+            ConfigField.template("body", "Body").asMultiline().help("plain text"),
+            ConfigField.text("templateId", "Template id")
+                .check(ConfigCheck.UUID)
+                .help("a stored email template"),
+            ConfigField.template("to", "To (default: the run’s contact)"),
+            ConfigField.text("bodyHint", "Body hint")
+                .help("what the body should say when the author did not write it")),
+        NodeAccess.reads(FlowAccess.CONTACT),
+        List.of());
   }
 
   @Override

@@ -46,8 +46,16 @@ public record FlowAccess(
 
   public static final String CONTACT = "contact";
 
-  /** The analysis of the canvas (every node, reachable or not). */
+  /** The analysis of the canvas (every node, reachable or not) with the built-in node types. */
   public static FlowAccess of(Canvas canvas) {
+    return of(canvas, NodeExecutors.catalog());
+  }
+
+  /**
+   * The analysis of the canvas (every node, reachable or not): each node reads and writes what its
+   * type's {@link NodeAccess} declares.
+   */
+  public static FlowAccess of(Canvas canvas, NodeCatalog catalog) {
     Set<String> variables = new TreeSet<>();
     Set<String> read = new TreeSet<>();
     Set<String> written = new TreeSet<>();
@@ -61,25 +69,14 @@ public record FlowAccess(
       for (String path : pathsLookedUp(node)) {
         variables.add(TemplateResolver.sourceOf(path));
       }
-      NodeType type = NodeType.of(node.type()).orElse(null);
-      if (type == null) {
-        continue;
-      }
-      switch (type) {
-        case CRM_UPDATE, CREATE_RECORD -> {
-          if (node.config("entityType") instanceof String entity && !entity.isBlank()) {
-            written.add(entity);
-          }
-        }
-        case CRM_EVENT_TRIGGER -> {
-          if (node.config("eventType") instanceof String event && !event.isBlank()) {
-            read.add(event.contains(".") ? event.substring(0, event.indexOf('.')) : event);
-          }
-        }
-        case EMAIL -> read.add(CONTACT);
-        case CHAT_MESSAGE -> chat = true;
-        default -> {
-          // reads only through its variables
+      NodeAccess access =
+          catalog.descriptor(node.type()).map(NodeDescriptor::access).orElse(NodeAccess.NONE);
+      read.addAll(records(node, access.reads()));
+      for (String target : records(node, access.writes())) {
+        if (NodeAccess.CHAT.equals(target)) {
+          chat = true;
+        } else {
+          written.add(target);
         }
       }
     }
@@ -87,20 +84,38 @@ public record FlowAccess(
       read.add(CONTACT);
     }
     for (String variable : variables) {
-      TemplateReference reference = new TemplateReference(variable, variable, List.of());
-      String writer = reference.nodeType();
-      if (NodeType.CRM_UPDATE.value().equals(writer)
-          || NodeType.CREATE_RECORD.value().equals(writer)) {
-        for (CanvasNode node : canvas.nodes()) {
-          if (writer.equals(node.type())
-              && node.config("entityType") instanceof String entity
-              && !entity.isBlank()) {
-            read.add(entity);
-          }
+      // a node's output holds what it wrote: reading it reads those record types
+      String writer = new TemplateReference(variable, variable, List.of()).nodeType();
+      List<String> writes =
+          writer == null
+              ? List.of()
+              : catalog.descriptor(writer).map(d -> d.access().writes()).orElse(List.of());
+      if (writes.isEmpty()) {
+        continue;
+      }
+      for (CanvasNode node : canvas.nodes()) {
+        if (writer.equals(node.type())) {
+          records(node, writes).stream()
+              .filter(target -> !NodeAccess.CHAT.equals(target))
+              .forEach(read::add);
         }
       }
     }
     return new FlowAccess(Set.copyOf(variables), Set.copyOf(read), Set.copyOf(written), chat);
+  }
+
+  /** The record types of these access entries for this node ({@code {field}} resolved). */
+  private static List<String> records(CanvasNode node, List<String> entries) {
+    List<String> out = new ArrayList<>();
+    for (String entry : entries) {
+      String field = NodeAccess.fieldOf(entry);
+      if (field == null) {
+        out.add(entry);
+      } else if (node.config(field) instanceof String value && !value.isBlank()) {
+        out.add(value.contains(".") ? value.substring(0, value.indexOf('.')) : value);
+      }
+    }
+    return out;
   }
 
   /** Whether a run of the flow reads its contact's data (and so is given the contact). */

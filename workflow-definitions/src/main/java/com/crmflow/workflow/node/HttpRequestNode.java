@@ -4,10 +4,7 @@ import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.HttpRequestActivities;
 import com.crmflow.workflow.action.HttpRequestCommand;
 import com.crmflow.workflow.action.HttpResponseData;
-import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.CanvasProblem;
-import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.history.HistoryPayloads;
@@ -41,18 +38,26 @@ final class HttpRequestNode implements NodeExecutor {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "method", ConfigCheck.oneOf(METHODS),
-        "url", ConfigCheck.STRING,
-        "headers", ConfigCheck.STRING_MAP,
-        "bodyTemplate", ConfigCheck.STRING,
-        "timeoutSeconds", ConfigCheck.TIMEOUT_SECONDS);
-  }
-
-  @Override
-  public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "method", "url");
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.HTTP_REQUEST,
+        "HTTP request",
+        NodeDescriptor.ACTIONS,
+        "globe",
+        "calls a URL",
+        List.of(
+            ConfigField.select("method", "Method", METHODS).asRequired(),
+            ConfigField.template("url", "URL").asRequired(),
+            ConfigField.of("headers", "Headers", FieldKind.KEY_VALUE)
+                .secret(ConfigField.Secret.CREDENTIAL_ENTRIES)
+                .help("header name to value; credential headers are stored sealed"),
+            ConfigField.template("bodyTemplate", "Body template")
+                .asMultiline()
+                .help("a JSON text with templates"),
+            ConfigField.number("timeoutSeconds", "Timeout (seconds)", 1, 60)
+                .check(ConfigCheck.TIMEOUT_SECONDS)),
+        NodeAccess.NONE,
+        List.of());
   }
 
   @Override

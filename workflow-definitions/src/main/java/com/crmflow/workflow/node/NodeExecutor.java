@@ -5,28 +5,40 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * One node type: the config it reads and what that config must hold, and what the node does in a
- * run. Each type is one class, found through {@link NodeExecutors}; the interpreter only walks the
- * graph (order, joins, failure, cancel) and asks the node's executor for the rest.
+ * One node type: its {@link NodeDescriptor} (config fields with their limits and secrets, what it
+ * reads and writes, palette entry, outputs) and what the node does in a run. Each type is one
+ * class, found through a {@link NodeCatalog}; the interpreter only walks the graph (order, joins,
+ * failure, cancel) and asks the node's executor for the rest.
  *
  * <p>{@link #execute} runs in workflow code: it must be deterministic, and reach the world only
  * through activities and timers.
  */
 public interface NodeExecutor {
 
-  NodeType type();
+  /** All that is known of the type outside a run. */
+  NodeDescriptor descriptor();
+
+  default NodeType type() {
+    return descriptor().type();
+  }
 
   /** The config keys this type reads, each with what it must hold when present. */
-  Map<String, ConfigCheck> configFields();
+  default Map<String, ConfigCheck> configFields() {
+    Map<String, ConfigCheck> checks = new LinkedHashMap<>();
+    descriptor().fields().forEach(field -> checks.put(field.key(), field.check()));
+    return checks;
+  }
 
   /**
    * What the node's config still lacks before its flow can run (checked on activation and by the
-   * validate endpoint), beside the checks of {@link #configFields}.
+   * validate endpoint), beside its {@link ConfigField#required() required} fields and the checks of
+   * {@link #configFields}.
    */
   default void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {}
 

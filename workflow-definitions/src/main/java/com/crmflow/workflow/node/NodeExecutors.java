@@ -1,35 +1,29 @@
 package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.canvas.NodeType;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
-/** The registry of node types: adding one is a new {@link NodeExecutor} and a line here. */
+/**
+ * The built-in node types: what the workflow code runs. api-server collects these and any other
+ * {@link NodeExecutor} bean into its own {@link NodeCatalog}.
+ */
 public final class NodeExecutors {
 
-  private static final Map<NodeType, NodeExecutor> BY_TYPE = new EnumMap<>(NodeType.class);
+  private static final List<NodeExecutor> BUILT_IN =
+      List.of(
+          new WebhookTriggerNode(),
+          new ScheduleTriggerNode(),
+          new CrmEventTriggerNode(),
+          new EmailNode(),
+          new DelayNode(),
+          new ConditionNode(),
+          new HttpRequestNode(),
+          new ChatMessageNode(),
+          new CrmUpdateNode(),
+          new CreateRecordNode(),
+          new DataTransformNode());
 
-  static {
-    for (NodeExecutor executor :
-        List.of(
-            new WebhookTriggerNode(),
-            new ScheduleTriggerNode(),
-            new CrmEventTriggerNode(),
-            new HttpRequestNode(),
-            new ChatMessageNode(),
-            new CrmUpdateNode(),
-            new CreateRecordNode(),
-            new DataTransformNode(),
-            new EmailNode(),
-            new DelayNode(),
-            new ConditionNode())) {
-      BY_TYPE.put(executor.type(), executor);
-    }
-    if (BY_TYPE.size() != NodeType.values().length) {
-      throw new IllegalStateException("a node type has no executor");
-    }
-  }
+  private static final NodeCatalog CATALOG = NodeCatalog.of(BUILT_IN);
 
   private NodeExecutors() {}
 
@@ -43,7 +37,17 @@ public final class NodeExecutors {
           EmailNode.BOOK_UNKNOWN_EMAIL,
           EmailNode.TEMPLATE_READS_CONTACT_AND_TRIGGER);
 
+  /** The built-in executors, in the palette's order. */
+  public static List<NodeExecutor> builtIn() {
+    return BUILT_IN;
+  }
+
+  /** The catalog of the built-in types. */
+  public static NodeCatalog catalog() {
+    return CATALOG;
+  }
+
   public static NodeExecutor of(NodeType type) {
-    return BY_TYPE.get(type);
+    return CATALOG.find(type.value()).orElse(null);
   }
 }

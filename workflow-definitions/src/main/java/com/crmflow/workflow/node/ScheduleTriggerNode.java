@@ -5,7 +5,6 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import java.util.List;
-import java.util.Map;
 
 /** schedule_trigger: a run starts at the scheduled times (its schedule workflow starts it). */
 final class ScheduleTriggerNode extends TriggerNode {
@@ -18,19 +17,33 @@ final class ScheduleTriggerNode extends TriggerNode {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of(
-        "scheduleType", ConfigCheck.oneOf(SCHEDULE_TYPES),
-        "time", ConfigCheck.TIME,
-        "timezone", ConfigCheck.TIMEZONE,
-        "daysOfWeek", ConfigCheck.DAYS_OF_WEEK,
-        "dayOfMonth", ConfigCheck.DAY_OF_MONTH,
-        "customCron", ConfigCheck.CRON);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.SCHEDULE_TRIGGER,
+        "Schedule trigger",
+        NodeDescriptor.TRIGGERS,
+        "clock",
+        "starts the flow on a schedule",
+        List.of(
+            ConfigField.select("scheduleType", "Schedule", SCHEDULE_TYPES).asRequired(),
+            ConfigField.of("time", "Time (HH:mm)", FieldKind.TIME).asRequired().help("24-hour"),
+            ConfigField.of("timezone", "Time zone", FieldKind.TIMEZONE)
+                .asRequired()
+                .help("IANA, e.g. Europe/Berlin"),
+            ConfigField.of("daysOfWeek", "Days of the week", FieldKind.DAYS)
+                .help("0 = Sunday .. 6 = Saturday; required for weekly"),
+            ConfigField.of("dayOfMonth", "Day of the month", FieldKind.NUMBER)
+                .range(1, 31)
+                .check(ConfigCheck.DAY_OF_MONTH)
+                .help("1-31, for monthly"),
+            ConfigField.of("customCron", "Cron (minute hour day month weekday)", FieldKind.CRON)
+                .help("5-field cron; required for custom")),
+        NodeAccess.NONE,
+        List.of());
   }
 
   @Override
   public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    NodeConfig.require(node, problems, "scheduleType", "time", "timezone");
     if ("weekly".equals(node.config("scheduleType"))
         && (!(node.config("daysOfWeek") instanceof List<?> days) || days.isEmpty())) {
       problems.add(

@@ -1,7 +1,7 @@
 package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.canvas.NodeType;
-import java.util.Map;
+import java.util.List;
 
 /**
  * webhook_trigger: a run starts when its public URL is called. Its webhookPath is assigned by the
@@ -15,7 +15,21 @@ final class WebhookTriggerNode extends TriggerNode {
   }
 
   @Override
-  public Map<String, ConfigCheck> configFields() {
-    return Map.of("webhookPath", ConfigCheck.STRING, "secretToken", ConfigCheck.STRING);
+  public NodeDescriptor descriptor() {
+    return new NodeDescriptor(
+        NodeType.WEBHOOK_TRIGGER,
+        "Webhook trigger",
+        NodeDescriptor.TRIGGERS,
+        "webhook",
+        "starts the flow when an HTTP call arrives",
+        List.of(
+            ConfigField.text("webhookPath", "Webhook path")
+                .asReadOnly()
+                .help(
+                    "assigned when the node is created: /api/webhooks/automation/<tenant>/<node>"),
+            ConfigField.of("secretToken", "Secret token (X-Webhook-Secret)", FieldKind.SECRET)
+                .help("when set, a call must carry it in the X-Webhook-Secret header")),
+        NodeAccess.NONE,
+        List.of());
   }
 }

@@ -1,7 +1,9 @@
 /**
- * One class per node type ({@link com.crmflow.workflow.node.NodeExecutor}): the config it reads,
- * what that config must hold, and what the node does in a run. {@link
- * com.crmflow.workflow.node.NodeExecutors} is the registry; adding a node type is a new class and a
- * line there.
+ * One class per node type ({@link com.crmflow.workflow.node.NodeExecutor}): its {@link
+ * com.crmflow.workflow.node.NodeDescriptor} (config fields with their kinds, limits and secrets,
+ * what it reads and writes, palette entry, outputs) and what the node does in a run. {@link
+ * com.crmflow.workflow.node.NodeExecutors} lists the types the worker runs; a {@link
+ * com.crmflow.workflow.node.NodeCatalog} finds them by name. Adding a node type is a new class and
+ * a line in {@code NodeExecutors}; every other part reads its descriptor.
  */
 package com.crmflow.workflow.node;

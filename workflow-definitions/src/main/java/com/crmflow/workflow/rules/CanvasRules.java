@@ -6,7 +6,11 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.ArrayDeque;
@@ -23,8 +27,9 @@ import java.util.regex.Pattern;
 
 /**
  * Validation of a canvas in two tiers, so that a flow can be built node by node. The graph rules
- * are here; what each node type's config must hold is its executor's ({@link
- * com.crmflow.workflow.node.NodeExecutor}).
+ * are here; what each node type's config must hold is its executor's ({@link NodeExecutor}: the
+ * fields of its descriptor and its own completeness check), looked up in a {@link NodeCatalog} (the
+ * built-in types unless one is given).
  *
  * <ul>
  *   <li>{@link #structural}: checked on every write; a canvas that breaks one of these is never
@@ -50,6 +55,10 @@ public final class CanvasRules {
   // ---------------------------------------------------------------- structural
 
   public static List<CanvasProblem> structural(Canvas canvas) {
+    return structural(canvas, NodeExecutors.catalog());
+  }
+
+  public static List<CanvasProblem> structural(Canvas canvas, NodeCatalog catalog) {
     List<CanvasProblem> problems = new ArrayList<>();
     if (canvas.nodes().size() > MAX_NODES) {
       problems.add(CanvasProblem.canvas("a canvas holds at most " + MAX_NODES + " nodes"));
@@ -59,9 +68,9 @@ public final class CanvasRules {
     }
     Set<String> nodeIds = new HashSet<>();
     for (CanvasNode node : canvas.nodes()) {
-      checkNode(node, nodeIds, problems);
+      checkNode(node, nodeIds, problems, catalog);
     }
-    List<CanvasNode> triggers = canvas.triggers();
+    List<CanvasNode> triggers = triggers(canvas, catalog);
     if (triggers.size() > 1) {
       problems.add(
           CanvasProblem.canvas(
@@ -72,7 +81,7 @@ public final class CanvasRules {
     Set<String> connections = new HashSet<>();
     for (CanvasEdge edge : canvas.edges()) {
       checkEdge(edge, nodeIds, edgeIds, connections, problems);
-      if (edge.target() != null && NodeType.isTrigger(typeOf(canvas, edge.target()))) {
+      if (edge.target() != null && catalog.isTrigger(typeOf(canvas, edge.target()))) {
         problems.add(
             CanvasProblem.edge(
                 edge.id(),
@@ -90,7 +99,8 @@ public final class CanvasRules {
     return problems;
   }
 
-  private static void checkNode(CanvasNode node, Set<String> ids, List<CanvasProblem> problems) {
+  private static void checkNode(
+      CanvasNode node, Set<String> ids, List<CanvasProblem> problems, NodeCatalog catalog) {
     String id = node.id();
     if (id == null || !ID.matcher(id).matches()) {
       problems.add(
@@ -98,10 +108,11 @@ public final class CanvasRules {
     } else if (!ids.add(id)) {
       problems.add(CanvasProblem.node(id, "id", "is used by more than one node"));
     }
-    if (node.type() == null || NodeType.of(node.type()).isEmpty()) {
+    NodeExecutor executor = catalog.find(node.type()).orElse(null);
+    if (executor == null) {
       problems.add(
           CanvasProblem.node(
-              id, "type", "unknown node type '" + node.type() + "'; one of " + NodeType.names()));
+              id, "type", "unknown node type '" + node.type() + "'; one of " + catalog.names()));
       return;
     }
     if (node.position() == null) {
@@ -117,8 +128,8 @@ public final class CanvasRules {
               id, "data.label", "must be at most " + MAX_LABEL_LENGTH + " characters"));
     }
     Map<String, Object> config = node.data().config() == null ? Map.of() : node.data().config();
-    NodeType type = NodeType.of(node.type()).orElseThrow();
-    Map<String, ConfigCheck> checks = NodeExecutors.of(type).configFields();
+    NodeType type = executor.type();
+    Map<String, ConfigCheck> checks = executor.configFields();
     for (var entry : config.entrySet()) {
       ConfigCheck check = checks.get(entry.getKey());
       if (entry.getKey().equals("continueOnFailure") && !type.isTrigger()) {
@@ -207,17 +218,30 @@ public final class CanvasRules {
    * @param automation whether the flow is an automation (needs exactly one trigger)
    */
   public static List<CanvasProblem> completeness(Canvas canvas, boolean automation) {
+    return completeness(canvas, automation, NodeExecutors.catalog());
+  }
+
+  /**
+   * What keeps a structurally valid canvas from running, with the node types of this catalog: each
+   * node's required fields, its type's own completeness check, and the graph's rules.
+   */
+  public static List<CanvasProblem> completeness(
+      Canvas canvas, boolean automation, NodeCatalog catalog) {
     List<CanvasProblem> problems = new ArrayList<>();
     if (canvas.nodes().isEmpty()) {
       problems.add(CanvasProblem.canvas("the canvas has no nodes"));
       return problems;
     }
     for (CanvasNode node : canvas.nodes()) {
-      NodeType.of(node.type())
-          .map(NodeExecutors::of)
-          .ifPresent(executor -> executor.checkComplete(node, canvas, problems));
+      catalog
+          .find(node.type())
+          .ifPresent(
+              executor -> {
+                requiredFields(node, executor.descriptor(), problems);
+                executor.checkComplete(node, canvas, problems);
+              });
     }
-    List<CanvasNode> triggers = canvas.triggers();
+    List<CanvasNode> triggers = triggers(canvas, catalog);
     List<String> starts;
     if (automation && triggers.isEmpty()) {
       problems.add(CanvasProblem.canvas("an automation needs exactly one trigger node"));
@@ -243,12 +267,28 @@ public final class CanvasRules {
                 "is not reachable from " + (starts.isEmpty() ? "the start" : starts.get(0))));
       }
     }
-    templateVariables(canvas, problems);
+    templateVariables(canvas, problems, catalog);
     return problems;
   }
 
+  /** Each required field of the node's type must be present and not blank. */
+  private static void requiredFields(
+      CanvasNode node, NodeDescriptor descriptor, List<CanvasProblem> problems) {
+    for (ConfigField field : descriptor.fields()) {
+      Object value = node.config(field.key());
+      if (field.required() && (value == null || (value instanceof String s && s.isBlank()))) {
+        problems.add(CanvasProblem.node(node.id(), "data.config." + field.key(), "is required"));
+      }
+    }
+  }
+
+  private static List<CanvasNode> triggers(Canvas canvas, NodeCatalog catalog) {
+    return canvas.nodes().stream().filter(n -> catalog.isTrigger(n.type())).toList();
+  }
+
   /** Every {{type_n.x}} must name an output that some earlier node (an ancestor) produces. */
-  private static void templateVariables(Canvas canvas, List<CanvasProblem> problems) {
+  private static void templateVariables(
+      Canvas canvas, List<CanvasProblem> problems, NodeCatalog catalog) {
     for (CanvasNode node : canvas.nodes()) {
       Map<String, Integer> before = new HashMap<>();
       for (String ancestor : ancestors(canvas, node.id())) {
@@ -259,7 +299,7 @@ public final class CanvasRules {
       for (var entry : config.entrySet()) {
         for (String text : FlowAccess.strings(entry.getValue())) {
           for (TemplateReference ref : TemplateReference.in(text)) {
-            String problem = referenceProblem(ref, before);
+            String problem = referenceProblem(ref, before, catalog);
             if (problem != null) {
               problems.add(CanvasProblem.node(node.id(), "data.config." + entry.getKey(), problem));
             }
@@ -269,12 +309,13 @@ public final class CanvasRules {
     }
   }
 
-  private static String referenceProblem(TemplateReference ref, Map<String, Integer> before) {
+  private static String referenceProblem(
+      TemplateReference ref, Map<String, Integer> before, NodeCatalog catalog) {
     if (ref.source().equals("trigger") || ref.source().equals("contact")) {
       return null;
     }
     String type = ref.nodeType();
-    if (type == null || NodeType.of(type).isEmpty() || NodeType.isTrigger(type)) {
+    if (type == null || catalog.find(type).isEmpty() || catalog.isTrigger(type)) {
       return ref.token() + " names no source: use trigger, contact or <node_type>_<n>";
     }
     int available = before.getOrDefault(type, 0);

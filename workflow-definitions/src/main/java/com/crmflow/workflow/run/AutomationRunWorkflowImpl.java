@@ -382,8 +382,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** The executor of the node's type; an unknown type fails the node. */
   private static NodeExecutor executor(CanvasNode node) {
-    return NodeType.of(node.type())
-        .map(NodeExecutors::of)
+    return NodeExecutors.catalog()
+        .find(node.type())
         .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
   }
 

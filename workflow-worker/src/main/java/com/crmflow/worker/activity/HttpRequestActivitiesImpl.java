@@ -10,7 +10,7 @@ import com.crmflow.shared.text.NulCharacters;
 import com.crmflow.workflow.action.HttpRequestActivities;
 import com.crmflow.workflow.action.HttpRequestCommand;
 import com.crmflow.workflow.action.HttpResponseData;
-import com.crmflow.workflow.canvas.NodeSecrets;
+import com.crmflow.workflow.node.NodeSecrets;
 import com.crmflow.workflow.template.TemplateReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.failure.ApplicationFailure;

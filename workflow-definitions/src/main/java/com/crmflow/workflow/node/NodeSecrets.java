@@ -1,5 +1,6 @@
-package com.crmflow.workflow.canvas;
+package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -9,8 +10,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The secret values of a node's config: a webhook_trigger's {@code secretToken} and the values of
- * an http_request's credential headers (Authorization, Proxy-Authorization, Cookie, and any header
+ * The secret values of a node's config, as its type's descriptor marks them ({@link
+ * ConfigField#secret()}): a webhook_trigger's {@code secretToken} and the values of an
+ * http_request's credential headers (Authorization, Proxy-Authorization, Cookie, and any header
  * whose name speaks of a key, token, secret, password or auth).
  *
  * <p>A stored secret is sealed: {@code sealed:v1:<base64 AES-GCM>}, followed by the template
@@ -69,36 +71,50 @@ public final class NodeSecrets {
    */
   public static Map<String, Object> rewrite(
       String nodeType, Map<String, Object> config, Rewrite rewrite) {
+    return rewrite(NodeExecutors.catalog(), nodeType, config, rewrite);
+  }
+
+  /**
+   * As {@link #rewrite(String, Map, Rewrite)}, with the node types of this catalog: a field whose
+   * descriptor marks its value secret, and the credential entries of one that marks those.
+   */
+  public static Map<String, Object> rewrite(
+      NodeCatalog catalog, String nodeType, Map<String, Object> config, Rewrite rewrite) {
     if (config == null) {
       return null;
     }
-    if (NodeType.WEBHOOK_TRIGGER.value().equals(nodeType)
-        && config.get("secretToken") instanceof String token
-        && !token.isEmpty()) {
-      Map<String, Object> changed = new LinkedHashMap<>(config);
-      changed.put("secretToken", rewrite.apply("secretToken", token));
-      return changed;
+    NodeDescriptor descriptor = catalog.descriptor(nodeType).orElse(null);
+    if (descriptor == null) {
+      return config;
     }
-    if (NodeType.HTTP_REQUEST.value().equals(nodeType)
-        && config.get("headers") instanceof Map<?, ?> headers) {
-      Map<Object, Object> changedHeaders = new LinkedHashMap<>(headers);
-      boolean any = false;
-      for (Map.Entry<?, ?> header : headers.entrySet()) {
-        if (header.getKey() instanceof String name
-            && isCredentialHeader(name)
-            && header.getValue() instanceof String value
-            && !value.isEmpty()) {
-          changedHeaders.put(name, rewrite.apply("headers." + name, value));
-          any = true;
+    Map<String, Object> changed = null;
+    for (ConfigField field : descriptor.fields()) {
+      String key = field.key();
+      if (field.secret() == ConfigField.Secret.VALUE
+          && config.get(key) instanceof String value
+          && !value.isEmpty()) {
+        changed = changed == null ? new LinkedHashMap<>(config) : changed;
+        changed.put(key, rewrite.apply(key, value));
+      } else if (field.secret() == ConfigField.Secret.CREDENTIAL_ENTRIES
+          && config.get(key) instanceof Map<?, ?> entries) {
+        Map<Object, Object> changedEntries = new LinkedHashMap<>(entries);
+        boolean any = false;
+        for (Map.Entry<?, ?> entry : entries.entrySet()) {
+          if (entry.getKey() instanceof String name
+              && isCredentialHeader(name)
+              && entry.getValue() instanceof String value
+              && !value.isEmpty()) {
+            changedEntries.put(name, rewrite.apply(key + "." + name, value));
+            any = true;
+          }
+        }
+        if (any) {
+          changed = changed == null ? new LinkedHashMap<>(config) : changed;
+          changed.put(key, changedEntries);
         }
       }
-      if (any) {
-        Map<String, Object> changed = new LinkedHashMap<>(config);
-        changed.put("headers", changedHeaders);
-        return changed;
-      }
     }
-    return config;
+    return changed == null ? config : changed;
   }
 
   /**
@@ -170,9 +186,10 @@ public final class NodeSecrets {
     if (config == null) {
       return null;
     }
-    if (path.startsWith("headers.")) {
-      return config.get("headers") instanceof Map<?, ?> headers
-          ? headers.get(path.substring("headers.".length()))
+    int dot = path.indexOf('.');
+    if (dot > 0 && !config.containsKey(path)) {
+      return config.get(path.substring(0, dot)) instanceof Map<?, ?> entries
+          ? entries.get(path.substring(dot + 1))
           : null;
     }
     return config.get(path);

@@ -1,0 +1,115 @@
+package com.crmflow.api.nodetype;
+
+import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.auth.Scope;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeDescriptor;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.List;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** GET /api/v1/node-types: every node type with its palette entry, config fields and access. */
+@RestController
+class NodeTypeController {
+
+  private final NodeTypes types;
+
+  NodeTypeController(NodeTypes types) {
+    this.types = types;
+  }
+
+  @GetMapping("/api/v1/node-types")
+  @RequiresScope(Scope.SEQUENCES_READ)
+  NodeTypeList list() {
+    return new NodeTypeList(types.descriptors().stream().map(NodeTypeView::of).toList());
+  }
+
+  /** {@code {node_types}}, triggers first. */
+  record NodeTypeList(List<NodeTypeView> nodeTypes) {}
+
+  /** One node type as the console draws it. */
+  record NodeTypeView(
+      @Schema(description = "the type's name in a canvas, e.g. http_request") String type,
+      @Schema(description = "whether a node of this type starts a flow") boolean trigger,
+      @Schema(description = "the palette's name") String label,
+      @Schema(allowableValues = {"triggers", "actions", "logic", "data"}) String group,
+      @Schema(description = "the console's icon name") String icon,
+      String description,
+      @Schema(description = "whether the linear builder offers it as a step") boolean step,
+      @Schema(description = "its outgoing edges' labels when it branches; empty: one output")
+          List<String> outputs,
+      @Schema(description = "record types it reads (chat: the chat integration)")
+          List<String> reads,
+      @Schema(description = "record types it writes; {field}: named by that config field")
+          List<String> writes,
+      List<FieldView> fields) {
+
+    static NodeTypeView of(NodeDescriptor d) {
+      return new NodeTypeView(
+          d.name(),
+          d.isTrigger(),
+          d.label(),
+          d.group(),
+          d.icon(),
+          d.description(),
+          d.isStep(),
+          d.outputs(),
+          d.access().reads(),
+          d.access().writes(),
+          d.fields().stream().map(FieldView::of).toList());
+    }
+  }
+
+  /** One config field: its form control and limits. */
+  record FieldView(
+      String key,
+      String label,
+      @Schema(
+              allowableValues = {
+                "text",
+                "template",
+                "number",
+                "select",
+                "secret",
+                "key_value",
+                "json",
+                "boolean",
+                "time",
+                "timezone",
+                "days",
+                "cron"
+              })
+          String kind,
+      boolean required,
+      @Schema(description = "the allowed values of a select") List<String> options,
+      Double min,
+      Double max,
+      Integer maxLength,
+      @Schema(description = "whether template variables are resolved in it") boolean template,
+      boolean multiline,
+      @Schema(
+              description = "which part is secret (stored sealed, shown masked)",
+              allowableValues = {"none", "value", "credential_entries"})
+          String secret,
+      @Schema(description = "set by the service, never edited") boolean readOnly,
+      String help) {
+
+    static FieldView of(ConfigField f) {
+      return new FieldView(
+          f.key(),
+          f.label(),
+          f.kind().value(),
+          f.required(),
+          f.options(),
+          f.min(),
+          f.max(),
+          f.maxLength(),
+          f.template(),
+          f.multiline(),
+          f.secret().name().toLowerCase(java.util.Locale.ROOT),
+          f.readOnly(),
+          f.help());
+    }
+  }
+}

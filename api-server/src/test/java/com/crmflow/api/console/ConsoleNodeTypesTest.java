@@ -1,0 +1,138 @@
+package com.crmflow.api.console;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.node;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.nodetype.TestNodeTypes;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.SequenceSupport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The console draws its palette and its forms from GET /api/v1/node-types: a node type the
+ * console's code has never heard of (the tests' audit_stamp) is in the palette's group, and its
+ * form has a control per field kind with the field's label, help, limits, options and variable
+ * picker. In headless Chromium against this running service; screenshot in target/console.
+ */
+@Import(TestNodeTypes.class)
+class ConsoleNodeTypesTest extends ApiTest {
+
+  private ChromeDriver browser;
+  private WebDriverWait wait;
+
+  @BeforeEach
+  void start() throws Exception {
+    browser = Browsers.headlessChromium();
+    browser.manage().window().setSize(new Dimension(1440, 900));
+    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @Test
+  void aNodeTypeOfTheApiIsInThePaletteWithAFormDrawnFromItsFields() throws Exception {
+    TenantClient tenant = newTenant("*");
+    String flow = SequenceSupport.automation(tenant.api(), "Stamps");
+    assertThat(
+            tenant
+                .api()
+                .put(
+                    "/api/sequences/" + flow + "/canvas",
+                    canvas(
+                        List.of(
+                            node("hook", "webhook_trigger", Map.of()),
+                            node(
+                                "stamp",
+                                "audit_stamp",
+                                Map.of("note", "{{trigger.id}}", "level", "warn"))),
+                        List.of(edge("e1", "hook", "stamp"))))
+                .status())
+        .isEqualTo(200);
+    browser.get(baseUrl() + "/console");
+    browser.findElement(By.id("api-key")).sendKeys(tenant.key());
+    browser.findElement(By.xpath("//button[text()='Sign in']")).click();
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".who")));
+    browser.get(baseUrl() + "/console/#/sequences/" + flow + "/canvas");
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".react-flow__pane")));
+
+    // the palette: in its group, with its icon name, beside the built-in types
+    WebElement item =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("[role=group][aria-label=Actions] [data-palette=audit_stamp]")));
+    assertThat(item.getText()).isEqualTo("Audit stamp");
+    assertThat(item.getAttribute("data-icon")).isEqualTo("stamp");
+    assertThat(browser.findElements(By.cssSelector("[role=group][aria-label=Triggers] button")))
+        .extracting(e -> e.getAttribute("data-palette"))
+        .containsExactly("webhook_trigger", "schedule_trigger", "crm_event_trigger");
+
+    // its card and its form: a template field with its help and variable picker, a select
+    WebElement card =
+        wait.until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(".react-flow__node[data-id='stamp']")));
+    assertThat(card.findElement(By.cssSelector(".node-type")).getAttribute("textContent"))
+        .isEqualTo("Audit stamp");
+    card.findElement(By.cssSelector(".node-label")).click();
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+    assertThat(browser.findElement(By.cssSelector("label[for=config-note]")).getText())
+        .isEqualTo("Note *");
+    WebElement note = browser.findElement(By.id("config-note"));
+    assertThat(note.getAttribute("value")).isEqualTo("{{trigger.id}}");
+    assertThat(note.getAttribute("maxlength")).isEqualTo("200");
+    assertThat(browser.findElement(By.id("config-note-help")).getText()).isEqualTo("what to stamp");
+    assertThat(
+            browser.findElements(
+                By.cssSelector("select[aria-label='Insert a variable into Note']")))
+        .hasSize(1);
+    Select level = new Select(browser.findElement(By.id("config-level")));
+    assertThat(level.getOptions())
+        .extracting(WebElement::getText)
+        .containsExactly("—", "info", "warn");
+    assertThat(level.getFirstSelectedOption().getText()).isEqualTo("warn");
+
+    // emptied on screen, its required field is named by the checks
+    WebElement emptied = wait.until(ExpectedConditions.elementToBeClickable(By.id("config-note")));
+    emptied.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"));
+    emptied.sendKeys(org.openqa.selenium.Keys.DELETE);
+    browser.findElement(By.xpath("//button[text()='Validate']")).click();
+    wait.until(
+        d ->
+            d.findElement(By.xpath("//label[@for='config-note']/parent::div"))
+                .getAttribute("class")
+                .contains("invalid"));
+    assertThat(
+            browser
+                .findElement(By.xpath("//label[@for='config-note']/parent::div"))
+                .findElement(By.cssSelector(".field-problem"))
+                .getText())
+        .contains("required");
+    Path shot = Path.of("target", "console", "node-types.png");
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
+  }
+}

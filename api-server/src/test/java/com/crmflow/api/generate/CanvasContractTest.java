@@ -1,0 +1,32 @@
+package com.crmflow.api.generate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.workflow.node.NodeExecutors;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The model's contract names the node types and their fields as their descriptors declare them. */
+class CanvasContractTest {
+
+  @Test
+  void thePromptListsEveryNodeTypeWithItsFieldsFromItsDescriptor() {
+    String prompt = CanvasContract.systemPrompt(true, List.of());
+
+    for (String type : NodeExecutors.catalog().names()) {
+      assertThat(prompt).contains("\n- " + type + ": ");
+    }
+    assertThat(prompt)
+        .contains(
+            "- http_request: calls a URL. config method* (one of: GET, POST, PUT, PATCH, DELETE),"
+                + " url* (templates allowed),")
+        .contains("timeoutSeconds (1-60)")
+        .contains("Its outgoing edges are labelled \"true\" and \"false\".")
+        .contains("eventType* (one of: contact.created,")
+        // what the service sets and what is secret are not the model's to write
+        .doesNotContain("webhookPath")
+        .doesNotContain("secretToken")
+        .doesNotContain("%NODE_TYPES%");
+    assertThat(CanvasContract.NODE_TYPES).isEqualTo(NodeExecutors.catalog().names());
+  }
+}

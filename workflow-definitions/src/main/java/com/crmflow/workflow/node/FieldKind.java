@@ -1,0 +1,39 @@
+package com.crmflow.workflow.node;
+
+import java.util.Locale;
+
+/**
+ * The kind of a config field: what its value is and which form control edits it. The console has
+ * one form component per kind, so a node type is drawn from its fields alone.
+ */
+public enum FieldKind {
+  /** A plain string. */
+  TEXT,
+  /** A string that may hold {@code {{…}}} template variables. */
+  TEMPLATE,
+  /** A number, within the field's range. */
+  NUMBER,
+  /** One of the field's options. */
+  SELECT,
+  /** A string that is stored sealed and shown masked. */
+  SECRET,
+  /** An object whose values are strings (headers, say); entries may be secret. */
+  KEY_VALUE,
+  /** Any JSON object. */
+  JSON,
+  /** true or false. */
+  BOOLEAN,
+  /** A time of day, HH:mm. */
+  TIME,
+  /** An IANA time zone. */
+  TIMEZONE,
+  /** Days of the week, 0 (Sunday) to 6 (Saturday). */
+  DAYS,
+  /** A 5-field cron expression. */
+  CRON;
+
+  /** The name the API and the console use: {@code key_value}. */
+  public String value() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,71 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.canvas.NodeType;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The node types a part of the service knows, by name. The worker and the workflow code know the
+ * built-in ones ({@link NodeExecutors#catalog()}); api-server knows every {@link NodeExecutor} bean
+ * (the built-in ones and any other), so that a node type is one class and nothing else to edit.
+ */
+public interface NodeCatalog {
+
+  /** Every type, triggers first, in the palette's order. */
+  List<NodeExecutor> all();
+
+  Optional<NodeExecutor> find(String type);
+
+  default Optional<NodeDescriptor> descriptor(String type) {
+    return find(type).map(NodeExecutor::descriptor);
+  }
+
+  default boolean isTrigger(String type) {
+    return find(type).map(executor -> executor.type().isTrigger()).orElse(false);
+  }
+
+  default List<String> names() {
+    return all().stream().map(executor -> executor.type().value()).toList();
+  }
+
+  default List<NodeDescriptor> descriptors() {
+    return all().stream().map(NodeExecutor::descriptor).toList();
+  }
+
+  /**
+   * A catalog of these executors (triggers first, else in the given order).
+   *
+   * @throws IllegalStateException two executors of one type
+   */
+  static NodeCatalog of(Collection<? extends NodeExecutor> executors) {
+    Map<String, NodeExecutor> byName = new LinkedHashMap<>();
+    executors.stream()
+        .sorted((a, b) -> Boolean.compare(!a.type().isTrigger(), !b.type().isTrigger()))
+        .forEach(
+            executor -> {
+              NodeType type = executor.type();
+              if (!type.equals(executor.descriptor().type())) {
+                throw new IllegalStateException(
+                    executor.getClass().getName() + " describes another type than its own");
+              }
+              if (byName.putIfAbsent(type.value(), executor) != null) {
+                throw new IllegalStateException("two executors of node type " + type.value());
+              }
+            });
+    List<NodeExecutor> all = List.copyOf(byName.values());
+    return new NodeCatalog() {
+      @Override
+      public List<NodeExecutor> all() {
+        return all;
+      }
+
+      @Override
+      public Optional<NodeExecutor> find(String type) {
+        return Optional.ofNullable(type == null ? null : byName.get(type));
+      }
+    };
+  }
+}
