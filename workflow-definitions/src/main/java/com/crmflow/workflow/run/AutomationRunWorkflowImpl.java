@@ -142,6 +142,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /**
+   * Before this version a node's log entry did not show what it ran with. Now each entry carries
+   * its {@link NodeInput}. Through the crm queue the entries are in history, where the input counts
+   * in the sizes that cut batches and workflow tasks, so a run asks this version at its first
+   * entry; recorded as local activities they are not, and the input changes nothing a replay sees.
+   */
+  static final String NODE_INPUT = "node-input";
+
+  /**
    * The interpreter's changes whose new path every run started with this code takes: the starter
    * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
    * version marker for them. A new change is asked with {@link #since} and joins this list one
@@ -199,6 +207,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** The span id of the workflow task running this execution (see {@link #record}). */
   private String taskSpan;
+
+  /** Whether entries carry their input ({@value #NODE_INPUT}); asked at the first entry. */
+  private Boolean logsInput;
 
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -274,9 +285,19 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   private void record(NodeLogEntry ran) {
+    record(ran, null);
+  }
+
+  /** Records the entry with what the node ran with ({@value #NODE_INPUT}). */
+  private void record(NodeLogEntry ran, Map<String, Object> ranWith) {
+    if (ranWith != null && logsInput == null) {
+      logsInput = !recordsThroughHistory() || since(NODE_INPUT);
+    }
     // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
     // entries began to carry it decides the same on replay
-    NodeLogEntry entry = taskSpan == null ? ran : ran.withSpanId(taskSpan);
+    NodeLogEntry spanned = taskSpan == null ? ran : ran.withSpanId(taskSpan);
+    NodeLogEntry entry =
+        ranWith != null && Boolean.TRUE.equals(logsInput) ? spanned.withInput(ranWith) : spanned;
     NodeLogEntry recorded =
         recordsThroughHistory() && HistoryPayloads.overLimit(entry) && since(SIZED_RECORDING)
             ? HistoryPayloads.withoutOutput(entry)
@@ -492,6 +513,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     RunResume.WaitingDelay waiting = input.waitingDelay(node);
     int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
+    Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
     Map<String, Object> output;
     try {
       NodeExecutor executor = executor(node);
@@ -499,7 +521,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       if (running != null) {
         record(
             new NodeLogEntry(
-                seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null));
+                seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null),
+            NodeInput.of(node, atStart, scope));
       }
       if (executor.waits()) {
         flush();
@@ -509,8 +532,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
       record(
-          new NodeLogEntry(
-              seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null));
+          new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
+          NodeInput.of(node, atStart, scope));
       if (!(skipped instanceof NodeCut)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
@@ -519,8 +542,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
       record(
-          new NodeLogEntry(
-              seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message));
+          new NodeLogEntry(seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message),
+          NodeInput.of(node, atStart, scope));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
         scope.put(type + "_" + ordinal, Map.of("error", message));
         follow(node, edge -> true, ready);
@@ -541,7 +564,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
               startedAt,
               now(),
               loggedOutput(node, output),
-              null));
+              null),
+          NodeInput.of(node, atStart, scope));
     }
     followCompleted(node, output, ready);
   }
