@@ -144,6 +144,7 @@ final class HttpRequestNode implements NodeExecutor {
                       .build())
               .send(command);
     }
+    run.activitySpan(node, response.spanId());
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("statusCode", response.statusCode());
     output.put("headers", response.headers());

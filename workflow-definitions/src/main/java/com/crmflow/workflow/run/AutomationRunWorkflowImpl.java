@@ -208,6 +208,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   /** The span id of the workflow task running this execution (see {@link #record}). */
   private String taskSpan;
 
+  /** By node id, the span ids of the activities that did nodes' work ({@link #activitySpan}). */
+  private final Map<String, String> activitySpans = new HashMap<>();
+
   /** Whether entries carry their input ({@value #NODE_INPUT}); asked at the first entry. */
   private Boolean logsInput;
 
@@ -295,7 +298,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     }
     // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
     // entries began to carry it decides the same on replay
-    NodeLogEntry spanned = taskSpan == null ? ran : ran.withSpanId(taskSpan);
+    String span = activitySpans.getOrDefault(ran.nodeId(), taskSpan);
+    NodeLogEntry spanned = span == null ? ran : ran.withSpanId(span);
     NodeLogEntry entry =
         ranWith != null && Boolean.TRUE.equals(logsInput) ? spanned.withInput(ranWith) : spanned;
     NodeLogEntry recorded =
@@ -680,6 +684,13 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   @Override
   public void answerLanded(long reserved, long carried) {
     taskBudget.landed(reserved, carried);
+  }
+
+  @Override
+  public void activitySpan(CanvasNode node, String spanId) {
+    if (spanId != null) {
+      activitySpans.put(node.id(), spanId);
+    }
   }
 
   @Override

@@ -139,4 +139,24 @@ class NodeInputTest {
     Map<String, Object> fits = Map.of("config", Map.of("a", "x".repeat(1000)));
     assertThat(NodeInput.bounded(fits)).isEqualTo(fits);
   }
+
+  @Test
+  void anAnswerWithoutASpanIdHasTheSizeItHadBeforeAnswersCarriedOne() {
+    String json =
+        new String(
+            GlobalDataConverter.get()
+                .toPayload(new HttpResponseData(200, Map.of(), "ok"))
+                .get()
+                .getData()
+                .toByteArray());
+    assertThat(json).isEqualTo("{\"statusCode\":200,\"headers\":{},\"body\":\"ok\"}");
+    assertThat(
+            new String(
+                GlobalDataConverter.get()
+                    .toPayload(new HttpResponseData(200, Map.of(), "ok", "00f067aa0ba902b7"))
+                    .get()
+                    .getData()
+                    .toByteArray()))
+        .contains("\"spanId\":\"00f067aa0ba902b7\"");
+  }
 }

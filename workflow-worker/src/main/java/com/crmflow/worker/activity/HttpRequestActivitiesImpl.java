@@ -7,6 +7,7 @@ import com.crmflow.shared.outbound.OutboundCallObserver;
 import com.crmflow.shared.outbound.OutboundHttpClient;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.shared.text.NulCharacters;
+import com.crmflow.shared.tracing.CurrentTrace;
 import com.crmflow.workflow.canvas.NodeSecrets;
 import com.crmflow.workflow.run.HttpRequestActivities;
 import com.crmflow.workflow.run.HttpRequestCommand;
@@ -119,7 +120,9 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
         .forEach(
             (name, values) ->
                 responseHeaders.put(name, NulCharacters.replaced(String.join(", ", values))));
-    return new HttpResponseData(status, responseHeaders, parse(text, response));
+    // this activity's span, the parent of the call's: the node's log entry names it
+    return new HttpResponseData(
+        status, responseHeaders, parse(text, response), CurrentTrace.spanId().orElse(null));
   }
 
   private static URI uri(String url) {
