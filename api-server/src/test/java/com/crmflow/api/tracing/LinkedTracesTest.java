@@ -185,6 +185,39 @@ class LinkedTracesTest extends ApiTest {
     }
   }
 
+  @Test
+  void aFailedCallsEntryNamesTheSpanOfTheAttemptThatFailed() {
+    LocalHttpServer peer = new LocalHttpServer();
+    try (peer) {
+      peer.answer("/refusing", 400, "{\"error\": \"no\"}");
+      String hook = "hook-" + UUID.randomUUID();
+      activeAutomation(
+          tenant.api(),
+          canvas(
+              List.of(
+                  node(hook, "webhook_trigger", Map.of()),
+                  node(
+                      "call",
+                      "http_request",
+                      Map.of("method", "POST", "url", peer.url("/refusing")))),
+              List.of(edge("e1", hook, "call"))));
+      String traceId = traceId();
+
+      String runId =
+          SequenceSupport.fire(
+              tracedAs(anonymous(), traceId, traceId.substring(16)), tenant.id(), hook, Map.of());
+      JsonNode run = awaitRun(tenant.api(), runId);
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+      JsonNode entry = run.at("/node_log/1");
+      assertThat(entry.get("error").asString()).startsWith("HTTP 400 from 127.0.0.1");
+      String callSpan = entry.get("spanId").asString();
+      assertThat(finished(traceId, callSpan).getName()).isEqualTo("RunActivity:http_request");
+      String sent = peer.received("/refusing").get(0).header("traceparent");
+      assertThat(finished(traceId, sent.split("-")[2]).getParentSpanId()).isEqualTo(callSpan);
+    }
+  }
+
   /** The span of this trace with this id, once the exporter has it. */
   private SpanData finished(String traceId, String spanId) {
     return await()

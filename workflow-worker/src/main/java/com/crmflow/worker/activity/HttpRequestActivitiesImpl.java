@@ -63,6 +63,27 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
 
   @Override
   public HttpResponseData send(HttpRequestCommand command) {
+    try {
+      return call(command);
+    } catch (ApplicationFailure failure) {
+      // the failed attempt's span, which the node's log entry names when the call fails for good
+      String span = CurrentTrace.spanId().orElse(null);
+      if (span == null) {
+        throw failure;
+      }
+      throw ApplicationFailure.newBuilder()
+          .setMessage(failure.getOriginalMessage())
+          .setType(failure.getType())
+          .setNonRetryable(failure.isNonRetryable())
+          .setNextRetryDelay(failure.getNextRetryDelay())
+          .setCategory(failure.getCategory())
+          .setCause(failure.getCause())
+          .setDetails(span)
+          .build();
+    }
+  }
+
+  private HttpResponseData call(HttpRequestCommand command) {
     URI uri = uri(command.url());
     Map<String, String> headers = new LinkedHashMap<>();
     command
