@@ -228,9 +228,21 @@ function RunView({ me, sequence, runId }) {
     };
   }, [canvas, byNode, ended]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  /** What a node could read when it ran: the trigger payload and the outputs of the nodes before it. */
+  /**
+   * A node's input: as logged when it ran (its settings filled in, secrets masked, and what it read);
+   * a trigger's is the payload. For a node without a logged input, its settings and what it could
+   * read: the trigger payload and the outputs of the nodes before it.
+   */
   const inputOf = (nodeId) => {
-    if (!canvas) return null;
+    const logged = byNode[nodeId];
+    if (logged?.input) {
+      // the settings first, then what the node read (the stored JSON keeps no key order)
+      const { config, read, ...rest } = logged.input;
+      return { logged: true, input: config ? { config, read, ...rest } : logged.input };
+    }
+    if (!canvas) return { logged: false, input: null };
+    const pickedType = canvas.nodes.find((n) => n.id === nodeId)?.type;
+    if (NODE_TYPES[pickedType]?.trigger) return { logged: true, input: run.trigger_payload };
     const before = new Set();
     const todo = [nodeId];
     while (todo.length) {
@@ -250,7 +262,7 @@ function RunView({ me, sequence, runId }) {
       reads[`${entry.nodeType}_${counts[entry.nodeType]}`] = entry.output;
     }
     const node = canvas.nodes.find((n) => n.id === nodeId);
-    return { settings: node?.data?.config || {}, reads };
+    return { logged: false, input: { settings: node?.data?.config || {}, reads } };
   };
 
   async function act(path, then) {
@@ -266,6 +278,7 @@ function RunView({ me, sequence, runId }) {
   if (!run) return <main className="page">{message || 'Loading…'}</main>;
   const pickedNode = picked && canvas?.nodes.find((n) => n.id === picked);
   const entry = picked && byNode[picked];
+  const pickedInput = picked ? inputOf(picked) : null;
   const temporal =
     me.temporal_ui_url &&
     `${me.temporal_ui_url}/namespaces/${encodeURIComponent(me.temporal_namespace)}/workflows/${encodeURIComponent(run.workflow_id)}`;
@@ -357,14 +370,25 @@ function RunView({ me, sequence, runId }) {
                 {entry.startedAt && `started ${new Date(entry.startedAt).toLocaleTimeString()}`}
                 {entry.completedAt &&
                   ` · took ${Math.max(0, new Date(entry.completedAt) - new Date(entry.startedAt))} ms`}
+                {entry.spanId && (
+                  <>
+                    {' · span '}
+                    <code className="node-span">{entry.spanId}</code>
+                  </>
+                )}
               </p>
             )}
-            <h3>Error</h3>
-            {entry?.error ? <pre className="error node-error">{entry.error}</pre> : <p>none</p>}
             <h3>Input</h3>
-            <pre className="node-input">{JSON.stringify(inputOf(picked), null, 2)}</pre>
+            {!pickedInput.logged && (
+              <p className="hint">Not logged for this node: its settings and what it could read.</p>
+            )}
+            <pre className="node-input" data-logged={pickedInput.logged}>
+              {JSON.stringify(pickedInput.input, null, 2)}
+            </pre>
             <h3>Output</h3>
             <pre className="node-output">{entry ? JSON.stringify(entry.output, null, 2) : '—'}</pre>
+            <h3>Error</h3>
+            {entry?.error ? <pre className="error node-error">{entry.error}</pre> : <p>none</p>}
             <button type="button" onClick={() => setPicked(null)}>
               Back to the trigger payload
             </button>

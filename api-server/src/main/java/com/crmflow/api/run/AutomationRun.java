@@ -21,7 +21,21 @@ public record AutomationRun(
     String startNodeId,
     Object triggerPayload,
     @Schema(allowableValues = {"running", "completed", "failed", "cancelled"}) String status,
-    List<Map<String, Object>> nodeLog,
+    @Schema(
+            description =
+                "the nodes run, in execution order (only on a single run): nodeId, nodeType,"
+                    + " status (running, completed, failed, skipped), startedAt, completedAt,"
+                    + " output or error, spanId (the W3C span id of the span that did the node's"
+                    + " work: the request for a trigger, the activity for an http_request, else"
+                    + " the workflow task) and input: what the node ran with, {config, read}."
+                    + " config is the node's config with its template variables filled in and"
+                    + " each secret as ********; read maps each variable the node read"
+                    + " (contact.email) to its value. A string over 2,000 characters is cut, an"
+                    + " input over 64 KiB is {omitted, bytes}; triggers and nodes that never"
+                    + " started have no input. A reader without the read scope of the records a"
+                    + " run holds sees only ids in outputs and inputs, with withheld naming the"
+                    + " missing scopes.")
+        List<Map<String, Object>> nodeLog,
     String error,
     String workflowId,
     UUID retryOf,

@@ -313,17 +313,18 @@ public class RunRepository {
       """
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
-                                    started_at, completed_at, output, error, span_id)
+                                    started_at, completed_at, output, error, span_id, input)
           select r.id, r.tenant_id, e.seq, e.node_id, e.node_type, e.status, e.started_at,
-                 e.completed_at, e.output, e.error, e.span_id
+                 e.completed_at, e.output, e.error, e.span_id, e.input
           from jsonb_to_recordset(cast(:entries as jsonb)) as e(
                    seq int, node_id text, node_type text, status text, started_at text,
-                   completed_at text, output jsonb, error text, span_id text)
+                   completed_at text, output jsonb, error text, span_id text, input jsonb)
           join automation_run r on r.id = :runId
           on conflict (run_id, seq) do update set
               status = excluded.status, completed_at = excluded.completed_at,
               output = excluded.output, error = excluded.error,
-              span_id = coalesce(excluded.span_id, run_node_log.span_id)
+              span_id = coalesce(excluded.span_id, run_node_log.span_id),
+              input = coalesce(excluded.input, run_node_log.input)
           where excluded.status <> 'running')
       """;
 
@@ -413,8 +414,9 @@ public class RunRepository {
   }
 
   /**
-   * The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}, and
-   * spanId (the span the node ran in) when it ran in a trace.
+   * The spec's shape: {nodeId, nodeType, status, startedAt, completedAt, output | error}, spanId
+   * (the span the node ran in) when it ran in a trace, and input (what it ran with, {@code
+   * NodeInput}) when it was logged.
    */
   private static Map<String, Object> specEntry(NodeLogEntry logged) {
     Map<String, Object> entry = new LinkedHashMap<>();
@@ -431,6 +433,9 @@ public class RunRepository {
     if (logged.spanId() != null) {
       entry.put("spanId", logged.spanId());
     }
+    if (logged.input() != null) {
+      entry.put("input", logged.input());
+    }
     return entry;
   }
 
@@ -444,7 +449,7 @@ public class RunRepository {
     return jdbc.sql(
             """
             select seq, node_id, node_type, status, started_at, completed_at, output, error,
-                   span_id
+                   span_id, input
             from run_node_log where run_id = :runId order by seq
             """)
         .param("runId", runId)
@@ -459,7 +464,8 @@ public class RunRepository {
                     rs.getString("completed_at"),
                     rs.getString("error") != null ? null : json.readMap(rs.getString("output")),
                     rs.getString("error"),
-                    rs.getString("span_id")))
+                    rs.getString("span_id"),
+                    rs.getString("input") == null ? null : json.readMap(rs.getString("input"))))
         .list();
   }
 

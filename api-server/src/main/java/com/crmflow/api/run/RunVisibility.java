@@ -22,14 +22,15 @@ import org.springframework.stereotype.Component;
 /**
  * What a reader of runs sees of a run's data. A run can hold the CRM records its flow reads and
  * writes ({@link FlowAccess#recordsHeld}; an enrollment's run and a sequence event's run their
- * contact): its trigger payload (a CRM event's record, an enrollment's contact) and its node
- * outputs (a written record, a call's answer that echoes what it was sent, a condition's compared
- * value). A reader that holds the read scope of each of those record types sees the run as stored;
- * any other reader sees ids, not records: each payload and output keeps only its ids ({@code id},
- * {@code *_id}, {@code *Id} whose value is a UUID or a number) and the run's mechanics (status
- * codes, a condition's result, a count, a delay's wake-up, the event's name; each a number, a
- * boolean or a short token without spaces), with {@code withheld} listing the scopes that would
- * show the rest. Error texts show as they are. The stored run is not changed.
+ * contact): its trigger payload (a CRM event's record, an enrollment's contact), its node outputs
+ * (a written record, a call's answer that echoes what it was sent, a condition's compared value)
+ * and its node inputs (the variables a node read, its config filled in with them). A reader that
+ * holds the read scope of each of those record types sees the run as stored; any other reader sees
+ * ids, not records: each payload and output keeps only its ids ({@code id}, {@code *_id}, {@code
+ * *Id} whose value is a UUID or a number) and the run's mechanics (status codes, a condition's
+ * result, a count, a delay's wake-up, the event's name; each a number, a boolean or a short token
+ * without spaces), with {@code withheld} listing the scopes that would show the rest. Error texts
+ * show as they are. The stored run is not changed.
  */
 @Component
 class RunVisibility {
@@ -80,6 +81,9 @@ class RunVisibility {
         Map<String, Object> shown = new LinkedHashMap<>(entry);
         if (entry.get("output") != null) {
           shown.put("output", idsOnly(entry.get("output"), missing));
+        }
+        if (entry.get("input") != null) {
+          shown.put("input", idsOnly(entry.get("input"), missing));
         }
         log.add(shown);
       }

@@ -471,7 +471,17 @@ class ConsoleDesignerTest extends ApiTest {
                               "pro",
                               "http_request",
                               "Call pro",
-                              Map.of("method", "POST", "url", peer.url("/pro"))),
+                              Map.of(
+                                  "method",
+                                  "POST",
+                                  "url",
+                                  peer.url("/pro"),
+                                  "headers",
+                                  Map.of(
+                                      "X-Plan",
+                                      "{{trigger.plan}}",
+                                      "Authorization",
+                                      "Bearer {{trigger.token}}"))),
                           0,
                           300),
                       at(
@@ -492,7 +502,7 @@ class ConsoleDesignerTest extends ApiTest {
                   anonymous(),
                   tenant.id(),
                   "hook-r",
-                  Map.of("plan", "pro", "email", "ada@example.com"));
+                  Map.of("plan", "pro", "email", "ada@example.com", "token", "tok-hidden-9"));
           SequenceSupport.awaitRun(tenant.api(), runId);
           signIn(tenant);
 
@@ -530,10 +540,20 @@ class ConsoleDesignerTest extends ApiTest {
 
           click(By.cssSelector(".react-flow__node[data-id='pro'] .node-label"));
           wait.until(d -> text(By.cssSelector(".run-node h2")).equals("Call pro"));
-          assertThat(text(By.cssSelector(".node-input")))
-              .contains("\"plan\": \"pro\"")
+          // the input as the node ran with it: its settings filled in, the secret masked
+          WebElement input = browser.findElement(By.cssSelector(".node-input"));
+          assertThat(input.getAttribute("data-logged")).isEqualTo("true");
+          assertThat(input.getText())
+              .contains("\"X-Plan\": \"pro\"")
+              .contains("\"Authorization\": \"********\"")
+              .contains("\"trigger.plan\": \"pro\"")
               .contains(peer.url("/pro"))
-              .contains("condition_1");
+              .doesNotContain("tok-hidden-9", "{{trigger.plan}}");
+          assertThat(
+                  browser.findElements(By.cssSelector(".run-node h3")).stream()
+                      .map(WebElement::getText))
+              .containsExactly("Input", "Output", "Error");
+          assertThat(text(By.cssSelector(".node-span"))).matches("[0-9a-f]{16}");
           assertThat(text(By.cssSelector(".node-output"))).contains("statusCode");
           assertThat(text(By.cssSelector(".run-node"))).contains("Error");
           screenshot("run-node");

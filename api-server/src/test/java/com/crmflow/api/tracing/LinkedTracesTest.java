@@ -14,6 +14,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.SequenceSupport;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.LinkData;
@@ -40,7 +41,8 @@ import tools.jackson.databind.JsonNode;
  * caused it, and its root span links to the request's span. The service's spans are read from an
  * in-memory exporter beside its own; the OTLP exporter of the standard setting sends them to a
  * receiver on loopback as well. GET /api/v1/me names the tracing UI configured
- * (crm.tracing.ui-url), which the console links.
+ * (crm.tracing.ui-url), which the console links. A node's log entry names the span that did its
+ * work.
  */
 @Import(LinkedTracesTest.Spans.class)
 @TestPropertySource(
@@ -130,6 +132,102 @@ class LinkedTracesTest extends ApiTest {
                 spans.getFinishedSpanItems().stream()
                     .filter(s -> s.getName().equals(name))
                     .filter(s -> s.getTraceId().equals(runTraceId))
+                    .findFirst()
+                    .orElse(null),
+            span -> span != null);
+  }
+
+  @Test
+  void anHttpRequestsEntryNamesTheSpanOfItsActivityTheParentOfItsCall() {
+    LocalHttpServer peer = new LocalHttpServer();
+    try (peer) {
+      peer.answer("/spanned", 200, "{}");
+      String hook = "hook-" + UUID.randomUUID();
+      activeAutomation(
+          tenant.api(),
+          canvas(
+              List.of(
+                  node(hook, "webhook_trigger", Map.of()),
+                  node(
+                      "plan",
+                      "condition",
+                      Map.of("field", "{{trigger.plan}}", "operator", "equals", "value", "pro")),
+                  node(
+                      "call",
+                      "http_request",
+                      Map.of("method", "POST", "url", peer.url("/spanned")))),
+              List.of(edge("e1", hook, "plan"), edge("e2", "plan", "call", "true"))));
+      String traceId = traceId();
+
+      String runId =
+          SequenceSupport.fire(
+              tracedAs(anonymous(), traceId, traceId.substring(16)),
+              tenant.id(),
+              hook,
+              Map.of("plan", "pro"));
+      JsonNode run = awaitRun(tenant.api(), runId);
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      String callSpan = run.at("/node_log/2/spanId").asString();
+      String conditionSpan = run.at("/node_log/1/spanId").asString();
+      assertThat(callSpan).matches("[0-9a-f]{16}");
+      // the condition ran in workflow code: its entry names the workflow task's span
+      assertThat(conditionSpan).matches("[0-9a-f]{16}").isNotEqualTo(callSpan);
+      String sent = peer.received("/spanned").get(0).header("traceparent");
+      String outboundSpan = sent.split("-")[2];
+      SpanData activity = finished(traceId, callSpan);
+      assertThat(activity.getName()).isEqualTo("RunActivity:http_request");
+      assertThat(finished(traceId, outboundSpan).getParentSpanId()).isEqualTo(callSpan);
+      assertThat(
+              jdbc.sql("select span_id from run_node_log where run_id = :id and seq = 3")
+                  .param("id", UUID.fromString(runId))
+                  .query(String.class)
+                  .single())
+          .isEqualTo(callSpan);
+    }
+  }
+
+  @Test
+  void aFailedCallsEntryNamesTheSpanOfTheAttemptThatFailed() {
+    LocalHttpServer peer = new LocalHttpServer();
+    try (peer) {
+      peer.answer("/refusing", 400, "{\"error\": \"no\"}");
+      String hook = "hook-" + UUID.randomUUID();
+      activeAutomation(
+          tenant.api(),
+          canvas(
+              List.of(
+                  node(hook, "webhook_trigger", Map.of()),
+                  node(
+                      "call",
+                      "http_request",
+                      Map.of("method", "POST", "url", peer.url("/refusing")))),
+              List.of(edge("e1", hook, "call"))));
+      String traceId = traceId();
+
+      String runId =
+          SequenceSupport.fire(
+              tracedAs(anonymous(), traceId, traceId.substring(16)), tenant.id(), hook, Map.of());
+      JsonNode run = awaitRun(tenant.api(), runId);
+
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+      JsonNode entry = run.at("/node_log/1");
+      assertThat(entry.get("error").asString()).startsWith("HTTP 400 from 127.0.0.1");
+      String callSpan = entry.get("spanId").asString();
+      assertThat(finished(traceId, callSpan).getName()).isEqualTo("RunActivity:http_request");
+      String sent = peer.received("/refusing").get(0).header("traceparent");
+      assertThat(finished(traceId, sent.split("-")[2]).getParentSpanId()).isEqualTo(callSpan);
+    }
+  }
+
+  /** The span of this trace with this id, once the exporter has it. */
+  private SpanData finished(String traceId, String spanId) {
+    return await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                spans.getFinishedSpanItems().stream()
+                    .filter(s -> s.getTraceId().equals(traceId) && s.getSpanId().equals(spanId))
                     .findFirst()
                     .orElse(null),
             span -> span != null);

@@ -237,11 +237,12 @@ class TracingBackendIT {
     assertThat(ancestors(spans, mailActivity)).contains(start.get("id").asString());
     assertThat(mailActivity.get("timestamp").asLong())
         .isGreaterThan(call.get("timestamp").asLong());
-    // the node log names each node's span: the trigger's request, and the workflow task above
-    // the node's activities
+    // the node log names each node's span: the trigger's request, the call's activity (the
+    // parent of the outbound call), and the workflow task above the email's activities
     JsonNode log = client.get("/api/v1/automation-runs/" + runId).at("/run/node_log");
     assertThat(log.get(0).get("spanId").asString()).isEqualTo(request.get("id").asString());
-    assertThat(ancestors(spans, callActivity)).contains(log.get(1).get("spanId").asString());
+    assertThat(log.get(1).get("spanId").asString()).isEqualTo(callActivity.get("id").asString());
+    assertThat(call.get("parentId").asString()).isEqualTo(callActivity.get("id").asString());
     assertThat(ancestors(spans, mailActivity)).contains(log.get(2).get("spanId").asString());
 
     screenshot(traceId);

@@ -12,9 +12,14 @@ import java.util.Map;
  * @param status running, completed, failed or skipped
  * @param startedAt ISO-8601 with milliseconds
  * @param completedAt ISO-8601 with milliseconds, null while running
- * @param spanId the W3C span id (16 lowercase hex digits) of the span the node ran in: the workflow
- *     task of the run's trace (its activities and outbound calls are that span's children), or for
- *     a trigger logged on acceptance the trigger's request; null outside a trace
+ * @param spanId the W3C span id (16 lowercase hex digits) of the span that did the node's work: for
+ *     an http_request its activity's (the attempt that answered or failed last; the call's span is
+ *     its child), for a trigger logged on acceptance the trigger's request, else the workflow task
+ *     of the run's trace (the node's activities are its children); null outside a trace
+ * @param input what the node ran with ({@code com.crmflow.workflow.run.NodeInput}): its config with
+ *     the template variables filled in and secrets masked, and the variables it read; null for
+ *     triggers (their input is the run's payload), for nodes that never started, and for runs older
+ *     than the interpreter's change {@code node-input}
  */
 public record NodeLogEntry(
     int seq,
@@ -25,7 +30,8 @@ public record NodeLogEntry(
     String completedAt,
     Map<String, Object> output,
     String error,
-    String spanId) {
+    String spanId,
+    Map<String, Object> input) {
 
   public NodeLogEntry(
       int seq,
@@ -36,13 +42,32 @@ public record NodeLogEntry(
       String completedAt,
       Map<String, Object> output,
       String error) {
-    this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, null);
+    this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, null, null);
+  }
+
+  public NodeLogEntry(
+      int seq,
+      String nodeId,
+      String nodeType,
+      String status,
+      String startedAt,
+      String completedAt,
+      Map<String, Object> output,
+      String error,
+      String spanId) {
+    this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, spanId, null);
   }
 
   /** The same entry, run in that span. */
   public NodeLogEntry withSpanId(String span) {
     return new NodeLogEntry(
-        seq, nodeId, nodeType, status, startedAt, completedAt, output, error, span);
+        seq, nodeId, nodeType, status, startedAt, completedAt, output, error, span, input);
+  }
+
+  /** The same entry, run with that input. */
+  public NodeLogEntry withInput(Map<String, Object> ranWith) {
+    return new NodeLogEntry(
+        seq, nodeId, nodeType, status, startedAt, completedAt, output, error, spanId, ranWith);
   }
 
   private static final DateTimeFormatter MILLIS =

@@ -77,7 +77,8 @@ public final class HistoryPayloads {
         entry.completedAt(),
         note,
         entry.error(),
-        entry.spanId());
+        entry.spanId(),
+        entry.input());
   }
 
   /**

@@ -14,6 +14,7 @@ import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -132,23 +133,32 @@ final class HttpRequestNode implements NodeExecutor {
                         .build())
                 .send(command);
         carried += HistoryPayloads.bytes(response);
+      } catch (ActivityFailure failure) {
+        run.activitySpan(node, HttpRequestActivities.spanOf(failure));
+        throw failure;
       } finally {
         run.answerLanded(reserved, carried);
       }
     } else {
       // distributed, or no room left in this task for a local call's answer (see the budget)
       run.requireFitsInHistory("request", command);
-      response =
+      HttpRequestActivities queued =
           Workflow.newActivityStub(
-                  HttpRequestActivities.class,
-                  ActivityOptions.newBuilder()
-                      .setTaskQueue(TaskQueues.INTEGRATIONS)
-                      .setStartToCloseTimeout(deadline)
-                      .setSummary(summary)
-                      .setRetryOptions(retry)
-                      .build())
-              .send(command);
+              HttpRequestActivities.class,
+              ActivityOptions.newBuilder()
+                  .setTaskQueue(TaskQueues.INTEGRATIONS)
+                  .setStartToCloseTimeout(deadline)
+                  .setSummary(summary)
+                  .setRetryOptions(retry)
+                  .build());
+      try {
+        response = queued.send(command);
+      } catch (ActivityFailure failure) {
+        run.activitySpan(node, HttpRequestActivities.spanOf(failure));
+        throw failure;
+      }
     }
+    run.activitySpan(node, response.spanId());
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("statusCode", response.statusCode());
     output.put("headers", response.headers());

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.RunInput;
 import java.util.Map;
 
@@ -34,6 +35,12 @@ public interface NodeRun {
 
   /** The local activity reserved for has landed, carrying this many bytes. */
   void answerLanded(long reserved, long carried);
+
+  /**
+   * The span of the activity that did the node's work, as the activity answered it (null: it ran in
+   * no trace): the node's log entry names it in place of the workflow task's span.
+   */
+  void activitySpan(CanvasNode node, String spanId);
 
   /** The run's contact: the one loaded at the start, or the trigger payload's contact_id. */
   String contactId();

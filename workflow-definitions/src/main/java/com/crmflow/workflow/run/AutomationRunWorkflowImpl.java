@@ -269,6 +269,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     RunResume.WaitingDelay waiting = input.waitingDelay(node);
     int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
+    Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
     Map<String, Object> output;
     try {
       NodeExecutor executor = executor(node);
@@ -276,7 +277,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       if (running != null) {
         recording.record(
             new NodeLogEntry(
-                seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null));
+                seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null),
+            NodeInput.of(node, atStart, scope));
       }
       if (executor.waits()) {
         recording.flush();
@@ -286,8 +288,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
       recording.record(
-          new NodeLogEntry(
-              seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null));
+          new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
+          NodeInput.of(node, atStart, scope));
       if (!(skipped instanceof NodeCut)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
@@ -296,8 +298,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     } catch (NodeFailure | ActivityFailure | ApplicationFailure e) {
       String message = message(e);
       recording.record(
-          new NodeLogEntry(
-              seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message));
+          new NodeLogEntry(seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message),
+          NodeInput.of(node, atStart, scope));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
         scope.put(type + "_" + ordinal, Map.of("error", message));
         follow(node, edge -> true, ready);
@@ -318,7 +320,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
               startedAt,
               now(),
               loggedOutput(node, output),
-              null));
+              null),
+          NodeInput.of(node, atStart, scope));
     }
     followCompleted(node, output, ready);
   }
@@ -426,6 +429,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   @Override
   public void answerLanded(long reserved, long carried) {
     taskBudget.landed(reserved, carried);
+  }
+
+  @Override
+  public void activitySpan(CanvasNode node, String spanId) {
+    recording.activitySpan(node.id(), spanId);
   }
 
   @Override

@@ -90,6 +90,14 @@ public final class InterpreterChanges {
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /**
+   * Before this version a node's log entry did not show what it ran with. Now each entry carries
+   * its {@link NodeInput}. Through the crm queue the entries are in history, where the input counts
+   * in the sizes that cut batches and workflow tasks, so a run asks this version at its first
+   * entry; recorded as local activities they are not, and the input changes nothing a replay sees.
+   */
+  static final String NODE_INPUT = "node-input";
+
+  /**
    * The interpreter's changes whose new path every run started with this code takes: the starter
    * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
    * version marker for them. A new change is asked with {@link #since} and joins this list one

@@ -2,6 +2,7 @@ package com.crmflow.workflow.run;
 
 import static com.crmflow.workflow.run.InterpreterChanges.BATCHED_RECORDING;
 import static com.crmflow.workflow.run.InterpreterChanges.FLUSH_ENDED_BRANCHES;
+import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT;
 import static com.crmflow.workflow.run.InterpreterChanges.SIZED_RECORDING;
 
 import com.crmflow.workflow.TaskQueues;
@@ -20,7 +21,9 @@ import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A run's node log on its way to the recorder ({@link RunRecorderActivities}): workflow code, one
@@ -68,6 +71,12 @@ final class NodeLogRecording {
   /** The span id of the workflow task running this execution (see {@link #record}). */
   private final String taskSpan;
 
+  /** By node id, the span ids of the activities that did nodes' work ({@link #activitySpan}). */
+  private final Map<String, String> activitySpans = new HashMap<>();
+
+  /** Whether entries carry their input ({@value InterpreterChanges#NODE_INPUT}); asked once. */
+  private Boolean logsInput;
+
   private final List<NodeLogEntry> pending = new ArrayList<>();
   private final List<Flush> flushes = new ArrayList<>();
 
@@ -92,9 +101,23 @@ final class NodeLogRecording {
   }
 
   void record(NodeLogEntry ran) {
+    record(ran, null);
+  }
+
+  /**
+   * Records the entry with what the node ran with ({@value InterpreterChanges#NODE_INPUT}), under
+   * the span of the activity that did the node's work, else the workflow task's.
+   */
+  void record(NodeLogEntry ran, Map<String, Object> ranWith) {
+    if (ranWith != null && logsInput == null) {
+      logsInput = !recordsThroughHistory() || changes.since(NODE_INPUT);
+    }
     // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
     // entries began to carry it decides the same on replay
-    NodeLogEntry entry = taskSpan == null ? ran : ran.withSpanId(taskSpan);
+    String span = activitySpans.getOrDefault(ran.nodeId(), taskSpan);
+    NodeLogEntry spanned = span == null ? ran : ran.withSpanId(span);
+    NodeLogEntry entry =
+        ranWith != null && Boolean.TRUE.equals(logsInput) ? spanned.withInput(ranWith) : spanned;
     NodeLogEntry recorded =
         recordsThroughHistory()
                 && HistoryPayloads.overLimit(entry)
@@ -105,6 +128,13 @@ final class NodeLogRecording {
       pending.add(recorded);
     } else {
       recorder.recordNode(input.runId(), recorded);
+    }
+  }
+
+  /** The span of the activity that did the node's work, for the node's next entries. */
+  void activitySpan(String nodeId, String spanId) {
+    if (spanId != null) {
+      activitySpans.put(nodeId, spanId);
     }
   }
 

@@ -30,11 +30,12 @@ import java.util.zip.GZIPOutputStream;
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
  * given a {@link RunResume} (a run whose workflow an embedded server's restart lost); {@code
  * large-} files, gzipped (they carry outputs of up to 1.7 MB, mostly one repeated letter), are runs
- * near Temporal's size limits. It writes today's five, one for each version that keeps a run under
- * those limits ({@value InterpreterChanges#ANSWERS_PER_TASK}, {@value
- * InterpreterChanges#INPUTS_PER_TASK}, {@value InterpreterChanges#SIZED_RECORDING}, {@value
- * InterpreterChanges#ACTIVITY_INPUTS_FIT}, {@value InterpreterChanges#RECORDINGS_PER_TASK}); the
- * others came before them:
+ * near Temporal's size limits; {@code remote-} files are other runs as the distributed profile
+ * starts them. It writes today's six: one for each version that keeps a run under those limits
+ * ({@value InterpreterChanges#ANSWERS_PER_TASK}, {@value InterpreterChanges#INPUTS_PER_TASK},
+ * {@value InterpreterChanges#SIZED_RECORDING}, {@value InterpreterChanges#ACTIVITY_INPUTS_FIT},
+ * {@value InterpreterChanges#RECORDINGS_PER_TASK}) and one of {@value
+ * InterpreterChanges#NODE_INPUT}; the others came before them:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt
@@ -91,6 +92,11 @@ public final class HistoryRecorder {
             Canvases.parallelCopiesThenWaits(6),
             Map.of("big", "c".repeat(700_000)),
             false),
+        true);
+    // distributed: the entries carry what each node ran with, from the version's marker on
+    record(
+        target,
+        sized("remote-node-input", Canvases.callWaitCall(), Map.of("plan", "pro"), false),
         true);
   }
 

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
  * (non-determinism) fails here. Histories come from {@link HistoryRecorder} (runs, with remote and
  * with local activities: every node type the engine ran then, timers, parallel branches with a
  * join, a skipped branch, activity retries; a run resumed mid-graph; a run whose failure cut the
- * delay beside it short; runs near Temporal's size limits, one per version that keeps them under)
- * and {@link FlowHistoryRecorder} (an enrollment, a schedule across a DST change, a webhook
- * delivery with retries, a run through email, chat_message, crm_update and create_record).
+ * delay beside it short; runs near Temporal's size limits, one per version that keeps them under; a
+ * distributed run whose entries carry their input) and {@link FlowHistoryRecorder} (an enrollment,
+ * a schedule across a DST change, a webhook delivery with retries, a run through email,
+ * chat_message, crm_update and create_record).
  */
 class HistoryReplayTest {
 
@@ -67,7 +68,8 @@ class HistoryReplayTest {
             "large-remote-inputs-per-task.json.gz",
             "large-remote-sized-recording.json.gz",
             "large-remote-activity-inputs-fit.json.gz",
-            "large-remote-recordings-per-task.json.gz");
+            "large-remote-recordings-per-task.json.gz",
+            "remote-node-input.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -103,6 +105,12 @@ class HistoryReplayTest {
     assertThat(Files.readString(dir.resolve("local-three-day-wait.json")))
         .contains("LocalActivity")
         .doesNotContain("activityTaskScheduledEventAttributes");
+    // through the crm queue the entries carry their input from the version's marker on
+    assertThat(markerPayloads(dir.resolve("remote-node-input.json"))).contains("\"node-input\"");
+    assertThat(activityInputs(dir.resolve("remote-node-input.json")))
+        .contains(
+            "\"input\":{\"config\":{\"url\":\"https://example.com/b/7\",\"method\":\"POST\"},"
+                + "\"read\":{\"http_request_1.body.id\":7}}");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
@@ -121,6 +129,19 @@ class HistoryReplayTest {
                   payloads
                       .getPayloadsList()
                       .forEach(payload -> text.append(payload.getData().toStringUtf8())));
+    }
+    return text.toString();
+  }
+
+  /** The inputs of a history's activities as text. */
+  private static String activityInputs(Path history) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (HistoryEvent event : WorkflowExecutionHistory.fromJson(read(history)).getEvents()) {
+      event
+          .getActivityTaskScheduledEventAttributes()
+          .getInput()
+          .getPayloadsList()
+          .forEach(payload -> text.append(payload.getData().toStringUtf8()));
     }
     return text.toString();
   }

@@ -7,6 +7,7 @@ import com.crmflow.shared.outbound.OutboundCallObserver;
 import com.crmflow.shared.outbound.OutboundHttpClient;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.shared.text.NulCharacters;
+import com.crmflow.shared.tracing.CurrentTrace;
 import com.crmflow.workflow.action.HttpRequestActivities;
 import com.crmflow.workflow.action.HttpRequestCommand;
 import com.crmflow.workflow.action.HttpResponseData;
@@ -62,6 +63,27 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
 
   @Override
   public HttpResponseData send(HttpRequestCommand command) {
+    try {
+      return call(command);
+    } catch (ApplicationFailure failure) {
+      // the failed attempt's span, which the node's log entry names when the call fails for good
+      String span = CurrentTrace.spanId().orElse(null);
+      if (span == null) {
+        throw failure;
+      }
+      throw ApplicationFailure.newBuilder()
+          .setMessage(failure.getOriginalMessage())
+          .setType(failure.getType())
+          .setNonRetryable(failure.isNonRetryable())
+          .setNextRetryDelay(failure.getNextRetryDelay())
+          .setCategory(failure.getCategory())
+          .setCause(failure.getCause())
+          .setDetails(span)
+          .build();
+    }
+  }
+
+  private HttpResponseData call(HttpRequestCommand command) {
     URI uri = uri(command.url());
     Map<String, String> headers = new LinkedHashMap<>();
     command
@@ -119,7 +141,9 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
         .forEach(
             (name, values) ->
                 responseHeaders.put(name, NulCharacters.replaced(String.join(", ", values))));
-    return new HttpResponseData(status, responseHeaders, parse(text, response));
+    // this activity's span, the parent of the call's: the node's log entry names it
+    return new HttpResponseData(
+        status, responseHeaders, parse(text, response), CurrentTrace.spanId().orElse(null));
   }
 
   private static URI uri(String url) {

@@ -1,0 +1,168 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.history.HistoryPayloads;
+import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeSecrets;
+import com.crmflow.workflow.template.TemplateReference;
+import com.crmflow.workflow.template.TemplateResolver;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a node ran with, as its log entry shows it: {@code {config, read}}.
+ *
+ * <ul>
+ *   <li>{@code config}: the node's config with every {@code {{…}}} filled in against the run's
+ *       variables as the node found them when it started (an http_request's {@code bodyTemplate}
+ *       JSON-escaped, as it is sent), and each secret ({@link NodeSecrets}: a webhook_trigger's
+ *       token, an http_request's credential headers) as {@link NodeSecrets#MASK}.
+ *   <li>{@code read}: each variable the node read, by its path ({@code contact.email}, a
+ *       data_transform's {@code http_request_1.body.items}), with its value; null when it had none.
+ *       Variables read only inside a secret are not listed.
+ * </ul>
+ *
+ * <p>A node that reads the contact afresh (an email reads it as it is now) is shown with the
+ * contact it read. Workflow code: deterministic, free of I/O.
+ *
+ * <p>Bounded: a string over {@link #STRING_CHARS} characters keeps its start and says how much was
+ * cut, and an input still over {@link #LIMIT_BYTES} of JSON is logged as a note of its size, as an
+ * output over {@link HistoryPayloads#LIMIT_BYTES} is.
+ */
+public final class NodeInput {
+
+  /** The characters a string of the input keeps. */
+  static final int STRING_CHARS = 2000;
+
+  /** The most JSON an entry's input may take (after cutting its strings). */
+  static final int LIMIT_BYTES = 64 * 1024;
+
+  /** The note logged in place of an input over {@link #LIMIT_BYTES}. */
+  static final String OMITTED = "the input is too large to log: over the 64 KiB a log entry keeps";
+
+  private NodeInput() {}
+
+  /** The run's variables as the node starts (a shallow copy: values are never changed). */
+  static Map<String, Object> variablesAtStart(Map<String, Object> scope) {
+    return new HashMap<>(scope);
+  }
+
+  /**
+   * The input of the node, or null for a trigger.
+   *
+   * @param atStart the variables when it started ({@link #variablesAtStart})
+   * @param now the variables now, after it ran
+   */
+  static Map<String, Object> of(
+      CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
+    if (NodeType.isTrigger(node.type())) {
+      return null;
+    }
+    Map<String, Object> seen = atStart;
+    if (now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT)) {
+      seen = new HashMap<>(atStart);
+      seen.put(FlowAccess.CONTACT, now.get(FlowAccess.CONTACT));
+    }
+    Map<String, Object> config =
+        node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
+    Map<String, Object> masked = NodeSecrets.masked(node.type(), config);
+    Map<String, Object> resolved = new LinkedHashMap<>();
+    boolean http = NodeType.HTTP_REQUEST.value().equals(node.type());
+    for (Map.Entry<String, Object> field : masked.entrySet()) {
+      Object value = field.getValue();
+      resolved.put(
+          field.getKey(),
+          http && field.getKey().equals("bodyTemplate") && value instanceof String body
+              ? TemplateResolver.render(body, seen, true)
+              : TemplateResolver.renderValue(value, seen));
+    }
+    Map<String, Object> read = new LinkedHashMap<>();
+    for (String text : FlowAccess.strings(masked)) {
+      for (TemplateReference reference : TemplateReference.in(text)) {
+        String path = reference.token().substring(2, reference.token().length() - 2).trim();
+        read.put(path, TemplateResolver.lookup(seen, path));
+      }
+    }
+    for (String path : pathsLookedUp(node)) {
+      read.put(path.trim(), TemplateResolver.lookup(seen, path));
+    }
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("config", resolved);
+    input.put("read", read);
+    return bounded(input);
+  }
+
+  /** The paths a data_transform looks up as they are, without a template. */
+  private static List<String> pathsLookedUp(CanvasNode node) {
+    if (!NodeType.DATA_TRANSFORM.value().equals(node.type())
+        || !(node.config("mappings") instanceof Map<?, ?> mappings)) {
+      return List.of();
+    }
+    List<String> paths = new ArrayList<>();
+    if (mappings.get("source") instanceof String source) {
+      paths.add(source);
+    }
+    if (mappings.get("sources") instanceof Collection<?> sources) {
+      sources.forEach(source -> paths.add(String.valueOf(source)));
+    }
+    return paths;
+  }
+
+  /** The input with long strings cut, or the note of its size when it is still too large. */
+  static Map<String, Object> bounded(Map<String, Object> input) {
+    long[] chars = {0};
+    @SuppressWarnings("unchecked")
+    Map<String, Object> cut = (Map<String, Object>) cut(input, chars);
+    // the data converter is asked only when the text could come near the limit (a character
+    // takes at most 6 bytes of JSON, as an escape)
+    if (chars[0] * 6 <= LIMIT_BYTES) {
+      return cut;
+    }
+    int bytes = HistoryPayloads.bytes(cut);
+    if (bytes <= LIMIT_BYTES) {
+      return cut;
+    }
+    Map<String, Object> note = new LinkedHashMap<>();
+    note.put("omitted", OMITTED);
+    note.put("bytes", bytes);
+    return note;
+  }
+
+  /** A copy of the value with each string over {@link #STRING_CHARS} cut; counts the text. */
+  private static Object cut(Object value, long[] chars) {
+    if (value instanceof String s) {
+      if (s.length() <= STRING_CHARS) {
+        chars[0] += s.length();
+        return s;
+      }
+      // never between the two halves of a surrogate pair
+      int end =
+          Character.isHighSurrogate(s.charAt(STRING_CHARS - 1)) ? STRING_CHARS - 1 : STRING_CHARS;
+      chars[0] += end + 40;
+      return s.substring(0, end) + "… (" + (s.length() - end) + " more characters)";
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> copy = new LinkedHashMap<>();
+      map.forEach(
+          (k, v) -> {
+            String key = String.valueOf(k);
+            chars[0] += key.length() + 4;
+            copy.put(key, cut(v, chars));
+          });
+      return copy;
+    }
+    if (value instanceof Collection<?> list) {
+      List<Object> copy = new ArrayList<>(list.size());
+      list.forEach(v -> copy.add(cut(v, chars)));
+      chars[0] += list.size();
+      return copy;
+    }
+    chars[0] += 24; // a number, a boolean, null
+    return value;
+  }
+}
