@@ -44,7 +44,7 @@ JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
   --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN \
   ${SERVICE_ARGS:-} > "$DATA/service.log" 2>&1 &
 SERVICE=$!
-trap 'rc=$?; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do
   kill -0 $SERVICE 2>/dev/null || break
   curl -sf localhost:$PORT/actuator/health >/dev/null && break
@@ -125,6 +125,23 @@ if total:
 PY
 }
 trigger_url() { echo "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$1"; }
+# JIT_CURVE=S: every S seconds from here to the end, the runs completed so far and the service's
+# CPU per run completed in those S seconds, with its JIT compiler's part and without it: how the
+# JIT compiler's share falls as the service stays up (from /proc and the run records)
+if [[ -n ${JIT_CURVE:-} ]]; then
+  (
+    read -r s0 _ _ j0 < <(cpu_ticks); n0=0
+    while sleep "$JIT_CURVE"; do
+      read -r s1 _ _ j1 < <(cpu_ticks) || break
+      n1=$(psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -tAq \
+        -c "select count(*) from automation_run where status = 'completed'" 2>/dev/null) || break
+      [[ $n1 -gt $n0 ]] && python3 -c "import sys; n0,n1,s,j,t=map(int,sys.argv[1:]); d=n1-n0; print(f'JIT curve: {n1} runs completed; the last {d}: service {1000*s/t/d:.2f} ms per run, its JIT compiler {1000*j/t/d:.2f} ms, without it {1000*(s-j)/t/d:.2f} ms')" \
+        "$n0" "$n1" $((s1 - s0)) $((j1 - j0)) "$TICK"
+      s0=$s1; j0=$j1; n0=$n1
+    done
+  ) &
+  CURVE=$!
+fi
 # PREWARM=N: before measuring, N unmeasured triggers per flow (beyond the harness's 20 s cap on
 # warm-up), so the figures are those of a service that has been up for a while
 for flow in ${FLOWS:-a b}; do
