@@ -27,7 +27,7 @@ BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx2g} -XX:-FlightRecorder" FLOWS=${FLOWS:-
   bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
 sleep "$START"
-PID=$(pgrep -f "(^|/)java .*-jar .* --server.port=8090" | head -1)
+PID=$(pgrep -f "(^|/)java .*-jar .* --server.port=${PORT:-8090}" | head -1)
 # the attach is sometimes refused ("No such process") while the JVM is busy: try again
 for attempt in 1 2 3 4 5; do
   "$JAVA" bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break

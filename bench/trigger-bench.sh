@@ -18,6 +18,8 @@
 # TIMELINE=1: also when they were slow, 2 s of send times at a time (bench/run-timeline.sql).
 # WAITING_RUN=1: before the flows, one run of flow W (webhook_trigger → delay 1 day →
 # http_request), which waits through the whole bench, as some run always does in a real service.
+# PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT (defaults 8090, 7299, 8299, 55439,
+# 18080): other ports, so that two benches on one machine do not meet.
 # Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,22 +27,31 @@ N=${1:-2000}
 C=${2:-32}
 HARNESS=${HARNESS:-bench/TriggerBench.java}
 JAVA=${JAVA:-java}
-PORT=8090
+PORT=${PORT:-8090}
 PGPORT=${PGPORT:-55439}
+TEMPORAL_PORT=${TEMPORAL_PORT:-7299}
+TEMPORAL_UI_PORT=${TEMPORAL_UI_PORT:-8299}
+SINK_PORT=${SINK_PORT:-18080}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 ADMIN_TOKEN=bench-admin-token
 DATA=$(mktemp -d)
 JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
-  --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7299 \
-  --crm.embedded.temporal-ui-port=8299 \
+  --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=$TEMPORAL_PORT \
+  --crm.embedded.temporal-ui-port=$TEMPORAL_UI_PORT \
   --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
   --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN \
   ${SERVICE_ARGS:-} > "$DATA/service.log" 2>&1 &
 SERVICE=$!
-trap 'rc=$?; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
-for _ in $(seq 1 120); do curl -sf localhost:$PORT/actuator/health >/dev/null && break; sleep 1; done
+trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" target/trigger-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+for _ in $(seq 1 120); do
+  kill -0 $SERVICE 2>/dev/null || break
+  curl -sf localhost:$PORT/actuator/health >/dev/null && break
+  sleep 1
+done
+# a service that did not start (a port taken) must not leave the bench talking to another one
+kill -0 $SERVICE 2>/dev/null || { echo "the service did not start:" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
 
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
 make_flow() { # name, canvas json
@@ -49,7 +60,7 @@ make_flow() { # name, canvas json
   api -X PUT localhost:$PORT/api/sequences/$id/canvas -d "$2" >/dev/null
   api -X PATCH localhost:$PORT/api/v1/sequences/$id -d '{"status":"active"}' >/dev/null
 }
-SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"label":"sink","config":{"method":"POST","url":"http://127.0.0.1:18080/sink","headers":{"Content-Type":"application/json"},"bodyTemplate":"{\"id\": \"{{trigger.id}}\", \"t0\": \"{{trigger.t0}}\"}"}}}'
+SINK='{"id":"call","type":"http_request","position":{"x":500,"y":0},"data":{"label":"sink","config":{"method":"POST","url":"http://127.0.0.1:'"$SINK_PORT"'/sink","headers":{"Content-Type":"application/json"},"bodyTemplate":"{\"id\": \"{{trigger.id}}\", \"t0\": \"{{trigger.t0}}\"}"}}}'
 make_flow "bench A" "{\"nodes\":[{\"id\":\"bench-a\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-a\",\"target\":\"call\"}]}"
 delay_flow() { # name, trigger node id, delay label, delay config: webhook_trigger → delay → sink
   make_flow "$1" "{\"nodes\":[{\"id\":\"$2\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"$3\",\"config\":$4}},$SINK],\"edges\":[{\"id\":\"e1\",\"source\":\"$2\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
@@ -114,17 +125,34 @@ if total:
 PY
 }
 trigger_url() { echo "http://127.0.0.1:$PORT/api/webhooks/automation/$TENANT/bench-$1"; }
+# JIT_CURVE=S: every S seconds from here to the end, the runs completed so far and the service's
+# CPU per run completed in those S seconds, with its JIT compiler's part and without it: how the
+# JIT compiler's share falls as the service stays up (from /proc and the run records)
+if [[ -n ${JIT_CURVE:-} ]]; then
+  (
+    read -r s0 _ _ j0 < <(cpu_ticks); n0=0
+    while sleep "$JIT_CURVE"; do
+      read -r s1 _ _ j1 < <(cpu_ticks) || break
+      n1=$(psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -tAq \
+        -c "select count(*) from automation_run where status = 'completed'" 2>/dev/null) || break
+      [[ $n1 -gt $n0 ]] && python3 -c "import sys; n0,n1,s,j,t=map(int,sys.argv[1:]); d=n1-n0; print(f'JIT curve: {n1} runs completed; the last {d}: service {1000*s/t/d:.2f} ms per run, its JIT compiler {1000*j/t/d:.2f} ms, without it {1000*(s-j)/t/d:.2f} ms')" \
+        "$n0" "$n1" $((s1 - s0)) $((j1 - j0)) "$TICK"
+      s0=$s1; j0=$j1; n0=$n1
+    done
+  ) &
+  CURVE=$!
+fi
 # PREWARM=N: before measuring, N unmeasured triggers per flow (beyond the harness's 20 s cap on
 # warm-up), so the figures are those of a service that has been up for a while
 for flow in ${FLOWS:-a b}; do
   if [[ ${PREWARM:-0} -gt 0 ]]; then
     "$JAVA" "$HARNESS" --url "$(trigger_url "$flow")" \
-      --n "$PREWARM" --concurrency "$C" --timeout-s 180 --label "prewarm-$flow" | grep RESULT | sed 's/^/prewarm: /'
+      --n "$PREWARM" --concurrency "$C" --timeout-s 180 --label "prewarm-$flow" --sink-port "$SINK_PORT" | grep RESULT | sed 's/^/prewarm: /'
   fi
 done
 for flow in ${FLOWS:-a b}; do
   "$JAVA" "$HARNESS" --url "$(trigger_url "$flow")" \
-    --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" \
+    --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 180 --label "flow-$flow" --sink-port "$SINK_PORT" \
     2>&1 | tee "$DATA/harness.log" | while IFS= read -r line; do
       echo "$line"
       # the measured part starts when the harness says it fires the N triggers
@@ -144,7 +172,7 @@ for flow in ${FLOWS:-a b}; do
   sending_s=$(grep -o 'req/s over [0-9.]* s' "$DATA/harness.log" | tail -1 | grep -o '[0-9.]* s$' | cut -d' ' -f1)
   python3 -c "import sys; a,s=float(sys.argv[1]),float(sys.argv[2]); print(f'accepted flow-$flow: {a/s:.1f}/s ({a:.0f} in the {s} s of sending)')" \
     "${accepted:-0}" "${sending_s:-1}"
-  python3 -c "import sys; s,p,m,n,t,j=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms (of which its JIT compiler {1000*j/t/n:.2f} ms), temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms' if n else 'CPU flow-$flow per completed run: no run completed')" \
+  python3 -c "import sys; s,p,m,n,t,j=map(float,sys.argv[1:]); print(f'CPU flow-$flow per completed run: service {1000*s/t/n:.2f} ms (of which its JIT compiler {1000*j/t/n:.2f} ms; without it {1000*(s-j)/t/n:.2f} ms), temporal {1000*m/t/n:.2f} ms, postgres {1000*p/t/n:.2f} ms' if n else 'CPU flow-$flow per completed run: no run completed')" \
     $((service_after - service_before)) $((postgres_after - postgres_before)) \
     $((temporal_after - temporal_before)) "${completed:-0}" "$TICK" $((jit_after - jit_before))
   read -r busy_before total_before < "$DATA/machine-before"

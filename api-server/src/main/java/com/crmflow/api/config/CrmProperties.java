@@ -153,8 +153,9 @@ public record CrmProperties(
   /**
    * Automation runs.
    *
-   * @param localActivities run the recorder and http_request as local activities in the worker's
-   *     own process (embedded defaults); off in the distributed profile
+   * @param localActivities run the recorder, http_request, crm_update and the email node's reads
+   *     and booking as local activities in the worker's own process (embedded defaults); off in the
+   *     distributed profile
    * @param sharedByApiServers several api-servers share one database: a start and a cancel check
    *     each other through it
    * @param reconcileInterval how often accepted runs whose workflow never started are started (and

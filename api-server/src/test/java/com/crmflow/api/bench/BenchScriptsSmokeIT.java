@@ -45,7 +45,11 @@ class BenchScriptsSmokeIT {
                       .containsPattern(" accepted=(\\d+) refused=(\\d+) errors=0 completed=")
                       .contains(" lost=0 ")
                       .contains("e2e_p99_ms="))
-          .anySatisfy(line -> assertThat(line).startsWith("CPU " + flow + " per completed run: "));
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .startsWith("CPU " + flow + " per completed run: service ")
+                      .contains("; without it "));
     }
   }
 

@@ -13,11 +13,12 @@ import java.util.Map;
  * @param startNodeId where the walk begins: the trigger node, or for a retry the failed node
  * @param priorOutputs for a retry: the outputs of the nodes that ran before the failed one, keyed
  *     as variables ({@code http_request_1}, ...); empty otherwise
- * @param localActivities true when the worker that runs the workflow also hosts the run recorder
- *     and http_request (one process: the embedded defaults). They then run as local activities
- *     inside the workflow task instead of going through a task queue, which saves the server round
- *     trips of each. Fixed for the run's life, so its history replays the same way on any worker;
- *     null (runs started before it existed) means false.
+ * @param localActivities true when the worker that runs the workflow also hosts the run recorder,
+ *     http_request, crm_update and the email node's reads and booking (one process: the embedded
+ *     defaults). They then run as local activities inside the workflow task instead of going
+ *     through a task queue, which saves the server round trips of each. Fixed for the run's life,
+ *     so its history replays the same way on any worker; null (runs started before it existed)
+ *     means false.
  * @param inlineChains true: a node's first successor runs on in the same workflow thread instead of
  *     a new one (fewer thread hand-overs per run). Parallel branches then start in a different,
  *     still deterministic order, so the choice is fixed per run; null (older runs) means false.

@@ -1,5 +1,7 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.action.CrmRecordActivities;
+import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
@@ -60,7 +62,9 @@ final class CrmUpdateNode implements NodeExecutor {
               + entityType
               + "_id in the trigger payload");
     }
-    return CrmWrites.activities(node).update(CrmWrites.write(node, run, recordId));
+    CrmWrite write = CrmWrites.write(node, run, recordId);
+    return CrmActivities.call(
+        CrmRecordActivities.class, node, run, crm -> crm.update(write), write);
   }
 
   @Override

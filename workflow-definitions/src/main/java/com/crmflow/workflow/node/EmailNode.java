@@ -85,8 +85,14 @@ final class EmailNode implements NodeExecutor {
     EmailContext context =
         contactId == null && templateId == null
             ? new EmailContext(null, null, null, null)
-            : CrmActivities.stub(EmailBookActivities.class, node)
-                .context(input.tenantId(), contactId, templateId);
+            : CrmActivities.call(
+                EmailBookActivities.class,
+                node,
+                run,
+                crm -> crm.context(input.tenantId(), contactId, templateId),
+                input.tenantId(),
+                contactId,
+                templateId);
     if (context.contact() != null) {
       scope.put("contact", context.contact());
     }
@@ -153,19 +159,35 @@ final class EmailNode implements NodeExecutor {
       if (failure.getCause() instanceof ApplicationFailure cause
           && EmailActivities.OUTCOME_UNKNOWN.equals(cause.getType())
           && run.since(BOOK_UNKNOWN_EMAIL)) {
-        CrmActivities.stub(EmailBookActivities.class, node)
-            .record(input.tenantId(), input.runId(), node.id(), message, EmailReceipt.UNKNOWN);
+        book(node, run, message, EmailReceipt.UNKNOWN);
       }
       throw failure;
     }
-    CrmActivities.stub(EmailBookActivities.class, node)
-        .record(input.tenantId(), input.runId(), node.id(), message, receipt.status());
+    book(node, run, message, receipt.status());
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("messageId", message.messageId());
     output.put("to", message.to());
     output.put("subject", message.subject());
     output.put("status", receipt.status());
     return output;
+  }
+
+  /** Books the email once per (run, node): run again, it stores nothing twice. */
+  private static void book(CanvasNode node, NodeRun run, EmailMessage message, String status) {
+    RunInput input = run.input();
+    CrmActivities.call(
+        EmailBookActivities.class,
+        node,
+        run,
+        crm -> {
+          crm.record(input.tenantId(), input.runId(), node.id(), message, status);
+          return null;
+        },
+        input.tenantId(),
+        input.runId(),
+        node.id(),
+        message,
+        status);
   }
 
   @Override
