@@ -94,7 +94,7 @@ class RunHistoryCostTest extends ApiTest {
    * so the run takes three workflow tasks: the start up to the delay's timer, the timer up to the
    * send, the send up to the end. The send is the one activity: it must never run again with a
    * workflow task. The change's version marker is asked once, until the change is listed in the
-   * run's input ({@code AutomationRunWorkflowImpl.CHANGES}).
+   * run's input ({@code InterpreterChanges.CHANGES}).
    */
   @Test
   void theTourFlowCostsThreeWorkflowTasksAndOneActivityTheSend() {
