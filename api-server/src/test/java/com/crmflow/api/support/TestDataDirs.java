@@ -3,8 +3,10 @@ package com.crmflow.api.support;
 import com.crmflow.api.embedded.DataDirLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.springframework.util.FileSystemUtils;
@@ -21,8 +23,17 @@ final class TestDataDirs {
 
   private TestDataDirs() {}
 
-  /** Removes every directory under {@code root} that no running service holds. */
+  /**
+   * Removes every directory under {@code root} that no running service holds and that is older than
+   * this JVM. A younger one belongs to a test JVM started beside this one (surefire runs several),
+   * whose service may not hold its lock yet.
+   */
   static void removeUnheld(Path root) {
+    removeUnheld(root, Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()));
+  }
+
+  /** Removes every directory under {@code root} unheld and last changed before {@code before}. */
+  static void removeUnheld(Path root, Instant before) {
     if (!Files.isDirectory(root)) {
       return;
     }
@@ -34,6 +45,9 @@ final class TestDataDirs {
     }
     for (Path dir : dirs) {
       try {
+        if (!Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
+          continue;
+        }
         DataDirLock.acquire(dir).close();
       } catch (DataDirLock.DataDirInUse held) {
         continue;

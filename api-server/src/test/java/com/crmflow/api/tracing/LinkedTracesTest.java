@@ -28,6 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
@@ -40,6 +41,8 @@ import tools.jackson.databind.JsonNode;
  * own; the OTLP exporter of the standard setting sends them to a receiver on loopback as well. GET
  * /api/v1/me names the tracing UI configured (crm.tracing.ui-url), which the console links.
  */
+// a configuration of its own: its service stops after the class instead of idling beside the others
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @Import(LinkedTracesTest.Spans.class)
 @TestPropertySource(
     properties = {
