@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Problem details on the whole service: the answers whose subject is what reaches the database or
  * what Tomcat and the filters refuse before a controller. The controllers' own validation answers
- * are checked in their slices (ContactControllerTest and the other *ControllerTest).
+ * are checked in their controller slices (ContactControllerTest).
  */
 class ProblemDetailsTest extends ApiTest {
 
