@@ -4,8 +4,11 @@ import com.crmflow.api.embedded.DataDirLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
@@ -29,7 +32,19 @@ final class TestDataDirs {
    * whose service may not hold its lock yet.
    */
   static void removeUnheld(Path root) {
-    removeUnheld(root, Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime()));
+    Instant started = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
+    Path lock = root.resolveSibling(root.getFileName() + ".lock");
+    try {
+      Files.createDirectories(lock.getParent());
+      // the test JVMs that start together clean up one after the other
+      try (FileChannel channel =
+              FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock held = channel.lock()) {
+        removeUnheld(root, started);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Removes every directory under {@code root} unheld and last changed before {@code before}. */
@@ -45,7 +60,7 @@ final class TestDataDirs {
     }
     for (Path dir : dirs) {
       try {
-        if (!Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
+        if (!Files.exists(dir) || !Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
           continue;
         }
         DataDirLock.acquire(dir).close();
