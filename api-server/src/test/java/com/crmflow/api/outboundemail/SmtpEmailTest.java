@@ -40,6 +40,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -49,6 +50,8 @@ import tools.jackson.databind.JsonNode;
  * server that answers otherwise points this service's sender at another port for its duration; the
  * GreenMail server itself is never stopped, so no test depends on binding a port again.
  */
+// a configuration of its own: its service stops after the class instead of idling beside the others
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SmtpEmailTest extends ApiTest {
 
   private static final GreenMail SMTP = startedOnAFreePort();

@@ -22,6 +22,7 @@ import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 
 /**
@@ -30,6 +31,8 @@ import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
  * the client (its cancel call fails as gRPC does when the server is down); the database, the
  * service and the workflow are real.
  */
+// a configuration of its own: its service stops after the class instead of idling beside the others
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class CancelWhileTemporalUnreachableTest extends ApiTest {
 
   @MockitoSpyBean private WorkflowClient temporal;

@@ -30,6 +30,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
@@ -44,6 +45,8 @@ import tools.jackson.databind.JsonNode;
  * (crm.tracing.ui-url), which the console links. A node's log entry names the span that did its
  * work.
  */
+// a configuration of its own: its service stops after the class instead of idling beside the others
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 @Import(LinkedTracesTest.Spans.class)
 @TestPropertySource(
     properties = {

@@ -9,6 +9,11 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Problem details on the whole service: the answers whose subject is what reaches the database or
+ * what Tomcat and the filters refuse before a controller. The controllers' own validation answers
+ * are checked in their controller slices (ContactControllerTest).
+ */
 class ProblemDetailsTest extends ApiTest {
 
   private static void assertProblem(ApiResponse response, int status) {
@@ -24,17 +29,6 @@ class ProblemDetailsTest extends ApiTest {
         .param("t", tenantId)
         .query(Integer.class)
         .single();
-  }
-
-  @Test
-  void malformedJsonIs400NamingTheBody() {
-    var tenant = newTenant();
-    ApiResponse response =
-        tenant.api().send("POST", "/api/v1/contacts", "{\"email\": ", "application/json");
-    assertProblem(response, 400);
-    assertThat(response.text("/errors/0/field")).isEqualTo("body");
-    assertThat(response.text("/errors/0/message")).startsWith("is not valid JSON");
-    assertThat(contactCount(tenant.id())).isZero();
   }
 
   @Test
@@ -141,37 +135,5 @@ class ProblemDetailsTest extends ApiTest {
     assertThat(response.statusCode()).isEqualTo(413);
     assertThat(response.body()).contains("\"status\":413");
     assertThat(contactCount(tenant.id())).isZero();
-  }
-
-  @Test
-  void badQueryParametersAre400NamingTheParameter() {
-    var tenant = newTenant();
-    ApiResponse notANumber = tenant.api().get("/api/v1/contacts?limit=abc");
-    assertProblem(notANumber, 400);
-    assertThat(notANumber.text("/errors/0/field")).isEqualTo("limit");
-    ApiResponse tooLarge = tenant.api().get("/api/v1/contacts?limit=101");
-    assertProblem(tooLarge, 400);
-    assertThat(tooLarge.text("/errors/0/field")).isEqualTo("limit");
-    ApiResponse negative = tenant.api().get("/api/v1/contacts?offset=-1");
-    assertThat(negative.text("/errors/0/field")).isEqualTo("offset");
-    ApiResponse badId = tenant.api().get("/api/v1/contacts/not-a-uuid");
-    assertProblem(badId, 400);
-    assertThat(badId.text("/errors/0/field")).isEqualTo("id");
-  }
-
-  @Test
-  void unknownRoutesAndMethodsAreProblems() {
-    var tenant = newTenant();
-    assertProblem(tenant.api().get("/api/v1/nothing-here"), 404);
-    assertProblem(tenant.api().send("PUT", "/api/v1/contacts", "{}", "application/json"), 405);
-  }
-
-  @Test
-  void nonObjectBodyIs400() {
-    var tenant = newTenant();
-    ApiResponse response =
-        tenant.api().send("POST", "/api/v1/contacts", "[1,2]", "application/json");
-    assertProblem(response, 400);
-    assertThat(response.text("/errors/0/field")).isEqualTo("body");
   }
 }

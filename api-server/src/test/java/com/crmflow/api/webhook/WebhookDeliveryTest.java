@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -37,6 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * certificate, trusted through crm.http.trusted-certificates), with a retry schedule shortened to
  * twelve attempts 100 ms apart.
  */
+// a configuration of its own: its service stops after the class instead of idling beside the others
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class WebhookDeliveryTest extends ApiTest {
 
   private static final HttpsReceiver RECEIVER = new HttpsReceiver();
