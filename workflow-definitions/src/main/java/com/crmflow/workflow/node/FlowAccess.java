@@ -134,7 +134,7 @@ public record FlowAccess(
   }
 
   /** The paths data_transform looks up in the run's variables without a template. */
-  private static List<String> pathsLookedUp(CanvasNode node) {
+  public static List<String> pathsLookedUp(CanvasNode node) {
     if (!NodeType.DATA_TRANSFORM.value().equals(node.type())
         || !(node.config("mappings") instanceof Map<?, ?> mappings)) {
       return List.of();

@@ -88,29 +88,13 @@ public final class NodeInput {
         read.put(path, TemplateResolver.lookup(seen, path));
       }
     }
-    for (String path : pathsLookedUp(node)) {
+    for (String path : FlowAccess.pathsLookedUp(node)) {
       read.put(path.trim(), TemplateResolver.lookup(seen, path));
     }
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("config", resolved);
     input.put("read", read);
     return bounded(input);
-  }
-
-  /** The paths a data_transform looks up as they are, without a template. */
-  private static List<String> pathsLookedUp(CanvasNode node) {
-    if (!NodeType.DATA_TRANSFORM.value().equals(node.type())
-        || !(node.config("mappings") instanceof Map<?, ?> mappings)) {
-      return List.of();
-    }
-    List<String> paths = new ArrayList<>();
-    if (mappings.get("source") instanceof String source) {
-      paths.add(source);
-    }
-    if (mappings.get("sources") instanceof Collection<?> sources) {
-      sources.forEach(source -> paths.add(String.valueOf(source)));
-    }
-    return paths;
   }
 
   /** The input with long strings cut, or the note of its size when it is still too large. */
