@@ -97,6 +97,34 @@ class OpenApiConfig {
     };
   }
 
+  /**
+   * A {@code Map<String, Object>} of a response (a node's config, a record's custom fields) holds
+   * values of any JSON type; springdoc renders its values as objects, which a string or a number
+   * would contradict.
+   */
+  @Bean
+  OpenApiCustomizer mapsOfAnyValue() {
+    return openApi -> {
+      if (openApi.getComponents() == null || openApi.getComponents().getSchemas() == null) {
+        return;
+      }
+      for (Schema<?> schema : openApi.getComponents().getSchemas().values()) {
+        if (schema.getProperties() == null) {
+          continue;
+        }
+        for (Schema<?> property : schema.getProperties().values()) {
+          if (property.getAdditionalProperties() instanceof Schema<?> values
+              && values.getProperties() == null
+              && values.get$ref() == null
+              && values.getTypes() != null
+              && values.getTypes().equals(Set.of("object"))) {
+            property.setAdditionalProperties(true);
+          }
+        }
+      }
+    };
+  }
+
   /** The optional Idempotency-Key header of every POST of the authenticated API. */
   @Bean
   OpenApiCustomizer idempotencyKeyHeader() {

@@ -30,6 +30,7 @@ class CanvasValidationTest extends ApiTest {
     }
     return Stream.of(
         Arguments.of("unknown node type", single("teleport", Map.of()), "nodes.n1.type"),
+        Arguments.of("no node type", single(null, Map.of()), "nodes.n1.type"),
         Arguments.of(
             "number of wrong type",
             single("delay", Map.of("delayDays", "two")),

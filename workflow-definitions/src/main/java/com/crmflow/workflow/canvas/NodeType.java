@@ -36,7 +36,7 @@ public record NodeType(String value, boolean trigger) {
 
   /** Whether nodes of the type of this name start a flow. */
   public static boolean isTrigger(String value) {
-    return TRIGGERS.contains(value);
+    return value != null && TRIGGERS.contains(value);
   }
 
   /** The names of the types that start a flow. */

@@ -28,6 +28,7 @@ class NodeExecutorsTest {
       NodeType type = executor.type();
       assertThat(NodeExecutors.of(type)).isSameAs(executor);
       assertThat(NodeType.isTrigger(name)).as(name).isEqualTo(type.isTrigger());
+      assertThat(NodeType.isTrigger(null)).as("a node without a type").isFalse();
       assertThat(executor).as(name).isNotNull();
       assertThat(executor.type()).isEqualTo(type);
       assertThat(executor.descriptor().type()).isEqualTo(type);
