@@ -6,6 +6,7 @@ import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
@@ -57,6 +58,8 @@ class EnrollmentService {
   private final WorkflowClient temporal;
   private final TransactionTemplate transaction;
 
+  private final NodeTypes nodeTypes;
+
   EnrollmentService(
       EnrollmentRepository enrollments,
       SequenceRepository sequences,
@@ -68,7 +71,9 @@ class EnrollmentService {
       EventOutbox events,
       WorkflowClient temporal,
       TransactionTemplate transaction,
-      LinkedTraces traces) {
+      LinkedTraces traces,
+      NodeTypes nodeTypes) {
+    this.nodeTypes = nodeTypes;
     this.traces = traces;
     this.enrollments = enrollments;
     this.sequences = sequences;
@@ -104,7 +109,7 @@ class EnrollmentService {
             .version(tenantId, sequence.id(), sequence.currentVersion())
             .orElseThrow()
             .toCanvas();
-    FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence");
+    FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
     String firstStep = firstStep(canvas);
     UUID newRunId = UUID.randomUUID();
     AutomationRun[] started = new AutomationRun[1];

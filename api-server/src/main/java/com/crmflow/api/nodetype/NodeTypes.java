@@ -1,5 +1,6 @@
 package com.crmflow.api.nodetype;
 
+import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -9,10 +10,12 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The node types of this service: the built-in ones and every {@link NodeExecutor} bean, so that a
- * node type is one class (its executor with its descriptor). The canvas rules, the secrets, the
- * scope check, the linear builder, the OpenAPI document, the flow generator and {@code GET
- * /api/v1/node-types} read them from here.
+ * The node types of this service's API: the built-in ones and every {@link NodeExecutor} bean, so
+ * that a node type is one class (its executor with its descriptor). The canvas rules, the scope
+ * checks (saving, activating, enrolling, retrying), the linear builder, the OpenAPI document and
+ * {@code GET /api/v1/node-types} read them from here. The worker runs the built-in types ({@link
+ * NodeExecutors}), and the secrets' sealing and masking know those: a type with secret fields is
+ * built in, and a bean that declares one is refused at start.
  */
 @Component
 public class NodeTypes implements NodeCatalog {
@@ -21,7 +24,21 @@ public class NodeTypes implements NodeCatalog {
 
   NodeTypes(List<NodeExecutor> beans) {
     List<NodeExecutor> all = new ArrayList<>(NodeExecutors.builtIn());
-    all.addAll(beans);
+    for (NodeExecutor bean : beans) {
+      boolean builtIn = NodeExecutors.catalog().find(bean.type().value()).isPresent();
+      if (!builtIn
+          && bean.descriptor().fields().stream()
+              .anyMatch(field -> field.secret() != ConfigField.Secret.NONE)) {
+        throw new IllegalStateException(
+            "node type "
+                + bean.type().value()
+                + " declares secret fields: such a type is built in (NodeExecutors), whose"
+                + " catalog seals and masks secrets");
+      }
+      if (!builtIn) {
+        all.add(bean);
+      }
+    }
     this.catalog = NodeCatalog.of(all);
   }
 

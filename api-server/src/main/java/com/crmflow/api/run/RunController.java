@@ -5,6 +5,7 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
@@ -43,6 +44,8 @@ class RunController {
   private final CanvasRepository canvases;
   private final RunVisibility visibility;
 
+  private final NodeTypes nodeTypes;
+
   RunController(
       RunRepository runs,
       RunStarter starter,
@@ -53,7 +56,9 @@ class RunController {
       TransactionTemplate transaction,
       SequenceRepository sequences,
       CanvasRepository canvases,
-      RunVisibility visibility) {
+      RunVisibility visibility,
+      NodeTypes nodeTypes) {
+    this.nodeTypes = nodeTypes;
     this.visibility = visibility;
     this.sequences = sequences;
     this.canvases = canvases;
@@ -152,7 +157,9 @@ class RunController {
     canvases
         .version(caller.tenantId(), failed.sequenceId(), failed.canvasVersion())
         .ifPresent(
-            version -> FlowScopes.requireHeldBy(caller, version.toCanvas(), "Retrying this run"));
+            version ->
+                FlowScopes.requireHeldBy(
+                    caller, version.toCanvas(), "Retrying this run", nodeTypes));
     String failedNode = retries.startNode(failed);
     int inputBytes = retries.inputBytes(failed, failedNode);
     if (inputBytes > HistoryPayloads.LIMIT_BYTES) {

@@ -83,7 +83,7 @@ class RunVisibility {
           shown.put("output", idsOnly(entry.get("output"), missing));
         }
         if (entry.get("input") != null) {
-          shown.put("input", idsOnly(entry.get("input"), missing));
+          shown.put("input", inputShown(entry.get("input"), missing));
         }
         log.add(shown);
       }
@@ -136,6 +136,23 @@ class RunVisibility {
       }
     }
     return List.copyOf(missing);
+  }
+
+  /**
+   * A node's input for a reader without the records' scopes: its config is the designer's, filled
+   * in with record data under keys the designer chose (a header named {@code status} may carry a
+   * phone number), so it is withheld whole; what the node read shows its ids, as outputs do.
+   */
+  private static Object inputShown(Object input, List<String> missing) {
+    if (!(input instanceof Map<?, ?> map)) {
+      return idsOnly(input, missing);
+    }
+    Map<String, Object> shown = new LinkedHashMap<>();
+    if (map.get("read") != null) {
+      shown.put("read", idsOnly(map.get("read"), missing));
+    }
+    shown.put(WITHHELD, missing);
+    return shown;
   }
 
   /** The ids and mechanics of a value, with {@code withheld} where anything was left out. */

@@ -119,5 +119,9 @@ class NodeLogInputTest extends ApiTest {
     JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run/node_log/2/input");
     assertThat(shown.toString()).doesNotContain("ada.input@example.com");
     assertThat(shown.at("/withheld/0").asString()).isEqualTo("contacts:read");
+    assertThat(shown.has("config"))
+        .as("the config, filled in with record data under the designer's keys, is withheld whole")
+        .isFalse();
+    assertThat(shown.has("read")).isTrue();
   }
 }

@@ -58,9 +58,10 @@ final class CrmActivities {
   /**
    * Calls a crm activity: as a local activity when the run's worker hosts the crm activities and
    * the current workflow task has room for the answer ({@value #CRM_CALLS_LOCAL}, {@link
-   * WorkflowTaskBudget}), else through the crm queue. Both are retried the same way; the crm
-   * activities are idempotent per (run, node) or read only, so a local call run again with its
-   * workflow task changes nothing twice.
+   * WorkflowTaskBudget}), else through the crm queue. Both are retried the same way. The calls made
+   * here read, book once per (run, node), or apply crm_update's patch, which sets the same values
+   * again when run again with its workflow task (a change made in between by someone else is
+   * overwritten, as a retried activity would); an event is emitted only on an actual change.
    *
    * @param arguments the call's arguments, sized for its marker
    */

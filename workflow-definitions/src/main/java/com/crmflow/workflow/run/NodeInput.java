@@ -33,6 +33,11 @@ import java.util.Map;
  * <p>Bounded: a string over {@link #STRING_CHARS} characters keeps its start and says how much was
  * cut, and an input still over {@link #LIMIT_BYTES} of JSON is logged as a note of its size, as an
  * output over {@link HistoryPayloads#LIMIT_BYTES} is.
+ *
+ * <p>Through the crm queue the entries are in history, and their sizes decide how a run's log is
+ * cut into batches and workflow tasks: what this class produces (and what it reads to produce it:
+ * the descriptors' secret fields, the template rendering, the limits here) is part of the
+ * interpreter's commands, so a change to it is an interpreter change, asked with {@code since()}.
  */
 public final class NodeInput {
 
