@@ -25,19 +25,15 @@ public class NodeTypes implements NodeCatalog {
   NodeTypes(List<NodeExecutor> beans) {
     List<NodeExecutor> all = new ArrayList<>(NodeExecutors.builtIn());
     for (NodeExecutor bean : beans) {
-      boolean builtIn = NodeExecutors.catalog().find(bean.type().value()).isPresent();
-      if (!builtIn
-          && bean.descriptor().fields().stream()
-              .anyMatch(field -> field.secret() != ConfigField.Secret.NONE)) {
+      if (bean.descriptor().fields().stream()
+          .anyMatch(field -> field.secret() != ConfigField.Secret.NONE)) {
         throw new IllegalStateException(
             "node type "
                 + bean.type().value()
                 + " declares secret fields: such a type is built in (NodeExecutors), whose"
                 + " catalog seals and masks secrets");
       }
-      if (!builtIn) {
-        all.add(bean);
-      }
+      all.add(bean);
     }
     this.catalog = NodeCatalog.of(all);
   }

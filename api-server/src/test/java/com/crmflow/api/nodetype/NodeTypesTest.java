@@ -1,0 +1,73 @@
+package com.crmflow.api.nodetype;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.NodeRun;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Which executor beans the API takes as node types of its own. */
+class NodeTypesTest {
+
+  @Test
+  void aBeanTypeJoinsTheBuiltInOnes() {
+    NodeTypes types = new NodeTypes(List.of(new AuditStampNode()));
+
+    assertThat(types.names()).contains("audit_stamp").containsAll(NodeExecutors.catalog().names());
+    assertThat(types.stepTypes()).contains("audit_stamp");
+  }
+
+  @Test
+  void aBeanTypeWithASecretFieldIsRefusedAtStart() {
+    // sealing and masking read the built-in catalog: a secret of this type would be kept in clear
+    assertThatThrownBy(() -> new NodeTypes(List.of(new VaultNode())))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("vault_lookup")
+        .hasMessageContaining("secret");
+  }
+
+  @Test
+  void aBeanOfABuiltInTypeIsRefusedAsASecondExecutorOfIt() {
+    NodeExecutor second = NodeExecutors.of(NodeType.DELAY);
+
+    assertThatThrownBy(() -> new NodeTypes(List.of(second)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("delay");
+  }
+
+  /** A test-only node type with a secret field. */
+  static class VaultNode implements NodeExecutor {
+
+    @Override
+    public NodeDescriptor descriptor() {
+      return new NodeDescriptor(
+          new NodeType("vault_lookup", false),
+          "Vault lookup",
+          NodeDescriptor.DATA,
+          "vault",
+          "reads a value from a vault",
+          List.of(ConfigField.text("token", "Token").asRequired().secret(ConfigField.Secret.VALUE)),
+          NodeAccess.writes("task"),
+          List.of());
+    }
+
+    @Override
+    public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+      return Map.of();
+    }
+
+    @Override
+    public boolean waits() {
+      return false;
+    }
+  }
+}
