@@ -6,7 +6,6 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.node.NodeCatalog;
-import com.crmflow.workflow.node.NodeExecutors;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
@@ -49,11 +48,6 @@ public final class FlowScopes {
 
   private FlowScopes() {}
 
-  /** The scopes the canvas's nodes act with, for the built-in node types. */
-  public static Set<Scope> of(Canvas canvas) {
-    return of(canvas, NodeExecutors.catalog());
-  }
-
   /** The scopes the canvas's nodes act with, as their types' descriptors declare. */
   public static Set<Scope> of(Canvas canvas, NodeCatalog catalog) {
     FlowAccess access = FlowAccess.of(canvas, catalog);
@@ -71,13 +65,6 @@ public final class FlowScopes {
    */
   public static Scope readScopeOf(String recordType) {
     return READ.get(recordType);
-  }
-
-  /**
-   * @throws ApiException 403 naming the scopes the caller's key lacks
-   */
-  public static void requireHeldBy(Caller caller, Canvas canvas, String what) {
-    requireHeldBy(caller, canvas, what, NodeExecutors.catalog());
   }
 
   /**

@@ -45,19 +45,6 @@ public record NodeLogEntry(
     this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, null, null);
   }
 
-  public NodeLogEntry(
-      int seq,
-      String nodeId,
-      String nodeType,
-      String status,
-      String startedAt,
-      String completedAt,
-      Map<String, Object> output,
-      String error,
-      String spanId) {
-    this(seq, nodeId, nodeType, status, startedAt, completedAt, output, error, spanId, null);
-  }
-
   /** The same entry, run in that span. */
   public NodeLogEntry withSpanId(String span) {
     return new NodeLogEntry(
