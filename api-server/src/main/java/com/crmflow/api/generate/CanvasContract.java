@@ -1,5 +1,6 @@
 package com.crmflow.api.generate;
 
+import com.crmflow.workflow.node.ConfigCheck;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -113,7 +114,7 @@ final class CanvasContract {
           notes.add("one of: " + String.join(", ", field.options()));
         }
         if (field.min() != null && field.max() != null) {
-          notes.add(plain(field.min()) + "-" + plain(field.max()));
+          notes.add(ConfigCheck.plain(field.min()) + "-" + ConfigCheck.plain(field.max()));
         }
         if (field.template()) {
           notes.add("templates allowed");
@@ -139,10 +140,6 @@ final class CanvasContract {
       out.append('\n');
     }
     return out.toString();
-  }
-
-  private static String plain(double number) {
-    return number == Math.rint(number) ? String.valueOf((long) number) : String.valueOf(number);
   }
 
   private static String load() {

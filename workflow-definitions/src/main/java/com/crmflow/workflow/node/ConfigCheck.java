@@ -71,12 +71,10 @@ public interface ConfigCheck {
   static ConfigCheck numberBetween(Double min, Double max) {
     String range =
         min != null && max != null
-            ? "must be a number from " + Checks.plain(min) + " to " + Checks.plain(max)
+            ? "must be a number from " + plain(min) + " to " + plain(max)
             : min != null
-                ? "must be a number of at least " + Checks.plain(min)
-                : max != null
-                    ? "must be a number of at most " + Checks.plain(max)
-                    : "must be a number";
+                ? "must be a number of at least " + plain(min)
+                : max != null ? "must be a number of at most " + plain(max) : "must be a number";
     return value ->
         value instanceof Number n
                 && (min == null || n.doubleValue() >= min)
@@ -91,6 +89,11 @@ public interface ConfigCheck {
   }
 
   /** The checks' helpers. */
+  /** A limit as a person writes it: 1, not 1.0; 0.5 as it is. */
+  static String plain(double number) {
+    return number == Math.rint(number) ? String.valueOf((long) number) : String.valueOf(number);
+  }
+
   final class Checks {
 
     private static final Pattern TIME = Pattern.compile("^([01][0-9]|2[0-3]):[0-5][0-9]$");
@@ -98,10 +101,6 @@ public interface ConfigCheck {
         new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
     private Checks() {}
-
-    static String plain(double number) {
-      return number == Math.rint(number) ? String.valueOf((long) number) : String.valueOf(number);
-    }
 
     static boolean isInteger(Object value) {
       return value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue());
