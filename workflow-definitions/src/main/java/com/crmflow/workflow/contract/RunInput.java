@@ -59,46 +59,6 @@ public record RunInput(
     Map<String, String> delaysWakeUp,
     List<String> startedWithChanges) {
 
-  /** An input that asks {@code Workflow.getVersion} for every change (no startedWithChanges). */
-  public RunInput(
-      String tenantId,
-      String sequenceId,
-      String runId,
-      int canvasVersion,
-      Canvas canvas,
-      String startNodeId,
-      Map<String, Object> triggerPayload,
-      Map<String, Object> contact,
-      Map<String, Object> priorOutputs,
-      List<String> completedNodeIds,
-      Boolean localActivities,
-      Boolean inlineChains,
-      Boolean triggerLogged,
-      RunResume resume,
-      List<String> alsoStartAt,
-      Map<String, Integer> rerunOrdinals,
-      Map<String, String> delaysWakeUp) {
-    this(
-        tenantId,
-        sequenceId,
-        runId,
-        canvasVersion,
-        canvas,
-        startNodeId,
-        triggerPayload,
-        contact,
-        priorOutputs,
-        completedNodeIds,
-        localActivities,
-        inlineChains,
-        triggerLogged,
-        resume,
-        alsoStartAt,
-        rerunOrdinals,
-        delaysWakeUp,
-        null);
-  }
-
   /** Whether the run was started with the change's new path (see {@code startedWithChanges}). */
   public boolean startedWith(String changeId) {
     return startedWithChanges != null && startedWithChanges.contains(changeId);

@@ -11,7 +11,7 @@ import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.NodeLogEntry;
-import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.run.Canvases;
 import io.temporal.client.WorkflowClient;
@@ -106,24 +106,12 @@ class EnrollmentTimeSkipBench {
                       .build());
       WorkflowClient.start(
           workflow::run,
-          new RunInput(
-              "t",
-              "s",
-              "r" + i,
-              1,
-              canvas,
-              "step1",
-              Map.of("contact_id", "c" + i),
-              null,
-              Map.of(),
-              List.of(),
-              false,
-              true,
-              false,
-              null,
-              null,
-              null,
-              null));
+          RunInputBuilder.run("r" + i, canvas)
+              .tenant("t", "s")
+              .startAt("step1")
+              .payload(Map.of("contact_id", "c" + i))
+              .inlineChains(true)
+              .build());
     }
     double startSeconds = (System.nanoTime() - t0) / 1e9;
     // time skips only while the environment is asked to wait: 5 days of test time covers both

@@ -11,7 +11,7 @@ import com.crmflow.workflow.action.EmailContext;
 import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
 import com.crmflow.workflow.contract.NodeLogEntry;
-import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.run.Canvases;
 import com.crmflow.workflow.run.InMemoryRecorder;
@@ -109,24 +109,13 @@ class EnrollmentWorkflowTest {
                     .build());
     WorkflowClient.start(
         workflow::run,
-        new RunInput(
-            "t",
-            "s",
-            runId,
-            1,
-            Canvases.threeStepSequence(),
-            "step1",
-            Map.of("contact_id", "c-" + runId),
-            Map.of("contact_id", "c-" + runId, "first_name", "Ada"),
-            Map.of(),
-            List.of(),
-            false,
-            true,
-            false,
-            null,
-            null,
-            null,
-            null));
+        RunInputBuilder.run(runId, Canvases.threeStepSequence())
+            .tenant("t", "s")
+            .startAt("step1")
+            .payload(Map.of("contact_id", "c-" + runId))
+            .contact(Map.of("contact_id", "c-" + runId, "first_name", "Ada"))
+            .inlineChains(true)
+            .build());
     return WorkflowStub.fromTyped(workflow);
   }
 

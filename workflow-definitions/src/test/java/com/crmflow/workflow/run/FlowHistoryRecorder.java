@@ -16,7 +16,7 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
-import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleActivities;
@@ -166,9 +166,11 @@ public final class FlowHistoryRecorder {
                 .setWorkflowId(workflowId)
                 .build())
         .run(
-            new RunInput(
-                "t", "s", runId, 1, canvas, "hook", payload, contact, Map.of(), List.of(), false,
-                false, false, null, null, null, null));
+            RunInputBuilder.run(runId, canvas)
+                .tenant("t", "s")
+                .payload(payload)
+                .contact(contact)
+                .build());
     Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
   }
 
@@ -214,24 +216,12 @@ public final class FlowHistoryRecorder {
                   .setWorkflowId(workflowId)
                   .build())
           .run(
-              new RunInput(
-                  "t",
-                  "s",
-                  "r-enrollment",
-                  1,
-                  canvas,
-                  "step1",
-                  Map.of("contact_id", "c"),
-                  Map.of("contact_id", "c", "first_name", "Ada"),
-                  Map.of(),
-                  List.of(),
-                  false,
-                  false,
-                  false,
-                  null,
-                  null,
-                  null,
-                  null));
+              RunInputBuilder.run("r-enrollment", canvas)
+                  .tenant("t", "s")
+                  .startAt("step1")
+                  .payload(Map.of("contact_id", "c"))
+                  .contact(Map.of("contact_id", "c", "first_name", "Ada"))
+                  .build());
       Files.writeString(file, env.getWorkflowClient().fetchHistory(workflowId).toJson(true));
     }
   }

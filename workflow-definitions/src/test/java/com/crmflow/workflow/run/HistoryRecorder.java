@@ -5,6 +5,7 @@ import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunResume;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -16,7 +17,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
@@ -106,24 +106,11 @@ public final class HistoryRecorder {
    */
   private static RunInput sized(
       String name, Canvas canvas, Map<String, Object> payload, boolean local) {
-    return new RunInput(
-        "tenant",
-        "sequence",
-        name,
-        1,
-        canvas,
-        "hook",
-        payload,
-        null,
-        Map.of(),
-        List.of(),
-        local,
-        true,
-        false,
-        null,
-        null,
-        null,
-        null);
+    return RunInputBuilder.run(name, canvas)
+        .payload(payload)
+        .localActivities(local)
+        .inlineChains(true)
+        .build();
   }
 
   /**

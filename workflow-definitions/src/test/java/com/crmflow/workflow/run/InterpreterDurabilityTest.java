@@ -10,6 +10,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
@@ -94,24 +95,11 @@ class InterpreterDurabilityTest {
 
   private static RunInput input(
       String runId, Canvas canvas, Map<String, Object> payload, String activities, String chains) {
-    return new RunInput(
-        "tenant",
-        "sequence",
-        runId,
-        1,
-        canvas,
-        "hook",
-        payload,
-        null,
-        Map.of(),
-        List.of(),
-        activities.equals("local"),
-        chains.equals("inline"),
-        false,
-        null,
-        null,
-        null,
-        null);
+    return RunInputBuilder.run(runId, canvas)
+        .payload(payload)
+        .localActivities(activities.equals("local"))
+        .inlineChains(chains.equals("inline"))
+        .build();
   }
 
   private AutomationRunWorkflow stub(WorkflowClient client, String runId) {
@@ -167,24 +155,7 @@ class InterpreterDurabilityTest {
 
   /** The input with where a lost workflow's run stood (as api-server reads it from the log). */
   private static RunInput resumed(RunInput input, RunResume resume) {
-    return new RunInput(
-        input.tenantId(),
-        input.sequenceId(),
-        input.runId(),
-        input.canvasVersion(),
-        input.canvas(),
-        input.startNodeId(),
-        input.triggerPayload(),
-        input.contact(),
-        input.priorOutputs(),
-        input.completedNodeIds(),
-        input.localActivities(),
-        input.inlineChains(),
-        input.triggerLogged(),
-        resume,
-        null,
-        null,
-        null);
+    return RunInputBuilder.from(input).resume(resume).build();
   }
 
   /** Runs callWaitCall as a resumed run and waits for its result. */
@@ -343,25 +314,7 @@ class InterpreterDurabilityTest {
                 Canvases.node(
                     "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
             List.of(Canvases.edge("hook", "call")));
-    RunInput logged =
-        new RunInput(
-            "tenant",
-            "sequence",
-            "r4",
-            1,
-            canvas,
-            "hook",
-            Map.of(),
-            null,
-            Map.of(),
-            List.of(),
-            true,
-            true,
-            true,
-            null,
-            null,
-            null,
-            null);
+    RunInput logged = RunInputBuilder.run("r4", canvas).embedded().build();
 
     RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
 
@@ -551,24 +504,12 @@ class InterpreterDurabilityTest {
   private static RunInput retryOfWait(
       String runId, String wakeUp, String activities, String chains) {
     RunInput first = input(runId, Canvases.threeDayWait(), Map.of("id", "x"), activities, chains);
-    return new RunInput(
-        first.tenantId(),
-        first.sequenceId(),
-        runId,
-        first.canvasVersion(),
-        first.canvas(),
-        "wait",
-        first.triggerPayload(),
-        null,
-        Map.of("webhook_trigger_1", Map.of()),
-        List.of("hook"),
-        first.localActivities(),
-        first.inlineChains(),
-        false,
-        null,
-        null,
-        Map.of("wait", 1),
-        Map.of("wait", wakeUp));
+    return RunInputBuilder.from(first)
+        .startAt("wait")
+        .after(Map.of("webhook_trigger_1", Map.of()), List.of("hook"))
+        .rerunOrdinals(Map.of("wait", 1))
+        .delaysWakeUp(Map.of("wait", wakeUp))
+        .build();
   }
 
   @ParameterizedTest(name = "{0} activities, {1}")
