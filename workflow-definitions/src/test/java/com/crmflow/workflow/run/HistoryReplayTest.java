@@ -2,11 +2,16 @@ package com.crmflow.workflow.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.converter.GlobalDataConverter;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +19,9 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -25,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * with local activities: every node type the engine ran then, timers, parallel branches with a
  * join, a skipped branch, activity retries; a run resumed mid-graph; a run whose failure cut the
  * delay beside it short; runs near Temporal's size limits, one per version that keeps them under; a
- * distributed run whose entries carry their input) and {@link FlowHistoryRecorder} (an enrollment,
- * a schedule across a DST change, a webhook delivery with retries, a run through email,
- * chat_message, crm_update and create_record).
+ * distributed run whose entries carry their input), {@link FlowHistoryRecorder} (an enrollment, a
+ * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
+ * crm_update and create_record) and {@link TourHistoryRecorder} (the README's tour on the embedded
+ * defaults, with its crm calls through the crm queue and as local activities).
  */
 class HistoryReplayTest {
 
@@ -69,7 +77,9 @@ class HistoryReplayTest {
             "large-remote-sized-recording.json.gz",
             "large-remote-activity-inputs-fit.json.gz",
             "large-remote-recordings-per-task.json.gz",
-            "remote-node-input.json");
+            "remote-node-input.json",
+            "local-tour-crm-queue.json",
+            "local-tour-crm-calls-local.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -111,9 +121,82 @@ class HistoryReplayTest {
         .contains(
             "\"input\":{\"config\":{\"url\":\"https://example.com/b/7\",\"method\":\"POST\"},"
                 + "\"read\":{\"http_request_1.body.id\":7}}");
+    // the tour's crm calls: through the crm queue without the marker, local activities with it, the
+    // send an activity of the integrations queue on both paths
+    assertThat(activityTypes(dir.resolve("local-tour-crm-queue.json")))
+        .containsExactly("crm_update", "email_context", "email", "record_email");
+    assertThat(markerPayloads(dir.resolve("local-tour-crm-queue.json")))
+        .doesNotContain("crm-calls-local");
+    assertThat(activityTypes(dir.resolve("local-tour-crm-calls-local.json")))
+        .containsExactly("email");
+    assertThat(markerPayloads(dir.resolve("local-tour-crm-calls-local.json")))
+        .contains("\"crm-calls-local\"", "\"crm_update\"", "\"email_context\"", "\"record_email\"");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
+  }
+
+  /**
+   * A run's input is the JSON the recorded histories start with: the same fields in the same order,
+   * nulls written, the same values (the maps' own order aside: {@code Map.of} has none). A field
+   * renamed, moved or left out when null would change the payloads of runs in flight.
+   */
+  @Test
+  void aRunInputIsTheJsonTheRecordedHistoriesStartWith() throws Exception {
+    Path dir = Path.of(HistoryReplayTest.class.getResource("/histories").toURI());
+    RunInput remote =
+        RunInputBuilder.run("remote-node-input", Canvases.callWaitCall())
+            .payload(Map.of("plan", "pro"))
+            .inlineChains(true)
+            .build();
+    assertSameJson(json(remote), startInput(dir.resolve("remote-node-input.json")));
+    // recorded before crm-calls-local, with the changes its starter listed then
+    RunInput tour =
+        TourHistoryRecorder.input(
+            "local-tour-crm-queue",
+            List.of(
+                "batched-recording",
+                "side-effect-nodes",
+                "failure-settles-branches",
+                "flush-ended-branches",
+                "sized-recording",
+                "answers-per-task",
+                "activity-inputs-fit",
+                "recordings-per-task",
+                "inputs-per-task",
+                "status-search-attribute",
+                "failure-cuts-delays",
+                "book-unknown-email",
+                "template-reads-contact-and-trigger"));
+    assertSameJson(json(tour), startInput(dir.resolve("local-tour-crm-queue.json")));
+  }
+
+  private static void assertSameJson(String actual, String recorded) throws IOException {
+    ObjectMapper mapper = new ObjectMapper();
+    JsonNode actualTree = mapper.readTree(actual);
+    JsonNode recordedTree = mapper.readTree(recorded);
+    assertThat(actualTree).isEqualTo(recordedTree);
+    List<String> recordedFields = new ArrayList<>();
+    recordedTree.fieldNames().forEachRemaining(recordedFields::add);
+    List<String> actualFields = new ArrayList<>();
+    actualTree.fieldNames().forEachRemaining(actualFields::add);
+    assertThat(actualFields).hasSize(18).containsExactlyElementsOf(recordedFields);
+  }
+
+  private static String json(Object value) {
+    return GlobalDataConverter.get().toPayload(value).orElseThrow().getData().toStringUtf8();
+  }
+
+  /** The input of a history's start, as JSON. */
+  private static String startInput(Path history) throws IOException {
+    return WorkflowExecutionHistory.fromJson(read(history))
+        .getEvents()
+        .get(0)
+        .getWorkflowExecutionStartedEventAttributes()
+        .getInput()
+        .getPayloads(0)
+        .getData()
+        .toStringUtf8();
   }
 
   /** The payloads of a history's markers (local activities, versions) as text. */
@@ -131,6 +214,14 @@ class HistoryReplayTest {
                       .forEach(payload -> text.append(payload.getData().toStringUtf8())));
     }
     return text.toString();
+  }
+
+  /** The types of a history's activities (not local ones), in the order they were scheduled. */
+  private static List<String> activityTypes(Path history) throws IOException {
+    return WorkflowExecutionHistory.fromJson(read(history)).getEvents().stream()
+        .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+        .map(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName())
+        .toList();
   }
 
   /** The inputs of a history's activities as text. */
