@@ -4,6 +4,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.ACTIVITY_INPUTS_FIT;
 import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.STATUS_SEARCH_ATTRIBUTE;
 
@@ -278,7 +279,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
         recording.record(
             new NodeLogEntry(
                 seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null),
-            NodeInput.of(node, atStart, scope));
+            inputOf(node, atStart));
       }
       if (executor.waits()) {
         recording.flush();
@@ -289,7 +290,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       scope.put(type + "_" + ordinal, reason);
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
-          NodeInput.of(node, atStart, scope));
+          inputOf(node, atStart));
       if (!(skipped instanceof NodeCut)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
@@ -299,7 +300,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       String message = message(e);
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message),
-          NodeInput.of(node, atStart, scope));
+          inputOf(node, atStart));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
         scope.put(type + "_" + ordinal, Map.of("error", message));
         follow(node, edge -> true, ready);
@@ -321,9 +322,28 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
               now(),
               loggedOutput(node, output),
               null),
-          NodeInput.of(node, atStart, scope));
+          inputOf(node, atStart));
     }
     followCompleted(node, output, ready);
+  }
+
+  /**
+   * What the node ran with ({@link NodeInput}) for its log entry, or null when entries carry no
+   * input (a trigger's, or a run's without {@value InterpreterChanges#NODE_INPUT}). A node other
+   * than an email is shown with the contact it started with; a run without {@value
+   * #NODE_INPUT_CONTACT} shows the contact as it is now, which differs only when an email beside
+   * the node read it afresh while the node ran, and is asked only then and only where the entries
+   * are in history.
+   */
+  private Map<String, Object> inputOf(CanvasNode node, Map<String, Object> atStart) {
+    if (NodeType.isTrigger(node.type()) || !recording.logsInput()) {
+      return null;
+    }
+    boolean contactAsStarted =
+        !NodeInput.contactChangedBeside(node, atStart, scope)
+            || !recording.recordsThroughHistory()
+            || since(NODE_INPUT_CONTACT);
+    return NodeInput.of(node, atStart, scope, contactAsStarted);
   }
 
   /**

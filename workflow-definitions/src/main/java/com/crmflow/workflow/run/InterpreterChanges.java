@@ -98,6 +98,17 @@ public final class InterpreterChanges {
   static final String NODE_INPUT = "node-input";
 
   /**
+   * A node's input ({@link NodeInput}) shows the run's contact as the node started with it; an
+   * email's shows the contact the email read afresh. A run without this change shows every node
+   * with the contact as it stood when the node's entry was recorded: a node that ran beside an
+   * email which read a changed contact is shown with that one. Through the crm queue the inputs are
+   * in history, so the run asks this version when the two differ (a node other than an email whose
+   * contact changed while it ran); on the embedded defaults they are not, and the run takes this
+   * path without asking.
+   */
+  static final String NODE_INPUT_CONTACT = "node-input-contact";
+
+  /**
    * The interpreter's changes whose new path every run started with this code takes: the starter
    * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
    * version marker for them. A new change is asked with {@link #since} and joins this list one

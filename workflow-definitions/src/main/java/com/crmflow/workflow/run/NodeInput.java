@@ -27,8 +27,10 @@ import java.util.Map;
  *       Variables read only inside a secret are not listed.
  * </ul>
  *
- * <p>A node that reads the contact afresh (an email reads it as it is now) is shown with the
- * contact it read. Workflow code: deterministic, free of I/O.
+ * <p>An email reads the contact afresh and is shown with the contact it read; every other node is
+ * shown with the contact it started with, also when an email beside it read a changed contact while
+ * it ran ({@code InterpreterChanges#NODE_INPUT_CONTACT}). Workflow code: deterministic, free of
+ * I/O.
  *
  * <p>Bounded: a string over {@link #STRING_CHARS} characters keeps its start and says how much was
  * cut, and an input still over {@link #LIMIT_BYTES} of JSON is logged as a note of its size, as an
@@ -58,18 +60,36 @@ public final class NodeInput {
   }
 
   /**
+   * Whether the run's contact changed while a node other than an email ran: an email beside it read
+   * the contact afresh. Only then does {@code contactAsStarted} of {@link #of} make a difference.
+   */
+  static boolean contactChangedBeside(
+      CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
+    return !NodeType.EMAIL.value().equals(node.type())
+        && !NodeType.isTrigger(node.type())
+        && now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT);
+  }
+
+  /**
    * The input of the node, or null for a trigger.
    *
    * @param atStart the variables when it started ({@link #variablesAtStart})
    * @param now the variables now, after it ran
+   * @param contactAsStarted true: a node other than an email is shown with the contact it started
+   *     with; false ({@code InterpreterChanges#NODE_INPUT_CONTACT} not taken): every node is shown
+   *     with the contact as it is now
    */
   static Map<String, Object> of(
-      CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
+      CanvasNode node,
+      Map<String, Object> atStart,
+      Map<String, Object> now,
+      boolean contactAsStarted) {
     if (NodeType.isTrigger(node.type())) {
       return null;
     }
     Map<String, Object> seen = atStart;
-    if (now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT)) {
+    boolean rereadsContact = NodeType.EMAIL.value().equals(node.type()) || !contactAsStarted;
+    if (rereadsContact && now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT)) {
       seen = new HashMap<>(atStart);
       seen.put(FlowAccess.CONTACT, now.get(FlowAccess.CONTACT));
     }

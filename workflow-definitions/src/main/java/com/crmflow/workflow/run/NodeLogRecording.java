@@ -105,19 +105,26 @@ final class NodeLogRecording {
   }
 
   /**
-   * Records the entry with what the node ran with ({@value InterpreterChanges#NODE_INPUT}), under
+   * Whether entries carry what their node ran with ({@value InterpreterChanges#NODE_INPUT}): asked
+   * at the first entry that has an input, and remembered.
+   */
+  boolean logsInput() {
+    if (logsInput == null) {
+      logsInput = !recordsThroughHistory() || changes.since(NODE_INPUT);
+    }
+    return logsInput;
+  }
+
+  /**
+   * Records the entry with what the node ran with (null: nothing, see {@link #logsInput}), under
    * the span of the activity that did the node's work, else the workflow task's.
    */
   void record(NodeLogEntry ran, Map<String, Object> ranWith) {
-    if (ranWith != null && logsInput == null) {
-      logsInput = !recordsThroughHistory() || changes.since(NODE_INPUT);
-    }
     // sizes are counted without the span id (HistoryPayloads.entryBytes): a run under way when
     // entries began to carry it decides the same on replay
     String span = activitySpans.getOrDefault(ran.nodeId(), taskSpan);
     NodeLogEntry spanned = span == null ? ran : ran.withSpanId(span);
-    NodeLogEntry entry =
-        ranWith != null && Boolean.TRUE.equals(logsInput) ? spanned.withInput(ranWith) : spanned;
+    NodeLogEntry entry = ranWith != null ? spanned.withInput(ranWith) : spanned;
     NodeLogEntry recorded =
         recordsThroughHistory()
                 && HistoryPayloads.overLimit(entry)
@@ -176,7 +183,7 @@ final class NodeLogRecording {
    * The recorder's activities carry their entries in history when they go through the crm queue; as
    * local activities they do not (see {@link #LOCAL_RECORDING}).
    */
-  private boolean recordsThroughHistory() {
+  boolean recordsThroughHistory() {
     return !input.runsLocalActivities();
   }
 

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * distributed run whose entries carry their input), {@link FlowHistoryRecorder} (an enrollment, a
  * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
  * crm_update and create_record) and {@link TourHistoryRecorder} (the README's tour on the embedded
- * defaults, with its crm calls through the crm queue and as local activities).
+ * defaults, with its crm calls through the crm queue and as local activities) and {@link
+ * ContactReadBesideTest} (a chat beside an email that reads a changed contact).
  */
 class HistoryReplayTest {
 
@@ -79,7 +80,9 @@ class HistoryReplayTest {
             "large-remote-recordings-per-task.json.gz",
             "remote-node-input.json",
             "local-tour-crm-queue.json",
-            "local-tour-crm-calls-local.json");
+            "local-tour-crm-calls-local.json",
+            "remote-contact-read-beside.json",
+            "remote-contact-read-beside-as-ran.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -131,6 +134,16 @@ class HistoryReplayTest {
         .containsExactly("email");
     assertThat(markerPayloads(dir.resolve("local-tour-crm-calls-local.json")))
         .contains("\"crm-calls-local\"", "\"crm_update\"", "\"email_context\"", "\"record_email\"");
+    // a chat beside an email that read a changed contact: shown with the contact as it was at the
+    // entry's recording without the change, with the one it ran with since
+    assertThat(markerPayloads(dir.resolve("remote-contact-read-beside.json")))
+        .doesNotContain("node-input-contact");
+    assertThat(activityInputs(dir.resolve("remote-contact-read-beside.json")))
+        .contains("\"messageTemplate\":\"For new@example.com\"");
+    assertThat(markerPayloads(dir.resolve("remote-contact-read-beside-as-ran.json")))
+        .contains("\"node-input-contact\"");
+    assertThat(activityInputs(dir.resolve("remote-contact-read-beside-as-ran.json")))
+        .contains("\"messageTemplate\":\"For old@example.com\"");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

@@ -46,7 +46,7 @@ class NodeInputTest {
                 "{\"name\": \"{{trigger.name}}\", \"missing\": \"{{trigger.nope}}\"}"));
     Map<String, Object> scope = scope();
 
-    Map<String, Object> input = NodeInput.of(call, NodeInput.variablesAtStart(scope), scope);
+    Map<String, Object> input = NodeInput.of(call, NodeInput.variablesAtStart(scope), scope, true);
 
     assertThat(input.get("config"))
         .isEqualTo(
@@ -78,9 +78,27 @@ class NodeInputTest {
     scope.put("contact", Map.of("email", "new@example.com"));
     scope.put("http_request_2", Map.of("late", true));
 
-    Map<String, Object> input = NodeInput.of(email, atStart, scope);
+    Map<String, Object> input = NodeInput.of(email, atStart, scope, true);
 
     assertThat(input.get("config")).isEqualTo(Map.of("subject", "Hi new@example.com "));
+  }
+
+  @Test
+  void aNodeBesideAnEmailThatReadTheContactAfreshShowsTheContactItStartedWith() {
+    CanvasNode say = node("chat_message", Map.of("messageTemplate", "For {{contact.email}}"));
+    Map<String, Object> scope = scope();
+    Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
+    scope.put("contact", Map.of("email", "new@example.com"));
+
+    assertThat(NodeInput.contactChangedBeside(say, atStart, scope)).isTrue();
+    assertThat(NodeInput.of(say, atStart, scope, true).get("config"))
+        .isEqualTo(Map.of("messageTemplate", "For ada@example.com"));
+    // a run without the change shows the contact as it is now
+    assertThat(NodeInput.of(say, atStart, scope, false).get("config"))
+        .isEqualTo(Map.of("messageTemplate", "For new@example.com"));
+    CanvasNode email = node("email", Map.of("subject", "Hi {{contact.email}}"));
+    assertThat(NodeInput.contactChangedBeside(email, atStart, scope)).isFalse();
+    assertThat(NodeInput.contactChangedBeside(say, atStart, atStart)).isFalse();
   }
 
   @Test
@@ -96,7 +114,8 @@ class NodeInputTest {
                     "source", "http_request_1.body.items", "field", "x", "operator", "is_empty")));
     Map<String, Object> scope = scope();
 
-    Map<String, Object> input = NodeInput.of(filter, NodeInput.variablesAtStart(scope), scope);
+    Map<String, Object> input =
+        NodeInput.of(filter, NodeInput.variablesAtStart(scope), scope, true);
 
     assertThat(input.get("read")).isEqualTo(Map.of("http_request_1.body.items", List.of(1, 2)));
   }
@@ -108,7 +127,8 @@ class NodeInputTest {
             NodeInput.of(
                 node("webhook_trigger", Map.of("secretToken", "t")),
                 NodeInput.variablesAtStart(scope),
-                scope))
+                scope,
+                true))
         .isNull();
   }
 
@@ -120,7 +140,8 @@ class NodeInputTest {
         NodeInput.of(
             node("email", Map.of("subject", "{{trigger.big}}")),
             NodeInput.variablesAtStart(scope),
-            scope);
+            scope,
+            true);
 
     @SuppressWarnings("unchecked")
     String subject = (String) ((Map<String, Object>) input.get("config")).get("subject");
