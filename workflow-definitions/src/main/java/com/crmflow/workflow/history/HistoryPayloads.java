@@ -45,10 +45,10 @@ public final class HistoryPayloads {
   }
 
   /**
-   * The size the run's decisions count for log entries: as written, without their span ids. A span
-   * id is new data on the entry that runs already under way did not carry when they made these
-   * decisions, so counting it could cut a batch or a workflow task differently on replay; at 30
-   * bytes an entry it is within the limits' margins.
+   * The size the run's decisions count for log entries: as written, without their span ids. Runs
+   * whose history holds entries without span ids made these decisions without them, so counting the
+   * span id could cut a batch or a workflow task differently on replay; at 30 bytes an entry it is
+   * within the limits' margins.
    */
   public static int entryBytes(List<NodeLogEntry> entries) {
     return bytes(entries.stream().map(entry -> entry.withSpanId(null)).toList());

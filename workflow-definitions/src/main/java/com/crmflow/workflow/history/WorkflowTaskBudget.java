@@ -155,7 +155,7 @@ public final class WorkflowTaskBudget {
     newTask();
   }
 
-  /** What tasks handed in carried no longer counts (the length is read at each task's start). */
+  /** What handed-in tasks carried stops counting (the length is read at each task's start). */
   private void newTask() {
     long length = Workflow.getInfo().getHistoryLength();
     if (length != task) {

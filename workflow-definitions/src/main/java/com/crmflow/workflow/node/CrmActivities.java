@@ -18,11 +18,12 @@ import java.util.function.Function;
 final class CrmActivities {
 
   /**
-   * Before this version crm_update and the email node's reads and booking were activities of the
-   * crm queue, each a workflow task of its own. Now, in a run with local activities ({@code
-   * RunInput#localActivities}), they run as local activities in the workflow task that reaches them
-   * ({@link #call}). The email's send stays an activity of the integrations queue: a local activity
-   * runs again when its workflow task fails, and a message never goes out twice.
+   * In a run with local activities ({@code RunInput#localActivities}) and this change, crm_update
+   * and the email node's reads and booking run as local activities in the workflow task that
+   * reaches them ({@link #call}); in a run without it they are activities of the crm queue, each a
+   * workflow task of its own. The email's send is an activity of the integrations queue on both
+   * paths: a local activity runs again when its workflow task fails, and a message never goes out
+   * twice.
    */
   static final String CRM_CALLS_LOCAL = "crm-calls-local";
 

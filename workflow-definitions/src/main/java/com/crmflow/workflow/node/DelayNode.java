@@ -23,9 +23,9 @@ import java.util.Map;
 final class DelayNode implements NodeExecutor {
 
   /**
-   * Before this version a delay waited its full length when another branch failed the run; with
-   * inline chains the run then ended only when the delay was over (a day later, for a day's delay).
-   * Now the failure cuts the delay short: it is logged skipped and the run ends at once.
+   * In a run with this change a failure in another branch cuts the delay short: it is logged
+   * skipped and the run ends at once. In a run without it the delay waits its full length, and with
+   * inline chains the run ends only when the delay is over (a day later, for a day's delay).
    */
   static final String FAILURE_CUTS_DELAYS = "failure-cuts-delays";
 
@@ -89,7 +89,7 @@ final class DelayNode implements NodeExecutor {
       if (cutByFailure) {
         Workflow.await(() -> timer.isCompleted() || run.failed());
         if (!timer.isCompleted()) {
-          // from failure-settles-branches on, its retry wakes when it would have
+          // with failure-settles-branches, its retry wakes when it would have
           throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
         }
       }

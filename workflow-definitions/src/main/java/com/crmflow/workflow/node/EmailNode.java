@@ -35,10 +35,16 @@ import java.util.Map;
  */
 final class EmailNode implements NodeExecutor {
 
-  /** Before this version an email whose outcome is unknown was not booked. */
+  /**
+   * A run with this change books an email whose outcome is unknown (status unknown); a run without
+   * it does not book it.
+   */
   static final String BOOK_UNKNOWN_EMAIL = "book-unknown-email";
 
-  /** Before this version a template rendered against the whole run scope. */
+  /**
+   * In a run with this change a stored template renders against {@code contact} and {@code trigger}
+   * only; in a run without it, against the whole run scope.
+   */
   static final String TEMPLATE_READS_CONTACT_AND_TRIGGER = "template-reads-contact-and-trigger";
 
   @Override

@@ -247,7 +247,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
         });
   }
 
-  /** A branch ended: while others go on, its entries are written now, not with the run's end. */
+  /**
+   * A branch ended: while others go on, its entries are written at once, not with the run's end.
+   */
   private void branchEnded() {
     recording.branchEnded(active);
   }
@@ -347,8 +349,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /**
-   * The run fails with the first failure. From {@value #FAILURE_SETTLES_BRANCHES} on, the failed
-   * node's entry is written at once, since the run may now wait for nodes in flight elsewhere.
+   * The run fails with the first failure. With {@value #FAILURE_SETTLES_BRANCHES} the failed node's
+   * entry is written at once, since the run may then wait for nodes in flight elsewhere.
    */
   private void fail(String reason) {
     if (failure != null) {

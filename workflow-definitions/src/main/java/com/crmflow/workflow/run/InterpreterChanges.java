@@ -18,82 +18,90 @@ import java.util.stream.Stream;
 public final class InterpreterChanges {
 
   /**
-   * Before this version each node log entry was recorded by an activity of its own; since, they are
-   * buffered and written in batches ({@link NodeLogRecording}).
+   * A run with this change buffers its node log entries and writes them in batches ({@link
+   * NodeLogRecording}); a run without it records each entry with an activity of its own.
    */
   static final String BATCHED_RECORDING = "batched-recording";
 
-  /** Before this version email, chat_message, crm_update and create_record failed the run. */
+  /**
+   * A run with this change runs email, chat_message, crm_update and create_record; a run without it
+   * fails at the first of them ("not supported by this version of the engine").
+   */
   static final String SIDE_EFFECT_NODES = "side-effect-nodes";
 
   /**
-   * Before this version a failure ended the run at once: a node in flight in another branch (an
-   * email, a call) was abandoned with no log entry though it may have acted, and the nodes whose
-   * turn came after the failure were not logged at all, so a retry could not find them. Now the
-   * branches settle first: nodes in flight finish and are logged as they ended, no new node starts,
-   * and each node whose turn comes is logged skipped ({@link RunResult#NOT_STARTED_FOR_FAILURE}).
+   * In a run with this change a failure lets the branches settle: nodes in flight finish and are
+   * logged as they ended, no new node starts, and each node whose turn comes is logged skipped
+   * ({@link RunResult#NOT_STARTED_FOR_FAILURE}), so a retry finds it. In a run without it a failure
+   * ends the run at once: a node in flight in another branch (an email, a call) is abandoned with
+   * no log entry though it may have acted, and the nodes whose turn comes after the failure are not
+   * logged.
    */
   static final String FAILURE_SETTLES_BRANCHES = "failure-settles-branches";
 
   /**
-   * Before this version the entries of a branch that ended while another branch waited (a call
-   * beside a day's delay) stayed in the buffer until the run ended: a running run did not show
-   * them. Now a branch that ends while others go on writes them.
+   * In a run with this change a branch that ends while others go on (a call beside a day's delay)
+   * writes its entries as it ends, so the running run shows them; in a run without it they stay in
+   * the buffer to the run's end.
    */
   static final String FLUSH_ENDED_BRANCHES = "flush-ended-branches";
 
   /**
-   * Before this version a recorder activity carried whatever entries were buffered, whatever their
-   * size: on a real server, a batch over its 2 MB payload limit failed the workflow task again and
-   * again and the run never moved. Now (recording through the crm queue) batches stay under {@link
+   * In a run with this change that records through the crm queue, batches stay under {@link
    * HistoryPayloads#BATCH_LIMIT_BYTES} and an output over {@link HistoryPayloads#LIMIT_BYTES} is
-   * logged as a note of its size. A run whose entries are small records no marker.
+   * logged as a note of its size. In a run without it a recorder activity carries whatever entries
+   * are buffered, whatever their size: on a real server a batch over its 2 MB payload limit fails
+   * the workflow task again and again and the run does not move. A run whose entries are small
+   * records no marker.
    */
   static final String SIZED_RECORDING = "sized-recording";
 
   /**
-   * Before this version a local http_request started whatever its task's markers already held: a
-   * chain of large answers took one task's completion over 4 MB and the server terminated the run.
-   * Now a call that finds no room in its task goes through the integrations queue ({@link
-   * WorkflowTaskBudget}).
+   * In a run with this change a local http_request that finds no room for its answer in its
+   * workflow task goes through the integrations queue ({@link WorkflowTaskBudget}). In a run
+   * without it a local call starts whatever its task's markers already hold: a chain of large
+   * answers takes one task's completion over 4 MB and the server terminates the run.
    */
   static final String ANSWERS_PER_TASK = "answers-per-task";
 
   /**
-   * Before this version a node scheduled its activity whatever the size of its input (an email
-   * whose body a template filled with a large answer): over the server's 2 MB payload limit the
-   * workflow task failed on every attempt, and over 4 MB the server terminated the run. Now such a
-   * node fails, saying why ({@link AutomationRunWorkflowImpl#requireFitsInHistory}).
+   * In a run with this change a node whose activity input is too large for history (an email whose
+   * body a template filled with a large answer) fails, saying why ({@link
+   * AutomationRunWorkflowImpl#requireFitsInHistory}). In a run without it the node schedules its
+   * activity whatever the size: over the server's 2 MB payload limit the workflow task fails on
+   * every attempt, and over 4 MB the server terminates the run.
    */
   static final String ACTIVITY_INPUTS_FIT = "activity-inputs-fit";
 
   /**
-   * Before this version the recorder's batches through the crm queue were scheduled whatever their
-   * task already carried: parallel branches that each hand in a large entry when they start waiting
-   * took the task over 4 MB and the server terminated the run. Now they count in {@link
-   * WorkflowTaskBudget}, and a batch with no room waits for the next task.
+   * In a run with this change the recorder's batches through the crm queue count in {@link
+   * WorkflowTaskBudget}, and a batch with no room waits for the next task. In a run without it they
+   * are scheduled whatever their task already carries: parallel branches that each hand in a large
+   * entry when they start waiting take the task over 4 MB and the server terminates the run.
    */
   static final String RECORDINGS_PER_TASK = "recordings-per-task";
 
   /**
-   * Before this version a node scheduled its activity in the current workflow task whatever the
-   * task carried already: three 1.4 MB requests in parallel branches took the task's message over 4
-   * MB and the server terminated the run. Now an input that would take its task over waits for the
-   * next task ({@link WorkflowTaskBudget#schedule}).
+   * In a run with this change an activity input that would take its workflow task over the limit
+   * waits for the next task ({@link WorkflowTaskBudget#schedule}). In a run without it a node
+   * schedules its activity in the current task whatever the task carries already: three 1.4 MB
+   * requests in parallel branches take the task's message over 4 MB and the server terminates the
+   * run.
    */
   static final String INPUTS_PER_TASK = "inputs-per-task";
 
   /**
-   * Before this version a run's end did not show in its search attribute {@code CrmStatus}, which
-   * read "running" for good.
+   * A run with this change sets its search attribute {@code CrmStatus} when it ends; in a run
+   * without it {@code CrmStatus} reads "running" for good.
    */
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /**
-   * Before this version a node's log entry did not show what it ran with. Now each entry carries
-   * its {@link NodeInput}. Through the crm queue the entries are in history, where the input counts
-   * in the sizes that cut batches and workflow tasks, so a run asks this version at its first
-   * entry; recorded as local activities they are not, and the input changes nothing a replay sees.
+   * In a run with this change each node log entry carries its {@link NodeInput}; in a run without
+   * it an entry does not show what the node ran with. Through the crm queue the entries are in
+   * history, where the input counts in the sizes that cut batches and workflow tasks, so a run asks
+   * this version at its first entry; recorded as local activities they are not, and the input
+   * changes nothing a replay sees.
    */
   static final String NODE_INPUT = "node-input";
 
@@ -109,13 +117,14 @@ public final class InterpreterChanges {
   static final String NODE_INPUT_CONTACT = "node-input-contact";
 
   /**
-   * The interpreter's changes whose new path every run started with this code takes: the starter
-   * lists them in the run's input ({@link RunInput#startedWithChanges}), so that a run records no
-   * version marker for them. A new change is asked with {@link #since} and joins this list one
-   * release later, once no worker without it runs: a worker that does not know a change takes the
-   * old path without a marker, and a worker that knows it would replay that history on the new path
-   * if the run's input listed it. Until then {@code Workflow.getVersion} records the marker, and
-   * the SDK passes over a marker that no call asks for once the change is listed.
+   * The interpreter's changes whose path (that of a run with the change) every run started with
+   * this code takes: the starter lists them in the run's input ({@link
+   * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is
+   * asked with {@link #since} and joins this list one release after it ships, once no worker
+   * without it runs: a worker that does not know a change takes the path without it and records no
+   * marker, and a worker that knows it would replay that history on the path with it if the run's
+   * input listed it. While a change is not listed, {@code Workflow.getVersion} records its marker;
+   * once it is listed, the SDK passes over a marker that no call asks for.
    */
   public static final List<String> CHANGES =
       Stream.concat(

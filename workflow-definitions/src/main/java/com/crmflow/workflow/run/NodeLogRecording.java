@@ -170,8 +170,8 @@ final class NodeLogRecording {
   }
 
   /**
-   * A branch ended: while others go on ({@code stillActive} > 0), its entries are written now, not
-   * with the run's end ({@value InterpreterChanges#FLUSH_ENDED_BRANCHES}).
+   * A branch ended: while others go on ({@code stillActive} > 0), its entries are written at once,
+   * not with the run's end ({@value InterpreterChanges#FLUSH_ENDED_BRANCHES}).
    */
   void branchEnded(int stillActive) {
     if (batched && stillActive > 0 && !pending.isEmpty() && changes.since(FLUSH_ENDED_BRANCHES)) {

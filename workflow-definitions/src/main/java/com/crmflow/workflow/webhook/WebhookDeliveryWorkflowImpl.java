@@ -27,7 +27,10 @@ public class WebhookDeliveryWorkflowImpl implements WebhookDeliveryWorkflow {
                   .build())
           .build();
 
-  /** Before this version a delivery's end did not show in its search attribute CrmStatus. */
+  /**
+   * A delivery with this change sets its search attribute CrmStatus when it ends; in a delivery
+   * without it CrmStatus does not show its end.
+   */
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   @Override

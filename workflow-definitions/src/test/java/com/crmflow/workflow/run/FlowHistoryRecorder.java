@@ -44,8 +44,8 @@ import java.util.Map;
  * Records the histories of the enrollment, schedule and webhook-delivery workflows that {@link
  * HistoryReplayTest} replays (files named {@code enrollment-}, {@code schedule-}, {@code
  * delivery-}), and a run through the side-effect nodes ({@code side-effects-}). Run like {@link
- * HistoryRecorder}, with this class as the main class; add new files when behaviour changes on
- * purpose, never rewrite the old ones.
+ * HistoryRecorder}, with this class as the main class; add files when behaviour changes on purpose,
+ * never rewrite recorded ones.
  */
 public final class FlowHistoryRecorder {
 

@@ -22,20 +22,20 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Records the histories that {@link HistoryReplayTest} replays. Run it when the interpreter's
- * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit the new
- * files next to the old ones under a new prefix; never rewrite the old ones. Unprefixed files are
- * version 0 (one recording activity per entry); {@code batched-} files are version 1 of {@value
- * InterpreterChanges#BATCHED_RECORDING}; {@code local-} files are runs with {@link
+ * behaviour changes on purpose (behind a {@code Workflow.getVersion} guard), and commit its files
+ * next to the recorded ones under a prefix of their own; never rewrite recorded ones. Unprefixed
+ * files are version 0 (one recording activity per entry); {@code batched-} files are version 1 of
+ * {@value InterpreterChanges#BATCHED_RECORDING}; {@code local-} files are runs with {@link
  * RunInput#localActivities}, {@link RunInput#inlineChains} and {@link RunInput#triggerLogged} (as
  * api-server starts a trigger's runs on its embedded defaults); {@code resumed-} files are runs
  * given a {@link RunResume} (a run whose workflow an embedded server's restart lost); {@code
  * large-} files, gzipped (they carry outputs of up to 1.7 MB, mostly one repeated letter), are runs
  * near Temporal's size limits; {@code remote-} files are other runs as the distributed profile
- * starts them. It writes today's six: one for each version that keeps a run under those limits
- * ({@value InterpreterChanges#ANSWERS_PER_TASK}, {@value InterpreterChanges#INPUTS_PER_TASK},
- * {@value InterpreterChanges#SIZED_RECORDING}, {@value InterpreterChanges#ACTIVITY_INPUTS_FIT},
- * {@value InterpreterChanges#RECORDINGS_PER_TASK}) and one of {@value
- * InterpreterChanges#NODE_INPUT}; the others came before them:
+ * starts them. It writes six: one for each version that keeps a run under those limits ({@value
+ * InterpreterChanges#ANSWERS_PER_TASK}, {@value InterpreterChanges#INPUTS_PER_TASK}, {@value
+ * InterpreterChanges#SIZED_RECORDING}, {@value InterpreterChanges#ACTIVITY_INPUTS_FIT}, {@value
+ * InterpreterChanges#RECORDINGS_PER_TASK}) and one of {@value InterpreterChanges#NODE_INPUT}; the
+ * others came before them:
  *
  * <pre>
  * ./mvnw -pl workflow-definitions test-compile dependency:build-classpath -Dmdep.outputFile=cp.txt

@@ -134,8 +134,8 @@ class HistoryReplayTest {
         .containsExactly("email");
     assertThat(markerPayloads(dir.resolve("local-tour-crm-calls-local.json")))
         .contains("\"crm-calls-local\"", "\"crm_update\"", "\"email_context\"", "\"record_email\"");
-    // a chat beside an email that read a changed contact: shown with the contact as it was at the
-    // entry's recording without the change, with the one it ran with since
+    // a chat beside an email that read a changed contact: without node-input-contact its entry
+    // shows the contact as it stood when the entry was recorded; with it, the contact it ran with
     assertThat(markerPayloads(dir.resolve("remote-contact-read-beside.json")))
         .doesNotContain("node-input-contact");
     assertThat(activityInputs(dir.resolve("remote-contact-read-beside.json")))

@@ -85,7 +85,7 @@ class InterpreterDurabilityTest {
     return NodeLogEntry.timestamp(Instant.ofEpochMilli(env.currentTimeMillis()).plus(left));
   }
 
-  /** How api-server starts runs: embedded (local, inline), distributed, and runs of old builds. */
+  /** How runs are started: embedded (local, inline), distributed, and without inline chains. */
   private static final String PLACEMENTS =
       """
       local, inline
@@ -365,8 +365,8 @@ class InterpreterDurabilityTest {
 
     assertThat(result.status()).isEqualTo("failed");
     assertThat(result.error()).isEqualTo("node bad (http_request) failed: HTTP 404 from peer");
-    // the day's delay did not hold the failed run (with the old code this call waits a day, and
-    // the class's 60 s timeout fails the test): no timer fired, hardly any time went by
+    // the day's delay did not hold the failed run (without failure-cuts-delays this call waits a
+    // day, and the class's 60 s timeout fails the test): no timer fired, hardly any time went by
     assertThat(env.currentTimeMillis() - started).isLessThan(Duration.ofHours(1).toMillis());
     assertThat(
             env.getWorkflowClient()
@@ -649,8 +649,8 @@ class InterpreterDurabilityTest {
   /**
    * On the embedded defaults a chain of calls runs in one workflow task, and the task is handed in
    * as one message with the marker of every local activity in it, which a server takes only up to 4
-   * MB: six answers of 900 kB made 5.4 MB and the server terminated the run. A call that finds no
-   * room for its answer in the task now goes through the integrations queue.
+   * MB: six answers of 900 kB make 5.4 MB, and the server terminates the run. A call that finds no
+   * room for its answer in the task goes through the integrations queue.
    */
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
@@ -795,8 +795,8 @@ class InterpreterDurabilityTest {
 
   /**
    * Parallel branches that each start waiting hand their log entries to the recorder in the same
-   * task; through the crm queue the entries are in the recorder's inputs, and six of 700 kB took
-   * the task over 4 MB. The recorder's batches now count in the task's budget.
+   * task; through the crm queue the entries are in the recorder's inputs, and six of 700 kB take
+   * the task over 4 MB. The recorder's batches count in the task's budget.
    */
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
