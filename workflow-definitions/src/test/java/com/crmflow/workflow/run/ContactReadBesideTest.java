@@ -169,9 +169,10 @@ class ContactReadBesideTest {
   /**
    * Records the distributed run's history for {@link HistoryReplayTest}: {@code
    * remote-contact-read-beside.json} (the path of a run without {@value
-   * InterpreterChanges#NODE_INPUT_CONTACT}, recorded on the commit before it) and {@code
-   * remote-contact-read-beside-as-ran.json} (with it). Run like {@link HistoryRecorder}, with this
-   * class as the main class and the file's name as the second argument.
+   * InterpreterChanges#NODE_INPUT_CONTACT}, recorded by this class against the interpreter of
+   * 67c1414, the commit before it) and {@code remote-contact-read-beside-as-ran.json} (with it).
+   * Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
+   * second argument.
    */
   public static void main(String[] args) throws Exception {
     Path target =

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * delay beside it short; runs near Temporal's size limits, one per version that keeps them under; a
  * distributed run whose entries carry their input), {@link FlowHistoryRecorder} (an enrollment, a
  * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
- * crm_update and create_record) and {@link TourHistoryRecorder} (the README's tour on the embedded
+ * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
  * defaults, with its crm calls through the crm queue and as local activities) and {@link
  * ContactReadBesideTest} (a chat beside an email that reads a changed contact).
  */
