@@ -7,12 +7,14 @@ import com.crmflow.workflow.node.NodeAccess;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeRun;
+import com.crmflow.workflow.template.TemplateResolver;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A node type that exists only in the tests: one class, registered as a bean, and nothing else
- * edited. It writes tasks, so a flow with it needs tasks:write.
+ * edited. It declares that it writes tasks, so a flow with it needs tasks:write; in a run it
+ * outputs its note with the template variables filled in, in workflow code.
  */
 public class AuditStampNode implements NodeExecutor {
 
@@ -35,7 +37,9 @@ public class AuditStampNode implements NodeExecutor {
 
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
-    return Map.of("stamped", true);
+    String note = node.config("note") instanceof String text ? text : "";
+    String level = node.config("level") instanceof String text ? text : "info";
+    return Map.of("stamped", TemplateResolver.render(note, run.scope()), "level", level);
   }
 
   @Override

@@ -3,6 +3,10 @@ package com.crmflow.api.nodetype;
 import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiClient;
@@ -11,6 +15,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.Import;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +23,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A node type is one class: {@link AuditStampNode}, a bean of the tests only, is in GET
  * /api/v1/node-types (and so in the console's palette and forms), in the canvas rules (its fields'
- * limits and its required field) and in the scope check (it writes tasks), with no other edit.
+ * limits and its required field), in the scope check (it writes tasks) and in the worker, which
+ * runs it, with no other edit.
  */
 @Import(TestNodeTypes.class)
 class NodeTypeFromTestSourceTest extends ApiTest {
@@ -147,6 +153,50 @@ class NodeTypeFromTestSourceTest extends ApiTest {
                 .at("/nodes/1/data/config/note")
                 .asString())
         .isEqualTo("seen");
+  }
+
+  @Test
+  void aRunThroughTheTypeCompletesAndItsNodeLogShowsItsOutput() {
+    TenantClient tenant = newTenant();
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "stamp",
+                    "audit_stamp",
+                    Map.of("note", "seen {{trigger.ref}}", "level", "warn")),
+                node(
+                    "after",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "map",
+                        "mappings",
+                        Map.of("copied", "{{audit_stamp_1.stamped}}")))),
+            List.of(edge("e1", hook, "stamp"), edge("e2", "stamp", "after"))));
+
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("ref", "order-17"));
+    JsonNode run = awaitRun(tenant.api(), runId);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode stamp = run.at("/node_log/1");
+    assertThat(stamp.get("nodeType").asString()).isEqualTo("audit_stamp");
+    assertThat(stamp.get("status").asString()).isEqualTo("completed");
+    assertThat(stamp.at("/output/stamped").asString()).isEqualTo("seen order-17");
+    assertThat(stamp.at("/output/level").asString()).isEqualTo("warn");
+    assertThat(stamp.at("/input/config/note").asString()).isEqualTo("seen order-17");
+    // the nodes after it read its output as they read a built-in type's
+    assertThat(run.at("/node_log/2/output/copied").asString()).isEqualTo("seen order-17");
+    assertThat(
+            jdbc.sql(
+                    "select output->>'stamped' from run_node_log where run_id = :id and node_id = 'stamp'")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .isEqualTo("seen order-17");
   }
 
   private static Map<String, Object> stamped(Map<String, Object> config) {

@@ -11,7 +11,6 @@ import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -19,6 +18,7 @@ import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -67,6 +67,7 @@ import java.util.function.Predicate;
  */
 public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun {
 
+  private final NodeCatalog catalog;
   private RunInput input;
   private InterpreterChanges changes;
   private NodeLogRecording recording;
@@ -80,6 +81,19 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private int active;
   private String failure;
   private boolean branchesSettle;
+
+  /** An interpreter of the built-in node types ({@link NodeExecutors#catalog()}). */
+  public AutomationRunWorkflowImpl() {
+    this(NodeExecutors.catalog());
+  }
+
+  /**
+   * An interpreter of the node types of this catalog. The worker passes one catalog, fixed when it
+   * starts, to every run it hosts: what a node of a type does cannot change during a run.
+   */
+  public AutomationRunWorkflowImpl(NodeCatalog catalog) {
+    this.catalog = catalog;
+  }
 
   @Override
   public RunResult run(RunInput input) {
@@ -278,7 +292,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
         recording.record(
             new NodeLogEntry(
                 seq, node.id(), type, RunResult.RUNNING, startedAt, null, running, null),
-            NodeInput.of(node, atStart, scope));
+            NodeInput.of(catalog, node, atStart, scope));
       }
       if (executor.waits()) {
         recording.flush();
@@ -289,7 +303,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       scope.put(type + "_" + ordinal, reason);
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
-          NodeInput.of(node, atStart, scope));
+          NodeInput.of(catalog, node, atStart, scope));
       if (!(skipped instanceof NodeCut)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
@@ -299,7 +313,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       String message = message(e);
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.FAILED, startedAt, now(), null, message),
-          NodeInput.of(node, atStart, scope));
+          NodeInput.of(catalog, node, atStart, scope));
       if (Boolean.TRUE.equals(node.config("continueOnFailure"))) {
         scope.put(type + "_" + ordinal, Map.of("error", message));
         follow(node, edge -> true, ready);
@@ -309,7 +323,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     }
     scope.put(type + "_" + ordinal, output);
-    boolean loggedOnAcceptance = seq == 1 && NodeType.isTrigger(type) && input.startLogged();
+    boolean loggedOnAcceptance = seq == 1 && catalog.isTrigger(type) && input.startLogged();
     if (!loggedOnAcceptance) {
       recording.record(
           new NodeLogEntry(
@@ -321,7 +335,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
               now(),
               loggedOutput(node, output),
               null),
-          NodeInput.of(node, atStart, scope));
+          NodeInput.of(catalog, node, atStart, scope));
     }
     followCompleted(node, output, ready);
   }
@@ -384,8 +398,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /** The executor of the node's type; an unknown type fails the node. */
-  private static NodeExecutor executor(CanvasNode node) {
-    return NodeExecutors.catalog()
+  private NodeExecutor executor(CanvasNode node) {
+    return catalog
         .find(node.type())
         .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
   }
@@ -494,8 +508,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /** The trigger's output is the payload, already stored on the run: the log does not copy it. */
-  private static Map<String, Object> loggedOutput(CanvasNode node, Map<String, Object> output) {
-    return NodeType.isTrigger(node.type()) ? Map.of() : output;
+  private Map<String, Object> loggedOutput(CanvasNode node, Map<String, Object> output) {
+    return catalog.isTrigger(node.type()) ? Map.of() : output;
   }
 
   private static String message(Exception e) {

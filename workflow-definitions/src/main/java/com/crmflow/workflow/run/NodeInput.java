@@ -4,6 +4,7 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeSecrets;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
@@ -60,12 +61,13 @@ public final class NodeInput {
   /**
    * The input of the node, or null for a trigger.
    *
+   * @param catalog the run's node types (which of them are triggers)
    * @param atStart the variables when it started ({@link #variablesAtStart})
    * @param now the variables now, after it ran
    */
   static Map<String, Object> of(
-      CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
-    if (NodeType.isTrigger(node.type())) {
+      NodeCatalog catalog, CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
+    if (catalog.isTrigger(node.type())) {
       return null;
     }
     Map<String, Object> seen = atStart;

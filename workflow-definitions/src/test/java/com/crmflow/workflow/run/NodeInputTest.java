@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.action.HttpResponseData;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeSecrets;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.HashMap;
@@ -46,7 +47,8 @@ class NodeInputTest {
                 "{\"name\": \"{{trigger.name}}\", \"missing\": \"{{trigger.nope}}\"}"));
     Map<String, Object> scope = scope();
 
-    Map<String, Object> input = NodeInput.of(call, NodeInput.variablesAtStart(scope), scope);
+    Map<String, Object> input =
+        NodeInput.of(NodeExecutors.catalog(), call, NodeInput.variablesAtStart(scope), scope);
 
     assertThat(input.get("config"))
         .isEqualTo(
@@ -78,7 +80,7 @@ class NodeInputTest {
     scope.put("contact", Map.of("email", "new@example.com"));
     scope.put("http_request_2", Map.of("late", true));
 
-    Map<String, Object> input = NodeInput.of(email, atStart, scope);
+    Map<String, Object> input = NodeInput.of(NodeExecutors.catalog(), email, atStart, scope);
 
     assertThat(input.get("config")).isEqualTo(Map.of("subject", "Hi new@example.com "));
   }
@@ -96,7 +98,8 @@ class NodeInputTest {
                     "source", "http_request_1.body.items", "field", "x", "operator", "is_empty")));
     Map<String, Object> scope = scope();
 
-    Map<String, Object> input = NodeInput.of(filter, NodeInput.variablesAtStart(scope), scope);
+    Map<String, Object> input =
+        NodeInput.of(NodeExecutors.catalog(), filter, NodeInput.variablesAtStart(scope), scope);
 
     assertThat(input.get("read")).isEqualTo(Map.of("http_request_1.body.items", List.of(1, 2)));
   }
@@ -106,6 +109,7 @@ class NodeInputTest {
     Map<String, Object> scope = scope();
     assertThat(
             NodeInput.of(
+                NodeExecutors.catalog(),
                 node("webhook_trigger", Map.of("secretToken", "t")),
                 NodeInput.variablesAtStart(scope),
                 scope))
@@ -118,6 +122,7 @@ class NodeInputTest {
     scope.put("trigger", Map.of("big", "é".repeat(5000)));
     Map<String, Object> input =
         NodeInput.of(
+            NodeExecutors.catalog(),
             node("email", Map.of("subject", "{{trigger.big}}")),
             NodeInput.variablesAtStart(scope),
             scope);
