@@ -95,22 +95,22 @@ public final class CanvasOptimizer {
                 node.id()));
       }
     }
-    unreachable(canvas, automation, out);
-    if (canvas.stepCount() > LONG_FLOW && canvas.nodes().stream().noneMatch(branching)) {
-      String first = firstStep(canvas);
+    unreachable(canvas, catalog, out);
+    if (catalog.stepCount(canvas) > LONG_FLOW && canvas.nodes().stream().noneMatch(branching)) {
+      String first = firstStep(canvas, catalog);
       out.add(
           new Suggestion(
               "add_condition",
               "Branch on engagement",
               "This flow has "
-                  + canvas.stepCount()
+                  + catalog.stepCount(canvas)
                   + " steps and no condition; everyone gets every step, even contacts who"
                   + " already replied.",
               "low",
               first));
     }
     if (!automation) {
-      String first = firstStep(canvas);
+      String first = firstStep(canvas, catalog);
       canvas
           .node(first)
           .filter(n -> is(n, NodeType.DELAY))
@@ -191,10 +191,11 @@ public final class CanvasOptimizer {
     }
   }
 
-  private static void unreachable(Canvas canvas, boolean automation, List<Suggestion> out) {
+  private static void unreachable(Canvas canvas, NodeCatalog catalog, List<Suggestion> out) {
+    List<CanvasNode> triggers = catalog.triggers(canvas);
     List<String> starts =
-        !canvas.triggers().isEmpty()
-            ? List.of(canvas.triggers().get(0).id())
+        !triggers.isEmpty()
+            ? List.of(triggers.get(0).id())
             : CanvasRules.roots(canvas).stream().limit(1).toList();
     Set<String> reachable = CanvasRules.reachableFrom(canvas, starts);
     for (CanvasNode node : canvas.nodes()) {
@@ -210,12 +211,13 @@ public final class CanvasOptimizer {
     }
   }
 
-  private static String firstStep(Canvas canvas) {
-    if (!canvas.triggers().isEmpty()) {
-      return canvas.outgoing(canvas.triggers().get(0).id()).stream()
+  private static String firstStep(Canvas canvas, NodeCatalog catalog) {
+    List<CanvasNode> triggers = catalog.triggers(canvas);
+    if (!triggers.isEmpty()) {
+      return canvas.outgoing(triggers.get(0).id()).stream()
           .map(CanvasEdge::target)
           .findFirst()
-          .orElse(canvas.triggers().get(0).id());
+          .orElse(triggers.get(0).id());
     }
     List<String> roots = CanvasRules.roots(canvas);
     return roots.isEmpty() ? canvas.nodes().get(0).id() : roots.get(0);
