@@ -6,6 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.node.NodeExecutors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,7 +187,8 @@ class RealModelServerTest extends ApiTest {
     List<String> problems = new ArrayList<>();
     Canvas draft = LlmFlowGenerator.read(arguments, problems, new ArrayList<>());
     if (draft != null) {
-      FlowGeneration.problems(draft, true).forEach(p -> problems.add(p.message()));
+      FlowGeneration.problems(draft, true, NodeExecutors.catalog())
+          .forEach(p -> problems.add(p.message()));
     }
     return problems;
   }

@@ -8,13 +8,15 @@ import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.template.TemplateResolver;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A node type that exists only in the tests: one class, registered as a bean, and nothing else
- * edited. It declares that it writes tasks, so a flow with it needs tasks:write; in a run it
- * outputs its note with the template variables filled in, in workflow code.
+ * edited. It declares that it writes tasks, so a flow with it needs tasks:write, and that it reads
+ * the record type its {@code about} names; in a run it outputs its note with the template variables
+ * filled in, and the email of the contact it is about, in workflow code.
  */
 public class AuditStampNode implements NodeExecutor {
 
@@ -30,8 +32,10 @@ public class AuditStampNode implements NodeExecutor {
         "files a task that stamps the run for the auditors",
         List.of(
             ConfigField.template("note", "Note").asRequired().maxLength(200).help("what to stamp"),
-            ConfigField.select("level", "Level", List.of("info", "warn"))),
-        NodeAccess.writes("task"),
+            ConfigField.select("level", "Level", List.of("info", "warn")),
+            ConfigField.select("about", "About", List.of("contact"))
+                .help("the record the stamp names, read when set")),
+        new NodeAccess(List.of("{about}"), List.of("task")),
         List.of());
   }
 
@@ -39,7 +43,14 @@ public class AuditStampNode implements NodeExecutor {
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     String note = node.config("note") instanceof String text ? text : "";
     String level = node.config("level") instanceof String text ? text : "info";
-    return Map.of("stamped", TemplateResolver.render(note, run.scope()), "level", level);
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("stamped", TemplateResolver.render(note, run.scope()));
+    output.put("level", level);
+    if ("contact".equals(node.config("about"))) {
+      // the run has its contact only when the flow reads it: the API's node types say so
+      output.put("about", TemplateResolver.render("{{contact.email}}", run.scope()));
+    }
+    return output;
   }
 
   @Override

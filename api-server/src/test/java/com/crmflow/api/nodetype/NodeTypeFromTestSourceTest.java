@@ -167,7 +167,7 @@ class NodeTypeFromTestSourceTest extends ApiTest {
                 node(
                     "stamp",
                     "audit_stamp",
-                    Map.of("note", "seen {{trigger.ref}}", "level", "warn")),
+                    Map.of("note", "seen {{trigger.ref}}", "level", "warn", "about", "contact")),
                 node(
                     "after",
                     "data_transform",
@@ -178,7 +178,13 @@ class NodeTypeFromTestSourceTest extends ApiTest {
                         Map.of("copied", "{{audit_stamp_1.stamped}}")))),
             List.of(edge("e1", hook, "stamp"), edge("e2", "stamp", "after"))));
 
-    String runId = fire(anonymous(), tenant.id(), hook, Map.of("ref", "order-17"));
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "stamped.ada@example.com"))
+            .text("/contact/id");
+    String runId =
+        fire(anonymous(), tenant.id(), hook, Map.of("ref", "order-17", "contact_id", contactId));
     JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
@@ -187,6 +193,8 @@ class NodeTypeFromTestSourceTest extends ApiTest {
     assertThat(stamp.get("status").asString()).isEqualTo("completed");
     assertThat(stamp.at("/output/stamped").asString()).isEqualTo("seen order-17");
     assertThat(stamp.at("/output/level").asString()).isEqualTo("warn");
+    // the run was given its contact because the type's descriptor reads what its about names
+    assertThat(stamp.at("/output/about").asString()).isEqualTo("stamped.ada@example.com");
     assertThat(stamp.at("/input/config/note").asString()).isEqualTo("seen order-17");
     // the nodes after it read its output as they read a built-in type's
     assertThat(run.at("/node_log/2/output/copied").asString()).isEqualTo("seen order-17");
@@ -197,6 +205,13 @@ class NodeTypeFromTestSourceTest extends ApiTest {
                 .query(String.class)
                 .single())
         .isEqualTo("seen order-17");
+
+    // a reader without the scopes of what the type reads and writes sees ids only
+    ApiClient runsOnly = keyFor(tenant.id(), List.of("automation_runs:read"), null);
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1");
+    assertThat(shown.toString()).doesNotContain("order-17", "stamped.ada@example.com");
+    assertThat(shown.at("/output/withheld").valueStream().map(JsonNode::asString))
+        .containsExactly("contacts:read", "tasks:read");
   }
 
   private static Map<String, Object> stamped(Map<String, Object> config) {
