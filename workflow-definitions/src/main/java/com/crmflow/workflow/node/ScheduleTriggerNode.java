@@ -35,7 +35,7 @@ final class ScheduleTriggerNode extends TriggerNode {
             ConfigField.of("dayOfMonth", "Day of the month", FieldKind.NUMBER)
                 .range(1, 31)
                 .check(ConfigCheck.DAY_OF_MONTH)
-                .help("1-31, for monthly"),
+                .help("for monthly; default 1, and a shorter month's last day"),
             ConfigField.of("customCron", "Cron (minute hour day month weekday)", FieldKind.CRON)
                 .help("5-field cron; required for custom")),
         NodeAccess.NONE,
