@@ -93,11 +93,13 @@ class FlowGeneration {
     this.nodeTypes = nodeTypes;
     this.customFields = customFields;
     this.settings = properties.generate().llm();
+    CanvasContract contract = new CanvasContract(nodeTypes);
     this.llm =
         settings.enabled()
             ? new LlmFlowGenerator(
                 chatModel(settings),
-                toolParameters(settings.provider()),
+                contract,
+                toolParameters(settings.provider(), contract),
                 settings.provider().equals("anthropic"))
             : null;
   }
@@ -186,10 +188,10 @@ class FlowGeneration {
    * "auto"); {@code "required"} is refused by llama-cpp-python's server (a 500) and by llama.cpp's
    * without --jinja. See docs/configuration.md.
    */
-  static ChatRequestParameters toolParameters(String provider) {
+  static ChatRequestParameters toolParameters(String provider, CanvasContract contract) {
     if (provider.equals("anthropic")) {
       return ChatRequestParameters.builder()
-          .toolSpecifications(CanvasContract.TOOL_SPEC)
+          .toolSpecifications(contract.toolSpec())
           .toolChoice(ToolChoice.REQUIRED)
           .build();
     }
@@ -197,7 +199,7 @@ class FlowGeneration {
     function.put("type", "function");
     function.put("function", Map.of("name", CanvasContract.TOOL));
     return OpenAiChatRequestParameters.builder()
-        .toolSpecifications(CanvasContract.TOOL_SPEC)
+        .toolSpecifications(contract.toolSpec())
         .customParameters(Map.of("tool_choice", function))
         .build();
   }
