@@ -25,18 +25,22 @@ public class AuditStampNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        TYPE,
-        "Audit stamp",
-        NodeDescriptor.ACTIONS,
-        "stamp",
-        "files a task that stamps the run for the auditors",
-        List.of(
-            ConfigField.template("note", "Note").asRequired().maxLength(200).help("what to stamp"),
-            ConfigField.select("level", "Level", List.of("info", "warn")),
-            ConfigField.select("about", "About", List.of("contact"))
-                .help("the record the stamp names, read when set")),
-        new NodeAccess(List.of("{about}"), List.of("task")),
-        List.of());
+            TYPE,
+            "Audit stamp",
+            NodeDescriptor.ACTIONS,
+            "stamp",
+            "files a task that stamps the run for the auditors",
+            List.of(
+                ConfigField.template("note", "Note")
+                    .asRequired()
+                    .maxLength(200)
+                    .help("what to stamp"),
+                ConfigField.select("level", "Level", List.of("info", "warn")),
+                ConfigField.select("about", "About", List.of("contact"))
+                    .help("the record the stamp names, read when set")),
+            new NodeAccess(List.of("{about}"), List.of("task")),
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(" · ", "level", "note").lead("Stamp"));
   }
 
   @Override

@@ -13,6 +13,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -61,6 +62,17 @@ class NodeTypeFromTestSourceTest extends ApiTest {
     assertThat(type(answer, "http_request").at("/fields/2/secret").asString())
         .isEqualTo("credential_entries");
     assertThat(type(answer, "webhook_trigger").at("/fields/1/kind").asString()).isEqualTo("secret");
+
+    // the card line and the secret entries' rule come from the descriptors too
+    assertThat(stamp.at("/summary/lead").asString()).isEqualTo("Stamp");
+    assertThat(stamp.at("/summary/fields").valueStream().map(JsonNode::asString))
+        .containsExactly("level", "note");
+    assertThat(stamp.at("/summary/separator").asString()).isEqualTo(" · ");
+    assertThat(type(answer, "delay").at("/fields/0/unit").asString()).isEqualTo("days");
+    assertThat(type(answer, "delay").at("/summary/lead").asString()).isEqualTo("Wait");
+    assertThat(type(answer, "http_request").at("/fields/2/secret_entries").asString())
+        .isEqualTo(NodeSecrets.CREDENTIAL_ENTRY_PATTERN);
+    assertThat(type(answer, "http_request").at("/fields/1/secret_entries").isNull()).isTrue();
   }
 
   @Test
