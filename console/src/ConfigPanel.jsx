@@ -186,7 +186,8 @@ function Help({ field }) {
  */
 function KeyValueField({ id, field, value, onChange, problem }) {
   const [rows, setRows] = useState(() => Object.entries(value || {}));
-  const secretName = (name) => /authorization|cookie|key|token|secret|passw|auth|signature/i.test(name);
+  // the service's own rule (GET /api/v1/node-types): the entries it seals are typed as passwords
+  const secretName = (name) => Boolean(field.secretEntries?.test(name.trim().toLowerCase()));
   function change(next) {
     setRows(next);
     const object = {};
@@ -211,7 +212,7 @@ function KeyValueField({ id, field, value, onChange, problem }) {
             />
             <input
               aria-label={`${field.label}: value ${i + 1}`}
-              type={field.secret === 'credential_entries' && secretName(name) ? 'password' : 'text'}
+              type={secretName(name) ? 'password' : 'text'}
               autoComplete="off"
               value={v}
               placeholder="value"

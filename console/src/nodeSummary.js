@@ -1,35 +1,30 @@
-// The key settings of a node, in a line for its card on the canvas.
+// The key settings of a node, in a line for its card on the canvas, as its type's descriptor
+// names them (GET /api/v1/node-types: summary {lead, fields, separator}).
+import { NODE_TYPES } from './nodeTypes.js';
 
-function days(config) {
-  const parts = [];
-  if (config.delayDays) parts.push(`${config.delayDays} day${config.delayDays === 1 ? '' : 's'}`);
-  if (config.delayHours) parts.push(`${config.delayHours} hour${config.delayHours === 1 ? '' : 's'}`);
-  return parts.length ? `Wait ${parts.join(' ')}` : '';
+/** A field's value as a card shows it, by the field's kind; empty when it is not set. */
+function shown(field, value) {
+  if (value === undefined || value === null || value === '') return '';
+  switch (field.kind) {
+    case 'number':
+      if (!field.unit) return String(value);
+      if (!value) return '';
+      return `${value} ${value === 1 ? field.unit.replace(/s$/, '') : field.unit}`;
+    case 'secret':
+      return 'with a secret';
+    case 'key_value':
+    case 'json':
+      return typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).join(', ') : '';
+    case 'select':
+      return String(value).replace(/_/g, ' ');
+    case 'days':
+      return Array.isArray(value) ? value.join(',') : String(value);
+    default:
+      return typeof value === 'object' ? '' : String(value);
+  }
 }
 
-const SUMMARIES = {
-  webhook_trigger: (c) => (c.secretToken ? 'POST, with a secret' : 'POST'),
-  schedule_trigger: (c) =>
-    c.scheduleType === 'custom'
-      ? `cron ${c.customCron || '?'}`
-      : [c.scheduleType, c.time, c.timezone].filter(Boolean).join(' · '),
-  crm_event_trigger: (c) =>
-    [c.eventType, c.filterField && `${c.filterField} = ${c.filterValue ?? ''}`].filter(Boolean).join(' · '),
-  http_request: (c) => [c.method, c.url].filter(Boolean).join(' '),
-  email: (c) => (c.subject ? `“${c.subject}”` : c.templateId ? `template ${c.templateId}` : ''),
-  delay: days,
-  condition: (c) => [c.field, c.operator?.replace(/_/g, ' '), c.value].filter(Boolean).join(' '),
-  chat_message: (c) => [c.channel, c.messageTemplate].filter(Boolean).join(': '),
-  crm_update: (c) =>
-    c.entityType
-      ? `${c.entityType} ← ${Object.keys(c.fieldMappings || {}).join(', ') || '…'}`
-      : '',
-  create_record: (c) =>
-    c.entityType ? `new ${c.entityType} (${Object.keys(c.fieldMappings || {}).join(', ') || '…'})` : '',
-  data_transform: (c) => c.transformType || '',
-};
-
-/** A type without a summary of its own: its first two text values. */
+/** A type whose descriptor names no summary fields: its first two text values. */
 function firstValues(config) {
   return Object.values(config)
     .filter((v) => typeof v === 'string' && v)
@@ -37,8 +32,16 @@ function firstValues(config) {
     .join(' · ');
 }
 
-/** "Wait 2 days", "“Welcome!”", "POST https://…": empty when nothing is set yet. */
+/** "Wait 2 days", "Welcome!", "POST https://…": empty when nothing is set yet. */
 export function nodeSummary(type, config) {
-  const summary = (SUMMARIES[type] || firstValues)(config || {}) || '';
+  const spec = NODE_TYPES[type]?.summary;
+  const values = config || {};
+  let summary;
+  if (spec) {
+    const parts = spec.fields.map((f) => shown(f, values[f.key])).filter(Boolean);
+    summary = parts.length ? [spec.lead, parts.join(spec.separator)].filter(Boolean).join(' ') : '';
+  } else {
+    summary = firstValues(values);
+  }
   return summary.length > 60 ? `${summary.slice(0, 59)}…` : summary;
 }

@@ -12,7 +12,7 @@ export const TIMEZONES = (() => {
 
 /**
  * Every node type the API knows (GET /api/v1/node-types), by name: {label, trigger, branches,
- * group, icon, description, step, fields}. Filled by loadNodeTypes before a canvas is shown; the
+ * group, icon, description, step, summary, fields}. Filled by loadNodeTypes before a canvas is shown; the
  * palette and the config forms are drawn from it, one form control per field kind.
  */
 export const NODE_TYPES = {};
@@ -39,8 +39,21 @@ function formField(f) {
     multiline: f.multiline,
     template: f.template,
     secret: f.secret,
+    // the service's rule for which entries of a credential_entries field are secret
+    secretEntries: f.secret_entries ? new RegExp(f.secret_entries) : null,
+    unit: f.unit,
     help: f.help,
   };
+}
+
+/** A type's card line as the API describes it: {lead, separator, fields}, or null. */
+function cardSummary(t) {
+  if (!t.summary) return null;
+  const fields = t.summary.fields
+    .map((key) => t.fields.find((f) => f.key === key))
+    .filter(Boolean)
+    .map(formField);
+  return { lead: t.summary.lead, separator: t.summary.separator, fields };
 }
 
 /** Reads the node types from the API into NODE_TYPES. */
@@ -57,6 +70,7 @@ export async function loadNodeTypes() {
       icon: t.icon,
       description: t.description,
       step: t.step,
+      summary: cardSummary(t),
       // fields the service sets (a webhook's path) are not the author's to edit
       fields: t.fields.filter((f) => !f.read_only).map(formField),
     };

@@ -2,7 +2,6 @@ package com.crmflow.api.canvas;
 
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -170,25 +169,23 @@ public class CanvasRepository {
         .list();
   }
 
-  /** Makes trigger_node hold exactly the triggers of the sequence's latest canvas. */
-  void replaceTriggers(UUID tenantId, UUID sequenceId, List<CanvasNode> nodes) {
+  /** Makes trigger_node hold exactly these triggers of the sequence's latest canvas. */
+  void replaceTriggers(UUID tenantId, UUID sequenceId, List<CanvasNode> triggers) {
     jdbc.sql("delete from trigger_node where tenant_id = :tenantId and sequence_id = :sequenceId")
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .update();
-    for (CanvasNode node : nodes) {
-      if (NodeType.isTrigger(node.type())) {
-        jdbc.sql(
-                """
-                insert into trigger_node (tenant_id, node_id, sequence_id, node_type)
-                values (:tenantId, :nodeId, :sequenceId, :type)
-                """)
-            .param("tenantId", tenantId)
-            .param("nodeId", node.id())
-            .param("sequenceId", sequenceId)
-            .param("type", node.type())
-            .update();
-      }
+    for (CanvasNode node : triggers) {
+      jdbc.sql(
+              """
+              insert into trigger_node (tenant_id, node_id, sequence_id, node_type)
+              values (:tenantId, :nodeId, :sequenceId, :type)
+              """)
+          .param("tenantId", tenantId)
+          .param("nodeId", node.id())
+          .param("sequenceId", sequenceId)
+          .param("type", node.type())
+          .update();
     }
   }
 }

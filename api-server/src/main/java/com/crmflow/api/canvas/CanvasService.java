@@ -462,7 +462,7 @@ public class CanvasService {
     }
     canvases.insert(tenantId, sequenceId, next);
     sequences.setCurrentVersion(tenantId, sequenceId, next.version());
-    canvases.replaceTriggers(tenantId, sequenceId, canvas.nodes());
+    canvases.replaceTriggers(tenantId, sequenceId, nodeTypes.triggers(canvas));
     publisher.publishEvent(new FlowChanged(tenantId, sequenceId));
     return next;
   }
@@ -482,7 +482,7 @@ public class CanvasService {
                 "must be at most " + CanvasRules.MAX_CONFIG_BYTES + " bytes of JSON"));
       }
     }
-    List<String> triggerIds = canvas.triggers().stream().map(CanvasNode::id).toList();
+    List<String> triggerIds = nodeTypes.triggers(canvas).stream().map(CanvasNode::id).toList();
     for (String taken : canvases.triggerIdsTakenElsewhere(tenantId, sequenceId, triggerIds)) {
       problems.add(
           CanvasProblem.node(

@@ -230,8 +230,8 @@ class EnrollmentService {
   }
 
   /** A sequence starts at its trigger if it has one, else at its single first step. */
-  private static String firstStep(Canvas canvas) {
-    return canvas.triggers().stream()
+  private String firstStep(Canvas canvas) {
+    return nodeTypes.triggers(canvas).stream()
         .map(CanvasNode::id)
         .findFirst()
         .orElseGet(() -> CanvasRules.roots(canvas).get(0));

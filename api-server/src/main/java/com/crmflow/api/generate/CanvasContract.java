@@ -2,8 +2,8 @@ package com.crmflow.api.generate;
 
 import com.crmflow.workflow.node.ConfigCheck;
 import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeDescriptor;
-import com.crmflow.workflow.node.NodeExecutors;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.json.JsonArraySchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
@@ -16,30 +16,44 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a language model is told about flows: the node types with their config fields, the edge
- * rules and the template variables (resources/generate/canvas-contract.md), and the one tool it
- * must answer with, {@code save_flow {nodes: [{id, type, label, config}], edges: [{source, target,
- * label}]}}. Tool use is the structured output both providers enforce.
+ * What a language model is told about flows: the node types of a catalog (the API's {@code
+ * NodeTypes}) with their config fields, the edge rules and the template variables
+ * (resources/generate/canvas-contract.md), and the one tool it must answer with, {@code save_flow
+ * {nodes: [{id, type, label, config}], edges: [{source, target, label}]}}. Tool use is the
+ * structured output both providers enforce.
  */
 final class CanvasContract {
 
   static final String TOOL = "save_flow";
 
-  static final List<String> NODE_TYPES = NodeExecutors.catalog().names();
+  private final NodeCatalog catalog;
+  private final List<String> nodeTypeNames;
+  private final String text;
+  private final ToolSpecification toolSpec;
 
-  private static final String TEXT = load();
+  CanvasContract(NodeCatalog catalog) {
+    this.catalog = catalog;
+    this.nodeTypeNames = catalog.names();
+    this.text = load();
+    this.toolSpec = tool();
+  }
+
+  /** The names a node of a draft may have as its type. */
+  List<String> nodeTypeNames() {
+    return nodeTypeNames;
+  }
 
   /** The save_flow tool, the same for every request. */
-  static final ToolSpecification TOOL_SPEC = tool();
-
-  private CanvasContract() {}
+  ToolSpecification toolSpec() {
+    return toolSpec;
+  }
 
   /**
    * The system prompt: the contract, whether the flow is an automation or a sequence, and the
    * tenant's custom field keys (the only data of the tenant that leaves the service).
    */
-  static String systemPrompt(boolean automation, List<String> customFieldKeys) {
-    StringBuilder prompt = new StringBuilder(TEXT);
+  String systemPrompt(boolean automation, List<String> customFieldKeys) {
+    StringBuilder prompt = new StringBuilder(text);
     prompt
         .append("\nThis flow is ")
         .append(
@@ -57,11 +71,11 @@ final class CanvasContract {
     return prompt.toString();
   }
 
-  private static ToolSpecification tool() {
+  private ToolSpecification tool() {
     JsonObjectSchema node =
         JsonObjectSchema.builder()
             .addStringProperty("id", "short and unique in the flow")
-            .addEnumProperty("type", NODE_TYPES)
+            .addEnumProperty("type", nodeTypeNames)
             .addStringProperty("label", "a few words")
             .addProperty(
                 "config",
@@ -98,9 +112,9 @@ final class CanvasContract {
    * One line per node type from its descriptor: {@code - type: description. field* (help; one of:
    * ...; min-max), ...}. Fields the service sets and secrets are left out: a model writes neither.
    */
-  static String nodeTypes() {
+  String nodeTypes() {
     StringBuilder out = new StringBuilder();
-    for (NodeDescriptor type : NodeExecutors.catalog().descriptors()) {
+    for (NodeDescriptor type : catalog.descriptors()) {
       List<String> fields = new ArrayList<>();
       for (ConfigField field : type.fields()) {
         if (field.readOnly() || field.secret() == ConfigField.Secret.VALUE) {
@@ -142,7 +156,7 @@ final class CanvasContract {
     return out.toString();
   }
 
-  private static String load() {
+  private String load() {
     try (InputStream in =
         CanvasContract.class.getResourceAsStream("/generate/canvas-contract.md")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8)

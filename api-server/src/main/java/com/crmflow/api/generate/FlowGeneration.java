@@ -3,8 +3,10 @@ package com.crmflow.api.generate;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.customfield.CustomField;
 import com.crmflow.api.customfield.CustomFieldRepository;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.rules.CanvasRules;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.chat.ChatModel;
@@ -66,6 +68,7 @@ class FlowGeneration {
 
   private final FlowGenerator offline;
   private final CustomFieldRepository customFields;
+  private final NodeTypes nodeTypes;
   private final CrmProperties.Llm settings;
   private final LlmFlowGenerator llm;
 
@@ -82,15 +85,21 @@ class FlowGeneration {
           new CustomizableThreadFactory("flow-generation-"));
 
   FlowGeneration(
-      FlowGenerator offline, CustomFieldRepository customFields, CrmProperties properties) {
+      FlowGenerator offline,
+      CustomFieldRepository customFields,
+      NodeTypes nodeTypes,
+      CrmProperties properties) {
     this.offline = offline;
+    this.nodeTypes = nodeTypes;
     this.customFields = customFields;
     this.settings = properties.generate().llm();
+    CanvasContract contract = new CanvasContract(nodeTypes);
     this.llm =
         settings.enabled()
             ? new LlmFlowGenerator(
                 chatModel(settings),
-                toolParameters(settings.provider()),
+                contract,
+                toolParameters(settings.provider(), contract),
                 settings.provider().equals("anthropic"))
             : null;
   }
@@ -124,7 +133,9 @@ class FlowGeneration {
     try {
       call =
           calls.submit(
-              () -> llm.generate(prompt, automation, keys, canvas -> problems(canvas, automation)));
+              () ->
+                  llm.generate(
+                      prompt, automation, keys, canvas -> problems(canvas, automation, nodeTypes)));
     } catch (RejectedExecutionException e) {
       log.info("Every language model call is busy ({}): the offline parser answers", MAX_CALLS);
       return Optional.empty();
@@ -152,11 +163,19 @@ class FlowGeneration {
     calls.shutdownNow();
   }
 
-  /** What keeps a flow from being saved complete: the graph's rules, then each node's config. */
-  static List<CanvasProblem> problems(Canvas canvas, boolean automation) {
-    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas));
+  /** What keeps a drafted flow from being saved complete, with the API's node types. */
+  List<CanvasProblem> problems(Canvas canvas, boolean automation) {
+    return problems(canvas, automation, nodeTypes);
+  }
+
+  /**
+   * What keeps a flow from being saved complete: the graph's rules, then each node's config, with
+   * the node types of this catalog.
+   */
+  static List<CanvasProblem> problems(Canvas canvas, boolean automation, NodeCatalog catalog) {
+    List<CanvasProblem> problems = new ArrayList<>(CanvasRules.structural(canvas, catalog));
     if (problems.isEmpty()) {
-      problems.addAll(CanvasRules.completeness(canvas, automation));
+      problems.addAll(CanvasRules.completeness(canvas, automation, catalog));
     }
     return problems;
   }
@@ -169,10 +188,10 @@ class FlowGeneration {
    * "auto"); {@code "required"} is refused by llama-cpp-python's server (a 500) and by llama.cpp's
    * without --jinja. See docs/configuration.md.
    */
-  static ChatRequestParameters toolParameters(String provider) {
+  static ChatRequestParameters toolParameters(String provider, CanvasContract contract) {
     if (provider.equals("anthropic")) {
       return ChatRequestParameters.builder()
-          .toolSpecifications(CanvasContract.TOOL_SPEC)
+          .toolSpecifications(contract.toolSpec())
           .toolChoice(ToolChoice.REQUIRED)
           .build();
     }
@@ -180,7 +199,7 @@ class FlowGeneration {
     function.put("type", "function");
     function.put("function", Map.of("name", CanvasContract.TOOL));
     return OpenAiChatRequestParameters.builder()
-        .toolSpecifications(CanvasContract.TOOL_SPEC)
+        .toolSpecifications(contract.toolSpec())
         .customParameters(Map.of("tool_choice", function))
         .build();
   }

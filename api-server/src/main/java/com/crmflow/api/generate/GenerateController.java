@@ -112,7 +112,7 @@ class GenerateController {
           generator);
     }
     Canvas canvas = generated.canvas().get();
-    List<CanvasProblem> problems = FlowGeneration.problems(canvas, sequence.isAutomation());
+    List<CanvasProblem> problems = generation.problems(canvas, sequence.isAutomation());
     if (!problems.isEmpty()) {
       throw ApiException.unprocessable(
           "The generated flow is not valid.",

@@ -46,6 +46,7 @@ final class LlmFlowGenerator {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ChatModel model;
+  private final CanvasContract contract;
   private final ChatRequestParameters tools;
   private final boolean repairAsToolResult;
 
@@ -54,8 +55,13 @@ final class LlmFlowGenerator {
    * @param repairAsToolResult whether the repair round answers the draft's tool call (Anthropic) or
    *     quotes the draft in a user message (OpenAI-compatible servers)
    */
-  LlmFlowGenerator(ChatModel model, ChatRequestParameters tools, boolean repairAsToolResult) {
+  LlmFlowGenerator(
+      ChatModel model,
+      CanvasContract contract,
+      ChatRequestParameters tools,
+      boolean repairAsToolResult) {
     this.model = model;
+    this.contract = contract;
     this.tools = tools;
     this.repairAsToolResult = repairAsToolResult;
   }
@@ -69,7 +75,7 @@ final class LlmFlowGenerator {
       List<String> customFieldKeys,
       Function<Canvas, List<CanvasProblem>> problemsOf) {
     List<ChatMessage> messages = new ArrayList<>();
-    messages.add(SystemMessage.from(CanvasContract.systemPrompt(automation, customFieldKeys)));
+    messages.add(SystemMessage.from(contract.systemPrompt(automation, customFieldKeys)));
     messages.add(UserMessage.from(prompt));
     try {
       for (int round = 1; round <= 2; round++) {
@@ -90,7 +96,7 @@ final class LlmFlowGenerator {
         }
         List<String> problems = new ArrayList<>();
         List<String> logged = new ArrayList<>();
-        Canvas draft = read(call.arguments(), problems, logged);
+        Canvas draft = read(call.arguments(), contract.nodeTypeNames(), problems, logged);
         if (draft != null) {
           problemsOf.apply(draft).stream().map(LlmFlowGenerator::describe).forEach(problems::add);
           logged.addAll(problems);
@@ -135,8 +141,11 @@ final class LlmFlowGenerator {
    * The tool call's arguments as a canvas, or null with the reasons: in {@code problems} for the
    * model, in {@code logged} for the log. A logged reason names nodes by id and type and never
    * quotes the draft's text, whose config may hold header values and keys.
+   *
+   * @param types the names a node's type may have
    */
-  static Canvas read(String arguments, List<String> problems, List<String> logged) {
+  static Canvas read(
+      String arguments, List<String> types, List<String> problems, List<String> logged) {
     JsonNode flow;
     try {
       flow = JSON.readTree(arguments);
@@ -160,12 +169,9 @@ final class LlmFlowGenerator {
     for (JsonNode node : flow.path("nodes")) {
       String id = node.path("id").asString("");
       String type = node.path("type").asString("");
-      if (id.isBlank() || !CanvasContract.NODE_TYPES.contains(type)) {
+      if (id.isBlank() || !types.contains(type)) {
         String problem =
-            "node "
-                + named(id, type)
-                + " needs an id and a type among "
-                + String.join(", ", CanvasContract.NODE_TYPES);
+            "node " + named(id, type) + " needs an id and a type among " + String.join(", ", types);
         problems.add(problem);
         logged.add(problem);
         continue;

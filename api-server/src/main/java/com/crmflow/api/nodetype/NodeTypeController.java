@@ -4,6 +4,7 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeSecrets;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -43,7 +44,11 @@ class NodeTypeController {
           List<String> reads,
       @Schema(description = "record types it writes; {field}: named by that config field")
           List<String> writes,
-      List<FieldView> fields) {
+      List<FieldView> fields,
+      @Schema(
+              description = "the line a node's card shows; null: its first text values",
+              nullable = true)
+          SummaryView summary) {
 
     static NodeTypeView of(NodeDescriptor d) {
       return new NodeTypeView(
@@ -57,7 +62,23 @@ class NodeTypeController {
           d.outputs(),
           d.access().reads(),
           d.access().writes(),
-          d.fields().stream().map(FieldView::of).toList());
+          d.fields().stream().map(FieldView::of).toList(),
+          d.summary() == null ? null : SummaryView.of(d.summary()));
+    }
+  }
+
+  /**
+   * A node's card line: {@code lead} (when any of the fields is set), then the set ones of {@code
+   * fields}, joined by {@code separator}; each value as its field's kind shows it (a duration with
+   * its unit, a key-value or JSON field by its keys, a secret as "with a secret").
+   */
+  record SummaryView(
+      @Schema(description = "the words before the values, e.g. Wait", nullable = true) String lead,
+      @Schema(description = "the keys of the fields shown, in order") List<String> fields,
+      @Schema(description = "what goes between two values") String separator) {
+
+    static SummaryView of(NodeDescriptor.Summary summary) {
+      return new SummaryView(summary.lead(), summary.keys(), summary.separator());
     }
   }
 
@@ -93,7 +114,17 @@ class NodeTypeController {
               allowableValues = {"none", "value", "credential_entries"})
           String secret,
       @Schema(description = "set by the service, never edited") boolean readOnly,
-      String help) {
+      String help,
+      @Schema(
+              description = "the unit of a number that is a duration (days, hours, minutes, ...)",
+              nullable = true)
+          String unit,
+      @Schema(
+              description =
+                  "for credential_entries: a regular expression, found anywhere in an entry's"
+                      + " lowercased name, that names the entries whose values are secret",
+              nullable = true)
+          String secretEntries) {
 
     static FieldView of(ConfigField f) {
       return new FieldView(
@@ -109,7 +140,11 @@ class NodeTypeController {
           f.multiline(),
           f.secret().name().toLowerCase(java.util.Locale.ROOT),
           f.readOnly(),
-          f.help());
+          f.help(),
+          f.unit() == null ? null : f.unit().toString().toLowerCase(java.util.Locale.ROOT),
+          f.secret() == ConfigField.Secret.CREDENTIAL_ENTRIES
+              ? NodeSecrets.CREDENTIAL_ENTRY_PATTERN
+              : null);
     }
   }
 }

@@ -3,31 +3,38 @@ package com.crmflow.api.optimize;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeDescriptor.Advice;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.rules.CanvasRules;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Rule-based suggestions for a canvas. Each rule looks at the graph and the node configs only; none
- * needs a network or a model.
+ * Rule-based suggestions for a canvas. Each rule looks at the graph, the node configs and the node
+ * types' descriptors only; none needs a network or a model. What a rule knows of a type is its
+ * descriptor's: its {@link Advice}, its fields' marks, its outputs and its palette group.
  *
  * <ul>
- *   <li>two emails with no delay between them: add_step (high)
- *   <li>a delay under one hour: adjust_timing (medium); over 30 days: adjust_timing (low); two
- *       delays in a row: adjust_timing (low)
- *   <li>an email without subject or template: improve_content (high)
+ *   <li>two messages ({@link Advice#MESSAGE}: email) with no wait between them: add_step (high)
+ *   <li>a message with none of its content fields set (an email without subject or template):
+ *       improve_content (high)
+ *   <li>a wait ({@link Advice#WAIT}: delay, as long as its duration fields) under one hour:
+ *       adjust_timing (medium); over 30 days: adjust_timing (low); two waits in a row:
+ *       adjust_timing (low)
  *   <li>a node not reachable from the start: remove_step (medium); a logic or data node (delay,
  *       condition, data_transform: its descriptor's group) that leads nowhere: remove_step (low)
  *   <li>a condition (a branching node type) with one branch: add_step (medium)
- *   <li>an http_request with no condition after it and no continueOnFailure: add_condition (medium)
+ *   <li>a call ({@link Advice#CALL}: http_request) with no condition after it and no
+ *       continueOnFailure: add_condition (medium)
  *   <li>more than {@value #LONG_FLOW} steps and no condition: add_condition (low)
- *   <li>a sequence that starts with a delay: reorder (low)
+ *   <li>a sequence that starts with a wait: reorder (low)
  * </ul>
  */
 public final class CanvasOptimizer {
@@ -52,10 +59,11 @@ public final class CanvasOptimizer {
     List<Suggestion> out = new ArrayList<>();
     for (CanvasNode node : canvas.nodes()) {
       String type = node.type();
-      if (is(node, NodeType.EMAIL)) {
-        emailRules(canvas, node, out);
-      } else if (is(node, NodeType.DELAY)) {
-        delayRules(canvas, node, out);
+      NodeDescriptor descriptor = catalog.descriptor(type).orElse(null);
+      if (advises(descriptor, Advice.MESSAGE)) {
+        messageRules(canvas, node, descriptor, catalog, out);
+      } else if (advises(descriptor, Advice.WAIT)) {
+        waitRules(canvas, node, descriptor, catalog, out);
       } else if (branching.test(node)) {
         int branches = canvas.outgoing(node.id()).size();
         if (branches == 1) {
@@ -67,7 +75,7 @@ public final class CanvasOptimizer {
                   "medium",
                   node.id()));
         }
-      } else if (is(node, NodeType.HTTP_REQUEST)) {
+      } else if (advises(descriptor, Advice.CALL)) {
         boolean guarded =
             Boolean.TRUE.equals(node.config("continueOnFailure"))
                 || canvas.outgoing(node.id()).stream()
@@ -77,8 +85,8 @@ public final class CanvasOptimizer {
               new Suggestion(
                   "add_condition",
                   "Check the response of " + label(node),
-                  "Nothing checks whether this request succeeded; add a condition on its"
-                      + " statusCode or set continueOnFailure.",
+                  "Nothing checks whether this call succeeded; add a condition on its answer"
+                      + " or set continueOnFailure.",
                   "medium",
                   node.id()));
         }
@@ -95,25 +103,25 @@ public final class CanvasOptimizer {
                 node.id()));
       }
     }
-    unreachable(canvas, automation, out);
-    if (canvas.stepCount() > LONG_FLOW && canvas.nodes().stream().noneMatch(branching)) {
-      String first = firstStep(canvas);
+    unreachable(canvas, catalog, out);
+    if (catalog.stepCount(canvas) > LONG_FLOW && canvas.nodes().stream().noneMatch(branching)) {
+      String first = firstStep(canvas, catalog);
       out.add(
           new Suggestion(
               "add_condition",
               "Branch on engagement",
               "This flow has "
-                  + canvas.stepCount()
+                  + catalog.stepCount(canvas)
                   + " steps and no condition; everyone gets every step, even contacts who"
                   + " already replied.",
               "low",
               first));
     }
     if (!automation) {
-      String first = firstStep(canvas);
+      String first = firstStep(canvas, catalog);
       canvas
           .node(first)
-          .filter(n -> is(n, NodeType.DELAY))
+          .filter(n -> advises(n, Advice.WAIT, catalog))
           .ifPresent(
               n ->
                   out.add(
@@ -128,36 +136,50 @@ public final class CanvasOptimizer {
     return out;
   }
 
-  private static void emailRules(Canvas canvas, CanvasNode node, List<Suggestion> out) {
-    boolean hasSubject = node.config("subject") instanceof String s && !s.isBlank();
-    if (!hasSubject && node.config("templateId") == null) {
+  private static void messageRules(
+      Canvas canvas,
+      CanvasNode node,
+      NodeDescriptor descriptor,
+      NodeCatalog catalog,
+      List<Suggestion> out) {
+    List<ConfigField> content = descriptor.fields().stream().filter(ConfigField::content).toList();
+    if (!content.isEmpty() && content.stream().noneMatch(field -> isSet(node, field))) {
       out.add(
           new Suggestion(
               "improve_content",
-              "Give " + label(node) + " a subject",
-              "This email has neither a subject nor a template.",
+              "Give " + label(node) + " a " + content.get(0).label().toLowerCase(Locale.ROOT),
+              "This "
+                  + descriptor.label().toLowerCase(Locale.ROOT)
+                  + " has none of: "
+                  + String.join(", ", content.stream().map(ConfigField::label).toList())
+                  + ".",
               "high",
               node.id()));
     }
     for (CanvasEdge edge : canvas.outgoing(node.id())) {
       canvas
           .node(edge.target())
-          .filter(next -> is(next, NodeType.EMAIL))
+          .filter(next -> advises(next, Advice.MESSAGE, catalog))
           .ifPresent(
               next ->
                   out.add(
                       new Suggestion(
                           "add_step",
                           "Add a delay before " + label(next),
-                          "Two emails go out back to back; a delay of a day or two reads better"
-                              + " and lands better.",
+                          "Two messages go out back to back; a delay of a day or two reads"
+                              + " better and lands better.",
                           "high",
                           next.id())));
     }
   }
 
-  private static void delayRules(Canvas canvas, CanvasNode node, List<Suggestion> out) {
-    double days = days(node);
+  private static void waitRules(
+      Canvas canvas,
+      CanvasNode node,
+      NodeDescriptor descriptor,
+      NodeCatalog catalog,
+      List<Suggestion> out) {
+    double days = days(node, descriptor);
     if (days > 0 && days < HOUR_IN_DAYS) {
       out.add(
           new Suggestion(
@@ -178,7 +200,7 @@ public final class CanvasOptimizer {
     for (CanvasEdge edge : canvas.outgoing(node.id())) {
       canvas
           .node(edge.target())
-          .filter(next -> is(next, NodeType.DELAY))
+          .filter(next -> advises(next, Advice.WAIT, catalog))
           .ifPresent(
               next ->
                   out.add(
@@ -191,10 +213,11 @@ public final class CanvasOptimizer {
     }
   }
 
-  private static void unreachable(Canvas canvas, boolean automation, List<Suggestion> out) {
+  private static void unreachable(Canvas canvas, NodeCatalog catalog, List<Suggestion> out) {
+    List<CanvasNode> triggers = catalog.triggers(canvas);
     List<String> starts =
-        !canvas.triggers().isEmpty()
-            ? List.of(canvas.triggers().get(0).id())
+        !triggers.isEmpty()
+            ? List.of(triggers.get(0).id())
             : CanvasRules.roots(canvas).stream().limit(1).toList();
     Set<String> reachable = CanvasRules.reachableFrom(canvas, starts);
     for (CanvasNode node : canvas.nodes()) {
@@ -210,25 +233,40 @@ public final class CanvasOptimizer {
     }
   }
 
-  private static String firstStep(Canvas canvas) {
-    if (!canvas.triggers().isEmpty()) {
-      return canvas.outgoing(canvas.triggers().get(0).id()).stream()
+  private static String firstStep(Canvas canvas, NodeCatalog catalog) {
+    List<CanvasNode> triggers = catalog.triggers(canvas);
+    if (!triggers.isEmpty()) {
+      return canvas.outgoing(triggers.get(0).id()).stream()
           .map(CanvasEdge::target)
           .findFirst()
-          .orElse(canvas.triggers().get(0).id());
+          .orElse(triggers.get(0).id());
     }
     List<String> roots = CanvasRules.roots(canvas);
     return roots.isEmpty() ? canvas.nodes().get(0).id() : roots.get(0);
   }
 
-  private static double days(CanvasNode node) {
-    double days = node.config("delayDays") instanceof Number n ? n.doubleValue() : 0;
-    double hours = node.config("delayHours") instanceof Number n ? n.doubleValue() : 0;
-    return days + hours / 24;
+  /** How long a wait lasts, in days: the sum of its duration fields. */
+  private static double days(CanvasNode node, NodeDescriptor descriptor) {
+    double seconds = 0;
+    for (ConfigField field : descriptor.fields()) {
+      if (field.unit() != null && node.config(field.key()) instanceof Number n) {
+        seconds += n.doubleValue() * field.unit().getDuration().toSeconds();
+      }
+    }
+    return seconds / Duration.ofDays(1).toSeconds();
   }
 
-  private static boolean is(CanvasNode node, NodeType type) {
-    return type.value().equals(node.type());
+  private static boolean isSet(CanvasNode node, ConfigField field) {
+    Object value = node.config(field.key());
+    return value instanceof String text ? !text.isBlank() : value != null;
+  }
+
+  private static boolean advises(NodeDescriptor descriptor, Advice advice) {
+    return descriptor != null && descriptor.advises(advice);
+  }
+
+  private static boolean advises(CanvasNode node, Advice advice, NodeCatalog catalog) {
+    return advises(catalog.descriptor(node.type()).orElse(null), advice);
   }
 
   private static String label(CanvasNode node) {

@@ -3,6 +3,7 @@ package com.crmflow.api.run;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -31,6 +32,7 @@ public class RunInputs {
 
   private final CanvasRepository canvases;
   private final ContactRepository contacts;
+  private final NodeTypes nodeTypes;
   private final boolean localActivities;
 
   /** The JSON size of each canvas version in a run's workflow input (see {@link #canvasBytes}). */
@@ -46,8 +48,12 @@ public class RunInputs {
   private static final int EMPTY_CANVAS_BYTES = HistoryPayloads.bytes(Canvas.empty());
 
   @Autowired
-  RunInputs(CanvasRepository canvases, ContactRepository contacts, CrmProperties properties) {
-    this(canvases, contacts, properties.runs().localActivities());
+  RunInputs(
+      CanvasRepository canvases,
+      ContactRepository contacts,
+      NodeTypes nodeTypes,
+      CrmProperties properties) {
+    this(canvases, contacts, nodeTypes, properties.runs().localActivities());
   }
 
   /**
@@ -55,8 +61,13 @@ public class RunInputs {
    *     http_request (the embedded defaults): runs then use local activities for them. False in the
    *     distributed profile, where workflow-workers without this server's data run the workflows.
    */
-  RunInputs(CanvasRepository canvases, ContactRepository contacts, boolean localActivities) {
+  RunInputs(
+      CanvasRepository canvases,
+      ContactRepository contacts,
+      NodeTypes nodeTypes,
+      boolean localActivities) {
     this.canvases = canvases;
+    this.nodeTypes = nodeTypes;
     this.contacts = contacts;
     this.localActivities = localActivities;
   }
@@ -192,6 +203,6 @@ public class RunInputs {
   private boolean readsContact(AutomationRun run, Canvas canvas) {
     return readsContact.get(
         new CanvasVersion(run.tenantId(), run.sequenceId(), run.canvasVersion()),
-        key -> FlowAccess.of(canvas).readsContact());
+        key -> FlowAccess.of(canvas, nodeTypes).readsContact());
   }
 }

@@ -4,6 +4,7 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.node.FlowAccess;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -59,12 +60,14 @@ class RunVisibility {
   private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
 
   private final CanvasRepository canvases;
+  private final NodeTypes nodeTypes;
 
   /** The record types each canvas version holds (remembered: a version never changes). */
   private final Cache<CanvasVersion, Set<String>> held =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
 
-  RunVisibility(CanvasRepository canvases) {
+  RunVisibility(CanvasRepository canvases, NodeTypes nodeTypes) {
+    this.nodeTypes = nodeTypes;
     this.canvases = canvases;
   }
 
@@ -117,7 +120,7 @@ class RunVisibility {
                 key ->
                     canvases
                         .version(key.tenantId(), key.sequenceId(), key.version())
-                        .map(version -> FlowAccess.of(version.toCanvas()).recordsHeld())
+                        .map(version -> FlowAccess.of(version.toCanvas(), nodeTypes).recordsHeld())
                         // a version that cannot be read: every record type counts
                         .orElse(Set.of("contact", "account", "opportunity", "note", "task"))));
     if (run.enrollmentId() != null || records.contains("sequence")) {

@@ -1,7 +1,7 @@
 package com.crmflow.api.sequence;
 
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.recordfield.SqlAssignments;
-import com.crmflow.workflow.canvas.NodeType;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,12 +24,14 @@ public class SequenceRepository {
       from sequence s
       """;
 
-  private static final String[] TRIGGER_TYPES = NodeType.triggerNames().toArray(String[]::new);
-
   private final JdbcClient jdbc;
 
-  SequenceRepository(JdbcClient jdbc) {
+  /** The types that are no steps: the triggers of the API's node types. */
+  private final String[] triggerTypes;
+
+  SequenceRepository(JdbcClient jdbc, NodeTypes nodeTypes) {
     this.jdbc = jdbc;
+    this.triggerTypes = nodeTypes.triggerNames().toArray(String[]::new);
   }
 
   Sequence insert(UUID tenantId, Map<String, Object> fields) {
@@ -48,7 +50,7 @@ public class SequenceRepository {
 
   public Optional<Sequence> find(UUID tenantId, UUID id) {
     return jdbc.sql(SELECT + " where s.tenant_id = :tenantId and s.id = :id")
-        .param("triggerTypes", TRIGGER_TYPES)
+        .param("triggerTypes", triggerTypes)
         .param("tenantId", tenantId)
         .param("id", id)
         .query(Sequence.class)
@@ -116,7 +118,7 @@ public class SequenceRepository {
                  order by s.created_at desc, s.id desc
                  limit :limit offset :offset
                 """)
-        .param("triggerTypes", TRIGGER_TYPES)
+        .param("triggerTypes", triggerTypes)
         .param("tenantId", tenantId)
         .param("status", status)
         .param("flowType", flowType)

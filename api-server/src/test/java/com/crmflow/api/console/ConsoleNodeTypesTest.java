@@ -31,7 +31,9 @@ import org.springframework.context.annotation.Import;
  * The console draws its palette and its forms from GET /api/v1/node-types: a node type the
  * console's code has never heard of (the tests' audit_stamp) is in the palette's group, and its
  * form has a control per field kind with the field's label, help, limits, options and variable
- * picker. In headless Chromium against this running service; screenshot in target/console.
+ * picker; its card shows the line its descriptor names, and a key-value field masks the entries the
+ * service's served rule names secret. In headless Chromium against this running service; screenshot
+ * in target/console.
  */
 @Import(TestNodeTypes.class)
 class ConsoleNodeTypesTest extends ApiTest {
@@ -57,6 +59,19 @@ class ConsoleNodeTypesTest extends ApiTest {
   void aNodeTypeOfTheApiIsInThePaletteWithAFormDrawnFromItsFields() throws Exception {
     TenantClient tenant = newTenant("*");
     String flow = SequenceSupport.automation(tenant.api(), "Stamps");
+    Map<String, Object> call =
+        node(
+            "call",
+            "http_request",
+            Map.of(
+                "method",
+                "POST",
+                "url",
+                "https://hooks.example.com/in",
+                "headers",
+                Map.of("X-Api-Key", "key-1", "X-Cookie-Jar", "jar-1")));
+    // beside the others, so that each card can be clicked
+    call.put("position", Map.of("x", 420, "y", 320));
     assertThat(
             tenant
                 .api()
@@ -68,8 +83,9 @@ class ConsoleNodeTypesTest extends ApiTest {
                             node(
                                 "stamp",
                                 "audit_stamp",
-                                Map.of("note", "{{trigger.id}}", "level", "warn"))),
-                        List.of(edge("e1", "hook", "stamp"))))
+                                Map.of("note", "{{trigger.id}}", "level", "warn")),
+                            call),
+                        List.of(edge("e1", "hook", "stamp"), edge("e2", "stamp", "call"))))
                 .status())
         .isEqualTo(200);
     browser.get(baseUrl() + "/console");
@@ -97,6 +113,14 @@ class ConsoleNodeTypesTest extends ApiTest {
                 By.cssSelector(".react-flow__node[data-id='stamp']")));
     assertThat(card.findElement(By.cssSelector(".node-type")).getAttribute("textContent"))
         .isEqualTo("Audit stamp");
+    // the card's line is the one its descriptor names: lead, then level and note
+    assertThat(card.findElement(By.cssSelector(".node-summary")).getAttribute("textContent"))
+        .isEqualTo("Stamp warn · {{trigger.id}}");
+    assertThat(
+            browser
+                .findElement(By.cssSelector(".react-flow__node[data-id='call'] .node-summary"))
+                .getAttribute("textContent"))
+        .isEqualTo("POST https://hooks.example.com/in");
     card.findElement(By.cssSelector(".node-label")).click();
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
     assertThat(browser.findElement(By.cssSelector("label[for=config-note]")).getText())
@@ -131,6 +155,26 @@ class ConsoleNodeTypesTest extends ApiTest {
                 .findElement(By.cssSelector(".field-problem"))
                 .getText())
         .contains("required");
+
+    // a header's value is typed as a password when the service seals it, by the rule it serves
+    browser.findElement(By.cssSelector(".react-flow__node[data-id='call'] .node-label")).click();
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector("input[aria-label='Headers: name 2']")));
+    Map<String, String> typed = new java.util.HashMap<>();
+    for (int row = 1; row <= 2; row++) {
+      String name =
+          browser
+              .findElement(By.cssSelector("input[aria-label='Headers: name " + row + "']"))
+              .getAttribute("value");
+      typed.put(
+          name,
+          browser
+              .findElement(By.cssSelector("input[aria-label='Headers: value " + row + "']"))
+              .getAttribute("type"));
+    }
+    assertThat(typed).containsEntry("X-Api-Key", "password").containsEntry("X-Cookie-Jar", "text");
+
     Path shot = Path.of("target", "console", "node-types.png");
     Files.createDirectories(shot.getParent());
     Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));

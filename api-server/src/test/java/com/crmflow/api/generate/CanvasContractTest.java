@@ -2,6 +2,7 @@ package com.crmflow.api.generate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.nodetype.AuditStampNode;
 import com.crmflow.workflow.node.NodeExecutors;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,8 @@ class CanvasContractTest {
 
   @Test
   void thePromptListsEveryNodeTypeWithItsFieldsFromItsDescriptor() {
-    String prompt = CanvasContract.systemPrompt(true, List.of());
+    CanvasContract contract = new CanvasContract(NodeExecutors.catalog());
+    String prompt = contract.systemPrompt(true, List.of());
 
     for (String type : NodeExecutors.catalog().names()) {
       assertThat(prompt).contains("\n- " + type + ": ");
@@ -27,6 +29,18 @@ class CanvasContractTest {
         .doesNotContain("webhookPath")
         .doesNotContain("secretToken")
         .doesNotContain("%NODE_TYPES%");
-    assertThat(CanvasContract.NODE_TYPES).isEqualTo(NodeExecutors.catalog().names());
+    assertThat(contract.nodeTypeNames()).isEqualTo(NodeExecutors.catalog().names());
+  }
+
+  @Test
+  void aNodeTypeTheApiAddsIsInThePromptAndTheToolsTypes() {
+    CanvasContract contract = new CanvasContract(NodeExecutors.with(List.of(new AuditStampNode())));
+
+    assertThat(contract.systemPrompt(true, List.of()))
+        .contains(
+            "\n- audit_stamp: files a task that stamps the run for the auditors. config note* (what"
+                + " to stamp; templates allowed), level (one of: info, warn)");
+    assertThat(contract.nodeTypeNames()).endsWith("audit_stamp");
+    assertThat(contract.toolSpec().parameters().toString()).contains("audit_stamp");
   }
 }

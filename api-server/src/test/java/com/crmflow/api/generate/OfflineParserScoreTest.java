@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.node.NodeExecutors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -110,7 +111,9 @@ class OfflineParserScoreTest {
               : List.of("unclear");
       boolean valid =
           c.unclear()
-              || flow.isPresent() && FlowGeneration.problems(flow.get(), c.automation()).isEmpty();
+              || flow.isPresent()
+                  && FlowGeneration.problems(flow.get(), c.automation(), NodeExecutors.catalog())
+                      .isEmpty();
       List<String> expected = c.expected().stream().sorted().toList();
       List<String> failed =
           flow.map(f -> c.checks().stream().filter(check -> !holds(f, check)).toList())

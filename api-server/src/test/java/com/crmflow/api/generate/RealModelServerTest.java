@@ -6,6 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.node.NodeExecutors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +158,9 @@ class RealModelServerTest extends ApiTest {
       JsonNode messages = request.get("messages");
       assertThat(messages.get(0).get("role").asString()).isEqualTo("system");
       assertThat(messages.get(0).get("content").asString())
-          .isEqualTo(CanvasContract.systemPrompt(true, List.of("favourite_colour")));
+          .isEqualTo(
+              new CanvasContract(NodeExecutors.catalog())
+                  .systemPrompt(true, List.of("favourite_colour")));
       assertThat(messages.get(1).get("role").asString()).isEqualTo("user");
       assertThat(messages.get(1).get("content").asString()).isEqualTo(prompt);
       // the repair round: the model's own draft, and the problems found in it
@@ -184,9 +187,12 @@ class RealModelServerTest extends ApiTest {
     }
     String arguments = calls.get(0).at("/function/arguments").asString();
     List<String> problems = new ArrayList<>();
-    Canvas draft = LlmFlowGenerator.read(arguments, problems, new ArrayList<>());
+    Canvas draft =
+        LlmFlowGenerator.read(
+            arguments, NodeExecutors.catalog().names(), problems, new ArrayList<>());
     if (draft != null) {
-      FlowGeneration.problems(draft, true).forEach(p -> problems.add(p.message()));
+      FlowGeneration.problems(draft, true, NodeExecutors.catalog())
+          .forEach(p -> problems.add(p.message()));
     }
     return problems;
   }

@@ -3,14 +3,20 @@ package com.crmflow.api.nodetype;
 import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.workflow.node.NodeSecrets;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.Import;
 import tools.jackson.databind.JsonNode;
@@ -18,7 +24,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A node type is one class: {@link AuditStampNode}, a bean of the tests only, is in GET
  * /api/v1/node-types (and so in the console's palette and forms), in the canvas rules (its fields'
- * limits and its required field) and in the scope check (it writes tasks), with no other edit.
+ * limits and its required field), in the scope check (it writes tasks) and in the worker, which
+ * runs it, with no other edit.
  */
 @Import(TestNodeTypes.class)
 class NodeTypeFromTestSourceTest extends ApiTest {
@@ -55,6 +62,17 @@ class NodeTypeFromTestSourceTest extends ApiTest {
     assertThat(type(answer, "http_request").at("/fields/2/secret").asString())
         .isEqualTo("credential_entries");
     assertThat(type(answer, "webhook_trigger").at("/fields/1/kind").asString()).isEqualTo("secret");
+
+    // the card line and the secret entries' rule come from the descriptors too
+    assertThat(stamp.at("/summary/lead").asString()).isEqualTo("Stamp");
+    assertThat(stamp.at("/summary/fields").valueStream().map(JsonNode::asString))
+        .containsExactly("level", "note");
+    assertThat(stamp.at("/summary/separator").asString()).isEqualTo(" · ");
+    assertThat(type(answer, "delay").at("/fields/0/unit").asString()).isEqualTo("days");
+    assertThat(type(answer, "delay").at("/summary/lead").asString()).isEqualTo("Wait");
+    assertThat(type(answer, "http_request").at("/fields/2/secret_entries").asString())
+        .isEqualTo(NodeSecrets.CREDENTIAL_ENTRY_PATTERN);
+    assertThat(type(answer, "http_request").at("/fields/1/secret_entries").isNull()).isTrue();
   }
 
   @Test
@@ -147,6 +165,65 @@ class NodeTypeFromTestSourceTest extends ApiTest {
                 .at("/nodes/1/data/config/note")
                 .asString())
         .isEqualTo("seen");
+  }
+
+  @Test
+  void aRunThroughTheTypeCompletesAndItsNodeLogShowsItsOutput() {
+    TenantClient tenant = newTenant();
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        canvas(
+            List.of(
+                node(hook, "webhook_trigger", Map.of()),
+                node(
+                    "stamp",
+                    "audit_stamp",
+                    Map.of("note", "seen {{trigger.ref}}", "level", "warn", "about", "contact")),
+                node(
+                    "after",
+                    "data_transform",
+                    Map.of(
+                        "transformType",
+                        "map",
+                        "mappings",
+                        Map.of("copied", "{{audit_stamp_1.stamped}}")))),
+            List.of(edge("e1", hook, "stamp"), edge("e2", "stamp", "after"))));
+
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "stamped.ada@example.com"))
+            .text("/contact/id");
+    String runId =
+        fire(anonymous(), tenant.id(), hook, Map.of("ref", "order-17", "contact_id", contactId));
+    JsonNode run = awaitRun(tenant.api(), runId);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode stamp = run.at("/node_log/1");
+    assertThat(stamp.get("nodeType").asString()).isEqualTo("audit_stamp");
+    assertThat(stamp.get("status").asString()).isEqualTo("completed");
+    assertThat(stamp.at("/output/stamped").asString()).isEqualTo("seen order-17");
+    assertThat(stamp.at("/output/level").asString()).isEqualTo("warn");
+    // the run was given its contact because the type's descriptor reads what its about names
+    assertThat(stamp.at("/output/about").asString()).isEqualTo("stamped.ada@example.com");
+    assertThat(stamp.at("/input/config/note").asString()).isEqualTo("seen order-17");
+    // the nodes after it read its output as they read a built-in type's
+    assertThat(run.at("/node_log/2/output/copied").asString()).isEqualTo("seen order-17");
+    assertThat(
+            jdbc.sql(
+                    "select output->>'stamped' from run_node_log where run_id = :id and node_id = 'stamp'")
+                .param("id", UUID.fromString(runId))
+                .query(String.class)
+                .single())
+        .isEqualTo("seen order-17");
+
+    // a reader without the scopes of what the type reads and writes sees ids only
+    ApiClient runsOnly = keyFor(tenant.id(), List.of("automation_runs:read"), null);
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1");
+    assertThat(shown.toString()).doesNotContain("order-17", "stamped.ada@example.com");
+    assertThat(shown.at("/output/withheld").valueStream().map(JsonNode::asString))
+        .containsExactly("contacts:read", "tasks:read");
   }
 
   private static Map<String, Object> stamped(Map<String, Object> config) {

@@ -36,6 +36,31 @@ class NodeTypesTest {
   }
 
   @Test
+  void aBeanTypeThatStartsFlowsIsRefusedAtStart() {
+    // nothing would fire it: each built-in trigger has its own way in
+    NodeExecutor trigger =
+        new VaultNode() {
+          @Override
+          public NodeDescriptor descriptor() {
+            return new NodeDescriptor(
+                new NodeType("queue_trigger", true),
+                "Queue trigger",
+                NodeDescriptor.TRIGGERS,
+                "queue",
+                "starts the flow when a message arrives",
+                List.of(),
+                NodeAccess.NONE,
+                List.of());
+          }
+        };
+
+    assertThatThrownBy(() -> new NodeTypes(List.of(trigger)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("queue_trigger")
+        .hasMessageContaining("starts flows");
+  }
+
+  @Test
   void aBeanOfABuiltInTypeIsRefusedAsASecondExecutorOfIt() {
     NodeExecutor second = NodeExecutors.of(NodeType.DELAY);
 

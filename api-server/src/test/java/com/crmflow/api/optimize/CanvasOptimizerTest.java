@@ -6,7 +6,16 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.NodeRun;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -218,5 +227,77 @@ class CanvasOptimizerTest {
     assertThat(s.title()).isNotBlank();
     assertThat(s.description()).isNotBlank();
     assertThat(s.priority()).isIn("high", "medium", "low");
+  }
+
+  /** A type of the tests only: an SMS, a message whose content is its text. */
+  private static final NodeExecutor SMS =
+      new TestType(
+          new NodeDescriptor(
+                  new NodeType("sms", false),
+                  "SMS",
+                  NodeDescriptor.ACTIONS,
+                  "phone",
+                  "texts the contact",
+                  List.of(ConfigField.template("text", "Text").asContent()),
+                  NodeAccess.NONE,
+                  List.of())
+              .withAdvice(NodeDescriptor.Advice.MESSAGE));
+
+  /** A type of the tests only: a pause counted in minutes. */
+  private static final NodeExecutor PAUSE =
+      new TestType(
+          new NodeDescriptor(
+                  new NodeType("pause", false),
+                  "Pause",
+                  NodeDescriptor.LOGIC,
+                  "pause",
+                  "waits some minutes",
+                  List.of(
+                      ConfigField.number("minutes", "Minutes", 0, 100_000)
+                          .duration(ChronoUnit.MINUTES)),
+                  NodeAccess.NONE,
+                  List.of())
+              .withAdvice(NodeDescriptor.Advice.WAIT));
+
+  @Test
+  void theAdviceOfATypeIsItsDescriptors() {
+    NodeCatalog catalog = NodeExecutors.with(List.of(SMS, PAUSE));
+
+    List<String> backToBack =
+        rules(
+            chain(
+                HOOK,
+                node("a", "sms", Map.of("text", "hi")),
+                node("b", "sms", Map.of()),
+                node("p", "pause", Map.of("minutes", 20)),
+                node("q", "pause", Map.of("minutes", 60 * 24 * 40)),
+                node("c", "sms", Map.of("text", "bye"))),
+            true,
+            catalog);
+
+    assertThat(backToBack)
+        .contains("add_step:b", "improve_content:b", "adjust_timing:p", "adjust_timing:q")
+        .doesNotContain("add_step:c", "improve_content:a", "improve_content:c");
+    assertThat(
+            rules(
+                chain(node("p", "pause", Map.of("minutes", 120)), node("a", "sms", SUBJECT)),
+                false,
+                catalog))
+        .contains("reorder:p")
+        .doesNotContain("adjust_timing:p");
+  }
+
+  private static List<String> rules(Canvas canvas, boolean automation, NodeCatalog catalog) {
+    return CanvasOptimizer.suggest(canvas, automation, catalog).stream()
+        .map(s -> s.type() + ":" + s.targetNodeId())
+        .toList();
+  }
+
+  /** A node type of these tests: its descriptor only. */
+  private record TestType(NodeDescriptor descriptor) implements NodeExecutor {
+    @Override
+    public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+      return Map.of();
+    }
   }
 }

@@ -1107,6 +1107,7 @@ class AutomationRunApiTest extends ApiTest {
   @Autowired private com.crmflow.api.canvas.CanvasRepository canvasRepository;
   @Autowired private com.crmflow.api.contact.ContactRepository contactRepository;
   @Autowired private RunEnding runEnding;
+  @Autowired private com.crmflow.api.nodetype.NodeTypes nodeTypes;
   @Autowired private com.crmflow.api.sequence.SequenceRepository sequenceRepository;
 
   /** Another api-server's starter and cancels, over the same database and Temporal. */
@@ -1117,7 +1118,7 @@ class AutomationRunApiTest extends ApiTest {
    * own memory of cancels, over the same database and Temporal.
    */
   private ApiServer sharingApiServer() {
-    RunInputs inputs = new RunInputs(canvasRepository, contactRepository, true);
+    RunInputs inputs = new RunInputs(canvasRepository, contactRepository, nodeTypes, true);
     RunCancels cancels = new RunCancels(temporal, runRepository, runEnding, true);
     return new ApiServer(
         new RunStarter(

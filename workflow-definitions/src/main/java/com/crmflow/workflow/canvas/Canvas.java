@@ -3,7 +3,11 @@ package com.crmflow.workflow.canvas;
 import java.util.List;
 import java.util.Optional;
 
-/** An immutable snapshot of a flow: the unit that is versioned, validated and executed. */
+/**
+ * An immutable snapshot of a flow: the unit that is versioned, validated and executed. It knows its
+ * nodes' type names only; which of them start the flow is their types' descriptors' to say (a
+ * {@code NodeCatalog}'s {@code triggers(canvas)}).
+ */
 public record Canvas(List<CanvasNode> nodes, List<CanvasEdge> edges) {
 
   public Canvas {
@@ -25,14 +29,5 @@ public record Canvas(List<CanvasNode> nodes, List<CanvasEdge> edges) {
 
   public List<CanvasEdge> incoming(String nodeId) {
     return edges.stream().filter(e -> e.target().equals(nodeId)).toList();
-  }
-
-  public List<CanvasNode> triggers() {
-    return nodes.stream().filter(n -> NodeType.isTrigger(n.type())).toList();
-  }
-
-  /** Nodes that are steps (everything but triggers): a sequence's step_count. */
-  public long stepCount() {
-    return nodes.stream().filter(n -> !NodeType.isTrigger(n.type())).count();
   }
 }

@@ -1,14 +1,12 @@
 package com.crmflow.workflow.canvas;
 
-import java.util.Set;
-
 /**
- * A node type's name and whether it starts a flow. The constants name the built-in types; what a
- * type is (its config, secrets, access, palette entry) is its executor's descriptor ({@code
- * com.crmflow.workflow.node.NodeDescriptor}), and the catalogs of executors know every type ({@code
- * com.crmflow.workflow.node.NodeCatalog}). The canvas itself knows only which types start a flow:
- * the three triggers the service fires (a webhook, a schedule, a CRM event), each with its own way
- * in, so a new type is an action or a branch and needs no edit here.
+ * A node type's name and whether it starts a flow, as its executor's descriptor declares them
+ * ({@code com.crmflow.workflow.node.NodeDescriptor}). The constants name the built-in types for the
+ * code that treats one of them apart (a webhook's path, a schedule's timer); whether a type named
+ * in a canvas starts a flow is asked of a catalog of executors ({@code
+ * com.crmflow.workflow.node.NodeCatalog#isTrigger}), the one place that knows every type, so the
+ * canvas model keeps no list of its own.
  *
  * @param value the type's name in a canvas ({@code http_request})
  * @param trigger whether a node of the type starts a flow
@@ -29,18 +27,5 @@ public record NodeType(String value, boolean trigger) {
 
   public boolean isTrigger() {
     return trigger;
-  }
-
-  private static final Set<String> TRIGGERS =
-      Set.of(WEBHOOK_TRIGGER.value, SCHEDULE_TRIGGER.value, CRM_EVENT_TRIGGER.value);
-
-  /** Whether nodes of the type of this name start a flow. */
-  public static boolean isTrigger(String value) {
-    return value != null && TRIGGERS.contains(value);
-  }
-
-  /** The names of the types that start a flow. */
-  public static Set<String> triggerNames() {
-    return TRIGGERS;
   }
 }

@@ -2,6 +2,8 @@ package com.crmflow.workflow.enrollment;
 
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 
 /**
@@ -10,8 +12,20 @@ import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
  */
 public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
 
+  private final NodeCatalog catalog;
+
+  /** An enrollment of the built-in node types ({@link NodeExecutors#catalog()}). */
+  public EnrollmentWorkflowImpl() {
+    this(NodeExecutors.catalog());
+  }
+
+  /** An enrollment that runs the node types of this catalog. */
+  public EnrollmentWorkflowImpl(NodeCatalog catalog) {
+    this.catalog = catalog;
+  }
+
   @Override
   public RunResult run(RunInput input) {
-    return new AutomationRunWorkflowImpl().run(input);
+    return new AutomationRunWorkflowImpl(catalog).run(input);
   }
 }

@@ -18,18 +18,19 @@ final class ChatMessageNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.CHAT_MESSAGE,
-        "Chat message",
-        NodeDescriptor.ACTIONS,
-        "chat",
-        "posts to a chat channel through the tenant's chat integration",
-        List.of(
-            ConfigField.text("channel", "Channel")
-                .asRequired()
-                .help("a channel name (#sales) or id"),
-            ConfigField.template("messageTemplate", "Message").asMultiline().asRequired()),
-        NodeAccess.writes(NodeAccess.CHAT),
-        List.of());
+            NodeType.CHAT_MESSAGE,
+            "Chat message",
+            NodeDescriptor.ACTIONS,
+            "chat",
+            "posts to a chat channel through the tenant's chat integration",
+            List.of(
+                ConfigField.text("channel", "Channel")
+                    .asRequired()
+                    .help("a channel name (#sales) or id"),
+                ConfigField.template("messageTemplate", "Message").asMultiline().asRequired()),
+            NodeAccess.writes(NodeAccess.CHAT),
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"));
   }
 
   @Override

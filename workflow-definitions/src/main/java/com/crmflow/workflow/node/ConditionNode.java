@@ -38,20 +38,21 @@ final class ConditionNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.CONDITION,
-        "Condition",
-        NodeDescriptor.LOGIC,
-        "split",
-        "branches on a comparison",
-        List.of(
-            ConfigField.template("field", "Field")
-                .asRequired()
-                .help("a template such as {{trigger.plan}} or {{contact.lead_status}}"),
-            ConfigField.select("operator", "Operator", OPERATORS).asRequired(),
-            ConfigField.template("value", "Value")
-                .help("required unless the operator is is_empty or is_not_empty")),
-        NodeAccess.NONE,
-        List.of("true", "false"));
+            NodeType.CONDITION,
+            "Condition",
+            NodeDescriptor.LOGIC,
+            "split",
+            "branches on a comparison",
+            List.of(
+                ConfigField.template("field", "Field")
+                    .asRequired()
+                    .help("a template such as {{trigger.plan}} or {{contact.lead_status}}"),
+                ConfigField.select("operator", "Operator", OPERATORS).asRequired(),
+                ConfigField.template("value", "Value")
+                    .help("required unless the operator is is_empty or is_not_empty")),
+            NodeAccess.NONE,
+            List.of("true", "false"))
+        .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +24,11 @@ import java.util.List;
  * @param help a sentence that explains the field, or null
  * @param readOnly set by the service, never by the flow's author
  * @param check what a present value must hold (derived from the above unless given)
+ * @param content whether the field gives a message its content: a node type with such fields is
+ *     advised to have one of them set ({@link NodeDescriptor.Advice#MESSAGE})
+ * @param unit the unit of a {@link FieldKind#NUMBER} that is a duration, or null: a wait lasts the
+ *     sum of its duration fields ({@link NodeDescriptor.Advice#WAIT})
+ * @param destination which part of where the node sends its secrets the value says
  */
 public record ConfigField(
     String key,
@@ -38,7 +44,10 @@ public record ConfigField(
     Secret secret,
     String help,
     boolean readOnly,
-    ConfigCheck check) {
+    ConfigCheck check,
+    boolean content,
+    ChronoUnit unit,
+    Destination destination) {
 
   /** Which part of a field's value is a secret (sealed when stored, masked when shown). */
   public enum Secret {
@@ -53,9 +62,23 @@ public record ConfigField(
     CREDENTIAL_ENTRIES
   }
 
+  /**
+   * Which part of where a node sends its secrets a field's value says ({@link
+   * NodeSecrets#destination}): a kept secret stays only while the destination stays the same.
+   */
+  public enum Destination {
+    /** Nothing. */
+    NONE,
+    /** The request's method: compared trimmed and upper-cased. */
+    METHOD,
+    /** A URL: compared by its origin (scheme, host, port), see {@link NodeSecrets#origin}. */
+    ORIGIN
+  }
+
   public ConfigField {
     options = options == null ? List.of() : List.copyOf(options);
     secret = secret == null ? Secret.NONE : secret;
+    destination = destination == null ? Destination.NONE : destination;
   }
 
   /** A field of this kind; a {@link FieldKind#TEMPLATE} field resolves templates. */
@@ -74,7 +97,10 @@ public record ConfigField(
         kind == FieldKind.SECRET ? Secret.VALUE : Secret.NONE,
         null,
         false,
-        null);
+        null,
+        false,
+        null,
+        Destination.NONE);
   }
 
   public static ConfigField text(String key, String label) {
@@ -130,6 +156,21 @@ public record ConfigField(
     return with(b -> b.readOnly = true);
   }
 
+  /** A field that gives a message its content: one of these is advised. */
+  public ConfigField asContent() {
+    return with(b -> b.content = true);
+  }
+
+  /** A number that is a duration in this unit. */
+  public ConfigField duration(ChronoUnit inUnit) {
+    return with(b -> b.unit = inUnit);
+  }
+
+  /** A value that says this part of where the node sends its secrets. */
+  public ConfigField destination(Destination part) {
+    return with(b -> b.destination = part);
+  }
+
   /** A check of its own in place of the one derived from the kind and limits. */
   public ConfigField check(ConfigCheck own) {
     return with(b -> b.check = own);
@@ -152,7 +193,10 @@ public record ConfigField(
         b.secret,
         b.help,
         b.readOnly,
-        b.check);
+        b.check,
+        b.content,
+        b.unit,
+        b.destination);
   }
 
   /** The changeable parts of a field, while one is changed. */
@@ -167,6 +211,9 @@ public record ConfigField(
     String help;
     boolean readOnly;
     ConfigCheck check;
+    boolean content;
+    ChronoUnit unit;
+    Destination destination;
 
     Copy(ConfigField field) {
       required = field.required;
@@ -179,6 +226,9 @@ public record ConfigField(
       help = field.help;
       readOnly = field.readOnly;
       check = field.check;
+      content = field.content;
+      unit = field.unit;
+      destination = field.destination;
     }
   }
 

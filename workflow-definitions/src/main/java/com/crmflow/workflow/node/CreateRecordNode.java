@@ -20,18 +20,19 @@ final class CreateRecordNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.CREATE_RECORD,
-        "Create record",
-        NodeDescriptor.ACTIONS,
-        "plus",
-        "creates a record",
-        List.of(
-            ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
-            ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
-                .asRequired()
-                .help("task: title, due_date; note: content; opportunity: name, stage, value")),
-        NodeAccess.writes("{entityType}"),
-        List.of());
+            NodeType.CREATE_RECORD,
+            "Create record",
+            NodeDescriptor.ACTIONS,
+            "plus",
+            "creates a record",
+            List.of(
+                ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
+                ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
+                    .asRequired()
+                    .help("task: title, due_date; note: content; opportunity: name, stage, value")),
+            NodeAccess.writes("{entityType}"),
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"));
   }
 
   @Override

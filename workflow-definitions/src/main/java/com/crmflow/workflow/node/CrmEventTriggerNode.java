@@ -18,20 +18,21 @@ final class CrmEventTriggerNode extends TriggerNode {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.CRM_EVENT_TRIGGER,
-        "CRM event trigger",
-        NodeDescriptor.TRIGGERS,
-        "bolt",
-        "starts the flow on a CRM event",
-        List.of(
-            ConfigField.select("eventType", "Event", EventNames.ALL).asRequired(),
-            ConfigField.text("filterField", "Filter field")
-                .help(
-                    "with filterValue: the event's record field that must match, e.g. lead_status"),
-            ConfigField.text("filterValue", "Filter value")
-                .help("with filterField: the value it must hold, e.g. qualified")),
-        NodeAccess.reads("{eventType}"),
-        List.of());
+            NodeType.CRM_EVENT_TRIGGER,
+            "CRM event trigger",
+            NodeDescriptor.TRIGGERS,
+            "bolt",
+            "starts the flow on a CRM event",
+            List.of(
+                ConfigField.select("eventType", "Event", EventNames.ALL).asRequired(),
+                ConfigField.text("filterField", "Filter field")
+                    .help(
+                        "with filterValue: the event's record field that must match, e.g. lead_status"),
+                ConfigField.text("filterValue", "Filter value")
+                    .help("with filterField: the value it must hold, e.g. qualified")),
+            NodeAccess.reads("{eventType}"),
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(" · ", "eventType", "filterField", "filterValue"));
   }
 
   @Override

@@ -26,19 +26,21 @@ final class CrmUpdateNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.CRM_UPDATE,
-        "CRM update",
-        NodeDescriptor.ACTIONS,
-        "pencil",
-        "changes a record",
-        List.of(
-            ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
-            ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
-                .asRequired()
-                .help("field -> value or template, e.g. {\"lifecycle_stage\": \"customer\"}"),
-            ConfigField.template("recordId", "Record id").help("default: the trigger's record")),
-        NodeAccess.writes("{entityType}"),
-        List.of());
+            NodeType.CRM_UPDATE,
+            "CRM update",
+            NodeDescriptor.ACTIONS,
+            "pencil",
+            "changes a record",
+            List.of(
+                ConfigField.select("entityType", "Record", ENTITIES).asRequired(),
+                ConfigField.of("fieldMappings", "Field mappings (JSON object)", FieldKind.JSON)
+                    .asRequired()
+                    .help("field -> value or template, e.g. {\"lifecycle_stage\": \"customer\"}"),
+                ConfigField.template("recordId", "Record id")
+                    .help("default: the trigger's record")),
+            NodeAccess.writes("{entityType}"),
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"));
   }
 
   @Override

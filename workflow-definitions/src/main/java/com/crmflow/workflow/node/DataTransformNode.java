@@ -25,20 +25,21 @@ final class DataTransformNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.DATA_TRANSFORM,
-        "Data transform",
-        NodeDescriptor.DATA,
-        "shuffle",
-        "reshapes data",
-        List.of(
-            ConfigField.select("transformType", "Transform", TRANSFORM_TYPES).asRequired(),
-            ConfigField.of("mappings", "Mappings (JSON object)", FieldKind.JSON)
-                .asRequired()
-                .help(
-                    "map: {outKey: \"template\"}; filter: {source, field, operator, value};"
-                        + " merge: {sources: [paths]}")),
-        NodeAccess.NONE,
-        List.of());
+            NodeType.DATA_TRANSFORM,
+            "Data transform",
+            NodeDescriptor.DATA,
+            "shuffle",
+            "reshapes data",
+            List.of(
+                ConfigField.select("transformType", "Transform", TRANSFORM_TYPES).asRequired(),
+                ConfigField.of("mappings", "Mappings (JSON object)", FieldKind.JSON)
+                    .asRequired()
+                    .help(
+                        "map: {outKey: \"template\"}; filter: {source, field, operator, value};"
+                            + " merge: {sources: [paths]}")),
+            NodeAccess.NONE,
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(" ", "transformType"));
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,19 +38,23 @@ final class DelayNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.DELAY,
-        "Delay",
-        NodeDescriptor.LOGIC,
-        "hourglass",
-        "waits",
-        List.of(
-            ConfigField.number("delayDays", "Days", 0, 3650)
-                .check(ConfigCheck.NON_NEGATIVE_NUMBER)
-                .help("delayDays and delayHours together above 0"),
-            ConfigField.number("delayHours", "Hours", 0, 3650)
-                .check(ConfigCheck.NON_NEGATIVE_NUMBER)),
-        NodeAccess.NONE,
-        List.of());
+            NodeType.DELAY,
+            "Delay",
+            NodeDescriptor.LOGIC,
+            "hourglass",
+            "waits",
+            List.of(
+                ConfigField.number("delayDays", "Days", 0, 3650)
+                    .duration(ChronoUnit.DAYS)
+                    .check(ConfigCheck.NON_NEGATIVE_NUMBER)
+                    .help("delayDays and delayHours together above 0"),
+                ConfigField.number("delayHours", "Hours", 0, 3650)
+                    .duration(ChronoUnit.HOURS)
+                    .check(ConfigCheck.NON_NEGATIVE_NUMBER)),
+            NodeAccess.NONE,
+            List.of())
+        .withAdvice(NodeDescriptor.Advice.WAIT)
+        .withSummary(NodeDescriptor.Summary.of(" ", "delayDays", "delayHours").lead("Wait"));
   }
 
   @Override

@@ -55,22 +55,27 @@ final class EmailNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.EMAIL,
-        "Email",
-        NodeDescriptor.ACTIONS,
-        "mail",
-        "sends an email to the run's contact",
-        List.of(
-            ConfigField.template("subject", "Subject").help("required unless templateId is set"),
-            ConfigField.template("body", "Body").asMultiline().help("plain text"),
-            ConfigField.text("templateId", "Template id")
-                .check(ConfigCheck.UUID)
-                .help("a stored email template"),
-            ConfigField.template("to", "To (default: the run’s contact)"),
-            ConfigField.text("bodyHint", "Body hint")
-                .help("what the body should say when the author did not write it")),
-        NodeAccess.reads(FlowAccess.CONTACT),
-        List.of());
+            NodeType.EMAIL,
+            "Email",
+            NodeDescriptor.ACTIONS,
+            "mail",
+            "sends an email to the run's contact",
+            List.of(
+                ConfigField.template("subject", "Subject")
+                    .asContent()
+                    .help("required unless templateId is set"),
+                ConfigField.template("body", "Body").asMultiline().help("plain text"),
+                ConfigField.text("templateId", "Template id")
+                    .asContent()
+                    .check(ConfigCheck.UUID)
+                    .help("a stored email template"),
+                ConfigField.template("to", "To (default: the run’s contact)"),
+                ConfigField.text("bodyHint", "Body hint")
+                    .help("what the body should say when the author did not write it")),
+            NodeAccess.reads(FlowAccess.CONTACT),
+            List.of())
+        .withAdvice(NodeDescriptor.Advice.MESSAGE)
+        .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"));
   }
 
   @Override

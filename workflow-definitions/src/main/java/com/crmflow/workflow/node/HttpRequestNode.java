@@ -41,24 +41,30 @@ final class HttpRequestNode implements NodeExecutor {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.HTTP_REQUEST,
-        "HTTP request",
-        NodeDescriptor.ACTIONS,
-        "globe",
-        "calls a URL",
-        List.of(
-            ConfigField.select("method", "Method", METHODS).asRequired(),
-            ConfigField.template("url", "URL").asRequired(),
-            ConfigField.of("headers", "Headers", FieldKind.KEY_VALUE)
-                .secret(ConfigField.Secret.CREDENTIAL_ENTRIES)
-                .help("header name to value; credential headers are stored sealed"),
-            ConfigField.template("bodyTemplate", "Body template")
-                .asMultiline()
-                .help("a JSON text with templates"),
-            ConfigField.number("timeoutSeconds", "Timeout (seconds)", 1, 60)
-                .check(ConfigCheck.TIMEOUT_SECONDS)),
-        NodeAccess.NONE,
-        List.of());
+            NodeType.HTTP_REQUEST,
+            "HTTP request",
+            NodeDescriptor.ACTIONS,
+            "globe",
+            "calls a URL",
+            List.of(
+                ConfigField.select("method", "Method", METHODS)
+                    .asRequired()
+                    .destination(ConfigField.Destination.METHOD),
+                ConfigField.template("url", "URL")
+                    .asRequired()
+                    .destination(ConfigField.Destination.ORIGIN),
+                ConfigField.of("headers", "Headers", FieldKind.KEY_VALUE)
+                    .secret(ConfigField.Secret.CREDENTIAL_ENTRIES)
+                    .help("header name to value; credential headers are stored sealed"),
+                ConfigField.template("bodyTemplate", "Body template")
+                    .asMultiline()
+                    .help("a JSON text with templates"),
+                ConfigField.number("timeoutSeconds", "Timeout (seconds)", 1, 60)
+                    .check(ConfigCheck.TIMEOUT_SECONDS)),
+            NodeAccess.NONE,
+            List.of())
+        .withAdvice(NodeDescriptor.Advice.CALL)
+        .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"));
   }
 
   @Override

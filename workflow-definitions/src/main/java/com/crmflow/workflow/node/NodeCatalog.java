@@ -1,5 +1,7 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,8 +25,27 @@ public interface NodeCatalog {
     return find(type).map(NodeExecutor::descriptor);
   }
 
+  /**
+   * Whether nodes of the type start a flow, as its descriptor says: the one answer to it (the
+   * canvas model knows no types). False for a type the catalog does not know.
+   */
   default boolean isTrigger(String type) {
-    return find(type).map(executor -> executor.type().isTrigger()).orElse(false);
+    return descriptor(type).map(NodeDescriptor::isTrigger).orElse(false);
+  }
+
+  /** The names of the types that start a flow. */
+  default List<String> triggerNames() {
+    return descriptors().stream().filter(NodeDescriptor::isTrigger).map(d -> d.name()).toList();
+  }
+
+  /** The canvas's nodes that start it, in the canvas's order. */
+  default List<CanvasNode> triggers(Canvas canvas) {
+    return canvas.nodes().stream().filter(n -> isTrigger(n.type())).toList();
+  }
+
+  /** The canvas's nodes that are steps (every node but its triggers): a sequence's step_count. */
+  default long stepCount(Canvas canvas) {
+    return canvas.nodes().stream().filter(n -> !isTrigger(n.type())).count();
   }
 
   default List<String> names() {

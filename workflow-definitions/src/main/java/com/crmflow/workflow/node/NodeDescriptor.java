@@ -19,6 +19,8 @@ import java.util.List;
  * @param access what the node reads and writes
  * @param outputs the labels of its outgoing edges when it branches (a condition's {@code true} and
  *     {@code false}); empty: one unlabelled output
+ * @param advice what the optimizer advises on a node of the type, beside what it says of any node
+ * @param summary the line a node's card on the canvas shows, or null: its first text values
  */
 public record NodeDescriptor(
     NodeType type,
@@ -28,17 +30,95 @@ public record NodeDescriptor(
     String description,
     List<ConfigField> fields,
     NodeAccess access,
-    List<String> outputs) {
+    List<String> outputs,
+    List<Advice> advice,
+    Summary summary) {
 
   public static final String TRIGGERS = "triggers";
   public static final String ACTIONS = "actions";
   public static final String LOGIC = "logic";
   public static final String DATA = "data";
 
+  /**
+   * The optimizer's advice on the nodes of a type (api-server's {@code CanvasOptimizer}), read from
+   * the type's fields.
+   */
+  public enum Advice {
+    /**
+     * A message to the contact: two back to back want a delay between them, and a node with none of
+     * its {@link ConfigField#content() content} fields set has nothing to say.
+     */
+    MESSAGE,
+    /**
+     * A wait, as long as the sum of its {@link ConfigField#unit() duration} fields: under an hour
+     * or over 30 days is advised against, two in a row are one longer wait, and a sequence should
+     * not open with one.
+     */
+    WAIT,
+    /**
+     * A call that can fail: without continueOnFailure, a branching node after it should check its
+     * answer.
+     */
+    CALL
+  }
+
+  /**
+   * A node's card line: {@code lead} (when any field is set), then the set ones of these fields,
+   * joined by {@code separator}. The console shows each value by its field's kind: a duration with
+   * its unit, a key-value or JSON field by its keys, a secret as "with a secret".
+   *
+   * @param lead the words before the values ("Wait"), or null
+   * @param keys the fields shown, in this order
+   * @param separator what goes between two values
+   */
+  public record Summary(String lead, List<String> keys, String separator) {
+    public Summary {
+      keys = List.copyOf(keys);
+    }
+
+    public static Summary of(String separator, String... keys) {
+      return new Summary(null, List.of(keys), separator);
+    }
+
+    public Summary lead(String words) {
+      return new Summary(words, keys, separator);
+    }
+  }
+
   public NodeDescriptor {
     fields = List.copyOf(fields);
     access = access == null ? NodeAccess.NONE : access;
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    advice = advice == null ? List.of() : List.copyOf(advice);
+  }
+
+  /** A type without advice of its own, whose cards show their first text values. */
+  public NodeDescriptor(
+      NodeType type,
+      String label,
+      String group,
+      String icon,
+      String description,
+      List<ConfigField> fields,
+      NodeAccess access,
+      List<String> outputs) {
+    this(type, label, group, icon, description, fields, access, outputs, List.of(), null);
+  }
+
+  /** The same type with this advice. */
+  public NodeDescriptor withAdvice(Advice... given) {
+    return new NodeDescriptor(
+        type, label, group, icon, description, fields, access, outputs, List.of(given), summary);
+  }
+
+  /** The same type with this card line. */
+  public NodeDescriptor withSummary(Summary line) {
+    return new NodeDescriptor(
+        type, label, group, icon, description, fields, access, outputs, advice, line);
+  }
+
+  public boolean advises(Advice which) {
+    return advice.contains(which);
   }
 
   public String name() {

@@ -1,11 +1,13 @@
 package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.canvas.NodeType;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * The built-in node types: what the workflow code runs. api-server collects these and any other
- * {@link NodeExecutor} bean into its own {@link NodeCatalog}.
+ * The built-in node types, and the catalog of a process's types: the built-in ones and those it
+ * adds ({@link #with}: api-server's and the worker's {@link NodeExecutor} beans).
  */
 public final class NodeExecutors {
 
@@ -45,6 +47,39 @@ public final class NodeExecutors {
   /** The catalog of the built-in types. */
   public static NodeCatalog catalog() {
     return CATALOG;
+  }
+
+  /**
+   * The catalog of the built-in types and {@code added} (a process's {@link NodeExecutor} beans):
+   * what api-server checks and serves, and what a worker runs. The same rules hold in both, so that
+   * a flow the API accepts runs on a worker with the same beans.
+   *
+   * @throws IllegalStateException an added type starts flows (a trigger needs its own way in: the
+   *     service fires only the built-in ones), declares secret fields (sealing and masking know the
+   *     built-in types' only), or is a second executor of a type
+   */
+  public static NodeCatalog with(Collection<? extends NodeExecutor> added) {
+    List<NodeExecutor> all = new ArrayList<>(BUILT_IN);
+    for (NodeExecutor executor : added) {
+      NodeDescriptor descriptor = executor.descriptor();
+      if (descriptor.isTrigger()) {
+        throw new IllegalStateException(
+            "node type "
+                + descriptor.name()
+                + " starts flows: the service fires only its built-in triggers, each with its own"
+                + " way in");
+      }
+      if (descriptor.fields().stream()
+          .anyMatch(field -> field.secret() != ConfigField.Secret.NONE)) {
+        throw new IllegalStateException(
+            "node type "
+                + descriptor.name()
+                + " declares secret fields: such a type is built in (NodeExecutors), whose"
+                + " catalog seals and masks secrets");
+      }
+      all.add(executor);
+    }
+    return NodeCatalog.of(all);
   }
 
   public static NodeExecutor of(NodeType type) {

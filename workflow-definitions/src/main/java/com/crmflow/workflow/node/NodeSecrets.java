@@ -1,9 +1,10 @@
 package com.crmflow.workflow.node;
 
-import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateReference;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -28,10 +29,17 @@ public final class NodeSecrets {
 
   public static final String SEALED_PREFIX = "sealed:v1:";
 
-  private static final Set<String> CREDENTIAL_HEADERS =
-      Set.of("authorization", "proxy-authorization", "cookie");
-  private static final Pattern CREDENTIAL_WORD =
-      Pattern.compile("key|token|secret|passw|auth|signature");
+  /**
+   * The names of the credential entries of a {@link ConfigField.Secret#CREDENTIAL_ENTRIES} field,
+   * lowercased, as a regular expression found anywhere in the name: Cookie, and any name that
+   * speaks of a key, token, secret, password, auth (Authorization, Proxy-Authorization) or
+   * signature. GET /api/v1/node-types serves it, so that the console masks the entries the service
+   * seals.
+   */
+  public static final String CREDENTIAL_ENTRY_PATTERN =
+      "^cookie$|key|token|secret|passw|auth|signature";
+
+  private static final Pattern CREDENTIAL_ENTRY = Pattern.compile(CREDENTIAL_ENTRY_PATTERN);
 
   private NodeSecrets() {}
 
@@ -59,9 +67,9 @@ public final class NodeSecrets {
     return SEALED_PREFIX + cipherText + (tokens.isEmpty() ? "" : " " + String.join("", tokens));
   }
 
+  /** Whether an entry of this name is a credential ({@link #CREDENTIAL_ENTRY_PATTERN}). */
   public static boolean isCredentialHeader(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    return CREDENTIAL_HEADERS.contains(lower) || CREDENTIAL_WORD.matcher(lower).find();
+    return CREDENTIAL_ENTRY.matcher(name.toLowerCase(Locale.ROOT)).find();
   }
 
   /**
@@ -117,22 +125,36 @@ public final class NodeSecrets {
     return changed == null ? config : changed;
   }
 
-  /**
-   * Where a node sends its secrets: for an http_request its method and the origin of its url
-   * (scheme, host and port, lowercased, the default port filled in), e.g. {@code "POST
-   * https://api.example.com:443"}; null for a node whose secrets go nowhere (a webhook_trigger's
-   * secretToken is checked against callers, never sent). A kept secret stays only while this stays
-   * the same.
-   */
+  /** As {@link #destination(NodeCatalog, String, Map)}, with the built-in node types. */
   public static String destination(String nodeType, Map<String, Object> config) {
-    if (!NodeType.HTTP_REQUEST.value().equals(nodeType)) {
+    return destination(NodeExecutors.catalog(), nodeType, config);
+  }
+
+  /**
+   * Where a node sends its secrets, from the fields its descriptor marks ({@link
+   * ConfigField#destination()}), in the form's order and joined by a space: for an http_request its
+   * method and the origin of its url (scheme, host and port, lowercased, the default port filled
+   * in), e.g. {@code "POST https://api.example.com:443"}; null for a node of a type without such
+   * fields, whose secrets go nowhere (a webhook_trigger's secretToken is checked against callers,
+   * never sent). A kept secret stays only while this stays the same.
+   */
+  public static String destination(
+      NodeCatalog catalog, String nodeType, Map<String, Object> config) {
+    NodeDescriptor descriptor = catalog.descriptor(nodeType).orElse(null);
+    if (descriptor == null) {
       return null;
     }
-    Object method = config == null ? null : config.get("method");
-    Object url = config == null ? null : config.get("url");
-    return (method instanceof String m ? m.trim().toUpperCase(Locale.ROOT) : "")
-        + " "
-        + (url instanceof String u ? origin(u) : "");
+    List<String> parts = new ArrayList<>();
+    for (ConfigField field : descriptor.fields()) {
+      Object value = config == null ? null : config.get(field.key());
+      switch (field.destination()) {
+        case METHOD ->
+            parts.add(value instanceof String m ? m.trim().toUpperCase(Locale.ROOT) : "");
+        case ORIGIN -> parts.add(value instanceof String u ? origin(u) : "");
+        case NONE -> {}
+      }
+    }
+    return parts.isEmpty() ? null : String.join(" ", parts);
   }
 
   /**

@@ -19,27 +19,29 @@ final class ScheduleTriggerNode extends TriggerNode {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.SCHEDULE_TRIGGER,
-        "Schedule trigger",
-        NodeDescriptor.TRIGGERS,
-        "clock",
-        "starts the flow on a schedule",
-        List.of(
-            ConfigField.select("scheduleType", "Schedule", SCHEDULE_TYPES).asRequired(),
-            ConfigField.of("time", "Time (HH:mm)", FieldKind.TIME).asRequired().help("24-hour"),
-            ConfigField.of("timezone", "Time zone", FieldKind.TIMEZONE)
-                .asRequired()
-                .help("IANA, e.g. Europe/Berlin"),
-            ConfigField.of("daysOfWeek", "Days of the week", FieldKind.DAYS)
-                .help("0 = Sunday .. 6 = Saturday; required for weekly"),
-            ConfigField.of("dayOfMonth", "Day of the month", FieldKind.NUMBER)
-                .range(1, 31)
-                .check(ConfigCheck.DAY_OF_MONTH)
-                .help("1-31, for monthly"),
-            ConfigField.of("customCron", "Cron (minute hour day month weekday)", FieldKind.CRON)
-                .help("5-field cron; required for custom")),
-        NodeAccess.NONE,
-        List.of());
+            NodeType.SCHEDULE_TRIGGER,
+            "Schedule trigger",
+            NodeDescriptor.TRIGGERS,
+            "clock",
+            "starts the flow on a schedule",
+            List.of(
+                ConfigField.select("scheduleType", "Schedule", SCHEDULE_TYPES).asRequired(),
+                ConfigField.of("time", "Time (HH:mm)", FieldKind.TIME).asRequired().help("24-hour"),
+                ConfigField.of("timezone", "Time zone", FieldKind.TIMEZONE)
+                    .asRequired()
+                    .help("IANA, e.g. Europe/Berlin"),
+                ConfigField.of("daysOfWeek", "Days of the week", FieldKind.DAYS)
+                    .help("0 = Sunday .. 6 = Saturday; required for weekly"),
+                ConfigField.of("dayOfMonth", "Day of the month", FieldKind.NUMBER)
+                    .range(1, 31)
+                    .check(ConfigCheck.DAY_OF_MONTH)
+                    .help("for monthly; default 1, and a shorter month's last day"),
+                ConfigField.of("customCron", "Cron (minute hour day month weekday)", FieldKind.CRON)
+                    .help("5-field cron; required for custom")),
+            NodeAccess.NONE,
+            List.of())
+        .withSummary(
+            NodeDescriptor.Summary.of(" · ", "scheduleType", "time", "timezone", "customCron"));
   }
 
   @Override

@@ -17,19 +17,20 @@ final class WebhookTriggerNode extends TriggerNode {
   @Override
   public NodeDescriptor descriptor() {
     return new NodeDescriptor(
-        NodeType.WEBHOOK_TRIGGER,
-        "Webhook trigger",
-        NodeDescriptor.TRIGGERS,
-        "webhook",
-        "starts the flow when an HTTP call arrives",
-        List.of(
-            ConfigField.text("webhookPath", "Webhook path")
-                .asReadOnly()
-                .help(
-                    "assigned when the node is created: /api/webhooks/automation/<tenant>/<node>"),
-            ConfigField.of("secretToken", "Secret token (X-Webhook-Secret)", FieldKind.SECRET)
-                .help("when set, a call must carry it in the X-Webhook-Secret header")),
-        NodeAccess.NONE,
-        List.of());
+            NodeType.WEBHOOK_TRIGGER,
+            "Webhook trigger",
+            NodeDescriptor.TRIGGERS,
+            "webhook",
+            "starts the flow when an HTTP call arrives",
+            List.of(
+                ConfigField.text("webhookPath", "Webhook path")
+                    .asReadOnly()
+                    .help(
+                        "assigned when the node is created: /api/webhooks/automation/<tenant>/<node>"),
+                ConfigField.of("secretToken", "Secret token (X-Webhook-Secret)", FieldKind.SECRET)
+                    .help("when set, a call must carry it in the X-Webhook-Secret header")),
+            NodeAccess.NONE,
+            List.of())
+        .withSummary(NodeDescriptor.Summary.of(", ", "secretToken"));
   }
 }

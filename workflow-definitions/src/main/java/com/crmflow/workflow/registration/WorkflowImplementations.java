@@ -4,6 +4,8 @@ import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
@@ -13,19 +15,23 @@ import io.temporal.worker.Worker;
 
 /**
  * The product's workflows, for a worker of the {@link TaskQueues#AUTOMATION} queue. Each execution
- * gets a new instance from a plain constructor: the workflows need nothing injected, and the
- * Temporal starter's own registration (a Spring bean created per execution) cost about 1.5% of the
- * CPU of a short run.
+ * gets a new instance from a plain constructor, given only the worker's node types: the Temporal
+ * starter's own registration (a Spring bean created per execution) cost about 1.5% of the CPU of a
+ * short run.
  */
 public final class WorkflowImplementations {
 
   private WorkflowImplementations() {}
 
-  public static void registerOn(Worker worker) {
+  /**
+   * Registers the workflows, whose runs run the node types of {@code catalog}: the worker's types,
+   * fixed when it starts ({@link NodeExecutors#with}).
+   */
+  public static void registerOn(Worker worker, NodeCatalog catalog) {
     worker.registerWorkflowImplementationFactory(
-        AutomationRunWorkflow.class, AutomationRunWorkflowImpl::new);
+        AutomationRunWorkflow.class, () -> new AutomationRunWorkflowImpl(catalog));
     worker.registerWorkflowImplementationFactory(
-        EnrollmentWorkflow.class, EnrollmentWorkflowImpl::new);
+        EnrollmentWorkflow.class, () -> new EnrollmentWorkflowImpl(catalog));
     worker.registerWorkflowImplementationFactory(
         ScheduleTriggerWorkflow.class, ScheduleTriggerWorkflowImpl::new);
     worker.registerWorkflowImplementationFactory(

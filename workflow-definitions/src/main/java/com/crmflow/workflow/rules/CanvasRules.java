@@ -70,7 +70,7 @@ public final class CanvasRules {
     for (CanvasNode node : canvas.nodes()) {
       checkNode(node, nodeIds, problems, catalog);
     }
-    List<CanvasNode> triggers = triggers(canvas, catalog);
+    List<CanvasNode> triggers = catalog.triggers(canvas);
     if (triggers.size() > 1) {
       problems.add(
           CanvasProblem.canvas(
@@ -241,7 +241,7 @@ public final class CanvasRules {
                 executor.checkComplete(node, canvas, problems);
               });
     }
-    List<CanvasNode> triggers = triggers(canvas, catalog);
+    List<CanvasNode> triggers = catalog.triggers(canvas);
     List<String> starts;
     if (automation && triggers.isEmpty()) {
       problems.add(CanvasProblem.canvas("an automation needs exactly one trigger node"));
@@ -280,10 +280,6 @@ public final class CanvasRules {
         problems.add(CanvasProblem.node(node.id(), "data.config." + field.key(), "is required"));
       }
     }
-  }
-
-  private static List<CanvasNode> triggers(Canvas canvas, NodeCatalog catalog) {
-    return canvas.nodes().stream().filter(n -> catalog.isTrigger(n.type())).toList();
   }
 
   /** Every {{type_n.x}} must name an output that some earlier node (an ancestor) produces. */

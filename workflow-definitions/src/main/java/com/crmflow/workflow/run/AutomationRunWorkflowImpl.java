@@ -12,7 +12,6 @@ import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -20,6 +19,7 @@ import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -68,6 +68,7 @@ import java.util.function.Predicate;
  */
 public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun {
 
+  private final NodeCatalog catalog;
   private RunInput input;
   private InterpreterChanges changes;
   private NodeLogRecording recording;
@@ -81,6 +82,19 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private int active;
   private String failure;
   private boolean branchesSettle;
+
+  /** An interpreter of the built-in node types ({@link NodeExecutors#catalog()}). */
+  public AutomationRunWorkflowImpl() {
+    this(NodeExecutors.catalog());
+  }
+
+  /**
+   * An interpreter of the node types of this catalog. The worker passes one catalog, fixed when it
+   * starts, to every run it hosts: what a node of a type does cannot change during a run.
+   */
+  public AutomationRunWorkflowImpl(NodeCatalog catalog) {
+    this.catalog = catalog;
+  }
 
   @Override
   public RunResult run(RunInput input) {
@@ -312,7 +326,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     }
     scope.put(type + "_" + ordinal, output);
-    boolean loggedOnAcceptance = seq == 1 && NodeType.isTrigger(type) && input.startLogged();
+    boolean loggedOnAcceptance = seq == 1 && catalog.isTrigger(type) && input.startLogged();
     if (!loggedOnAcceptance) {
       recording.record(
           new NodeLogEntry(
@@ -338,14 +352,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    * are in history.
    */
   private Map<String, Object> inputOf(CanvasNode node, Map<String, Object> atStart) {
-    if (NodeType.isTrigger(node.type()) || !recording.logsInput()) {
+    if (catalog.isTrigger(node.type()) || !recording.logsInput()) {
       return null;
     }
     boolean contactAsStarted =
         !NodeInput.contactChangedBeside(node, atStart, scope)
             || !recording.recordsThroughHistory()
             || since(NODE_INPUT_CONTACT);
-    return NodeInput.of(node, atStart, scope, contactAsStarted);
+    return NodeInput.of(catalog, node, atStart, scope, contactAsStarted);
   }
 
   /**
@@ -406,8 +420,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /** The executor of the node's type; an unknown type fails the node. */
-  private static NodeExecutor executor(CanvasNode node) {
-    return NodeExecutors.catalog()
+  private NodeExecutor executor(CanvasNode node) {
+    return catalog
         .find(node.type())
         .orElseThrow(() -> new NodeFailure("unknown node type " + node.type()));
   }
@@ -516,8 +530,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   /** The trigger's output is the payload, already stored on the run: the log does not copy it. */
-  private static Map<String, Object> loggedOutput(CanvasNode node, Map<String, Object> output) {
-    return NodeType.isTrigger(node.type()) ? Map.of() : output;
+  private Map<String, Object> loggedOutput(CanvasNode node, Map<String, Object> output) {
+    return catalog.isTrigger(node.type()) ? Map.of() : output;
   }
 
   private static String message(Exception e) {

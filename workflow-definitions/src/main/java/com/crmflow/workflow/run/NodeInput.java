@@ -4,6 +4,7 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeSecrets;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
@@ -66,13 +67,13 @@ public final class NodeInput {
   static boolean contactChangedBeside(
       CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
     return !NodeType.EMAIL.value().equals(node.type())
-        && !NodeType.isTrigger(node.type())
         && now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT);
   }
 
   /**
    * The input of the node, or null for a trigger.
    *
+   * @param catalog the run's node types (which of them are triggers)
    * @param atStart the variables when it started ({@link #variablesAtStart})
    * @param now the variables now, after it ran
    * @param contactAsStarted true: a node other than an email is shown with the contact it started
@@ -80,11 +81,12 @@ public final class NodeInput {
    *     with the contact as it is now
    */
   static Map<String, Object> of(
+      NodeCatalog catalog,
       CanvasNode node,
       Map<String, Object> atStart,
       Map<String, Object> now,
       boolean contactAsStarted) {
-    if (NodeType.isTrigger(node.type())) {
+    if (catalog.isTrigger(node.type())) {
       return null;
     }
     Map<String, Object> seen = atStart;

@@ -2,7 +2,16 @@ package com.crmflow.workflow.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.rules.CanvasRules;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class NodeExecutorsTest {
@@ -27,10 +36,57 @@ class NodeExecutorsTest {
       NodeExecutor executor = NodeExecutors.catalog().find(name).orElseThrow();
       NodeType type = executor.type();
       assertThat(NodeExecutors.of(type)).isSameAs(executor);
-      assertThat(NodeType.isTrigger(name)).as(name).isEqualTo(type.isTrigger());
-      assertThat(NodeType.isTrigger(null)).as("a node without a type").isFalse();
+      assertThat(NodeExecutors.catalog().isTrigger(name)).as(name).isEqualTo(type.isTrigger());
       assertThat(executor.descriptor().type()).isEqualTo(type);
     }
+  }
+
+  @Test
+  void whetherANodeStartsItsFlowIsItsTypesDescriptorsAnswer() {
+    assertThat(NodeExecutors.catalog().triggerNames())
+        .containsExactly("webhook_trigger", "schedule_trigger", "crm_event_trigger");
+    assertThat(NodeExecutors.catalog().isTrigger(null)).as("a node without a type").isFalse();
+
+    // a catalog with a trigger type of its own, and without the built-in webhook_trigger
+    NodeExecutor inbox =
+        new NodeExecutor() {
+          @Override
+          public NodeDescriptor descriptor() {
+            return new NodeDescriptor(
+                new NodeType("inbox_trigger", true),
+                "Inbox trigger",
+                NodeDescriptor.TRIGGERS,
+                "inbox",
+                "starts the flow when a mail arrives",
+                List.of(),
+                NodeAccess.NONE,
+                List.of());
+          }
+
+          @Override
+          public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+            return Map.of();
+          }
+        };
+    NodeCatalog catalog = NodeCatalog.of(List.of(NodeExecutors.of(NodeType.DELAY), inbox));
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("in", "inbox_trigger", Map.of()),
+                node("hook", "webhook_trigger", Map.of())),
+            List.of(new CanvasEdge("e1", "wait", "in", CanvasEdge.DEFAULT, null)));
+
+    assertThat(catalog.triggerNames()).containsExactly("inbox_trigger");
+    assertThat(catalog.triggers(canvas)).extracting(CanvasNode::id).containsExactly("in");
+    assertThat(catalog.stepCount(canvas)).isEqualTo(2);
+    assertThat(CanvasRules.structural(canvas, catalog))
+        .extracting(CanvasProblem::message)
+        .contains("a trigger node (in) has no incoming edges");
+  }
+
+  private static CanvasNode node(String id, String type, Map<String, Object> config) {
+    return new CanvasNode(id, type, new Position(0, 0), new NodeData(id, config));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.LinkedHashMap;
@@ -45,7 +46,9 @@ class NodeInputGoldenTest {
   /** The input of a node that ran with the variables of {@link #SCOPE}, as history holds it. */
   private static String inputOf(CanvasNode node) throws Exception {
     Map<String, Object> scope = map(SCOPE);
-    return json(NodeInput.of(node, NodeInput.variablesAtStart(scope), scope, true));
+    return json(
+        NodeInput.of(
+            NodeExecutors.catalog(), node, NodeInput.variablesAtStart(scope), scope, true));
   }
 
   private static String json(Object value) {
@@ -109,6 +112,7 @@ class NodeInputGoldenTest {
         .isEqualTo("{\"config\":{\"delayDays\":1,\"delayHours\":0.5},\"read\":{}}");
     assertThat(
             NodeInput.of(
+                NodeExecutors.catalog(),
                 node("webhook_trigger", "{\"secretToken\": \"sealed:v1:dA==\"}"),
                 map(SCOPE),
                 map(SCOPE),
@@ -129,14 +133,14 @@ class NodeInputGoldenTest {
             "chat_message",
             "{\"channel\": \"#sales\", \"messageTemplate\": \"For {{contact.email}}\"}");
 
-    assertThat(json(NodeInput.of(email, atStart, scope, true)))
+    assertThat(json(NodeInput.of(NodeExecutors.catalog(), email, atStart, scope, true)))
         .isEqualTo(
             "{\"config\":{\"subject\":\"Hi \",\"to\":\"new@example.com\"},\"read\":{\"contact.first_name\":null,\"contact.email\":\"new@example.com\"}}");
-    assertThat(json(NodeInput.of(say, atStart, scope, true)))
+    assertThat(json(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, true)))
         .isEqualTo(
             "{\"config\":{\"channel\":\"#sales\",\"messageTemplate\":\"For ada@example.com\"},\"read\":{\"contact.email\":\"ada@example.com\"}}");
     // a run without node-input-contact
-    assertThat(json(NodeInput.of(say, atStart, scope, false)))
+    assertThat(json(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, false)))
         .isEqualTo(
             "{\"config\":{\"channel\":\"#sales\",\"messageTemplate\":\"For new@example.com\"},\"read\":{\"contact.email\":\"new@example.com\"}}");
   }
@@ -158,7 +162,10 @@ class NodeInputGoldenTest {
             "email",
             "{\"subject\": \"{{trigger.long}}\", \"body\": \"{{trigger.emoji}}\", \"to\": \"{{trigger.exact}}\"}");
 
-    String json = json(NodeInput.of(email, NodeInput.variablesAtStart(scope), scope, true));
+    String json =
+        json(
+            NodeInput.of(
+                NodeExecutors.catalog(), email, NodeInput.variablesAtStart(scope), scope, true));
 
     String a = "a".repeat(2000) + "… (500 more characters)";
     String b = "b".repeat(1999) + "… (102 more characters)";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.action.HttpResponseData;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeSecrets;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.HashMap;
@@ -46,7 +47,8 @@ class NodeInputTest {
                 "{\"name\": \"{{trigger.name}}\", \"missing\": \"{{trigger.nope}}\"}"));
     Map<String, Object> scope = scope();
 
-    Map<String, Object> input = NodeInput.of(call, NodeInput.variablesAtStart(scope), scope, true);
+    Map<String, Object> input =
+        NodeInput.of(NodeExecutors.catalog(), call, NodeInput.variablesAtStart(scope), scope, true);
 
     assertThat(input.get("config"))
         .isEqualTo(
@@ -78,7 +80,7 @@ class NodeInputTest {
     scope.put("contact", Map.of("email", "new@example.com"));
     scope.put("http_request_2", Map.of("late", true));
 
-    Map<String, Object> input = NodeInput.of(email, atStart, scope, true);
+    Map<String, Object> input = NodeInput.of(NodeExecutors.catalog(), email, atStart, scope, true);
 
     assertThat(input.get("config")).isEqualTo(Map.of("subject", "Hi new@example.com "));
   }
@@ -91,10 +93,10 @@ class NodeInputTest {
     scope.put("contact", Map.of("email", "new@example.com"));
 
     assertThat(NodeInput.contactChangedBeside(say, atStart, scope)).isTrue();
-    assertThat(NodeInput.of(say, atStart, scope, true).get("config"))
+    assertThat(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, true).get("config"))
         .isEqualTo(Map.of("messageTemplate", "For ada@example.com"));
     // a run without the change shows the contact as it is now
-    assertThat(NodeInput.of(say, atStart, scope, false).get("config"))
+    assertThat(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, false).get("config"))
         .isEqualTo(Map.of("messageTemplate", "For new@example.com"));
     CanvasNode email = node("email", Map.of("subject", "Hi {{contact.email}}"));
     assertThat(NodeInput.contactChangedBeside(email, atStart, scope)).isFalse();
@@ -115,7 +117,8 @@ class NodeInputTest {
     Map<String, Object> scope = scope();
 
     Map<String, Object> input =
-        NodeInput.of(filter, NodeInput.variablesAtStart(scope), scope, true);
+        NodeInput.of(
+            NodeExecutors.catalog(), filter, NodeInput.variablesAtStart(scope), scope, true);
 
     assertThat(input.get("read")).isEqualTo(Map.of("http_request_1.body.items", List.of(1, 2)));
   }
@@ -125,6 +128,7 @@ class NodeInputTest {
     Map<String, Object> scope = scope();
     assertThat(
             NodeInput.of(
+                NodeExecutors.catalog(),
                 node("webhook_trigger", Map.of("secretToken", "t")),
                 NodeInput.variablesAtStart(scope),
                 scope,
@@ -138,6 +142,7 @@ class NodeInputTest {
     scope.put("trigger", Map.of("big", "é".repeat(5000)));
     Map<String, Object> input =
         NodeInput.of(
+            NodeExecutors.catalog(),
             node("email", Map.of("subject", "{{trigger.big}}")),
             NodeInput.variablesAtStart(scope),
             scope,
