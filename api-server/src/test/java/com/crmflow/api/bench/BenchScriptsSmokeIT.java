@@ -54,7 +54,8 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
-  void theTriggerBenchRunsTheFloorOnTheServicesLibrariesAndPrintsItsResultAndCpu() throws Exception {
+  void theTriggerBenchRunsTheFloorOnTheServicesLibrariesAndPrintsItsResultAndCpu()
+      throws Exception {
     BenchScript.Run run =
         BenchScript.run(
             "bench/trigger-bench.sh",
