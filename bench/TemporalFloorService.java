@@ -19,11 +19,11 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
@@ -56,13 +56,13 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The floor of the trigger benchmark's flow A on this stack: the least a Temporal-backed service
  * built on it can do per run, to set beside the service's own CPU per run (docs/benchmarks.md,
- * "The floor: the least a Temporal-backed service can do"). Spring Boot's Tomcat, Spring MVC and
- * Jackson answer the trigger; the Temporal SDK starts a workflow (eager start, uncompressed gRPC on
- * loopback, 8 workflow task pollers: the client and worker settings of the service) whose one
- * workflow task runs one local activity that POSTs to the harness's sink with Apache HttpClient 5,
- * then completes. No database, no run record, no tenant, no tracing, no metrics, no logging per
- * run. The Temporal dev server is the service's own: started by the service's {@code
- * TemporalDevServer} with the service's settings, from the service's jar.
+ * "The floor: the least a Temporal-backed service does per run"). Spring Boot's Tomcat, Spring
+ * MVC and Jackson answer the trigger; the Temporal SDK starts a workflow (eager start,
+ * uncompressed gRPC on loopback, 8 workflow task pollers: the client and worker settings of the
+ * service) whose one workflow task runs one local activity that POSTs to the harness's sink with
+ * Apache HttpClient 5, then completes. No database, no run record, no tenant, no tracing, no
+ * metrics, no logging per run. The Temporal dev server is the service's own: started by the
+ * service's {@code TemporalDevServer} with the service's settings, from the service's jar.
  *
  * <p>Run by {@code SERVICE=floor bench/trigger-bench.sh}, on the libraries of the packaged service
  * (extracted with {@code java -Djarmode=tools -jar <jar> extract}):
@@ -99,7 +99,7 @@ public class TemporalFloorService {
 
     AutoCloseable devServer = startDevServer(serviceJar, data, temporalPort, temporalUiPort);
     // what is started is stopped in reverse order when the bench ends the process (TERM)
-    Deque<AutoCloseable> started = new ArrayDeque<>();
+    Deque<AutoCloseable> started = new ConcurrentLinkedDeque<>();
     started.push(devServer);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(started)));
     try {
