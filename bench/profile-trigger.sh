@@ -5,7 +5,8 @@
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
 # prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt; their
 # flame graph (bench/flamegraph.py): target/trigger-profile.svg, and without the JIT compiler's
-# threads: target/trigger-profile-nojit.svg.
+# threads: target/trigger-profile-nojit.svg. SERVICE=floor profiles the floor of flow A instead
+# (bench/TemporalFloorService.java; see trigger-bench.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-8000}
@@ -27,7 +28,13 @@ BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx2g} -XX:-FlightRecorder" FLOWS=${FLOWS:-
   bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
 sleep "$START"
-PID=$(pgrep -f "(^|/)java .*-jar .* --server.port=${PORT:-8090}" | head -1)
+if [[ ${SERVICE:-service} == floor ]]; then
+  PID=$(pgrep -f "(^|/)java .*TemporalFloorService\.java \S+ \S+ ${PORT:-8090} " | head -1)
+  WHOSE="the floor's"
+else
+  PID=$(pgrep -f "(^|/)java .*-jar .* --server.port=${PORT:-8090}" | head -1)
+  WHOSE="the service's"
+fi
 # the attach is sometimes refused ("No such process") while the JVM is busy: try again
 for attempt in 1 2 3 4 5; do
   "$JAVA" bench/ProfilerAttach.java "$PID" "$LIB" "start,event=itimer,interval=2ms" && break
@@ -64,7 +71,7 @@ for line in open(sys.argv[1]):
 for name, n in shares.most_common():
     print(f"{100 * n / total:5.1f}%  {name}")
 PY
-python3 bench/flamegraph.py "$OUT" target/trigger-profile.svg "flow ${FLOWS:-a}: the service's CPU"
+python3 bench/flamegraph.py "$OUT" target/trigger-profile.svg "flow ${FLOWS:-a}: $WHOSE CPU"
 python3 bench/flamegraph.py "$OUT" target/trigger-profile-nojit.svg \
-  "flow ${FLOWS:-a}: the service's CPU, without the JIT compiler" --exclude CompileBroker
+  "flow ${FLOWS:-a}: $WHOSE CPU, without the JIT compiler" --exclude CompileBroker
 echo "flame graphs: target/trigger-profile.svg, target/trigger-profile-nojit.svg"

@@ -17,12 +17,15 @@ import com.crmflow.workflow.history.HistoryPayloads;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.opentelemetry.context.Context;
+import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.common.SearchAttributes;
+import io.temporal.common.converter.RawValue;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -138,9 +141,11 @@ public class RunStarter {
       WorkflowExecution started;
       Canvas pinned = canvas != null ? canvas : inputs.canvasOf(run);
       RunInput input = inputs.of(run, pinned, retries.contextOf(pinned, run), startLogged, resume);
+      // written once, as the start sends it: its size is the size of the payload sent
+      Payload payload = client.getOptions().getDataConverter().toPayload(input).orElseThrow();
       // a payload and a contact of up to 1 MB each, a canvas of up to 1 MB, the outputs a retry or
       // a resumed run carries on: together they can be more than a server takes
-      int bytes = inputs.bytes(run, input);
+      int bytes = payload.getSerializedSize();
       if (bytes > HistoryPayloads.LIMIT_BYTES) {
         if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
           return true; // started before (a reconciler probe of a run not heard from lately)
@@ -201,7 +206,7 @@ public class RunStarter {
                     .setWorkflowIdReusePolicy(
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
                     .build());
-        started = WorkflowClient.start(workflow::run, input);
+        started = WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
       } else {
         // the id names the (tenant, sequence, contact), reused by a later enrollment once this
         // one ended; the reconciler only restarts runs still running, so an ended run stays ended
@@ -212,7 +217,7 @@ public class RunStarter {
                     .setWorkflowIdReusePolicy(
                         WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                     .build());
-        started = WorkflowClient.start(workflow::run, input);
+        started = WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
       }
       if (cancels.wasCancelled(run.id())) {
         cancels.cancel(started); // the cancel came between the check above and the start

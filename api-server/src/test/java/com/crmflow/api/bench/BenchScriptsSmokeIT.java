@@ -54,6 +54,37 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theTriggerBenchRunsTheFloorOnTheServicesLibrariesAndPrintsItsResultAndCpu()
+      throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/trigger-bench.sh",
+            List.of("20", "2"),
+            withJar(Map.of("WARMUP", "0", "SERVICE", "floor", "JIT_CURVE", "1")),
+            3);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("RESULT label=floor-a n=20 sent=20 accepted=20 refused=0 errors=0")
+                    .contains(" completed=20 lost=0 duplicates=0 ")
+                    .contains("e2e_p99_ms="))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("CPU floor-a per completed run: service ")
+                    .containsPattern("; without it [0-9.]+ ms\\), temporal [0-9.]+ ms"))
+        // the curve counts the floor's completed runs (its GET /completed), not run records
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("JIT curve: \\d+ runs completed; the last \\d+: service .* ms"));
+  }
+
+  @Test
   void theTracingBenchRunsEachConfigurationAndPrintsItsRanges() throws Exception {
     BenchScript.Run run =
         BenchScript.run(

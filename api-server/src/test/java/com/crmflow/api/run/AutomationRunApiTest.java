@@ -18,6 +18,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunInput;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -249,6 +250,25 @@ class AutomationRunApiTest extends ApiTest {
             "Automation \"" + flowName + "\" · webhook_trigger " + hook + " · run " + runId,
             "http_request · http_request first", // summary = node type · node label
             "http_request · http_request second");
+    // the input the start sent (written once, its size checked and sent as written) is the
+    // run's input as the data converter writes it
+    var input =
+        temporal
+            .fetchHistory("run-" + runId)
+            .getEvents()
+            .get(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getInput();
+    assertThat(input.getPayloadsCount()).isEqualTo(1);
+    assertThat(input.getPayloads(0).getMetadataOrThrow("encoding").toStringUtf8())
+        .isEqualTo("json/plain");
+    RunInput started =
+        DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+            input.getPayloads(0), RunInput.class, RunInput.class);
+    assertThat(started.runId()).isEqualTo(runId);
+    assertThat(started.tenantId()).isEqualTo(tenant.id().toString());
+    assertThat(started.triggerPayload()).containsEntry("plan", "pro");
+    assertThat(started.canvas().node("second")).isPresent();
     // local activities and the eager start: the whole run was one workflow task
     assertThat(
             temporal.fetchHistory("run-" + runId).getEvents().stream()

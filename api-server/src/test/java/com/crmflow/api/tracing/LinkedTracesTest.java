@@ -111,6 +111,35 @@ class LinkedTracesTest extends ApiTest {
                                 && r.body().contains(marker)));
   }
 
+  @Test
+  void aRequestsSqlStatementsAreSpansOfItsTraceWhenSpansAreExported() {
+    String traceId = traceId();
+    String contact = "/api/v1/contacts/" + UUID.randomUUID();
+
+    assertThat(tracedAs(tenant.api(), traceId, traceId.substring(16)).get(contact).status())
+        .isEqualTo(404);
+
+    // the OTLP endpoint is set (see receiver): the JDBC observations are on (SqlSpans)
+    SpanData request =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    spans.getFinishedSpanItems().stream()
+                        .filter(s -> s.getTraceId().equals(traceId))
+                        .filter(s -> s.getParentSpanId().equals(traceId.substring(16)))
+                        .findFirst()
+                        .orElse(null),
+                span -> span != null);
+    assertThat(spans.getFinishedSpanItems())
+        .anySatisfy(
+            s -> {
+              assertThat(s.getName()).isEqualTo("query");
+              assertThat(s.getTraceId()).isEqualTo(traceId);
+              assertThat(s.getParentSpanId()).isEqualTo(request.getSpanId());
+            });
+  }
+
   private TenantClient tenant;
 
   @BeforeEach

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -54,6 +56,33 @@ class TraceContextTest extends ApiTest {
   private static String hex(int digits) {
     String random = UUID.randomUUID().toString().replace("-", "");
     return (random + random).substring(0, digits);
+  }
+
+  @Autowired MeterRegistry meters;
+
+  @Test
+  void withNoSpanExportedNoSqlStatementIsObserved() {
+    peer.answer("/unobserved", 200, "{}");
+    String hook = automationCalling("/unobserved");
+
+    // a traced trigger: its statements and its run's would be spans of its trace if any left
+    String traceId = hex(32);
+    String runId =
+        fire(
+            anonymous().withHeader("traceparent", TRACEPARENT.formatted(traceId, hex(16))),
+            tenant.id(),
+            hook,
+            Map.of("n", 1));
+    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(peer.received("/unobserved")).hasSize(1);
+    // no OTLP endpoint in this service: no JDBC observation (SqlSpans), so none was ever timed
+    assertThat(meters.find("jdbc.query").meters()).isEmpty();
+    assertThat(meters.find("jdbc.query.active").meters()).isEmpty();
+    // the trace context itself goes on: the run and its call carry the caller's trace
+    assertThat(run.get("trace_id").asString()).isEqualTo(traceId);
+    assertThat(peer.received("/unobserved").get(0).header("traceparent")).contains(traceId);
   }
 
   @Test
