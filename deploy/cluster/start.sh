@@ -100,7 +100,11 @@ launch() { # part, command...
   log=$(log_of "$part")
   [[ -f $log ]] && mv "$log" "$log.1"
   setsid "$@" > "$log" 2>&1 < /dev/null &
-  echo $! > "$(pid_file "$part")"
+  local pid=$!
+  echo "$pid" > "$(pid_file "$part")"
+  # until the forked shell has become the part's command (whose command line names CLUSTER_DIR),
+  # alive() takes it for gone, and await() would report a part that is still starting as exited
+  while kill -0 "$pid" 2> /dev/null && ! alive "$part"; do sleep 0.05; done
 }
 
 echo "cluster in $CLUSTER_DIR"
