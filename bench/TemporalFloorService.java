@@ -64,7 +64,7 @@ import org.springframework.web.bind.annotation.RestController;
  * metrics, no logging per run. The Temporal dev server is the service's own: started by the
  * service's {@code TemporalDevServer} with the service's settings, from the service's jar.
  *
- * <p>Run by {@code SERVICE=floor bench/trigger-bench.sh}, on the libraries of the packaged service
+ * <p>Run by {@code BENCH_SERVICE=floor bench/trigger-bench.sh}, on the libraries of the packaged service
  * (extracted with {@code java -Djarmode=tools -jar <jar> extract}):
  *
  * <pre>

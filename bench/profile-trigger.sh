@@ -5,7 +5,7 @@
 # from Maven Central) START_AFTER_S seconds in, profiles DURATION_S seconds of steady state and
 # prints the share of the service's CPU per part. Raw stacks: target/trigger-profile.txt; their
 # flame graph (bench/flamegraph.py): target/trigger-profile.svg, and without the JIT compiler's
-# threads: target/trigger-profile-nojit.svg. SERVICE=floor profiles the floor of flow A instead
+# threads: target/trigger-profile-nojit.svg. BENCH_SERVICE=floor profiles the floor of flow A instead
 # (bench/TemporalFloorService.java; see trigger-bench.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,14 +30,16 @@ BENCH=$!
 # AFTER_UP=1: START_AFTER_S counts from the service answering its health check, not from its
 # launch, so that a start slowed by other work on the machine does not put the profile on the start
 if [[ ${AFTER_UP:-0} == 1 ]]; then
+  # the floor answers its count of completed runs, not a health check
+  if [[ ${BENCH_SERVICE:-service} == floor ]]; then READY=completed; else READY=actuator/health; fi
   for _ in $(seq 1 600); do
-    curl -sf "localhost:${PORT:-8090}/actuator/health" >/dev/null && break
+    curl -sf "localhost:${PORT:-8090}/$READY" >/dev/null && break
     kill -0 $BENCH 2>/dev/null || break
     sleep 0.5
   done
 fi
 sleep "$START"
-if [[ ${SERVICE:-service} == floor ]]; then
+if [[ ${BENCH_SERVICE:-service} == floor ]]; then
   PID=$(pgrep -f "(^|/)java .*TemporalFloorService\.java \S+ \S+ ${PORT:-8090} " | head -1)
   WHOSE="the floor's"
 else

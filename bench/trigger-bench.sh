@@ -20,7 +20,7 @@
 # http_request), which waits through the whole bench, as some run always does in a real service.
 # PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT (defaults 8090, 7299, 8299, 55439,
 # 18080): other ports, so that two benches on one machine do not meet.
-# SERVICE=floor: instead of the service, bench/TemporalFloorService.java on the packaged service's
+# BENCH_SERVICE=floor: instead of the service, bench/TemporalFloorService.java on the packaged service's
 # libraries (the least a Temporal-backed service on this stack does per run: no database, no run
 # records, no tracing; see its Javadoc), flow A only, measured the same way; its lines carry the
 # label floor-a, its completed runs are the sink calls it counts (GET /completed), and its log is
@@ -37,14 +37,14 @@ PGPORT=${PGPORT:-55439}
 TEMPORAL_PORT=${TEMPORAL_PORT:-7299}
 TEMPORAL_UI_PORT=${TEMPORAL_UI_PORT:-8299}
 SINK_PORT=${SINK_PORT:-18080}
-case ${SERVICE:-service} in
+case ${BENCH_SERVICE:-service} in
   service) FLOOR= ; FLOWS=${FLOWS:-a b} ;;
   floor)
     FLOOR=1 FLOWS=${FLOWS:-a}
-    [[ $FLOWS == a ]] || { echo "the floor (SERVICE=floor) has flow A only: FLOWS=a" >&2; exit 64; }
+    [[ $FLOWS == a ]] || { echo "the floor (BENCH_SERVICE=floor) has flow A only: FLOWS=a" >&2; exit 64; }
     [[ -z ${WAITING_RUN:-} ]] || { echo "WAITING_RUN needs the service, not the floor" >&2; exit 64; }
     ;;
-  *) echo "SERVICE is service (the default) or floor, not ${SERVICE}" >&2; exit 64 ;;
+  *) echo "BENCH_SERVICE is service (the default) or floor, not ${BENCH_SERVICE}" >&2; exit 64 ;;
 esac
 # the labels of the lines each flow prints: flow-a, flow-b (the service) or floor-a
 label_of() { if [[ -n $FLOOR ]]; then echo "floor-$1"; else echo "flow-$1"; fi; }
@@ -69,15 +69,15 @@ else
     ${SERVICE_ARGS:-} > "$DATA/service.log" 2>&1 &
   READY=/actuator/health LOG=target/trigger-bench-service.log
 fi
-SERVICE=$!
-trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE 2>/dev/null; wait $SERVICE 2>/dev/null || true; cp "$DATA/service.log" $LOG 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+SERVICE_PID=$!
+trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; cp "$DATA/service.log" $LOG 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do
-  kill -0 $SERVICE 2>/dev/null || break
+  kill -0 $SERVICE_PID 2>/dev/null || break
   curl -sf localhost:$PORT$READY >/dev/null && break
   sleep 1
 done
 # a service that did not start (a port taken) must not leave the bench talking to another one
-kill -0 $SERVICE 2>/dev/null || { echo "the service did not start:" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
+kill -0 $SERVICE_PID 2>/dev/null || { echo "the service did not start:" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
 
 if [[ -n $FLOOR ]]; then
   TENANT=floor # the floor takes any tenant and path
@@ -108,7 +108,7 @@ fi
 TEMPORAL=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
 cpu_ticks() {
   local service=0 postgres=0 temporal=0 jit=0 pid task
-  service=$(awk '{print $14 + $15}' /proc/$SERVICE/stat)
+  service=$(awk '{print $14 + $15}' /proc/$SERVICE_PID/stat)
   # this service's PostgreSQL (its postmaster on PGPORT and the postmaster's children), not
   # another one on the machine
   local postmaster
@@ -118,7 +118,7 @@ cpu_ticks() {
   done
   temporal=$(awk '{print $14 + $15}' /proc/$TEMPORAL/stat)
   # the service's JIT compiler threads (C1, C2): their share falls as the service stays up
-  for task in /proc/$SERVICE/task/*; do
+  for task in /proc/$SERVICE_PID/task/*; do
     if [[ $(cat "$task/comm" 2>/dev/null) == C[12]\ CompilerThre* ]]; then
       jit=$((jit + $(sed 's/^.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}' || echo 0)))
     fi
@@ -238,7 +238,7 @@ for flow in $FLOWS; do
 done
 if [[ -n ${HEAP_AFTER_S:-} ]]; then
   sleep "$HEAP_AFTER_S"
-  jcmd $SERVICE GC.run >/dev/null
-  used=$(jcmd $SERVICE GC.heap_info | grep -o 'used [0-9]*K' | head -1 | grep -o '[0-9]*')
+  jcmd $SERVICE_PID GC.run >/dev/null
+  used=$(jcmd $SERVICE_PID GC.heap_info | grep -o 'used [0-9]*K' | head -1 | grep -o '[0-9]*')
   echo "heap after a full GC, ${HEAP_AFTER_S} s after the last flow: $((used / 1024)) MiB used"
 fi

@@ -186,7 +186,8 @@ function Help({ field }) {
  */
 function KeyValueField({ id, field, value, onChange, problem }) {
   const [rows, setRows] = useState(() => Object.entries(value || {}));
-  // the service's own rule (GET /api/v1/node-types): the entries it seals are typed as passwords
+  // the service's own rule (GET /api/v1/node-types), applied to the name as sent (trimmed):
+  // the entries it seals are typed as passwords
   const secretName = (name) => Boolean(field.secretEntries?.test(name.trim().toLowerCase()));
   function change(next) {
     setRows(next);

@@ -60,7 +60,7 @@ class BenchScriptsSmokeIT {
         BenchScript.run(
             "bench/trigger-bench.sh",
             List.of("20", "2"),
-            withJar(Map.of("WARMUP", "0", "SERVICE", "floor", "JIT_CURVE", "1")),
+            withJar(Map.of("WARMUP", "0", "BENCH_SERVICE", "floor", "JIT_CURVE", "1")),
             3);
 
     assertThat(run.exitCode()).as(run.output()).isZero();

@@ -48,6 +48,14 @@ class CanvasValidationTest extends ApiTest {
             single("http_request", Map.of("headers", Map.of("X", 1))),
             "nodes.n1.data.config.headers"),
         Arguments.of(
+            "header name with a space",
+            single("http_request", Map.of("headers", Map.of("Cookie ", "session=1"))),
+            "nodes.n1.data.config.headers"),
+        Arguments.of(
+            "header name empty",
+            single("http_request", Map.of("headers", Map.of("", "x"))),
+            "nodes.n1.data.config.headers"),
+        Arguments.of(
             "time not HH:mm",
             single("schedule_trigger", Map.of("time", "25:00")),
             "nodes.n1.data.config.time"),

@@ -2,6 +2,7 @@ package com.crmflow.api.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,8 +38,11 @@ class SchemathesisTest extends ApiTest {
     String key = issueKey(tenant.id(), List.of("*"), 1_000_000);
     // the document is read here and handed over as a file: Schemathesis gives a schema URL ten
     // seconds, which the document's first rendering can take on a busy two-core machine
+    ApiResponse served = anonymous().get("/v3/api-docs");
+    assertThat(served.status()).as(served.toString()).isEqualTo(200);
     Path document = Files.createTempFile("openapi-", ".json");
-    Files.writeString(document, anonymous().get("/v3/api-docs").rawBody());
+    document.toFile().deleteOnExit();
+    Files.writeString(document, served.rawBody());
     List<String> command =
         List.of(
             st.toString(),

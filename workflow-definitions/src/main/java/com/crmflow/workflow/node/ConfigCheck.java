@@ -63,6 +63,24 @@ public interface ConfigCheck {
               ? null
               : "must be an object whose values are strings";
 
+  /**
+   * HTTP headers: an object of strings whose names are HTTP field names (RFC 9110's token), so that
+   * a name is sent as it is stored and a credential name is recognised as the service seals it
+   * ({@link NodeSecrets#isCredentialHeader}): {@code "Cookie "} is no header name.
+   */
+  ConfigCheck HEADERS =
+      value -> {
+        String problem = STRING_MAP.problem(value);
+        if (problem != null) {
+          return problem;
+        }
+        return ((Map<?, ?>) value)
+                .keySet().stream()
+                    .allMatch(name -> HeaderName.TOKEN.matcher((String) name).matches())
+            ? null
+            : "must name each header with letters, digits and !#$%&'*+-.^_`|~ only";
+      };
+
   ConfigCheck OBJECT = value -> value instanceof Map<?, ?> ? null : "must be an object";
 
   ConfigCheck UUID = value -> Checks.isUuid(value) ? null : "must be a UUID";
@@ -157,5 +175,12 @@ public interface ConfigCheck {
       }
       return null;
     }
+  }
+
+  /** RFC 9110's token: one or more of its tchar. */
+  final class HeaderName {
+    static final Pattern TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
+
+    private HeaderName() {}
   }
 }

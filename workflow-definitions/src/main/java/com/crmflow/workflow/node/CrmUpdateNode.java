@@ -37,7 +37,9 @@ final class CrmUpdateNode implements NodeExecutor {
                     .asRequired()
                     .help("field -> value or template, e.g. {\"lifecycle_stage\": \"customer\"}"),
                 ConfigField.template("recordId", "Record id")
-                    .help("default: the trigger's record")),
+                    .help(
+                        "default: the trigger's record ({{trigger.<entityType>_id}}); for a"
+                            + " contact without one, the run's contact")),
             NodeAccess.writes("{entityType}"),
             List.of())
         .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"));

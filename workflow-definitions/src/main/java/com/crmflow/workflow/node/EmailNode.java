@@ -64,14 +64,16 @@ final class EmailNode implements NodeExecutor {
                 ConfigField.template("subject", "Subject")
                     .asContent()
                     .help("required unless templateId is set"),
-                ConfigField.template("body", "Body").asMultiline().help("plain text"),
+                ConfigField.template("body", "Body")
+                    .asMultiline()
+                    .help("plain text; overrides the template's body"),
                 ConfigField.text("templateId", "Template id")
                     .asContent()
                     .check(ConfigCheck.UUID)
                     .help("a stored email template"),
                 ConfigField.template("to", "To (default: the run’s contact)"),
                 ConfigField.text("bodyHint", "Body hint")
-                    .help("what the body should say when the author did not write it")),
+                    .help("what the body should say when the author did not write it; not sent")),
             NodeAccess.reads(FlowAccess.CONTACT),
             List.of())
         .withAdvice(NodeDescriptor.Advice.MESSAGE)

@@ -54,6 +54,7 @@ final class HttpRequestNode implements NodeExecutor {
                     .asRequired()
                     .destination(ConfigField.Destination.ORIGIN),
                 ConfigField.of("headers", "Headers", FieldKind.KEY_VALUE)
+                    .check(ConfigCheck.HEADERS)
                     .secret(ConfigField.Secret.CREDENTIAL_ENTRIES)
                     .help("header name to value; credential headers are stored sealed"),
                 ConfigField.template("bodyTemplate", "Body template")

@@ -16,7 +16,7 @@ import io.temporal.worker.Worker;
 /**
  * The product's workflows, for a worker of the {@link TaskQueues#AUTOMATION} queue. Each execution
  * gets a new instance from a plain constructor, given only the worker's node types: the Temporal
- * starter's own registration (a Spring bean created per execution) cost about 1.5% of the CPU of a
+ * starter's own registration (a Spring bean created per execution) costs about 1.5% of the CPU of a
  * short run.
  */
 public final class WorkflowImplementations {
