@@ -293,7 +293,11 @@ class OpenApiOperations {
     example.put("status", status);
     example.put("detail", description);
     if (status == 400) {
-      example.put("errors", List.of(Map.of("field", "email", "message", "is required")));
+      // ordered, so that the written document is the same each time it is written
+      Map<String, Object> error = new LinkedHashMap<>();
+      error.put("field", "email");
+      error.put("message", "is required");
+      example.put("errors", List.of(error));
     }
     responses.addApiResponse(
         code,
