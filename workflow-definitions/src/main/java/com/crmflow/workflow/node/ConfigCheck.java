@@ -68,18 +68,7 @@ public interface ConfigCheck {
    * a name is sent as it is stored and a credential name is recognised as the service seals it
    * ({@link NodeSecrets#isCredentialHeader}): {@code "Cookie "} is no header name.
    */
-  ConfigCheck HEADERS =
-      value -> {
-        String problem = STRING_MAP.problem(value);
-        if (problem != null) {
-          return problem;
-        }
-        return ((Map<?, ?>) value)
-                .keySet().stream()
-                    .allMatch(name -> HeaderName.TOKEN.matcher((String) name).matches())
-            ? null
-            : "must name each header with letters, digits and !#$%&'*+-.^_`|~ only";
-      };
+  ConfigCheck HEADERS = Checks::headersProblem;
 
   ConfigCheck OBJECT = value -> value instanceof Map<?, ?> ? null : "must be an object";
 
@@ -115,6 +104,10 @@ public interface ConfigCheck {
   final class Checks {
 
     private static final Pattern TIME = Pattern.compile("^([01][0-9]|2[0-3]):[0-5][0-9]$");
+
+    /** RFC 9110's token: one or more of its tchar. */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
+
     private static final CronParser CRON_PARSER =
         new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
@@ -160,6 +153,17 @@ public interface ConfigCheck {
       }
     }
 
+    static String headersProblem(Object value) {
+      String problem = STRING_MAP.problem(value);
+      if (problem != null) {
+        return problem;
+      }
+      return ((Map<?, ?>) value)
+              .keySet().stream().allMatch(name -> HEADER_NAME.matcher((String) name).matches())
+          ? null
+          : "must name each header with letters, digits and !#$%&'*+-.^_`|~ only";
+    }
+
     static String daysOfWeekProblem(Object value) {
       if (!(value instanceof List<?> days)) {
         return "must be an array of days, 0 (Sunday) to 6 (Saturday)";
@@ -175,12 +179,5 @@ public interface ConfigCheck {
       }
       return null;
     }
-  }
-
-  /** RFC 9110's token: one or more of its tchar. */
-  final class HeaderName {
-    static final Pattern TOKEN = Pattern.compile("[!#$%&'*+\\-.^_`|~0-9A-Za-z]+");
-
-    private HeaderName() {}
   }
 }
