@@ -166,17 +166,18 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       Path cli,
       String namespace,
       Map<String, Object> into) {
-    TemporalDevServer server = startDevServer(dataDir, settings, cli, namespace);
-    server
-        .stoppedLeftovers()
+    // once, before the attempts below: a retry must not lose what the first attempt stopped
+    Path database = TemporalDevServer.Settings.databaseIn(dataDir.resolve("temporal"));
+    TemporalDevServer.stopLeftovers(database)
         .forEach(
             pid ->
                 log.warn(
                     "Stopped a Temporal dev server (pid "
                         + pid
                         + ") left running on "
-                        + server.settings().database()
+                        + database
                         + " by a service that ended without stopping it"));
+    TemporalDevServer server = startDevServer(dataDir, settings, cli, namespace);
     into.put("spring.temporal.connection.target", server.target());
     into.put(TEMPORAL_UI_URL, server.uiUrl());
     log.info(
@@ -202,7 +203,7 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       Path dataDir, CrmProperties.Embedded settings, Path cli, String namespace) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return TemporalDevServer.start(
+        return TemporalDevServer.launch(
             new TemporalDevServer.Settings(
                 cli,
                 dataDir.resolve("temporal"),

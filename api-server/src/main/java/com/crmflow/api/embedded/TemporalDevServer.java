@@ -53,6 +53,11 @@ public final class TemporalDevServer implements AutoCloseable {
       Map<String, String> searchAttributes) {
 
     public Path database() {
+      return databaseIn(dir);
+    }
+
+    /** The SQLite file a dev server keeps in {@code dir}. */
+    public static Path databaseIn(Path dir) {
       return dir.resolve("temporal.db").toAbsolutePath().normalize();
     }
 
@@ -68,24 +73,28 @@ public final class TemporalDevServer implements AutoCloseable {
   private volatile Process process;
   private volatile boolean closing;
 
-  /** Leftover dev servers this start stopped (pids), for the caller to report. */
-  private final List<Long> stoppedLeftovers;
-
-  private TemporalDevServer(Settings settings, List<Long> stoppedLeftovers) {
+  private TemporalDevServer(Settings settings) {
     this.settings = settings;
-    this.stoppedLeftovers = stoppedLeftovers;
   }
 
   /** Stops any leftover on the same file, starts the dev server and waits until it serves. */
   public static TemporalDevServer start(Settings settings) {
+    stopLeftovers(settings.database());
+    return launch(settings);
+  }
+
+  /**
+   * Starts the dev server on a file that no leftover holds ({@link #stopLeftovers} ran) and waits
+   * until it serves.
+   */
+  public static TemporalDevServer launch(Settings settings) {
     try {
       Files.createDirectories(settings.dir());
     } catch (IOException e) {
       throw new UncheckedIOException("could not create " + settings.dir(), e);
     }
-    List<Long> leftovers = stopLeftovers(settings.database());
-    TemporalDevServer server = new TemporalDevServer(settings, leftovers);
-    server.launch();
+    TemporalDevServer server = new TemporalDevServer(settings);
+    server.startProcess();
     return server;
   }
 
@@ -103,17 +112,12 @@ public final class TemporalDevServer implements AutoCloseable {
     return settings;
   }
 
-  /** Process ids of leftover dev servers on this file that the start stopped. */
-  public List<Long> stoppedLeftovers() {
-    return stoppedLeftovers;
-  }
-
   /** The running dev server's process id. */
   public long pid() {
     return process.pid();
   }
 
-  private synchronized void launch() {
+  private synchronized void startProcess() {
     List<String> command = command(settings);
     Process started;
     try {
@@ -273,7 +277,7 @@ public final class TemporalDevServer implements AutoCloseable {
           return; // stopped meanwhile, or started by someone else
         }
         try {
-          launch();
+          startProcess();
           log.info("The embedded Temporal dev server is back on {}", target());
           return;
         } catch (RuntimeException e) {
@@ -297,7 +301,7 @@ public final class TemporalDevServer implements AutoCloseable {
   /** Starts it again on its file and ports after {@link #kill} or {@link #close}. */
   public synchronized void startAgain() {
     closing = false;
-    launch();
+    startProcess();
   }
 
   /** Stops the dev server: SIGTERM, then SIGKILL if it has not exited in 15 s. */
@@ -342,9 +346,9 @@ public final class TemporalDevServer implements AutoCloseable {
   /**
    * Dev servers on this database file that no live service owns (the caller holds the data
    * directory's lock): the leftovers of a service that was killed. Found by their command line,
-   * which names the file.
+   * which names the file. Returns their process ids.
    */
-  private static List<Long> stopLeftovers(Path database) {
+  public static List<Long> stopLeftovers(Path database) {
     String file = database.toString();
     List<ProcessHandle> leftovers =
         ProcessHandle.allProcesses()
