@@ -1,5 +1,6 @@
 package com.crmflow.api.bench;
 
+import com.crmflow.api.support.TestJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ final class BenchScript {
     bench
         .environment()
         .put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    bench.environment().putAll(TestJvms.environment());
     bench.environment().putAll(env);
     Process running = bench.start();
     running.getOutputStream().close();

@@ -62,6 +62,7 @@ public final class ClusterScripts implements AutoCloseable {
     env.put("CLUSTER_API_JAR", jar("target", "api-server-[0-9.]+(-SNAPSHOT)?\\.jar").toString());
     env.put("CLUSTER_WORKER_JAR", jar("../workflow-worker/target", ".*-exec\\.jar").toString());
     env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    env.putAll(TestJvms.environment());
     env.putAll(settings);
     return new ClusterScripts(dir, env, ports.subList(0, 2), ports.get(3), ports.get(2));
   }

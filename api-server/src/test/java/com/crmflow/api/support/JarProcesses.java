@@ -14,8 +14,8 @@ final class JarProcesses {
   private JarProcesses() {}
 
   /**
-   * Starts {@code java -Xmx<heap> -jar <the jar in dir whose name matches> <arguments>}, its output
-   * going to {@code log}.
+   * Starts {@code java -Xmx<heap> <TestJvms.OPTIONS> -jar <the jar in dir whose name matches>
+   * <arguments>}, its output going to {@code log}.
    *
    * @param missing what to do when there is no such jar ("package api-server first")
    */
@@ -49,10 +49,9 @@ final class JarProcesses {
     List<String> command =
         new ArrayList<>(
             List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                "-jar",
-                jar.toString()));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap));
+    command.addAll(TestJvms.OPTIONS);
+    command.addAll(List.of("-jar", jar.toString()));
     command.addAll(arguments);
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -38,11 +38,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The interpreter on Temporal's test environment, with time skipping. */
 @Timeout(60)
+@Execution(ExecutionMode.CONCURRENT)
 class InterpreterDurabilityTest {
 
   private TestWorkflowEnvironment env;
