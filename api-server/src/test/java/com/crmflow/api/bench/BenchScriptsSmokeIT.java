@@ -127,20 +127,20 @@ class BenchScriptsSmokeIT {
 
   @Test
   void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
-    // 1,500 triggers keep the service busy well past the 10 s after it answers, when the profiler
-    // attaches; counted from its answer, not its launch, since a start slowed by the other IT JVM
-    // or another build would put the profile on the start (JIT and Spring, no workflow task)
+    // 900 triggers keep the service busy well past the 6 s after it answers, when the profiler
+    // attaches for 4 s; counted from its answer, not its launch, since a start slowed by the other
+    // IT JVM or another build would put the profile on the start (JIT and Spring, no workflow task)
     BenchScript.Run run =
         BenchScript.run(
             "bench/profile-trigger.sh",
-            List.of("1500", "10", "5"),
+            List.of("900", "6", "4"),
             withJar(Map.of("WARMUP", "0", "FLOWS", "a", "AFTER_UP", "1")),
             4);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
     assertThat(run.lines())
         .as(run.output())
-        .anySatisfy(line -> assertThat(line).startsWith("RESULT label=flow-a n=1500 sent=1500 "))
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT label=flow-a n=900 sent=900 "))
         .anySatisfy(line -> assertThat(line).matches(" *[0-9.]+%  workflow tasks: .*"))
         .anySatisfy(
             line -> assertThat(line).startsWith("flame graphs: target/trigger-profile.svg"));
