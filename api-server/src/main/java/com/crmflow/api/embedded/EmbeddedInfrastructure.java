@@ -166,8 +166,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
       Path cli,
       String namespace,
       Map<String, Object> into) {
+    Path dir = dataDir.resolve("temporal");
     // once, before the attempts below: a retry must not lose what the first attempt stopped
-    Path database = TemporalDevServer.Settings.databaseIn(dataDir.resolve("temporal"));
+    Path database = TemporalDevServer.Settings.databaseIn(dir);
     TemporalDevServer.stopLeftovers(database)
         .forEach(
             pid ->
@@ -177,7 +178,7 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
                         + ") left running on "
                         + database
                         + " by a service that ended without stopping it"));
-    TemporalDevServer server = startDevServer(dataDir, settings, cli, namespace);
+    TemporalDevServer server = startDevServer(dir, settings, cli, namespace);
     into.put("spring.temporal.connection.target", server.target());
     into.put(TEMPORAL_UI_URL, server.uiUrl());
     log.info(
@@ -200,13 +201,13 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
    * as it starts is most likely that race, so it chooses again, up to three times.
    */
   private TemporalDevServer startDevServer(
-      Path dataDir, CrmProperties.Embedded settings, Path cli, String namespace) {
+      Path dir, CrmProperties.Embedded settings, Path cli, String namespace) {
     for (int attempt = 1; ; attempt++) {
       try {
         return TemporalDevServer.launch(
             new TemporalDevServer.Settings(
                 cli,
-                dataDir.resolve("temporal"),
+                dir,
                 freePortIfZero(settings.temporalPort()),
                 freePortIfZero(settings.temporalUiPort()),
                 namespace,

@@ -87,7 +87,7 @@ public final class TemporalDevServer implements AutoCloseable {
    * Starts the dev server on a file that no leftover holds ({@link #stopLeftovers} ran) and waits
    * until it serves.
    */
-  public static TemporalDevServer launch(Settings settings) {
+  static TemporalDevServer launch(Settings settings) {
     try {
       Files.createDirectories(settings.dir());
     } catch (IOException e) {
@@ -226,7 +226,10 @@ public final class TemporalDevServer implements AutoCloseable {
           // not listening yet, or the namespace not there yet
         }
         if (System.nanoTime() > deadline) {
-          started.destroyForcibly();
+          // gone before the caller tries again on the same file
+          started
+              .destroyForcibly()
+              .waitFor(LeftoverProcesses.STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
           throw new EmbeddedPartUnavailable(
               "The Temporal dev server did not serve on "
                   + target()
@@ -344,11 +347,11 @@ public final class TemporalDevServer implements AutoCloseable {
   }
 
   /**
-   * Dev servers on this database file that no live service owns (the caller holds the data
-   * directory's lock): the leftovers of a service that was killed. Found by their command line,
-   * which names the file. Returns their process ids.
+   * Stops the dev servers on this database file that no live service owns (the caller holds the
+   * data directory's lock): the leftovers of a service that was killed, found by their command
+   * line, which names the file. Returns their process ids.
    */
-  public static List<Long> stopLeftovers(Path database) {
+  static List<Long> stopLeftovers(Path database) {
     String file = database.toString();
     List<ProcessHandle> leftovers =
         ProcessHandle.allProcesses()

@@ -3,6 +3,7 @@ package com.crmflow.api.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.TestJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ class FairnessBenchSmokeTest extends ApiTest {
         new ProcessBuilder("bash", "bench/fairness-bench.sh")
             .directory(repo.toFile())
             .redirectErrorStream(true);
+    bench.environment().putAll(TestJvms.environment());
     bench.environment().put("BASE_URL", baseUrl());
     bench.environment().put("ADMIN_TOKEN", ADMIN_TOKEN);
     bench

@@ -2,6 +2,7 @@ package com.crmflow.api.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.TestJvms;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -12,6 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -59,22 +62,27 @@ class TriggerBenchRefusalsTest {
         });
     service.start();
     try {
+      List<String> command =
+          new ArrayList<>(
+              List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      command.addAll(TestJvms.OPTIONS);
+      command.addAll(
+          List.of(
+              "bench/TriggerBench.java",
+              "--url",
+              "http://127.0.0.1:" + service.getAddress().getPort() + "/trigger",
+              "--n",
+              "9",
+              "--concurrency",
+              "1",
+              "--timeout-s",
+              "20",
+              "--sink-port",
+              String.valueOf(sinkPort),
+              "--label",
+              "refusals"));
       Process harness =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "bench/TriggerBench.java",
-                  "--url",
-                  "http://127.0.0.1:" + service.getAddress().getPort() + "/trigger",
-                  "--n",
-                  "9",
-                  "--concurrency",
-                  "1",
-                  "--timeout-s",
-                  "20",
-                  "--sink-port",
-                  String.valueOf(sinkPort),
-                  "--label",
-                  "refusals")
+          new ProcessBuilder(command)
               .directory(BenchScript.repo().toFile())
               .redirectErrorStream(true)
               .start();

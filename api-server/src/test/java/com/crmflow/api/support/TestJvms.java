@@ -22,8 +22,16 @@ public final class TestJvms {
 
   private TestJvms() {}
 
-  /** The options for every JVM a script starts, whatever its own options. */
+  /**
+   * The options for every JVM a script starts, whatever its own options: {@code JAVA_TOOL_OPTIONS},
+   * after any the environment already has (a trust store, a proxy).
+   */
   public static Map<String, String> environment() {
-    return OPTIONS.isEmpty() ? Map.of() : Map.of("JAVA_TOOL_OPTIONS", String.join(" ", OPTIONS));
+    if (OPTIONS.isEmpty()) {
+      return Map.of();
+    }
+    String inherited = System.getenv().getOrDefault("JAVA_TOOL_OPTIONS", "").trim();
+    String options = String.join(" ", OPTIONS);
+    return Map.of("JAVA_TOOL_OPTIONS", inherited.isEmpty() ? options : inherited + " " + options);
   }
 }

@@ -43,9 +43,11 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The interpreter on Temporal's test environment, with time skipping. */
+/**
+ * The interpreter on Temporal's test environment, with time skipping. Its cases run side by side,
+ * each on an environment of its own.
+ */
 @Timeout(60)
-@Execution(ExecutionMode.CONCURRENT)
 class InterpreterDurabilityTest {
 
   private TestWorkflowEnvironment env;
@@ -120,6 +122,7 @@ class InterpreterDurabilityTest {
    * so the hand-over is proven by replaying the mid-wait history on a fresh worker, and restarts of
    * whole worker and api-server processes by api-server's ComposeStackTest (where Docker exists).
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aThreeDayWaitReplaysOnAFreshWorkerAndCompletesOnce(String activities, String chains)
@@ -178,6 +181,7 @@ class InterpreterDurabilityTest {
    * the call made before is not made again (its logged output is the variable), and the 1-day delay
    * waits only the 5 hours it had left, under its own log entry.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunWaitsWhatWasLeftOfItsDelayAndRunsNothingTwice(String activities, String chains) {
@@ -236,6 +240,7 @@ class InterpreterDurabilityTest {
    * unrun), the join after the finished transforms and the waiting delay runs once, and its body
    * reads the merge's logged output.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunFollowsItsLoggedBranchAndJoinsTheWaitingDelay(String activities, String chains) {
@@ -283,6 +288,7 @@ class InterpreterDurabilityTest {
         .hasSize(8);
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aResumedRunWhoseLogShowsAFailedNodeFailsWithoutRunningMore(
@@ -307,6 +313,7 @@ class InterpreterDurabilityTest {
     assertThat(recorder.finished).containsEntry("r3", "failed");
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @Test
   void aTriggerLoggedWithTheRunIsNotRecordedAgain() {
     startWorkers(0);
@@ -328,6 +335,7 @@ class InterpreterDurabilityTest {
     assertThat(recorder.finished).containsEntry("r4", "completed");
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(String activities, String chains) {
@@ -350,6 +358,7 @@ class InterpreterDurabilityTest {
     assertThat(log.get(1).output()).containsEntry("statusCode", 200);
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aFailureEndsTheRunAtOnceAndCutsTheDelayBesideItShort(String activities, String chains) {
@@ -384,6 +393,7 @@ class InterpreterDurabilityTest {
    * may have acted), the node whose turn comes after it is logged as not started, and the delay is
    * cut: a retry finds every node the failure left unrun.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aFailureLetsTheNodesInFlightFinishAndLogsWhatItLeftUnrun(String activities, String chains)
@@ -432,6 +442,7 @@ class InterpreterDurabilityTest {
    * A branch that ends while another waits on a day's delay has its entries written then, not when
    * the run ends: a running run shows them.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aBranchThatEndsBesideAWaitingDelayShowsItsEntriesAtOnce(String activities, String chains)
@@ -462,6 +473,7 @@ class InterpreterDurabilityTest {
    * A retry's delay that the failure cut short wakes when it would have woken in the failed run: in
    * 5 hours here, not 3 days; and at once when that time has passed.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aRetriedDelayWakesWhenItWouldHaveInTheFailedRun(String activities, String chains) {
@@ -515,6 +527,7 @@ class InterpreterDurabilityTest {
         .build();
   }
 
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void everyBuiltNodeTypeRunsWithJoinsBranchesAndTimers(String activities, String chains) {
@@ -593,6 +606,7 @@ class InterpreterDurabilityTest {
    * a note of its size; local recordings keep no copy of their entries in history, so there the log
    * holds every output whole.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void largeOutputsKeepEveryEventOfTheHistoryUnderTemporalsPayloadLimit(
@@ -655,6 +669,7 @@ class InterpreterDurabilityTest {
    * MB: six answers of 900 kB make 5.4 MB, and the server terminates the run. A call that finds no
    * room for its answer in the task goes through the integrations queue.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aChainOfLargeAnswersKeepsEachWorkflowTaskUnderTheLimitAndCompletes(
@@ -704,6 +719,7 @@ class InterpreterDurabilityTest {
    * Calls in parallel branches run at the same time even when their task has no room for all of
    * their answers: the ones that find none go through the integrations queue instead of waiting.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void parallelCallsBeyondATasksRoomStillRunAtTheSameTime(String activities, String chains)
@@ -735,6 +751,7 @@ class InterpreterDurabilityTest {
    * Through the integrations queue the node fails instead, saying why; a local call keeps its
    * request out of its marker and is made.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void aRequestTooLargeForHistoryFailsItsNodeUnlessTheCallIsLocal(
@@ -770,6 +787,7 @@ class InterpreterDurabilityTest {
    * 4.2 MB, which the server refuses and terminates the run for. A request that would take its task
    * over waits for the next task.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void parallelLargeRequestsAreSpreadOverWorkflowTasks(String activities, String chains)
@@ -801,6 +819,7 @@ class InterpreterDurabilityTest {
    * task; through the crm queue the entries are in the recorder's inputs, and six of 700 kB take
    * the task over 4 MB. The recorder's batches count in the task's budget.
    */
+  @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
   void largeRecordingsOfParallelBranchesAreSpreadOverWorkflowTasks(String activities, String chains)
