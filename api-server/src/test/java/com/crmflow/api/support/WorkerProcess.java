@@ -18,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WorkerProcess implements AutoCloseable {
 
+  private static final String JAR_DIR = "../workflow-worker/target";
+  private static final String JAR_NAME = ".*-exec\\.jar";
+  private static final String MISSING = "build workflow-worker first";
+  private static final String HEAP = "256m";
+
   private final Process process;
   private final Path log;
 
@@ -31,21 +36,40 @@ public final class WorkerProcess implements AutoCloseable {
    */
   public static WorkerProcess start(String temporalTarget, String... settings) throws IOException {
     Path log = Files.createTempFile("worker", ".log");
+    Process process =
+        JarProcesses.start(
+            JAR_DIR, JAR_NAME, MISSING, HEAP, log, arguments(temporalTarget, settings));
+    return new WorkerProcess(process, log);
+  }
+
+  /**
+   * As {@link #start}, with jars (or directories) of one's own on the worker's classpath, as {@code
+   * -Dloader.path} adds them to the packaged jar: node types, say.
+   */
+  public static WorkerProcess startWithLoaderPath(
+      List<Path> loaderPath, String temporalTarget, String... settings) throws IOException {
+    Path log = Files.createTempFile("worker", ".log");
+    Process process =
+        JarProcesses.startWithLoaderPath(
+            JAR_DIR,
+            JAR_NAME,
+            MISSING,
+            HEAP,
+            log,
+            "com.crmflow.worker.WorkflowWorkerApplication",
+            loaderPath,
+            arguments(temporalTarget, settings));
+    return new WorkerProcess(process, log);
+  }
+
+  private static List<String> arguments(String temporalTarget, String... settings) {
     List<String> arguments =
         new ArrayList<>(
             List.of(
                 "--spring.temporal.connection.target=" + temporalTarget,
                 "--crm.http.allow-private-addresses=true"));
     arguments.addAll(List.of(settings));
-    Process process =
-        JarProcesses.start(
-            "../workflow-worker/target",
-            ".*-exec\\.jar",
-            "build workflow-worker first",
-            "256m",
-            log,
-            arguments);
-    return new WorkerProcess(process, log);
+    return arguments;
   }
 
   /** Waits until the worker's context has started (its workers poll). */
