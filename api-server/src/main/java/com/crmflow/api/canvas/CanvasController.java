@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import com.crmflow.api.nodetype.NodeTypes;
 import tools.jackson.databind.JsonNode;
 
 /** The spec's Canvas table, under /api/sequences/:sequenceId (no version segment). */
@@ -30,9 +31,11 @@ import tools.jackson.databind.JsonNode;
 class CanvasController {
 
   private final CanvasService canvases;
+  private final NodeTypes nodeTypes;
 
-  CanvasController(CanvasService canvases) {
+  CanvasController(CanvasService canvases, NodeTypes nodeTypes) {
     this.canvases = canvases;
+    this.nodeTypes = nodeTypes;
   }
 
   /** {@code {canvas: {sequence_id, version, nodes, edges}}}: the latest version. */
@@ -174,7 +177,7 @@ class CanvasController {
           JsonNode body) {
     CanvasService.Judged judged = canvases.judge(caller.tenantId(), sequenceId, body);
     return new CanvasValidation(
-        judged.problems().isEmpty(), new CanvasWords(judged.canvas()).word(judged.problems()));
+        judged.problems().isEmpty(), new CanvasWords(judged.canvas(), nodeTypes).word(judged.problems()));
   }
 
   /** {@code {canvas}}. */

@@ -4,8 +4,8 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,12 +31,18 @@ final class CanvasWords {
       Map.of("url", "URL", "id", "ID", "json", "JSON", "http", "HTTP", "crm", "CRM");
 
   private final Canvas canvas;
+  private final NodeCatalog catalog;
   private final Map<String, String> labels = new LinkedHashMap<>();
   private final Map<String, String> types = new LinkedHashMap<>();
   private final Pattern ids;
 
-  CanvasWords(Canvas canvas) {
+  /**
+   * @param catalog the node types the service knows (the API's {@code NodeTypes}: the built-in ones
+   *     and the process's beans), whose config keys a message may name
+   */
+  CanvasWords(Canvas canvas, NodeCatalog catalog) {
     this.canvas = canvas;
+    this.catalog = catalog;
     for (CanvasNode node : canvas.nodes()) {
       if (node.id() != null) {
         labels.put(node.id(), labelOf(node));
@@ -150,7 +156,7 @@ final class CanvasWords {
       return message;
     }
     String type = types.get(nodeId);
-    NodeExecutor executor = NodeExecutors.catalog().find(type).orElse(null);
+    NodeExecutor executor = type == null ? null : catalog.find(type).orElse(null);
     if (executor == null) {
       return message;
     }
