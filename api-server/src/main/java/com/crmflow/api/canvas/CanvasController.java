@@ -4,6 +4,7 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
@@ -22,7 +23,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-import com.crmflow.api.nodetype.NodeTypes;
 import tools.jackson.databind.JsonNode;
 
 /** The spec's Canvas table, under /api/sequences/:sequenceId (no version segment). */
@@ -177,7 +177,8 @@ class CanvasController {
           JsonNode body) {
     CanvasService.Judged judged = canvases.judge(caller.tenantId(), sequenceId, body);
     return new CanvasValidation(
-        judged.problems().isEmpty(), new CanvasWords(judged.canvas(), nodeTypes).word(judged.problems()));
+        judged.problems().isEmpty(),
+        new CanvasWords(judged.canvas(), nodeTypes).word(judged.problems()));
   }
 
   /** {@code {canvas}}. */
