@@ -9,8 +9,8 @@ import java.util.Map;
  * parts, the bench scripts' services and harnesses): the build's {@code test.jvm.options}, which
  * the test JVMs run with too. By default that is the quick compiler only. These JVMs live a minute
  * or two, and on two cores most of what they cost is compiling: the optimising compiler spends more
- * CPU on them than its faster code saves (docs/development.md, "Figures"). It changes how fast the
- * code runs, not what it does. The benchmarks ({@code -Pbench}) set none.
+ * CPU on them than its faster code saves (docs/development.md, "Where verify's time goes"). It
+ * changes how fast the code runs, not what it does. The benchmarks ({@code -Pbench}) set none.
  */
 public final class TestJvms {
 
