@@ -99,21 +99,8 @@ class NodeTypeOnSeparateWorkerTest extends ApiTest {
           fire(anonymous(), tenant.id(), hook, Map.of("ref", "order-18", "contact_id", contactId));
       JsonNode run = awaitRun(tenant.api(), runId);
 
-      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
-      JsonNode stamp = run.at("/node_log/1");
-      assertThat(stamp.get("nodeType").asString()).isEqualTo("audit_stamp");
-      assertThat(stamp.get("status").asString()).isEqualTo("completed");
-      assertThat(stamp.at("/output/stamped").asString()).isEqualTo("seen order-18");
-      assertThat(stamp.at("/output/level").asString()).isEqualTo("warn");
-      assertThat(stamp.at("/output/about").asString()).isEqualTo("worker.ada@example.com");
-      assertThat(
-              jdbc.sql(
-                      "select output->>'stamped' from run_node_log where run_id = :id and node_id"
-                          + " = 'stamp'")
-                  .param("id", UUID.fromString(runId))
-                  .query(String.class)
-                  .single())
-          .isEqualTo("seen order-18");
+      StampedRuns.assertStamped(
+          run, runId, jdbc, "seen order-18", "warn", "worker.ada@example.com");
     }
     // this api-server polls only the crm queue: the workflow ran in the worker process
     assertThat(workers.tryGetWorker("crm")).isNotNull();
