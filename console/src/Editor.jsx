@@ -33,7 +33,8 @@ function AddNext({ nodeId }) {
         type="button"
         className="add-next-button"
         aria-label="Add the next node"
-        title="Add the next node, connected"
+        title={actions.busy || 'Add the next node, connected'}
+        disabled={!!actions.busy}
         aria-expanded={open}
         onClick={(e) => {
           e.stopPropagation();
@@ -185,6 +186,9 @@ export default function Editor({ me, sequenceId }) {
   const [flow, setFlow] = useState(null);
   const [confirming, setConfirming] = useState(null);
   const [, setHistoryTick] = useState(0);
+  // why the canvas cannot take edits now (it is being loaded or replaced), or null when it can:
+  // an edit made while the stored canvas is on its way would be overwritten when it arrives
+  const [busy, setBusy] = useState('The canvas is loading…');
   const history = useRef({ stack: [], index: -1, timer: null });
   const dragging = useRef(false);
   const cannotWrite = missing(me, 'sequences:write');
@@ -233,6 +237,7 @@ export default function Editor({ me, sequenceId }) {
     load()
       .then((stored) => {
         setLoaded(true);
+        setBusy(null);
         // an activation refused on the list: each problem on the node it names
         const refused = sessionStorage.getItem(`problems.${sequenceId}`);
         if (refused) {
@@ -241,7 +246,10 @@ export default function Editor({ me, sequenceId }) {
           setMessage('The flow cannot be activated yet: see the problems on its nodes.');
         }
       })
-      .catch((e) => setMessage(e.message));
+      .catch((e) => {
+        setBusy('The canvas could not be loaded.');
+        setMessage(e.message);
+      });
   }, [load, sequenceId]);
 
   // the first fit once the stored canvas is on screen; an empty canvas keeps zoom 1
@@ -291,7 +299,7 @@ export default function Editor({ me, sequenceId }) {
 
   useEffect(() => {
     const keys = (event) => {
-      if (!(event.ctrlKey || event.metaKey) || typing(event.target)) return;
+      if (busy || !(event.ctrlKey || event.metaKey) || typing(event.target)) return;
       const key = event.key.toLowerCase();
       if (key === 'z' && !event.shiftKey) {
         event.preventDefault();
@@ -303,7 +311,7 @@ export default function Editor({ me, sequenceId }) {
     };
     document.addEventListener('keydown', keys);
     return () => document.removeEventListener('keydown', keys);
-  }, [step]);
+  }, [step, busy]);
 
   // ---------------------------------------------------------------- checks on the canvas as drawn
 
@@ -430,13 +438,25 @@ export default function Editor({ me, sequenceId }) {
     }
   }
 
+  /** Runs an action that ends by showing the stored canvas; edits wait until it has. */
+  async function replacing(reason, action) {
+    setBusy(reason);
+    try {
+      await action();
+    } finally {
+      setBusy(null);
+    }
+  }
+
   const save = () =>
-    run(async () => {
-      const answer = await put(`/api/sequences/${sequenceId}/canvas`, canvas);
-      if (!liveChecks) setProblemList([]);
-      await load();
-      setMessage(`Saved as version ${answer.version}.`);
-    });
+    run(() =>
+      replacing('Saving…', async () => {
+        const answer = await put(`/api/sequences/${sequenceId}/canvas`, canvas);
+        if (!liveChecks) setProblemList([]);
+        await load();
+        setMessage(`Saved as version ${answer.version}.`);
+      }),
+    );
 
   const validate = () =>
     run(async () => {
@@ -447,21 +467,23 @@ export default function Editor({ me, sequenceId }) {
 
   /** Checks what is on screen; saves it first when it differs from the stored version. */
   const activate = (status) =>
-    run(async () => {
-      if (status === 'active') {
-        const { valid, list } = await check(canvas);
-        setLiveChecks(true);
-        if (!valid) {
-          setMessage(`The flow cannot be activated yet: ${list.length} to fix, marked on its nodes.`);
-          return;
+    run(() =>
+      replacing(status === 'active' ? 'Activating…' : 'Pausing…', async () => {
+        if (status === 'active') {
+          const { valid, list } = await check(canvas);
+          setLiveChecks(true);
+          if (!valid) {
+            setMessage(`The flow cannot be activated yet: ${list.length} to fix, marked on its nodes.`);
+            return;
+          }
+          if (dirty) await put(`/api/sequences/${sequenceId}/canvas`, canvas);
         }
-        if (dirty) await put(`/api/sequences/${sequenceId}/canvas`, canvas);
-      }
-      await patch(`/api/v1/sequences/${sequenceId}`, { status });
-      setProblemList([]);
-      await load();
-      setMessage(status === 'active' ? 'Active.' : 'Paused.');
-    });
+        await patch(`/api/v1/sequences/${sequenceId}`, { status });
+        setProblemList([]);
+        await load();
+        setMessage(status === 'active' ? 'Active.' : 'Paused.');
+      }),
+    );
 
   /** Asks with the changes listed; resolves whether the person went ahead. */
   function confirmReplace(title, before, after, action) {
@@ -477,11 +499,13 @@ export default function Editor({ me, sequenceId }) {
         canvas,
         old.canvas,
         () =>
-          run(async () => {
-            await post(`/api/sequences/${sequenceId}/versions/${v}/restore`);
-            await load();
-            setMessage(`Version ${v} restored as a new version.`);
-          }),
+          run(() =>
+            replacing('Restoring…', async () => {
+              await post(`/api/sequences/${sequenceId}/versions/${v}/restore`);
+              await load();
+              setMessage(`Version ${v} restored as a new version.`);
+            }),
+          ),
       );
     });
 
@@ -523,12 +547,17 @@ export default function Editor({ me, sequenceId }) {
     });
 
   const selectedNode = nodes.find((n) => n.id === selected);
-  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite }), [addNext, cannotWrite]);
+  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite, busy }), [addNext, cannotWrite, busy]);
 
   return (
-    <main className="editor">
+    <main className="editor" data-ready={!busy} aria-busy={!!busy}>
       <aside className="palette" aria-label="Node palette">
         <h2>Add a node</h2>
+        {busy && (
+          <p className="hint palette-busy" role="status">
+            {busy}
+          </p>
+        )}
         {paletteGroups().map(([group, heading]) => {
           const types = Object.entries(NODE_TYPES).filter(([, spec]) => spec.group === group);
           return (
@@ -542,11 +571,13 @@ export default function Editor({ me, sequenceId }) {
                     className="palette-item"
                     data-palette={type}
                     data-icon={spec.icon}
-                    draggable
+                    draggable={!busy}
                     onDragStart={(e) => e.dataTransfer.setData('application/x-node-type', type)}
                     onClick={() => addNode(type)}
-                    disabled={!!cannotWrite}
-                    title={cannotWrite || `${spec.description}: add a ${spec.label} node (or drag it onto the canvas)`}
+                    disabled={!!cannotWrite || !!busy}
+                    title={
+                      cannotWrite || busy || `${spec.description}: add a ${spec.label} node (or drag it onto the canvas)`
+                    }
                   >
                     {spec.label}
                   </button>
@@ -568,34 +599,39 @@ export default function Editor({ me, sequenceId }) {
               ● Unsaved
             </span>
           )}
-          <button type="button" onClick={() => step(-1)} disabled={!canUndo} title="Undo (Ctrl+Z)" aria-label="Undo">
+          <button type="button" onClick={() => step(-1)} disabled={!!busy || !canUndo} title={busy || 'Undo (Ctrl+Z)'} aria-label="Undo">
             ↶
           </button>
-          <button type="button" onClick={() => step(1)} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" aria-label="Redo">
+          <button type="button" onClick={() => step(1)} disabled={!!busy || !canRedo} title={busy || 'Redo (Ctrl+Shift+Z)'} aria-label="Redo">
             ↷
           </button>
-          <button type="button" onClick={save} disabled={!!cannotWrite || !dirty} title={cannotWrite}>
+          <button type="button" onClick={save} disabled={!!cannotWrite || !!busy || !dirty} title={cannotWrite || busy}>
             Save
           </button>
-          <button type="button" onClick={validate} title="Checks the canvas as it is on screen">
+          <button type="button" onClick={validate} disabled={!!busy} title={busy || 'Checks the canvas as it is on screen'}>
             Validate
           </button>
-          <button type="button" onClick={optimize} title="Suggestions for the canvas as it is on screen">
+          <button type="button" onClick={optimize} disabled={!!busy} title={busy || 'Suggestions for the canvas as it is on screen'}>
             Optimize
           </button>
-          <button type="button" onClick={() => tidyUp()} disabled={!nodes.length} title="Lays the flow out from top to bottom">
+          <button
+            type="button"
+            onClick={() => tidyUp()}
+            disabled={!!busy || !nodes.length}
+            title={busy || 'Lays the flow out from top to bottom'}
+          >
             Tidy up
           </button>
           {sequence?.status === 'active' ? (
-            <button type="button" onClick={() => activate('paused')} disabled={!!cannotWrite} title={cannotWrite}>
+            <button type="button" onClick={() => activate('paused')} disabled={!!cannotWrite || !!busy} title={cannotWrite || busy}>
               Pause
             </button>
           ) : (
             <button
               type="button"
               onClick={() => activate('active')}
-              disabled={!!cannotWrite}
-              title={cannotWrite || (dirty ? 'Checks, saves and activates the flow on screen' : undefined)}
+              disabled={!!cannotWrite || !!busy}
+              title={cannotWrite || busy || (dirty ? 'Checks, saves and activates the flow on screen' : undefined)}
             >
               Activate
             </button>
@@ -619,7 +655,7 @@ export default function Editor({ me, sequenceId }) {
           onDragOver={(e) => e.preventDefault()}
           onDrop={(e) => {
             const type = e.dataTransfer.getData('application/x-node-type');
-            if (type && flow) {
+            if (type && flow && !busy) {
               addNode(type, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
             }
           }}
@@ -640,7 +676,8 @@ export default function Editor({ me, sequenceId }) {
                 dragging.current = false;
                 setHistoryTick((t) => t + 1);
               }}
-              deleteKeyCode={['Delete', 'Backspace']}
+              deleteKeyCode={busy ? null : ['Delete', 'Backspace']}
+              nodesConnectable={!busy}
               fitViewOptions={FIT}
               maxZoom={2}
               minZoom={0.2}
@@ -656,6 +693,7 @@ export default function Editor({ me, sequenceId }) {
       </section>
       <aside className="side" aria-label="Node settings">
         {selectedNode ? (
+          <fieldset className="side-fields" disabled={!!busy} title={busy || undefined}>
           <ConfigPanel
             key={selectedNode.id}
             node={selectedNode}
@@ -670,12 +708,18 @@ export default function Editor({ me, sequenceId }) {
               setEdges((es) => es.filter((e) => e.source !== selectedNode.id && e.target !== selectedNode.id));
             }}
           />
+          </fieldset>
         ) : (
           <>
             <h2>Generate</h2>
             <label htmlFor="prompt">Describe the flow</label>
             <textarea id="prompt" value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} />
-            <button type="button" onClick={generate} disabled={!prompt.trim() || !!cannotWrite} title={cannotWrite}>
+            <button
+              type="button"
+              onClick={generate}
+              disabled={!prompt.trim() || !!cannotWrite || !!busy}
+              title={cannotWrite || busy}
+            >
               Generate
             </button>
             {suggestions && (
@@ -700,7 +744,12 @@ export default function Editor({ me, sequenceId }) {
                 <li key={v.version}>
                   v{v.version} · {v.node_count} nodes · {new Date(v.created_at).toLocaleString()}
                   {v.version !== version && (
-                    <button type="button" onClick={() => restore(v.version)} disabled={!!cannotWrite}>
+                    <button
+                      type="button"
+                      onClick={() => restore(v.version)}
+                      disabled={!!cannotWrite || !!busy}
+                      title={cannotWrite || busy}
+                    >
                       Restore
                     </button>
                   )}

@@ -12,8 +12,13 @@ export default function Runs({ me, sequenceId, runId }) {
   useEffect(() => {
     get(`/api/v1/sequences/${sequenceId}`).then((s) => setSequence(s.sequence));
   }, [sequenceId]);
-  if (!sequence) return <main className="page">Loading…</main>;
-  if (runId) return <RunView me={me} sequence={sequence} runId={runId} />;
+  if (!sequence)
+    return (
+      <main className="page" data-ready="false" aria-busy="true">
+        Loading…
+      </main>
+    );
+  if (runId) return <RunView key={runId} me={me} sequence={sequence} runId={runId} />;
   return sequence.flow_type === 'sequence' ? (
     <Enrollments sequence={sequence} />
   ) : (
@@ -39,7 +44,7 @@ function RunList({ sequence }) {
     };
   }, [sequence.id, status]);
   return (
-    <main className="page">
+    <main className="page" data-ready={runs !== null} aria-busy={runs === null}>
       <h1>Runs of {sequence.name}</h1>
       <p>
         <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
@@ -111,7 +116,7 @@ function Enrollments({ sequence }) {
     get(`/api/v1/sequences/${sequence.id}/enrollments?limit=100`).then((a) => setEnrollments(a.enrollments));
   }, [sequence.id]);
   return (
-    <main className="page">
+    <main className="page" data-ready={enrollments !== null} aria-busy={enrollments === null}>
       <h1>Enrollments of {sequence.name}</h1>
       <p>
         <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
@@ -275,7 +280,12 @@ function RunView({ me, sequence, runId }) {
     }
   }
 
-  if (!run) return <main className="page">{message || 'Loading…'}</main>;
+  if (!run)
+    return (
+      <main className="page" data-ready="false" aria-busy="true">
+        {message || 'Loading…'}
+      </main>
+    );
   const pickedNode = picked && canvas?.nodes.find((n) => n.id === picked);
   const entry = picked && byNode[picked];
   const pickedInput = picked ? inputOf(picked) : null;
@@ -285,7 +295,7 @@ function RunView({ me, sequence, runId }) {
   const trace =
     me.trace_ui_url && run.trace_id && me.trace_ui_url.replaceAll('{trace_id}', run.trace_id);
   return (
-    <main className="run">
+    <main className="run" data-ready={!!canvas} aria-busy={!canvas}>
       <section className="canvas-area">
         <div className="toolbar">
           <a href={`#/sequences/${sequence.id}/runs`}>All runs</a>

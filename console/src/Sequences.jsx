@@ -16,9 +16,11 @@ export default function Sequences({ me }) {
   const [status, setStatus] = useState('all');
   const [kind, setKind] = useState('all');
   const [offset, setOffset] = useState(0);
+  const [loading, setLoading] = useState(true);
   const cannotWrite = missing(me, 'sequences:write');
 
   async function load() {
+    setLoading(true);
     try {
       const answer = await get(
         `/api/v1/sequences?status=${status}&flow_type=${kind}&limit=${PAGE}&offset=${offset}`,
@@ -27,6 +29,8 @@ export default function Sequences({ me }) {
       setTotal(answer.total);
     } catch (e) {
       setError(e.message);
+    } finally {
+      setLoading(false);
     }
   }
   useEffect(() => {
@@ -65,7 +69,7 @@ export default function Sequences({ me }) {
   }
 
   return (
-    <main className="page">
+    <main className="page" data-ready={!loading} aria-busy={loading}>
       <h1>Sequences and automations</h1>
       <form className="row" onSubmit={create}>
         <label htmlFor="new-name">Name</label>

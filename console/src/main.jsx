@@ -105,7 +105,7 @@ function App() {
   else if (flowPage && !types.loaded) body = <p role="status">Loading the node types…</p>;
   else if (page === 'sequences' && id && sub === 'canvas') body = <Editor key={id} me={me} sequenceId={id} />;
   else if (page === 'sequences' && id && sub === 'runs')
-    body = <Runs me={me} sequenceId={id} runId={runId} />;
+    body = <Runs key={id} me={me} sequenceId={id} runId={runId} />;
   else body = <Sequences me={me} />;
   return (
     <>
