@@ -3,12 +3,8 @@ package com.crmflow.api.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.ConsolePage;
 import com.crmflow.api.support.LocalHttpServer;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
@@ -35,38 +30,30 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class ConsoleBrowserTest extends ApiTest {
 
-  private static final Path SCREENSHOTS = Path.of("target", "console");
-
+  private ConsolePage page;
   private ChromeDriver browser;
   private WebDriverWait wait;
   private LocalHttpServer peer;
 
   @BeforeEach
   void start() throws Exception {
-    browser = Browsers.headlessChromium();
-    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     peer = new LocalHttpServer();
-    Files.createDirectories(SCREENSHOTS);
+    page = ConsolePage.open(baseUrl(), "browser");
+    browser = page.browser();
+    wait = page.await();
   }
 
   @AfterEach
   void stop() {
-    if (browser != null) {
-      browser.quit();
+    if (page != null) {
+      page.close();
     }
     peer.close();
   }
 
   @Test
   void aDesignerBuildsActivatesRunsAndRetriesAFlow() throws Exception {
-    try {
-      buildActivateRunAndRetry();
-    } catch (AssertionError | RuntimeException e) {
-      screenshot("failure");
-      throw new AssertionError(
-          e.getMessage() + "\nThe page read:\n" + browser.findElement(By.tagName("body")).getText(),
-          e);
-    }
+    page.guarded(this::buildActivateRunAndRetry);
   }
 
   /** Kept by the page from its first script on: what its Content-Security-Policy refused. */
@@ -89,34 +76,32 @@ class ConsoleBrowserTest extends ApiTest {
     TenantClient tenant = newTenant("*");
     browser.executeCdpCommand(
         "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
-    browser.get(baseUrl() + "/console");
-    type(By.id("api-key"), tenant.key());
-    click(By.xpath("//button[text()='Sign in']"));
+    page.signIn(tenant.key());
 
-    type(By.id("new-name"), "Plan router");
-    click(By.xpath("//button[text()='Create']"));
-    wait.until(ExpectedConditions.urlContains("/canvas"));
+    page.type(By.id("new-name"), "Plan router");
+    page.clickThrough(By.xpath("//button[text()='Create']"));
+    assertThat(browser.getCurrentUrl()).contains("/canvas");
 
     // the trigger is dragged from the palette; the rest are added from it with a click
     dragFromPalette("webhook_trigger", 400, 150);
-    click(By.cssSelector("[data-palette=condition]"));
-    click(By.cssSelector("[data-palette=http_request]"));
-    click(By.cssSelector("[data-palette=http_request]"));
+    page.click(By.cssSelector("[data-palette=condition]"));
+    page.click(By.cssSelector("[data-palette=http_request]"));
+    page.click(By.cssSelector("[data-palette=http_request]"));
     // a node added by mistake goes with the Delete key
-    click(By.cssSelector("[data-palette=delay]"));
-    assertThat(nodeIds()).hasSize(5);
-    String mistake = nodeIds().get(4);
-    click(By.cssSelector(".react-flow__controls-fitview"));
-    selectNode(mistake);
+    page.click(By.cssSelector("[data-palette=delay]"));
+    wait.until(d -> page.nodeIds().size() == 5);
+    String mistake = page.nodeIds().get(4);
+    page.click(By.cssSelector(".react-flow__controls-fitview"));
+    page.selectNode(mistake);
     new Actions(browser).sendKeys(Keys.DELETE).perform();
-    wait.until(d -> nodeIds().size() == 4);
-    List<String> ids = nodeIds();
+    wait.until(d -> page.nodeIds().size() == 4);
+    List<String> ids = page.nodeIds();
     assertThat(ids).doesNotContain(mistake);
     String trigger = ids.get(0);
     String condition = ids.get(1);
     String pro = ids.get(2);
     String free = ids.get(3);
-    click(By.cssSelector(".react-flow__controls-fitview"));
+    page.click(By.cssSelector(".react-flow__controls-fitview"));
 
     connect(trigger, condition);
     connect(condition, pro); // the first edge out of a condition is its true branch
@@ -124,34 +109,34 @@ class ConsoleBrowserTest extends ApiTest {
     assertThat(browser.findElements(By.cssSelector(".react-flow__edge"))).hasSize(3);
     assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
 
-    selectNode(condition);
-    type(By.id("config-field"), "{{trigger.plan}}");
+    page.selectNode(condition);
+    page.type(By.id("config-field"), "{{trigger.plan}}");
     new Select(browser.findElement(By.id("config-operator"))).selectByValue("equals");
-    type(By.id("config-value"), "pro");
-    selectNode(pro);
+    page.type(By.id("config-value"), "pro");
+    page.selectNode(pro);
     new Select(browser.findElement(By.id("config-method"))).selectByValue("POST");
-    type(By.id("config-url"), peer.url("/pro"));
-    selectNode(free);
+    page.type(By.id("config-url"), peer.url("/pro"));
+    page.selectNode(free);
     new Select(browser.findElement(By.id("config-method"))).selectByValue("POST");
     // free's url is left out: activation is refused
-    click(By.xpath("//button[text()='Save']"));
-    waitForText("Saved as version 1.");
-    click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.click(By.xpath("//button[text()='Save']"));
+    page.waitForStatus("Saved as version 1.");
+    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
     WebElement refused =
         wait.until(
             ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector(".react-flow__node[data-id='" + free + "'] .has-problems")));
     assertThat(refused.getText()).contains("URL is required");
-    screenshot("refused-activation");
+    page.screenshot("refused-activation");
 
-    selectNode(free);
+    page.selectNode(free);
     assertThat(browser.findElement(By.cssSelector(".field.invalid")).getText())
         .contains("is required");
-    type(By.id("config-url"), peer.url("/free"));
-    click(By.xpath("//button[text()='Save']"));
-    waitForText("Saved as version 2.");
-    click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
-    waitForText("Active.");
+    page.type(By.id("config-url"), peer.url("/free"));
+    page.click(By.xpath("//button[text()='Save']"));
+    page.waitForStatus("Saved as version 2.");
+    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.waitForStatus("Active.");
     assertThat(
             tenant
                 .api()
@@ -161,12 +146,12 @@ class ConsoleBrowserTest extends ApiTest {
         .isEqualTo("active");
 
     // a test event from the trigger's panel; the run view shows the nodes as they complete
-    selectNode(trigger);
+    page.selectNode(trigger);
     WebElement body = browser.findElement(By.id("test-body"));
     body.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
     body.sendKeys("{\"plan\": \"pro\"}");
-    click(By.xpath("//button[text()='Send test event']"));
-    click(By.cssSelector(".test-event a"));
+    page.click(By.xpath("//button[text()='Send test event']"));
+    page.click(By.cssSelector(".test-event a"));
     wait.until(
         ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=completed]")));
     for (String completed : List.of(trigger, condition, pro)) {
@@ -174,7 +159,7 @@ class ConsoleBrowserTest extends ApiTest {
     }
     assertThat(nodeClasses(free)).doesNotContain("completed");
     assertThat(peer.received("/pro")).hasSize(1);
-    screenshot("completed-run");
+    page.screenshot("completed-run");
     assertNoCspViolation();
 
     // a run that fails at free, retried from that node once free answers
@@ -183,19 +168,19 @@ class ConsoleBrowserTest extends ApiTest {
         anonymous()
             .post("/api/webhooks/automation/" + tenant.id() + "/" + trigger, Map.of("plan", "free"))
             .text("/runId");
-    browser.get(baseUrl() + "/console/#/sequences/" + sequenceId(tenant) + "/runs/" + failed);
+    page.go("/sequences/" + sequenceId(tenant) + "/runs/" + failed);
     wait.until(
         ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=failed]")));
     assertThat(nodeClasses(free)).contains("failed");
     peer.answer("/free", 200, "{\"ok\": true}");
-    click(By.xpath("//button[text()='Retry from the failed node']"));
+    page.click(By.xpath("//button[text()='Retry from the failed node']"));
     wait.until(
         ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=completed]")));
     assertThat(browser.getCurrentUrl()).doesNotContain(failed);
     assertThat(nodeClasses(free)).contains("completed");
     assertThat(peer.received("/free")).hasSize(2);
     assertThat(peer.received("/pro")).hasSize(1);
-    screenshot("retried-run");
+    page.screenshot("retried-run");
     assertNoCspViolation();
     // the console ran under its policy throughout, both page loads included
     assertThat(
@@ -215,21 +200,6 @@ class ConsoleBrowserTest extends ApiTest {
 
   private String sequenceId(TenantClient tenant) {
     return tenant.api().get("/api/v1/sequences?flow_type=all").text("/sequences/0/id");
-  }
-
-  private void type(By field, String text) {
-    WebElement element = wait.until(ExpectedConditions.elementToBeClickable(field));
-    element.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
-    element.sendKeys(text);
-  }
-
-  private void click(By target) {
-    wait.until(ExpectedConditions.elementToBeClickable(target)).click();
-  }
-
-  private void waitForText(String text) {
-    wait.until(
-        ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=status]"), text));
   }
 
   /** HTML5 drag and drop from the palette onto the canvas, as a mouse makes it. */
@@ -255,12 +225,6 @@ class ConsoleBrowserTest extends ApiTest {
             y);
   }
 
-  private List<String> nodeIds() {
-    return browser.findElements(By.cssSelector(".react-flow__node")).stream()
-        .map(n -> n.getAttribute("data-id"))
-        .toList();
-  }
-
   /** The node's classes, once the canvas has drawn it (React Flow draws after it measures). */
   private String nodeClasses(String id) {
     return wait.until(
@@ -273,11 +237,6 @@ class ConsoleBrowserTest extends ApiTest {
     return browser.findElements(By.cssSelector(".react-flow__edge-text")).stream()
         .map(WebElement::getText)
         .toList();
-  }
-
-  private void selectNode(String id) {
-    click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
   }
 
   /** Drags from the source node's bottom handle to the target node's top handle. */
@@ -300,10 +259,5 @@ class ConsoleBrowserTest extends ApiTest {
         .release()
         .perform();
     wait.until(d -> d.findElements(By.cssSelector(".react-flow__edge")).size() == before + 1);
-  }
-
-  private void screenshot(String name) throws Exception {
-    Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
-    Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 }

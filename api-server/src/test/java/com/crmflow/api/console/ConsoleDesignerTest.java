@@ -6,17 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.ConsolePage;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +23,6 @@ import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
@@ -44,27 +39,24 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class ConsoleDesignerTest extends ApiTest {
 
-  private static final Path SCREENSHOTS = Path.of("target", "console");
-
+  private ConsolePage page;
   private ChromeDriver browser;
   private WebDriverWait wait;
   private LocalHttpServer peer;
-  private String testName;
 
   @BeforeEach
   void start(TestInfo info) throws Exception {
-    testName = info.getTestMethod().orElseThrow().getName();
-    browser = Browsers.headlessChromium();
-    browser.manage().window().setSize(new Dimension(1440, 900));
-    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     peer = new LocalHttpServer();
-    Files.createDirectories(SCREENSHOTS);
+    page = ConsolePage.open(baseUrl(), "designer-" + info.getTestMethod().orElseThrow().getName());
+    browser = page.browser();
+    browser.manage().window().setSize(new Dimension(1440, 900));
+    wait = page.await();
   }
 
   @AfterEach
   void stop() {
-    if (browser != null) {
-      browser.quit();
+    if (page != null) {
+      page.close();
     }
     peer.close();
   }
@@ -73,7 +65,7 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void everyFlowIsListedPagedAndFilteredWithItsStatusToggle() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           for (int i = 1; i <= 25; i++) {
@@ -89,20 +81,20 @@ class ConsoleDesignerTest extends ApiTest {
                       .status())
               .isEqualTo(200);
           SequenceSupport.automation(tenant.api(), "Draft flow");
-          signIn(tenant);
+          page.signIn(tenant.key());
 
           wait.until(d -> flowNames().size() == 25);
           assertThat(flowNames()).contains("Draft flow", "Paused flow", "Active flow");
-          assertThat(text(By.cssSelector(".paging"))).isEqualTo("1–25 of 28");
-          screenshot("list");
-          click(By.xpath("//button[text()='Next']"));
+          assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("1–25 of 28");
+          page.screenshot("list");
+          page.click(By.xpath("//button[page.text()='Next']"));
           wait.until(d -> flowNames().size() == 3);
-          assertThat(text(By.cssSelector(".paging"))).isEqualTo("26–28 of 28");
+          assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("26–28 of 28");
 
           new Select(browser.findElement(By.id("filter-status"))).selectByValue("paused");
           wait.until(d -> flowNames().equals(List.of("Paused flow")));
           // the status toggle of the list: the paused flow goes active from here
-          click(By.xpath("//tr[@data-flow='Paused flow']//button[text()='Activate']"));
+          page.click(By.xpath("//tr[@data-flow='Paused flow']//button[page.text()='Activate']"));
           wait.until(d -> flowNames().isEmpty());
           assertThat(tenant.api().get("/api/v1/sequences/" + paused).text("/sequence/status"))
               .isEqualTo("active");
@@ -111,7 +103,7 @@ class ConsoleDesignerTest extends ApiTest {
           assertThat(flowNames()).contains("Draft flow").doesNotContain("Paused flow");
 
           // the header counts a key with every scope as such, and the favicon is served
-          assertThat(text(By.cssSelector(".who"))).endsWith("all scopes");
+          assertThat(page.text(By.cssSelector(".who"))).endsWith("all scopes");
           HttpResponse<Void> icon =
               HttpClient.newHttpClient()
                   .send(
@@ -126,20 +118,20 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void unsavedWorkIsMarkedGuardedAndUndoable() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Careful");
           save(tenant, seq, complete("hook-c"));
-          signIn(tenant);
-          openCanvas(seq);
-          wait.until(d -> nodeIds().size() == 3);
+          page.signIn(tenant.key());
+          page.go("/sequences/" + seq + "/canvas");
+          wait.until(d -> page.nodeIds().size() == 3);
           assertThat(browser.findElements(By.cssSelector(".unsaved"))).isEmpty();
 
-          click(By.cssSelector("[data-palette=delay]"));
-          wait.until(d -> nodeIds().size() == 4);
-          assertThat(text(By.cssSelector(".unsaved"))).contains("Unsaved");
-          screenshot("unsaved");
+          page.click(By.cssSelector("[data-palette=delay]"));
+          wait.until(d -> page.nodeIds().size() == 4);
+          assertThat(page.text(By.cssSelector(".unsaved"))).contains("Unsaved");
+          page.screenshot("unsaved");
           // a reload or a closed tab is asked about
           assertThat(
                   browser.executeScript(
@@ -147,16 +139,16 @@ class ConsoleDesignerTest extends ApiTest {
                           + " window.dispatchEvent(e); return e.defaultPrevented;"))
               .isEqualTo(true);
           // leaving through a link asks; staying keeps the edits
-          click(By.linkText("Runs"));
+          page.click(By.linkText("Runs"));
           wait.until(ExpectedConditions.alertIsPresent());
           assertThat(browser.switchTo().alert().getText()).contains("unsaved changes");
           browser.switchTo().alert().dismiss();
           assertThat(browser.getCurrentUrl()).endsWith("/canvas");
-          assertThat(nodeIds()).hasSize(4);
+          assertThat(page.nodeIds()).hasSize(4);
 
           // undo and redo, by keyboard
           new Actions(browser).keyDown(Keys.CONTROL).sendKeys("z").keyUp(Keys.CONTROL).perform();
-          wait.until(d -> nodeIds().size() == 3);
+          wait.until(d -> page.nodeIds().size() == 3);
           assertThat(browser.findElements(By.cssSelector(".unsaved"))).isEmpty();
           new Actions(browser)
               .keyDown(Keys.CONTROL)
@@ -165,22 +157,22 @@ class ConsoleDesignerTest extends ApiTest {
               .keyUp(Keys.SHIFT)
               .keyUp(Keys.CONTROL)
               .perform();
-          wait.until(d -> nodeIds().size() == 4);
+          wait.until(d -> page.nodeIds().size() == 4);
           new Actions(browser).keyDown(Keys.CONTROL).sendKeys("z").keyUp(Keys.CONTROL).perform();
-          wait.until(d -> nodeIds().size() == 3);
+          wait.until(d -> page.nodeIds().size() == 3);
 
           // with a node selected, a clicked edge and Delete remove the edge alone
-          selectNode("hook-c");
-          int edges = edgeCount();
+          page.selectNode("hook-c");
+          int edges = page.edgeCount();
           WebElement path =
               browser.findElement(
                   By.cssSelector(".react-flow__edge[data-id='e2'] .react-flow__edge-interaction"));
           new Actions(browser).moveToElement(path).click().perform();
           wait.until(d -> !d.findElements(By.cssSelector(".react-flow__edge.selected")).isEmpty());
           new Actions(browser).sendKeys(Keys.DELETE).perform();
-          wait.until(d -> edgeCount() == edges - 1);
-          assertThat(nodeIds()).containsExactlyInAnyOrder("hook-c", "call", "wait");
-          assertThat(text(By.cssSelector(".unsaved"))).contains("Unsaved");
+          wait.until(d -> page.edgeCount() == edges - 1);
+          assertThat(page.nodeIds()).containsExactlyInAnyOrder("hook-c", "call", "wait");
+          assertThat(page.text(By.cssSelector(".unsaved"))).contains("Unsaved");
           // nothing reached the server
           assertThat(
                   tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas/edges").size())
@@ -192,22 +184,22 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void checksJudgeTheCanvasOnScreenInTheDesignersWords() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Words");
           save(tenant, seq, complete("webhook-trigger-mwytvmgf1"));
-          signIn(tenant);
-          openCanvas(seq);
-          wait.until(d -> nodeIds().size() == 3);
+          page.signIn(tenant.key());
+          page.go("/sequences/" + seq + "/canvas");
+          wait.until(d -> page.nodeIds().size() == 3);
 
           // unsaved: an email, unconnected, without a subject
-          click(By.cssSelector("[data-palette=email]"));
-          wait.until(d -> nodeIds().size() == 4);
-          String email = nodeIds().get(3);
-          type(By.id("node-label"), "Welcome mail");
-          click(By.xpath("//button[text()='Validate']"));
-          waitForText("The flow is not complete yet");
+          page.click(By.cssSelector("[data-palette=email]"));
+          wait.until(d -> page.nodeIds().size() == 4);
+          String email = page.nodeIds().get(3);
+          page.type(By.id("node-label"), "Welcome mail");
+          page.click(By.xpath("//button[page.text()='Validate']"));
+          page.waitForStatus("The flow is not complete yet");
           WebElement card =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(
@@ -220,10 +212,10 @@ class ConsoleDesignerTest extends ApiTest {
               browser.findElement(By.xpath("//label[@for='config-subject']/parent::div"));
           assertThat(subject.getAttribute("class")).contains("invalid");
           assertThat(subject.getText()).contains("Subject");
-          screenshot("checks");
+          page.screenshot("checks");
 
           // fixed on screen, unsaved: the field turns clean without a save
-          type(By.id("config-subject"), "Hello {{contact.first_name}}");
+          page.type(By.id("config-subject"), "Hello {{contact.first_name}}");
           wait.until(
               d ->
                   !browser
@@ -240,8 +232,8 @@ class ConsoleDesignerTest extends ApiTest {
               .isEqualTo(1);
 
           // Activate judges the screen too: refused, nothing saved, nothing activated
-          click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
-          waitForText("cannot be activated yet");
+          page.click(By.xpath("//div[@class='toolbar']/button[page.text()='Activate']"));
+          page.waitForStatus("cannot be activated yet");
           ApiResponse stored = tenant.api().get("/api/v1/sequences/" + seq);
           assertThat(stored.text("/sequence/status")).isEqualTo("draft");
           assertThat(stored.at("/sequence/current_version").asInt()).isEqualTo(1);
@@ -252,43 +244,47 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void theCanvasPlacesSummarisesLaysOutAndWorksByKeyboard() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Helpful");
-          signIn(tenant);
-          openCanvas(seq);
+          page.signIn(tenant.key());
+          page.go("/sequences/" + seq + "/canvas");
 
-          click(By.cssSelector("[data-palette=webhook_trigger]"));
-          wait.until(d -> nodeIds().size() == 1);
-          String trigger = nodeIds().get(0);
+          page.click(By.cssSelector("[data-palette=webhook_trigger]"));
+          wait.until(d -> page.nodeIds().size() == 1);
+          String trigger = page.nodeIds().get(0);
           awaitStill(); // the fit animates
           assertThat(zoom()).as("the first node is shown at natural size").isLessThanOrEqualTo(1.0);
           assertThat(insideCanvas(trigger)).as("a clicked node lands in view").isTrue();
 
           // "+" under a node adds the next node, connected and below it
-          click(By.cssSelector(".react-flow__node[data-id='" + trigger + "'] .add-next-button"));
-          click(By.cssSelector(".react-flow__node[data-id='" + trigger + "'] [data-next=delay]"));
-          wait.until(d -> nodeIds().size() == 2);
-          String delay = nodeIds().get(1);
-          assertThat(edgeCount()).isEqualTo(1);
+          page.click(
+              By.cssSelector(".react-flow__node[data-id='" + trigger + "'] .add-next-button"));
+          page.click(
+              By.cssSelector(".react-flow__node[data-id='" + trigger + "'] [data-next=delay]"));
+          wait.until(d -> page.nodeIds().size() == 2);
+          String delay = page.nodeIds().get(1);
+          assertThat(page.edgeCount()).isEqualTo(1);
           assertThat(y(delay)).isGreaterThan(y(trigger));
-          type(By.id("config-delayDays"), "2");
+          page.type(By.id("config-delayDays"), "2");
           wait.until(
               d ->
-                  text(By.cssSelector(".react-flow__node[data-id='" + delay + "'] .node-summary"))
+                  page.text(
+                          By.cssSelector(
+                              ".react-flow__node[data-id='" + delay + "'] .node-summary"))
                       .equals("Wait 2 days"));
 
           // a node added from the palette, connected by keyboard from the settings panel
-          click(By.cssSelector("[data-palette=email]"));
-          wait.until(d -> nodeIds().size() == 3);
-          String email = nodeIds().get(2);
-          selectNode(delay);
+          page.click(By.cssSelector("[data-palette=email]"));
+          wait.until(d -> page.nodeIds().size() == 3);
+          String email = page.nodeIds().get(2);
+          page.selectNode(delay);
           new Select(browser.findElement(By.id("connect-to"))).selectByVisibleText("Email");
-          wait.until(d -> edgeCount() == 2);
+          wait.until(d -> page.edgeCount() == 2);
 
           // Tidy up lays the flow out top to bottom
-          click(By.xpath("//button[text()='Tidy up']"));
+          page.click(By.xpath("//button[page.text()='Tidy up']"));
           awaitStill();
           assertThat(y(delay)).isGreaterThan(y(trigger));
           assertThat(y(email)).isGreaterThan(y(delay));
@@ -317,7 +313,7 @@ class ConsoleDesignerTest extends ApiTest {
                       "return getComputedStyle(document.activeElement.querySelector('.flow-node'))"
                           + ".outlineStyle"))
               .isEqualTo("solid");
-          screenshot("keyboard-focus");
+          page.screenshot("keyboard-focus");
           new Actions(browser).sendKeys(Keys.ENTER).perform();
           wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
           double before = x(focused);
@@ -326,7 +322,7 @@ class ConsoleDesignerTest extends ApiTest {
           wait.until(d -> x(moved) > before);
 
           // the webhook's URL fits the panel and has a copy button
-          selectNode(trigger);
+          page.selectNode(trigger);
           WebElement side = browser.findElement(By.cssSelector(".side"));
           assertThat(browser.findElement(By.id("webhook-url")).getAttribute("value"))
               .endsWith("/api/webhooks/automation/" + tenant.id() + "/" + trigger);
@@ -335,19 +331,21 @@ class ConsoleDesignerTest extends ApiTest {
                       - (Long) browser.executeScript("return arguments[0].clientWidth", side))
               .as("the side panel does not scroll sideways")
               .isLessThanOrEqualTo(0L);
-          click(By.xpath("//button[@aria-label='Copy the webhook URL']"));
+          page.click(By.xpath("//button[@aria-label='Copy the webhook URL']"));
           wait.until(
-              d -> text(By.xpath("//button[@aria-label='Copy the webhook URL']")).equals("Copied"));
+              d ->
+                  page.text(By.xpath("//button[@aria-label='Copy the webhook URL']"))
+                      .equals("Copied"));
 
           // no page overflow at 1440×900; one toolbar row at 1024×768
           assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
-          screenshot("canvas-1440x900");
+          page.screenshot("canvas-1440x900");
           browser.manage().window().setSize(new Dimension(1024, 768));
           awaitStill();
           assertThat(pageOverflow()).isLessThanOrEqualTo(0L);
           WebElement toolbar = browser.findElement(By.cssSelector(".toolbar"));
           assertThat(toolbar.getSize().getHeight()).as("the toolbar stays one row").isLessThan(50);
-          screenshot("canvas-1024x768");
+          page.screenshot("canvas-1024x768");
         });
   }
 
@@ -355,7 +353,7 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void riskyActionsAskWithADiffAndTestEventsCarryAContact() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           String contact =
@@ -376,12 +374,12 @@ class ConsoleDesignerTest extends ApiTest {
                   "Call the CRM",
                   Map.of("method", "POST", "url", "https://example.com/v2")));
           save(tenant, seq, changed);
-          signIn(tenant);
-          openCanvas(seq);
-          wait.until(d -> nodeIds().size() == 3);
+          page.signIn(tenant.key());
+          page.go("/sequences/" + seq + "/canvas");
+          wait.until(d -> page.nodeIds().size() == 3);
 
           // Restore over an active flow: a dialog with the diff; Cancel keeps everything
-          click(
+          page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
           WebElement dialog =
               wait.until(
@@ -390,14 +388,14 @@ class ConsoleDesignerTest extends ApiTest {
               .contains("over the active flow")
               .contains("Call the CRM")
               .contains("url");
-          screenshot("restore-diff");
-          click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
+          page.screenshot("restore-diff");
+          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
           assertThat(version(tenant, seq)).isEqualTo(2);
-          click(
+          page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
-          click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
-          waitForText("Version 1 restored");
+          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Replace']"));
+          page.waitForStatus("Version 1 restored");
           assertThat(version(tenant, seq)).isEqualTo(3);
           assertThat(
                   tenant
@@ -407,20 +405,20 @@ class ConsoleDesignerTest extends ApiTest {
               .isEqualTo("https://example.com/hook");
 
           // Generate over an active flow: asks with the diff first; Cancel changes nothing
-          type(
+          page.type(
               By.id("prompt"),
               "when a webhook arrives, wait 2 days, then send an email with subject Hi");
-          click(By.xpath("//button[text()='Generate']"));
+          page.click(By.xpath("//button[page.text()='Generate']"));
           dialog =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[role=dialog]")));
           assertThat(dialog.getText()).contains("Replace the active flow").contains("−");
-          click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
-          assertThat(nodeIds()).containsExactlyInAnyOrder("hook-l", "call", "wait");
+          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
+          assertThat(page.nodeIds()).containsExactlyInAnyOrder("hook-l", "call", "wait");
           assertThat(version(tenant, seq)).isEqualTo(3);
 
           // the test event's body names a contact, so {{contact.*}} has values
-          selectNode("hook-l");
+          page.selectNode("hook-l");
           wait.until(
               d -> browser.findElement(By.id("test-body")).getAttribute("value").contains(contact));
 
@@ -434,10 +432,10 @@ class ConsoleDesignerTest extends ApiTest {
                       labelled("hook-q", "webhook_trigger", "Signup webhook", Map.of()),
                       labelled("hello", "email", "Hello", Map.of("subject", "Hi"))),
                   List.of(edge("e1", "hook-q", "hello"))));
-          openCanvas(quiet);
-          wait.until(d -> nodeIds().size() == 2);
-          click(By.xpath("//button[text()='Optimize']"));
-          waitForText("No suggestions");
+          page.go("/sequences/" + quiet + "/canvas");
+          wait.until(d -> page.nodeIds().size() == 2);
+          page.click(By.xpath("//button[page.text()='Optimize']"));
+          page.waitForStatus("No suggestions");
         });
   }
 
@@ -445,7 +443,7 @@ class ConsoleDesignerTest extends ApiTest {
 
   @Test
   void theRunViewShowsInputOutputErrorAndTheBranchNotTaken() throws Exception {
-    guarded(
+    page.guarded(
         () -> {
           TenantClient tenant = newTenant("*");
           Map<String, Object> flow =
@@ -504,19 +502,19 @@ class ConsoleDesignerTest extends ApiTest {
                   "hook-r",
                   Map.of("plan", "pro", "email", "ada@example.com", "token", "tok-hidden-9"));
           SequenceSupport.awaitRun(tenant.api(), runId);
-          signIn(tenant);
+          page.signIn(tenant.key());
 
-          browser.get(baseUrl() + "/console/#/sequences/" + seq + "/runs");
+          page.go("/sequences/" + seq + "/runs");
           WebElement row =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(
-                      By.xpath("//a[text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
-          assertThat(text(By.xpath("//th[text()='Contact']"))).isEqualTo("Contact");
+                      By.xpath("//a[page.text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
+          assertThat(page.text(By.xpath("//th[page.text()='Contact']"))).isEqualTo("Contact");
           assertThat(row.findElement(By.cssSelector(".run-contact")).getText())
               .isEqualTo("ada@example.com");
           assertThat(row.findElement(By.cssSelector(".run-payload")).getText())
               .contains("\"plan\":\"pro\"");
-          screenshot("run-list");
+          page.screenshot("run-list");
 
           row.findElement(By.tagName("a")).click();
           wait.until(
@@ -538,8 +536,8 @@ class ConsoleDesignerTest extends ApiTest {
                       .getAttribute("class"))
               .contains("taken");
 
-          click(By.cssSelector(".react-flow__node[data-id='pro'] .node-label"));
-          wait.until(d -> text(By.cssSelector(".run-node h2")).equals("Call pro"));
+          page.click(By.cssSelector(".react-flow__node[data-id='pro'] .node-label"));
+          wait.until(d -> page.text(By.cssSelector(".run-node h2")).equals("Call pro"));
           // the input as the node ran with it: its settings filled in, the secret masked
           WebElement input = browser.findElement(By.cssSelector(".node-input"));
           assertThat(input.getAttribute("data-logged")).isEqualTo("true");
@@ -553,33 +551,126 @@ class ConsoleDesignerTest extends ApiTest {
                   browser.findElements(By.cssSelector(".run-node h3")).stream()
                       .map(WebElement::getText))
               .containsExactly("Input", "Output", "Error");
-          assertThat(text(By.cssSelector(".node-span"))).matches("[0-9a-f]{16}");
-          assertThat(text(By.cssSelector(".node-output"))).contains("statusCode");
-          assertThat(text(By.cssSelector(".run-node"))).contains("Error");
-          screenshot("run-node");
-          click(By.cssSelector(".react-flow__node[data-id='free'] .node-label"));
-          wait.until(d -> text(By.cssSelector(".run-node h2")).equals("Call free"));
-          assertThat(text(By.cssSelector(".run-node"))).contains("did not take this branch");
+          assertThat(page.text(By.cssSelector(".node-span"))).matches("[0-9a-f]{16}");
+          assertThat(page.text(By.cssSelector(".node-output"))).contains("statusCode");
+          assertThat(page.text(By.cssSelector(".run-node"))).contains("Error");
+          page.screenshot("run-node");
+          page.click(By.cssSelector(".react-flow__node[data-id='free'] .node-label"));
+          wait.until(d -> page.text(By.cssSelector(".run-node h2")).equals("Call free"));
+          assertThat(page.text(By.cssSelector(".run-node"))).contains("did not take this branch");
         });
   }
 
+  // ---------------------------------------------------------------- 7. nothing dropped while
+  // loading
+
+  /**
+   * Kept by the page from its first script on: the API's answers to the calls named in
+   * sessionStorage's {@code test.hold} ("METHOD path-part" entries) reach the page only when the
+   * test releases them, as on a server that answers slowly. The calls themselves go out at once.
+   */
+  private static final String HOLD_ANSWERS =
+      """
+      window.heldCalls = [];
+      const realFetch = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        const method = (init && init.method) || 'GET';
+        const url = typeof input === 'string' ? input : input.url;
+        const rule = JSON.parse(sessionStorage.getItem('test.hold') || '[]')
+            .find(r => r.startsWith(method + ' ') && url.includes(r.slice(method.length + 1)));
+        const answer = realFetch(input, init);
+        if (!rule) return answer;
+        return new Promise(resolve => window.heldCalls.push({rule, release: () => resolve(answer)}));
+      };
+      window.releaseHeld = rule => {
+        window.heldCalls.filter(c => c.rule === rule).forEach(c => c.release());
+        window.heldCalls = window.heldCalls.filter(c => c.rule !== rule);
+      };
+      """;
+
+  @Test
+  void aPageThatAnswersSlowlyTakesNoInputUntilItIsReadyAndSaysSo() throws Exception {
+    page.guarded(
+        () -> {
+          TenantClient tenant = newTenant("*");
+          String seq = SequenceSupport.automation(tenant.api(), "Slow");
+          String canvasPath = "/api/sequences/" + seq + "/canvas";
+          browser.executeCdpCommand(
+              "Page.addScriptToEvaluateOnNewDocument", Map.of("source", HOLD_ANSWERS));
+          browser.get(baseUrl() + "/console");
+          hold("GET /api/v1/node-types", "GET " + canvasPath);
+          page.type(By.id("api-key"), tenant.key());
+          page.click(By.xpath("//button[text()='Sign in']"));
+          browser.get(baseUrl() + "/console/#/sequences/" + seq + "/canvas");
+
+          // the node types on their way: no palette yet, and the page says why
+          page.waitForStatus("Loading the node types…");
+          assertThat(browser.findElements(By.cssSelector("[data-palette]"))).isEmpty();
+          release("GET /api/v1/node-types");
+
+          // the palette is drawn, the canvas still on its way: every control that edits says so
+          By trigger = By.cssSelector("[data-palette=webhook_trigger]");
+          WebElement item = wait.until(ExpectedConditions.presenceOfElementLocated(trigger));
+          assertThat(item.isEnabled()).isFalse();
+          assertThat(item.getAttribute("title")).isEqualTo("The canvas is loading…");
+          assertThat(page.text(By.cssSelector(".palette-busy")))
+              .isEqualTo("The canvas is loading…");
+          assertThat(browser.findElement(By.xpath("//button[text()='Validate']")).isEnabled())
+              .isFalse();
+          assertThat(browser.findElement(By.tagName("main")).getAttribute("data-ready"))
+              .isEqualTo("false");
+          page.screenshot("loading");
+          item.click();
+          release("GET " + canvasPath);
+
+          // once the stored canvas is on screen, the palette acts, and what it adds stays
+          page.awaitReady();
+          assertThat(page.nodeIds()).as("the click made while loading added nothing").isEmpty();
+          page.click(trigger);
+          wait.until(d -> page.nodeIds().size() == 1);
+          String added = page.nodeIds().get(0);
+
+          // a save on its way holds edits until the saved canvas is back on screen
+          hold("PUT " + canvasPath);
+          page.click(By.xpath("//button[text()='Save']"));
+          wait.until(ExpectedConditions.attributeToBe(trigger, "title", "Saving…"));
+          assertThat(browser.findElement(trigger).isEnabled()).isFalse();
+          assertThat(
+                  browser
+                      .findElement(By.cssSelector("fieldset.side-fields"))
+                      .getAttribute("disabled"))
+              .as("the settings of the selected node wait too")
+              .isEqualTo("true");
+          release("PUT " + canvasPath);
+          page.waitForStatus("Saved as version 1.");
+          page.awaitReady();
+          assertThat(page.nodeIds()).containsExactly(added);
+          assertThat(tenant.api().get(canvasPath).text("/canvas/nodes/0/id")).isEqualTo(added);
+        });
+  }
+
+  /** Holds the answers to these calls ("METHOD path-part") from now on, until released. */
+  private void hold(String... calls) {
+    browser.executeScript(
+        "sessionStorage.setItem('test.hold', JSON.stringify(arguments[0]))", List.of(calls));
+  }
+
+  /** Lets the held answers to this call reach the page, and holds no more of them. */
+  private void release(String call) {
+    wait.until(
+        d ->
+            (Boolean)
+                browser.executeScript(
+                    "return window.heldCalls.some(c => c.rule === arguments[0])", call));
+    browser.executeScript(
+        "const rules = JSON.parse(sessionStorage.getItem('test.hold') || '[]');"
+            + " sessionStorage.setItem('test.hold',"
+            + " JSON.stringify(rules.filter(r => r !== arguments[0])));"
+            + " window.releaseHeld(arguments[0]);",
+        call);
+  }
+
   // ---------------------------------------------------------------- helpers
-
-  interface Steps {
-    void run() throws Exception;
-  }
-
-  /** Runs the steps; on failure keeps a screenshot and adds the page's text to the message. */
-  private void guarded(Steps steps) throws Exception {
-    try {
-      steps.run();
-    } catch (AssertionError | RuntimeException e) {
-      screenshot("failure");
-      throw new AssertionError(
-          e.getMessage() + "\nThe page read:\n" + browser.findElement(By.tagName("body")).getText(),
-          e);
-    }
-  }
 
   private static Map<String, Object> labelled(
       String id, String type, String label, Map<String, Object> config) {
@@ -628,58 +719,12 @@ class ConsoleDesignerTest extends ApiTest {
     return tenant.api().get("/api/v1/sequences/" + seq).at("/sequence/current_version").asInt();
   }
 
-  private void signIn(TenantClient tenant) {
-    browser.get(baseUrl() + "/console");
-    type(By.id("api-key"), tenant.key());
-    click(By.xpath("//button[text()='Sign in']"));
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".who")));
-  }
-
-  private void openCanvas(String seq) {
-    browser.get(baseUrl() + "/console/#/sequences/" + seq + "/canvas");
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".react-flow__pane")));
-  }
-
   /** The names in the list, read in one go (the list re-renders as it loads). */
   @SuppressWarnings("unchecked")
   private List<String> flowNames() {
     return (List<String>)
         browser.executeScript(
             "return [...document.querySelectorAll('tr[data-flow]')].map(r => r.dataset.flow);");
-  }
-
-  private String text(By what) {
-    return wait.until(ExpectedConditions.presenceOfElementLocated(what)).getText();
-  }
-
-  private void type(By field, String text) {
-    WebElement element = wait.until(ExpectedConditions.elementToBeClickable(field));
-    element.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
-    element.sendKeys(text);
-  }
-
-  private void click(By target) {
-    wait.until(ExpectedConditions.elementToBeClickable(target)).click();
-  }
-
-  private void waitForText(String text) {
-    wait.until(
-        ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[role=status]"), text));
-  }
-
-  private List<String> nodeIds() {
-    return browser.findElements(By.cssSelector(".react-flow__node")).stream()
-        .map(n -> n.getAttribute("data-id"))
-        .toList();
-  }
-
-  private int edgeCount() {
-    return browser.findElements(By.cssSelector(".react-flow__edge")).size();
-  }
-
-  private void selectNode(String id) {
-    click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
   }
 
   /**
@@ -749,13 +794,5 @@ class ConsoleDesignerTest extends ApiTest {
         browser.executeScript(
             "return Math.max(document.documentElement.scrollHeight - window.innerHeight,"
                 + " document.documentElement.scrollWidth - window.innerWidth);");
-  }
-
-  private void screenshot(String name) throws Exception {
-    Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
-    Files.copy(
-        shot,
-        SCREENSHOTS.resolve("designer-" + testName + "-" + name + ".png"),
-        StandardCopyOption.REPLACE_EXISTING);
   }
 }

@@ -7,11 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.nodetype.TestNodeTypes;
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.ConsolePage;
 import com.crmflow.api.support.SequenceSupport;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -19,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -38,20 +34,22 @@ import org.springframework.context.annotation.Import;
 @Import(TestNodeTypes.class)
 class ConsoleNodeTypesTest extends ApiTest {
 
+  private ConsolePage page;
   private ChromeDriver browser;
   private WebDriverWait wait;
 
   @BeforeEach
   void start() throws Exception {
-    browser = Browsers.headlessChromium();
+    page = ConsolePage.open(baseUrl(), "node-types");
+    browser = page.browser();
     browser.manage().window().setSize(new Dimension(1440, 900));
-    wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    wait = page.await();
   }
 
   @AfterEach
   void stop() {
-    if (browser != null) {
-      browser.quit();
+    if (page != null) {
+      page.close();
     }
   }
 
@@ -88,12 +86,8 @@ class ConsoleNodeTypesTest extends ApiTest {
                         List.of(edge("e1", "hook", "stamp"), edge("e2", "stamp", "call"))))
                 .status())
         .isEqualTo(200);
-    browser.get(baseUrl() + "/console");
-    browser.findElement(By.id("api-key")).sendKeys(tenant.key());
-    browser.findElement(By.xpath("//button[text()='Sign in']")).click();
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".who")));
-    browser.get(baseUrl() + "/console/#/sequences/" + flow + "/canvas");
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".react-flow__pane")));
+    page.signIn(tenant.key());
+    page.go("/sequences/" + flow + "/canvas");
 
     // the palette: in its group, with its icon name, beside the built-in types
     WebElement item =
@@ -121,8 +115,7 @@ class ConsoleNodeTypesTest extends ApiTest {
                 .findElement(By.cssSelector(".react-flow__node[data-id='call'] .node-summary"))
                 .getAttribute("textContent"))
         .isEqualTo("POST https://hooks.example.com/in");
-    card.findElement(By.cssSelector(".node-label")).click();
-    wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+    page.selectNode("stamp");
     assertThat(browser.findElement(By.cssSelector("label[for=config-note]")).getText())
         .isEqualTo("Note *");
     WebElement note = browser.findElement(By.id("config-note"));
@@ -175,8 +168,6 @@ class ConsoleNodeTypesTest extends ApiTest {
     }
     assertThat(typed).containsEntry("X-Api-Key", "password").containsEntry("X-Cookie-Jar", "text");
 
-    Path shot = Path.of("target", "console", "node-types.png");
-    Files.createDirectories(shot.getParent());
-    Files.write(shot, browser.getScreenshotAs(OutputType.BYTES));
+    page.screenshot("form");
   }
 }
