@@ -3,9 +3,12 @@ package com.crmflow.api.support;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -24,7 +27,11 @@ public final class Chromium {
 
   private Chromium() {}
 
-  /** Makes sure both are installed, installing them if need be. */
+  /**
+   * Makes sure both are installed, installing them if need be. The test JVMs run side by side, so
+   * the first to get here installs while the others wait for it (a lock file shared by every
+   * process), and apt-get itself waits for a dpkg lock another program holds.
+   */
   public static synchronized void ensureInstalled() {
     if (installed()) {
       return;
@@ -32,21 +39,48 @@ public final class Chromium {
     if (!Files.isExecutable(Path.of("/usr/bin/apt-get"))) {
       throw new IllegalStateException("Chromium is not installed and there is no apt-get. " + HOW);
     }
+    Path lockPath = Path.of(System.getProperty("java.io.tmpdir"), "crmflow-chromium-install.lock");
+    try (FileChannel lockFile =
+            FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = waitForLock(lockFile)) {
+      if (installed()) {
+        return; // another test JVM installed them while this one waited
+      }
+      install();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not lock " + lockPath + ": " + e + ". " + HOW, e);
+    }
+    if (!installed()) {
+      throw new IllegalStateException("apt-get did not install Chromium. " + HOW);
+    }
+  }
+
+  private static FileLock waitForLock(FileChannel lockFile) throws IOException {
+    FileLock lock = lockFile.tryLock();
+    if (lock != null) {
+      return lock;
+    }
+    System.out.println("[chromium] another process is installing Chromium; waiting ...");
+    return lockFile.lock();
+  }
+
+  private static void install() {
     List<String> sudo = isRoot() ? List.of() : List.of("sudo", "-n");
+    // waits up to ten minutes for another apt-get or dpkg to finish instead of failing at once
+    String waitForDpkg = "DPkg::Lock::Timeout=600";
     System.out.println("[chromium] not installed: installing chromium and chromium-driver");
-    run(concat(sudo, "apt-get", "update"));
+    run(concat(sudo, "apt-get", "-o", waitForDpkg, "update"));
     run(
         concat(
             sudo,
             "apt-get",
+            "-o",
+            waitForDpkg,
             "install",
             "-y",
             "--no-install-recommends",
             "chromium",
             "chromium-driver"));
-    if (!installed()) {
-      throw new IllegalStateException("apt-get did not install Chromium. " + HOW);
-    }
   }
 
   private static boolean installed() {
