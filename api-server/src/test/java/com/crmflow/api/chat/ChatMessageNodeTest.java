@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.shared.secret.SecretCipher;
@@ -292,13 +293,13 @@ class ChatMessageNodeTest extends ApiTest {
     String workflowId =
         tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> PendingActivities.failedAttempts(temporal, workflowId, "chat_message") >= 1);
 
     outage.close();
     try (LocalHttpServer late = new LocalHttpServer(port)) {
       late.answer("/chat.postMessage", 200, "{\"ok\": true, \"channel\": \"C2\", \"ts\": \"4.5\"}");
-      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(20));
+      JsonNode run = awaitRun(tenant.api(), runId);
 
       // the failed attempt said nothing was delivered, so the next one posted
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");

@@ -10,6 +10,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiServerProcess;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WorkerProcess;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -80,7 +81,7 @@ class EmbeddedLeftoversIT {
       assertThat(api.post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
           .isEqualTo(200);
       await()
-          .atMost(Duration.ofSeconds(20))
+          .atMost(Patience.EVENTUALLY)
           .until(
               () -> describe(temporalPort, runId).getStatus(),
               WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED::equals);

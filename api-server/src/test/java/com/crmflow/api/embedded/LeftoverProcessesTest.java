@@ -3,6 +3,7 @@ package com.crmflow.api.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.support.Patience;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ class LeftoverProcessesTest {
   private static void assertNotChosenAndAlive(Optional<ProcessHandle> chosen, Process process)
       throws InterruptedException {
     assertThat(chosen).isEmpty();
-    await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(process::isAlive);
+    await().during(Duration.ofMillis(200)).atMost(Patience.EVENTUALLY).until(process::isAlive);
   }
 
   @Test

@@ -16,6 +16,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -95,7 +96,7 @@ class EnrollmentApiTest extends ApiTest {
   /** The sequence's enrollment once its current step is the delay "wait". */
   private JsonNode awaitWaitingOnTheDelay(String sequenceId) {
     return await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> enrollments(sequenceId).at("/enrollments/0"),
             e -> "wait".equals(e.at("/current_step/node_id").asString()));
@@ -104,7 +105,7 @@ class EnrollmentApiTest extends ApiTest {
   private JsonNode awaitEnrollmentStatus(String sequenceId, String status) {
     JsonNode[] listed = new JsonNode[1];
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> {
               listed[0] = enrollments(sequenceId).at("/enrollments/0");
@@ -195,7 +196,7 @@ class EnrollmentApiTest extends ApiTest {
 
     JsonNode waiting =
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () -> enrollments(sequenceId).at("/enrollments/0"),
                 e -> "delay".equals(e.at("/current_step/node_type").asString()));
@@ -304,7 +305,7 @@ class EnrollmentApiTest extends ApiTest {
         .isInstanceOf(WorkflowNotFoundException.class);
     await()
         .during(Duration.ofSeconds(1))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 tenant

@@ -15,7 +15,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
-import java.time.Duration;
+import com.crmflow.api.support.Patience;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -117,7 +117,7 @@ class EnrollmentScopesTest extends ApiTest {
     String enrollmentId = enrolled.text("/enrollment/id");
     String runId =
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     jdbc.sql(
@@ -128,7 +128,7 @@ class EnrollmentScopesTest extends ApiTest {
                         .optional(),
                 java.util.Optional::isPresent)
             .orElseThrow();
-    await().atMost(Duration.ofSeconds(20)).until(() -> peer.received("/event").size() == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> peer.received("/event").size() == 1);
 
     String stepSent = peer.received("/step").get(0).body();
     assertThat(stepSent).contains(contactId, enrollmentId).doesNotContain(EMAIL, "Hidden");

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
-import java.time.Duration;
+import com.crmflow.api.support.Patience;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +77,7 @@ class EventDispatchSetAsideTest extends ApiTest {
     tenant.api().post("/api/v1/contacts", Map.of("email", "after-the-poison@example.com"));
 
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> outbox(tenant.id()).stream().allMatch(e -> e.dispatchedAt() != null));
 
     List<Outboxed> events = outbox(tenant.id());

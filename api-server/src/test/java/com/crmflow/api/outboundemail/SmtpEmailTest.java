@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.shared.outbound.HandOverLedger;
@@ -310,13 +311,13 @@ class SmtpEmailTest extends ApiTest {
       runId = start(Map.of("to", "ops@crm.example", "subject", "After the outage"), Map.of("n", 1));
       String workflowId =
           tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
-      await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
+      await().atMost(Patience.EVENTUALLY).until(() -> failedSendAttempts(workflowId) >= 1);
       JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
       assertThat(waiting.get("status").asString()).isEqualTo("running");
     }
 
     sendThroughGreenMailAgain();
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(SMTP.getReceivedMessages()).hasSize(1);
@@ -344,8 +345,7 @@ class SmtpEmailTest extends ApiTest {
       run =
           awaitRun(
               tenant.api(),
-              start(Map.of("to", "ops@crm.example", "subject", "Exactly once"), Map.of()),
-              Duration.ofSeconds(20));
+              start(Map.of("to", "ops@crm.example", "subject", "Exactly once"), Map.of()));
 
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
       assertThat(run.get("error").asString())
@@ -365,7 +365,7 @@ class SmtpEmailTest extends ApiTest {
 
     String retryId =
         tenant.api().post("/api/v1/automation-runs/" + runId + "/retry", Map.of()).text("/run/id");
-    JsonNode retried = awaitRun(tenant.api(), retryId, Duration.ofSeconds(20));
+    JsonNode retried = awaitRun(tenant.api(), retryId);
 
     assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
     assertThat(SMTP.getReceivedMessages()).hasSize(1);
@@ -380,13 +380,13 @@ class SmtpEmailTest extends ApiTest {
       runId = start(Map.of("to", "ops@crm.example", "subject", "Second try"), Map.of());
       String workflowId =
           tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
-      await().atMost(Duration.ofSeconds(10)).until(() -> failedSendAttempts(workflowId) >= 1);
+      await().atMost(Patience.EVENTUALLY).until(() -> failedSendAttempts(workflowId) >= 1);
       assertThat(refusing.messagesReceived()).isZero();
     }
     sendThroughGreenMailAgain();
 
     // the next attempt finds the refusal's mark, not the hand-over's, so it sends
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(SMTP.getReceivedMessages()).hasSize(1);

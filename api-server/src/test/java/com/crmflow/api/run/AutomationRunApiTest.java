@@ -15,6 +15,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.contract.NodeLogEntry;
@@ -74,7 +75,7 @@ class AutomationRunApiTest extends ApiTest {
   private JsonNode awaitRun(String runId) {
     JsonNode[] run = new JsonNode[1];
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .pollInterval(Duration.ofMillis(50))
         .until(
             () -> {
@@ -540,7 +541,7 @@ class AutomationRunApiTest extends ApiTest {
     String runId = fire(hook, Map.of()).text("/runId");
 
     // bad's failure shows while the run waits for the call still in flight
-    await().atMost(Duration.ofSeconds(10)).until(() -> byNode(runId).containsKey("bad"));
+    await().atMost(Patience.EVENTUALLY).until(() -> byNode(runId).containsKey("bad"));
     JsonNode waiting = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
     assertThat(waiting.get("status").asString()).isEqualTo("running");
     assertThat(byNode(runId).get("bad").get("status").asString()).isEqualTo("failed");
@@ -563,7 +564,7 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(retry.text("/run/start_node_id")).isEqualTo("bad");
     String retryId = retry.text("/run/id");
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> byNode(retryId).keySet().containsAll(List.of("bad", "after", "wait")));
     Map<String, JsonNode> rerun = byNode(retryId);
     assertThat(rerun).containsOnlyKeys("bad", "after", "wait"); // tail follows the delay
@@ -669,7 +670,7 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(cancelledRun.at("/node_log/1/output/until").asString()).isNotEmpty();
     // the workflow itself is cancelled, not only the run record
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 temporal.fetchHistory("run-" + runId).getEvents().stream()
@@ -1118,7 +1119,7 @@ class AutomationRunApiTest extends ApiTest {
         .isInstanceOf(WorkflowNotFoundException.class);
     await()
         .during(Duration.ofSeconds(1))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> peer.received(callPath).isEmpty());
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
         .isEqualTo("cancelled");
@@ -1209,7 +1210,7 @@ class AutomationRunApiTest extends ApiTest {
           cancelling.cancelledBeforeStart(runId, "run-" + runId);
 
           await()
-              .atMost(Duration.ofSeconds(10))
+              .atMost(Patience.EVENTUALLY)
               .until(() -> workflowStatus(runId) == WORKFLOW_EXECUTION_STATUS_CANCELED);
           assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
               .isEqualTo("cancelled");
@@ -1235,7 +1236,7 @@ class AutomationRunApiTest extends ApiTest {
               .isEqualTo("cancelled");
           await()
               .during(Duration.ofSeconds(1))
-              .atMost(Duration.ofSeconds(3))
+              .atMost(Patience.EVENTUALLY)
               .until(() -> workflowStatus(runningId) == WORKFLOW_EXECUTION_STATUS_RUNNING);
           assertThat(tenant.api().get("/api/v1/automation-runs/" + runningId).text("/run/status"))
               .isEqualTo("running");
@@ -1263,13 +1264,13 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(cancelled.text("/run/status")).isEqualTo("cancelled");
     await()
         .during(Duration.ofSeconds(1))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> workflowStatus(successorId) == WORKFLOW_EXECUTION_STATUS_RUNNING);
     assertThat(tenant.api().get("/api/v1/automation-runs/" + successorId).text("/run/status"))
         .isEqualTo("running");
     tenant.api().post("/api/v1/automation-runs/" + successorId + "/cancel", Map.of());
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> workflowStatus(successorId) == WORKFLOW_EXECUTION_STATUS_CANCELED);
   }
 
@@ -1283,9 +1284,7 @@ class AutomationRunApiTest extends ApiTest {
 
     assertThat(awaitRun(runId).get("status").asString()).isEqualTo("completed");
     // counted once the end commits, so an instant after the run reads completed
-    await()
-        .atMost(Duration.ofSeconds(2))
-        .until(() -> endedRuns("completed") >= completedBefore + 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> endedRuns("completed") >= completedBefore + 1);
     assertThat(admin().get("/actuator/prometheus").rawBody())
         .contains("crm_runs_ended_total{status=\"failed\"}")
         .contains("crm_runs_ended_total{status=\"cancelled\"}")
@@ -1339,7 +1338,7 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(starter.start(run)).isTrue();
     await()
         .during(Duration.ofSeconds(1))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> peer.received("/exactly-once").size() == 1);
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log").size())
         .isEqualTo(2);
@@ -1394,7 +1393,7 @@ class AutomationRunApiTest extends ApiTest {
             node("wait", "delay", Map.of("delayDays", 1))));
     UUID waitingId = UUID.fromString(fire(waiting, Map.of()).text("/runId"));
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 tenant.api().get("/api/v1/automation-runs/" + waitingId).at("/run/node_log").size()

@@ -11,6 +11,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.contract.RunResult;
 import io.grpc.Status;
@@ -19,7 +20,6 @@ import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.annotation.DirtiesContext;
@@ -82,7 +82,7 @@ class CancelWhileTemporalUnreachableTest extends ApiTest {
     assertThat(cancelled.text("/run/status")).isEqualTo(RunResult.CANCELLED);
     assertThat(cancelled.header("Idempotent-Replayed")).isNull();
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 temporal.fetchHistory(workflowId).getEvents().stream()

@@ -9,6 +9,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import io.temporal.client.WorkflowClient;
@@ -66,7 +67,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
   private void terminateAndSweep(String runId, String reason) {
     temporal.newUntypedWorkflowStub("run-" + runId).terminate(reason);
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> {
               sweep.checkNextBatches(Duration.ZERO);

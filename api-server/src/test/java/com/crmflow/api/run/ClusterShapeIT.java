@@ -18,6 +18,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.ClusterScripts;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WholeService;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
@@ -211,7 +212,7 @@ class ClusterShapeIT {
     String runId = fire(anonymous(1), tenant.id(), waiting, Map.of("n", 1));
     JsonNode read =
         await()
-            .atMost(Duration.ofSeconds(30))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () -> on(2).get("/api/v1/automation-runs/" + runId).at("/run"),
                 run -> "running".equals(run.at("/node_log/1/status").asString()));
@@ -229,14 +230,13 @@ class ClusterShapeIT {
     activeAutomation(
         on(2), chain(failing, node("flaky", "http_request", http("POST", peer.url("/flaky")))));
     String failedId = fire(anonymous(1), tenant.id(), failing, Map.of("n", 2));
-    assertThat(awaitRun(on(2), failedId, Duration.ofSeconds(60)).get("status").asString())
-        .isEqualTo("failed");
+    assertThat(awaitRun(on(2), failedId).get("status").asString()).isEqualTo("failed");
     peer.answer("/flaky", 200, "{}");
     ApiResponse retry = on(2).post("/api/v1/automation-runs/" + failedId + "/retry", Map.of());
     assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
     String retryId = retry.text("/run/id");
     assertThat(retry.text("/run/retry_of")).isEqualTo(failedId);
-    JsonNode retried = awaitRun(on(1), retryId, Duration.ofSeconds(60));
+    JsonNode retried = awaitRun(on(1), retryId);
     assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
     assertThat(peer.received("/flaky")).hasSize(2);
     assertThat(peer.received("/never")).isEmpty();
@@ -411,7 +411,7 @@ class ClusterShapeIT {
       for (Future<String> each : fired) {
         runIds.add(each.get());
       }
-      await().atMost(Duration.ofSeconds(30)).until(() -> count(sequenceId, "running") == RUNS);
+      await().atMost(Patience.EVENTUALLY).until(() -> count(sequenceId, "running") == RUNS);
       assertThat(peer.received("/done/" + part))
           .as("disrupted while every run waits (fired within the %s s delay)", DELAY_SECONDS)
           .isEmpty();

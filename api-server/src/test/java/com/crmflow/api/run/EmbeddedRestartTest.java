@@ -18,6 +18,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WholeService;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -83,7 +84,7 @@ class EmbeddedRestartTest {
         ApiClient api = tenant.api();
         waiting =
             await()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Patience.EVENTUALLY)
                 .until(
                     () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/2"),
                     entry -> "running".equals(entry.path("status").asString()));
@@ -94,7 +95,7 @@ class EmbeddedRestartTest {
       try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
         Instant upAgain = Instant.now();
         ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
-        JsonNode run = awaitRun(api, runId, Duration.ofSeconds(60));
+        JsonNode run = awaitRun(api, runId);
 
         assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
         assertThat(run.at("/node_log").valueStream().map(e -> e.get("nodeId").asString()))
@@ -200,9 +201,9 @@ class EmbeddedRestartTest {
       ProcessHandle.of(killed).orElseThrow().destroyForcibly(); // as an operator's kill -9
 
       await()
-          .atMost(Duration.ofSeconds(30))
+          .atMost(Patience.EVENTUALLY)
           .until(() -> temporal.pid() != killed && ProcessHandle.of(temporal.pid()).isPresent());
-      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
+      JsonNode run = awaitRun(tenant.api(), runId);
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
       assertThat(peer.received("/after")).hasSize(1);
       assertThat(ProcessHandle.of(temporal.pid()).orElseThrow().parent().map(ProcessHandle::pid))
@@ -231,7 +232,7 @@ class EmbeddedRestartTest {
             "/api/v1/sequences/enroll", Map.of("sequence_id", sequenceId, "contact_id", contactId));
     assertThat(enrolled.status()).as(enrolled.toString()).isEqualTo(201);
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> api.get("/api/v1/sequences/" + sequenceId + "/enrollments"),
             list ->

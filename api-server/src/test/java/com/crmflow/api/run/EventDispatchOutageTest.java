@@ -13,6 +13,7 @@ import com.crmflow.api.embedded.TemporalDevServer;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
 import java.util.List;
@@ -83,19 +84,19 @@ class EventDispatchOutageTest extends ApiTest {
       RefusedPort outage = new RefusedPort(TEMPORAL.settings().port());
       tenant.api().post("/api/v1/contacts", Map.of("email", "outage@example.com"));
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> runs(tenant, sequence).size() == 1);
+      await().atMost(Patience.EVENTUALLY).until(() -> runs(tenant, sequence).size() == 1);
       String runId = runs(tenant, sequence).get(0).get("id").asString();
       // several reconciler rounds (1 s apart) fail while Temporal is down
       await()
           .during(Duration.ofSeconds(3))
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Patience.EVENTUALLY)
           .until(() -> !started(runId) && peer.received("/created").isEmpty());
       // what an operator's alert watches
       assertThat(prometheus("crm_runs_awaiting_start")).isGreaterThanOrEqualTo(1);
 
       outage.close();
       TEMPORAL.startAgain(); // back, on its state
-      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(60));
+      JsonNode run = awaitRun(tenant.api(), runId);
 
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
       assertThat(started(runId)).isTrue();
@@ -103,7 +104,7 @@ class EventDispatchOutageTest extends ApiTest {
       assertThat(peer.received("/created").get(0).body())
           .isEqualTo("{\"email\": \"outage@example.com\"}");
       assertThat(runs(tenant, sequence)).hasSize(1);
-      await().atMost(Duration.ofSeconds(5)).until(() -> prometheus("crm_runs_awaiting_start") == 0);
+      await().atMost(Patience.EVENTUALLY).until(() -> prometheus("crm_runs_awaiting_start") == 0);
     }
   }
 

@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +59,7 @@ class HttpRequestNodeTest extends ApiTest {
 
   private JsonNode run(String hook) {
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("n", 1));
-    return awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    return awaitRun(tenant.api(), runId);
   }
 
   @Test
@@ -98,7 +99,7 @@ class HttpRequestNodeTest extends ApiTest {
     // peer comes up during the backoff
     await()
         .during(Duration.ofMillis(1500))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 tenant
@@ -108,7 +109,7 @@ class HttpRequestNodeTest extends ApiTest {
                     .equals("running"));
     outage.close();
     try (LocalHttpServer late = new LocalHttpServer(port)) {
-      JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+      JsonNode run = awaitRun(tenant.api(), runId);
 
       assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
       assertThat(late.received("/late")).hasSize(1);
@@ -197,9 +198,7 @@ class HttpRequestNodeTest extends ApiTest {
 
     JsonNode run =
         awaitRun(
-            tenant.api(),
-            fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId)),
-            Duration.ofSeconds(30));
+            tenant.api(), fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId)));
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     JsonNode body = run.at("/node_log/1/output/body");
@@ -214,8 +213,7 @@ class HttpRequestNodeTest extends ApiTest {
     JsonNode failed =
         awaitRun(
             tenant.api(),
-            fire(anonymous(), tenant.id(), automationCalling(peer.url("/nul-error")), Map.of()),
-            Duration.ofSeconds(30));
+            fire(anonymous(), tenant.id(), automationCalling(peer.url("/nul-error")), Map.of()));
     assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("failed");
     assertThat(failed.get("error").asString()).contains("HTTP 422", "broken\uFFFD");
   }

@@ -7,11 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.contract.RunResult;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -94,7 +94,7 @@ class RunRecordingTest extends ApiTest {
 
       // nothing recorded while the call hangs: the reconciler (1 s grace in tests) probes the run
       // with a start, which finds the workflow and marks the run
-      await().atMost(Duration.ofSeconds(10)).until(() -> workflowStarted(UUID.fromString(runId)));
+      await().atMost(Patience.EVENTUALLY).until(() -> workflowStarted(UUID.fromString(runId)));
       assertThat(peer.received("/slow")).hasSize(1);
       assertThat((int) prometheus("crm_trigger_admission_due"))
           .as("waiting on its peer: not due")

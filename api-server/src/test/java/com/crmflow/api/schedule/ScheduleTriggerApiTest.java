@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -97,7 +98,7 @@ class ScheduleTriggerApiTest extends ApiTest {
 
   private WorkflowExecutionInfo awaitStatus(String clock, WorkflowExecutionStatus status) {
     return await()
-        .atMost(Duration.ofSeconds(15))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> describe(clock), info -> info.getStatus() == status);
   }
 
@@ -114,16 +115,16 @@ class ScheduleTriggerApiTest extends ApiTest {
 
     WorkflowExecutionInfo first =
         awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
     assertThat(first.getType().getName()).isEqualTo("ScheduleTriggerWorkflow");
 
     setStatus(sequence, "paused");
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("none"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("none"));
     assertThat(describe(clock).getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
 
     setStatus(sequence, "active");
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
     WorkflowExecutionInfo second =
         awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     assertThat(second.getExecution().getRunId()).isNotEqualTo(first.getExecution().getRunId());
@@ -136,11 +137,11 @@ class ScheduleTriggerApiTest extends ApiTest {
                 .status())
         .isEqualTo(200);
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> describe(clock).getExecution().getRunId(),
             runId -> !runId.equals(second.getExecution().getRunId()));
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
     assertThat(
             jdbc.sql(
                     "select config ->> 'time' from schedule_trigger"
@@ -154,7 +155,7 @@ class ScheduleTriggerApiTest extends ApiTest {
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
 
     setStatus(sequence, "archived");
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("none"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("none"));
     assertThat(describe(clock).getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
   }
@@ -164,7 +165,7 @@ class ScheduleTriggerApiTest extends ApiTest {
     activeAutomation(tenant.api(), scheduled(clock, "06:45"));
     WorkflowExecutionInfo running =
         awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
     temporal.newUntypedWorkflowStub("schedule-" + tenant.id() + "-" + clock).terminate(reason);
     return running.getExecution().getRunId();
   }
@@ -173,14 +174,14 @@ class ScheduleTriggerApiTest extends ApiTest {
   private void awaitStartedAgain(String clock, String terminatedRunId) {
     WorkflowExecutionInfo after =
         await()
-            .atMost(Duration.ofSeconds(15))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () -> describe(clock),
                 info ->
                     info.getStatus() == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
                         && !info.getExecution().getRunId().equals(terminatedRunId));
     assertThat(after.getType().getName()).isEqualTo("ScheduleTriggerWorkflow");
-    await().atMost(Duration.ofSeconds(10)).until(() -> state(clock).equals("running"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
   }
 
   @Test

@@ -8,8 +8,8 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.workflow.node.NodeSecrets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +73,7 @@ class LinearStepsTest extends ApiTest {
         .post("/api/v1/sequences/enroll", Map.of("sequence_id", id, "contact_id", contactId));
     JsonNode enrollment =
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     tenant
@@ -268,7 +268,7 @@ class LinearStepsTest extends ApiTest {
       tenant
           .api()
           .post("/api/v1/sequences/enroll", Map.of("sequence_id", id, "contact_id", contactId));
-      await().atMost(Duration.ofSeconds(20)).until(() -> first.received("/a").size() == 1);
+      await().atMost(Patience.EVENTUALLY).until(() -> first.received("/a").size() == 1);
       assertThat(first.received("/a").get(0).header("Authorization"))
           .isEqualTo("Bearer first-only");
       assertThat(second.received("/b")).singleElement();

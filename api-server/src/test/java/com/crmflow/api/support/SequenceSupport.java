@@ -51,16 +51,11 @@ public final class SequenceSupport {
     return accepted.text("/runId");
   }
 
-  /** The run once it is no longer running (20 s at most). */
+  /** The run once it is no longer running ({@link Patience#EVENTUALLY} at most). */
   public static JsonNode awaitRun(ApiClient api, String runId) {
-    return awaitRun(api, runId, Duration.ofSeconds(20));
-  }
-
-  /** Waits up to {@code limit} for the run to leave running and returns its record. */
-  public static JsonNode awaitRun(ApiClient api, String runId, Duration limit) {
     JsonNode[] run = new JsonNode[1];
     await()
-        .atMost(limit)
+        .atMost(Patience.EVENTUALLY)
         .pollInterval(Duration.ofMillis(50))
         .until(
             () -> {
@@ -70,10 +65,10 @@ public final class SequenceSupport {
     return run[0];
   }
 
-  /** Waits (10 s at most) until the run's node log has this many entries. */
+  /** Waits until the run's node log has this many entries. */
   public static void awaitNodeLog(ApiClient api, String runId, int entries) {
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 api.get("/api/v1/automation-runs/" + runId).at("/run/node_log").size() == entries);

@@ -11,13 +11,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiServerProcess;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Browsers;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WorkerProcess;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +80,7 @@ class TemporalUiIT {
             + uiPort
             + "/namespaces/default/workflows?query="
             + URLEncoder.encode(query, StandardCharsets.UTF_8));
-    WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+    WebDriverWait wait = new WebDriverWait(browser, Patience.EVENTUALLY);
     By runLink = By.partialLinkText("run-" + runId);
     wait.until(ExpectedConditions.visibilityOfElementLocated(runLink));
     screenshot("workflows-of-tenant.png");
@@ -110,7 +110,7 @@ class TemporalUiIT {
             List.of(trigger, node("wait", "delay", Map.of("delayHours", 1.0 / 3600))),
             List.of(edge("e1", "hook", "wait"))));
     String runId = fire(service.anonymous(), tenant.id(), "hook", Map.of("lead", name));
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     return runId;
   }

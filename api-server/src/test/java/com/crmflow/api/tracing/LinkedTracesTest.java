@@ -14,6 +14,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
@@ -99,7 +100,7 @@ class LinkedTracesTest extends ApiTest {
 
     // OTLP/HTTP protobuf: the strings (span names, attributes, the resource) travel as UTF-8
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 COLLECTOR.received("/v1/traces").stream()
@@ -122,7 +123,7 @@ class LinkedTracesTest extends ApiTest {
     // the OTLP endpoint is set (see receiver): the JDBC observations are on (SqlSpans)
     SpanData request =
         await()
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     spans.getFinishedSpanItems().stream()
@@ -158,7 +159,7 @@ class LinkedTracesTest extends ApiTest {
   /** The run's root span in the exporter: named so, in the run's trace, linked to the cause. */
   private SpanData linkedRoot(String name, String runTraceId) {
     return await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 spans.getFinishedSpanItems().stream()
@@ -255,7 +256,7 @@ class LinkedTracesTest extends ApiTest {
   /** The span of this trace with this id, once the exporter has it. */
   private SpanData finished(String traceId, String spanId) {
     return await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 spans.getFinishedSpanItems().stream()
@@ -286,7 +287,7 @@ class LinkedTracesTest extends ApiTest {
 
     UUID runId =
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     jdbc.sql("select id from automation_run where sequence_id = :s")
@@ -335,7 +336,7 @@ class LinkedTracesTest extends ApiTest {
 
     String traceparent =
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     RECEIVER.received("/delivered").stream()
@@ -413,7 +414,7 @@ class LinkedTracesTest extends ApiTest {
     // the cause is the fire's activity, in the schedule workflow the activation started
     SpanData fire =
         await()
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     spans.getFinishedSpanItems().stream()

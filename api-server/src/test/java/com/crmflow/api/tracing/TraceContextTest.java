@@ -12,7 +12,6 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -73,7 +72,7 @@ class TraceContextTest extends ApiTest {
             tenant.id(),
             hook,
             Map.of("n", 1));
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(peer.received("/unobserved")).hasSize(1);
@@ -98,7 +97,7 @@ class TraceContextTest extends ApiTest {
             tenant.id(),
             hook,
             Map.of("n", 1));
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(run.get("trace_id").asString()).isEqualTo(traceId);
@@ -140,7 +139,7 @@ class TraceContextTest extends ApiTest {
     String hook = automationCalling("/untraced");
 
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("n", 2));
-    JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+    JsonNode run = awaitRun(tenant.api(), runId);
 
     String traceId = run.get("trace_id").asString();
     assertThat(traceId).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32));

@@ -16,6 +16,7 @@ import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.ListeningSockets;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.OtelCollector;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.api.support.ZipkinServer;
 import com.icegreen.greenmail.util.GreenMail;
@@ -180,7 +181,7 @@ class TracingBackendIT {
     // what the tracing backend holds: the spans of both processes, in one trace
     List<JsonNode> spans = new ArrayList<>();
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Patience.EVENTUALLY)
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> {
@@ -282,7 +283,7 @@ class TracingBackendIT {
     WebDriver browser = Browsers.headlessChromium();
     try {
       browser.get(zipkin.tracePage(traceId));
-      new WebDriverWait(browser, Duration.ofSeconds(30))
+      new WebDriverWait(browser, Patience.EVENTUALLY)
           .until(
               ExpectedConditions.textToBePresentInElementLocated(
                   By.tagName("body"), "runworkflow:automationrunworkflow"));

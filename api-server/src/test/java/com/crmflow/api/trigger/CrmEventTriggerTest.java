@@ -11,8 +11,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +81,7 @@ class CrmEventTriggerTest extends ApiTest {
 
   private void awaitAllDispatched() {
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 jdbc.sql(
@@ -115,7 +115,7 @@ class CrmEventTriggerTest extends ApiTest {
             "{\"event\": \"contact.created\", \"email\": \"eve@acme.example\", \"first\": \"Eve\"}");
 
     assertThat(runsOf(unfiltered)).hasSize(2);
-    await().atMost(Duration.ofSeconds(10)).until(() -> peer.received("/all").size() == 2);
+    await().atMost(Patience.EVENTUALLY).until(() -> peer.received("/all").size() == 2);
     assertThat(runsOf(otherEvent)).isEmpty();
   }
 
@@ -124,7 +124,7 @@ class CrmEventTriggerTest extends ApiTest {
     String sequence = listen("contact.created", null, null, "/once");
     createContact("once@example.com", "Once");
     awaitAllDispatched();
-    await().atMost(Duration.ofSeconds(10)).until(() -> peer.received("/once").size() == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> peer.received("/once").size() == 1);
     String runId = runsOf(sequence).get(0).get("id").asString();
     awaitRun(tenant.api(), runId);
 

@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.tenant.TriggerQuota;
 import jakarta.servlet.FilterChain;
 import java.time.Duration;
@@ -53,7 +54,7 @@ class TriggerQuotaApiTest extends ApiTest {
       // the filter returned on the request's thread with the answer left to its timer
       assertThat(refused.isAsyncStarted()).isTrue();
       assertThat(passedOn).as("not passed on").hasValue(1);
-      await().atMost(Duration.ofSeconds(15)).until(() -> !refused.isAsyncStarted());
+      await().atMost(Patience.EVENTUALLY).until(() -> !refused.isAsyncStarted());
       assertThat(answer.getStatus()).isEqualTo(429);
       assertThat(answer.getContentType()).isEqualTo("application/problem+json");
       assertThat(answer.getHeader("Retry-After")).isEqualTo("3600");
@@ -95,7 +96,7 @@ class TriggerQuotaApiTest extends ApiTest {
       // refused within its quota, before the trigger's work, and answered from the timer
       assertThat(refused.isAsyncStarted()).isTrue();
       assertThat(passedOn).as("not passed on to the trigger").hasValue(0);
-      await().atMost(Duration.ofSeconds(15)).until(() -> !refused.isAsyncStarted());
+      await().atMost(Patience.EVENTUALLY).until(() -> !refused.isAsyncStarted());
       assertThat(answer.getStatus()).isEqualTo(503);
       assertThat(answer.getContentType()).isEqualTo("application/problem+json");
       assertThat(answer.getHeader("Retry-After")).isEqualTo("1");
@@ -278,7 +279,7 @@ class TriggerQuotaApiTest extends ApiTest {
    */
   private void takeShare(UUID tenant, List<UUID> taken) {
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Patience.EVENTUALLY)
         .pollDelay(Duration.ZERO)
         .pollInterval(Duration.ofMillis(5))
         .until(

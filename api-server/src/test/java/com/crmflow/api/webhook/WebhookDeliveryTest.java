@@ -9,6 +9,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.HttpsReceiver;
+import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
@@ -183,7 +184,7 @@ class WebhookDeliveryTest extends ApiTest {
 
     List<Delivered> delivered =
         await()
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     jdbc.sql(
@@ -304,7 +305,7 @@ class WebhookDeliveryTest extends ApiTest {
     Map<String, Object> enrollment = Map.of("sequence_id", sequenceId, "contact_id", contactId);
     tenant.api().post("/api/v1/sequences/enroll", enrollment);
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> tenant.api().post("/api/v1/sequences/unenroll", enrollment).status() == 200);
 
     Set<String> expected =
@@ -319,7 +320,7 @@ class WebhookDeliveryTest extends ApiTest {
             "sequence.enrolled",
             "sequence.unenrolled");
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> {
               Set<String> seen = new HashSet<>();
@@ -383,7 +384,7 @@ class WebhookDeliveryTest extends ApiTest {
 
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Cass"));
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> RECEIVER.received(path).size() == 2);
+    await().atMost(Patience.EVENTUALLY).until(() -> RECEIVER.received(path).size() == 2);
     String runId =
         tenant
             .api()
@@ -415,10 +416,10 @@ class WebhookDeliveryTest extends ApiTest {
 
     contact("flaky@example.com");
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> RECEIVER.received(path).size() == 10);
+    await().atMost(Patience.EVENTUALLY).until(() -> RECEIVER.received(path).size() == 10);
     JsonNode delivery =
         await()
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () ->
                     tenant
@@ -452,9 +453,7 @@ class WebhookDeliveryTest extends ApiTest {
 
     contact("unsealable@example.com");
 
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> !subscription(id).get("is_active").asBoolean());
+    await().atMost(Patience.EVENTUALLY).until(() -> !subscription(id).get("is_active").asBoolean());
     JsonNode delivery = tenant.api().get(deliveriesOf(id)).at("/deliveries/0");
     assertThat(delivery.get("last_error").asString())
         .contains("the signing secret cannot be read")
@@ -470,13 +469,11 @@ class WebhookDeliveryTest extends ApiTest {
 
     contact("down@example.com");
 
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> !subscription(id).get("is_active").asBoolean());
+    await().atMost(Patience.EVENTUALLY).until(() -> !subscription(id).get("is_active").asBoolean());
     // the remaining attempts of the schedule find it disabled: still 10 a while later
     await()
         .during(Duration.ofMillis(1_500))
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> RECEIVER.received(path).size() == 10);
     assertThat(subscription(id).get("failure_count").asInt()).isEqualTo(10);
     JsonNode delivery =
@@ -490,7 +487,7 @@ class WebhookDeliveryTest extends ApiTest {
     contact("after@example.com"); // nothing more is sent to a disabled subscription
     await()
         .during(Duration.ofMillis(1_500))
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> RECEIVER.received(path).size() == 10);
 
     ApiResponse enabled =
@@ -507,7 +504,7 @@ class WebhookDeliveryTest extends ApiTest {
     RECEIVER.answerOnce(path, 200, 3_000);
     String id = subscribe(path, List.of("contact.created"), null);
     contact(email);
-    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(path).size() == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> RECEIVER.received(path).size() == 1);
     String deliveryId = tenant.api().get(deliveriesOf(id)).text("/deliveries/0/id");
     temporal.newUntypedWorkflowStub("delivery-" + deliveryId).terminate("stopped by an operator");
     return id;
@@ -524,7 +521,7 @@ class WebhookDeliveryTest extends ApiTest {
     String deliveries = deliveriesOf(id);
 
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> {
               sweep.checkNextBatches(Duration.ZERO);
@@ -536,7 +533,7 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(stopped.get("status").asString()).isEqualTo("stopped");
     assertThat(stopped.get("last_error").asString()).isEqualTo(why);
     // the attempt on its way is recorded when it ends, and leaves the stopped delivery as it is
-    await().atMost(Duration.ofSeconds(10)).until(() -> attemptCount(id) == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> attemptCount(id) == 1);
     JsonNode after = tenant.api().get(deliveries).at("/deliveries/0");
     assertThat(after.get("status").asString()).isEqualTo("stopped");
     assertThat(after.get("last_error").asString()).isEqualTo(why);
@@ -566,7 +563,7 @@ class WebhookDeliveryTest extends ApiTest {
     contact("nul-location@example.com");
 
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(() -> subscription(id).get("failure_count").asInt() >= 1);
     assertThat(attemptError(id, 1))
         .isEqualTo("redirect to https://127.0.0.1/a\uFFFDb (not followed)");
@@ -596,7 +593,7 @@ class WebhookDeliveryTest extends ApiTest {
     contact("kinds@example.com");
 
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 !subscription(movedId).get("is_active").asBoolean()
@@ -610,7 +607,7 @@ class WebhookDeliveryTest extends ApiTest {
     closed.close();
 
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 "delivered"
@@ -650,11 +647,9 @@ class WebhookDeliveryTest extends ApiTest {
       contact("busy-" + i + "@example.com");
     }
 
+    await().atMost(Patience.EVENTUALLY).until(() -> !subscription(id).get("is_active").asBoolean());
     await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> !subscription(id).get("is_active").asBoolean());
-    await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 jdbc.sql(
