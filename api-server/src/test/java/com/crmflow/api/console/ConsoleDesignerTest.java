@@ -87,14 +87,14 @@ class ConsoleDesignerTest extends ApiTest {
           assertThat(flowNames()).contains("Draft flow", "Paused flow", "Active flow");
           assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("1–25 of 28");
           page.screenshot("list");
-          page.click(By.xpath("//button[page.text()='Next']"));
+          page.click(By.xpath("//button[text()='Next']"));
           wait.until(d -> flowNames().size() == 3);
           assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("26–28 of 28");
 
           new Select(browser.findElement(By.id("filter-status"))).selectByValue("paused");
           wait.until(d -> flowNames().equals(List.of("Paused flow")));
           // the status toggle of the list: the paused flow goes active from here
-          page.click(By.xpath("//tr[@data-flow='Paused flow']//button[page.text()='Activate']"));
+          page.click(By.xpath("//tr[@data-flow='Paused flow']//button[text()='Activate']"));
           wait.until(d -> flowNames().isEmpty());
           assertThat(tenant.api().get("/api/v1/sequences/" + paused).text("/sequence/status"))
               .isEqualTo("active");
@@ -198,7 +198,7 @@ class ConsoleDesignerTest extends ApiTest {
           wait.until(d -> page.nodeIds().size() == 4);
           String email = page.nodeIds().get(3);
           page.type(By.id("node-label"), "Welcome mail");
-          page.click(By.xpath("//button[page.text()='Validate']"));
+          page.click(By.xpath("//button[text()='Validate']"));
           page.waitForStatus("The flow is not complete yet");
           WebElement card =
               wait.until(
@@ -232,7 +232,7 @@ class ConsoleDesignerTest extends ApiTest {
               .isEqualTo(1);
 
           // Activate judges the screen too: refused, nothing saved, nothing activated
-          page.click(By.xpath("//div[@class='toolbar']/button[page.text()='Activate']"));
+          page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
           page.waitForStatus("cannot be activated yet");
           ApiResponse stored = tenant.api().get("/api/v1/sequences/" + seq);
           assertThat(stored.text("/sequence/status")).isEqualTo("draft");
@@ -284,7 +284,7 @@ class ConsoleDesignerTest extends ApiTest {
           wait.until(d -> page.edgeCount() == 2);
 
           // Tidy up lays the flow out top to bottom
-          page.click(By.xpath("//button[page.text()='Tidy up']"));
+          page.click(By.xpath("//button[text()='Tidy up']"));
           awaitStill();
           assertThat(y(delay)).isGreaterThan(y(trigger));
           assertThat(y(email)).isGreaterThan(y(delay));
@@ -389,12 +389,12 @@ class ConsoleDesignerTest extends ApiTest {
               .contains("Call the CRM")
               .contains("url");
           page.screenshot("restore-diff");
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
           assertThat(version(tenant, seq)).isEqualTo(2);
           page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Replace']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
           page.waitForStatus("Version 1 restored");
           assertThat(version(tenant, seq)).isEqualTo(3);
           assertThat(
@@ -408,12 +408,12 @@ class ConsoleDesignerTest extends ApiTest {
           page.type(
               By.id("prompt"),
               "when a webhook arrives, wait 2 days, then send an email with subject Hi");
-          page.click(By.xpath("//button[page.text()='Generate']"));
+          page.click(By.xpath("//button[text()='Generate']"));
           dialog =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[role=dialog]")));
           assertThat(dialog.getText()).contains("Replace the active flow").contains("−");
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           assertThat(page.nodeIds()).containsExactlyInAnyOrder("hook-l", "call", "wait");
           assertThat(version(tenant, seq)).isEqualTo(3);
 
@@ -434,7 +434,7 @@ class ConsoleDesignerTest extends ApiTest {
                   List.of(edge("e1", "hook-q", "hello"))));
           page.go("/sequences/" + quiet + "/canvas");
           wait.until(d -> page.nodeIds().size() == 2);
-          page.click(By.xpath("//button[page.text()='Optimize']"));
+          page.click(By.xpath("//button[text()='Optimize']"));
           page.waitForStatus("No suggestions");
         });
   }
@@ -508,8 +508,8 @@ class ConsoleDesignerTest extends ApiTest {
           WebElement row =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(
-                      By.xpath("//a[page.text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
-          assertThat(page.text(By.xpath("//th[page.text()='Contact']"))).isEqualTo("Contact");
+                      By.xpath("//a[text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
+          assertThat(page.text(By.xpath("//th[text()='Contact']"))).isEqualTo("Contact");
           assertThat(row.findElement(By.cssSelector(".run-contact")).getText())
               .isEqualTo("ada@example.com");
           assertThat(row.findElement(By.cssSelector(".run-payload")).getText())
