@@ -34,6 +34,20 @@ class EnrollmentScopesTest extends ApiTest {
 
   private static final String EMAIL = "enrolled.person@example.com";
 
+  /** A step that writes the contact: enrolling in its sequence needs contacts:write. */
+  private static final Map<String, Object> MARK_CONTACT =
+      Map.of(
+          "type",
+          "crm_update",
+          "config",
+          Map.of(
+              "entityType",
+              "contact",
+              "recordId",
+              "{{trigger.contact_id}}",
+              "fieldMappings",
+              Map.of("lead_status", "touched")));
+
   private LocalHttpServer peer;
   private TenantClient tenant;
   private ApiClient flowsOnly;
@@ -168,30 +182,7 @@ class EnrollmentScopesTest extends ApiTest {
   @Test
   void enrollingNeedsTheScopesTheSequenceActsWith() {
     String contactId = contact();
-    String marking = sequence(tenant.api(), "Mark " + UUID.randomUUID());
-    ApiResponse steps =
-        tenant
-            .api()
-            .put(
-                "/api/v1/sequences/" + marking + "/steps",
-                Map.of(
-                    "steps",
-                    List.of(
-                        Map.of(
-                            "type",
-                            "crm_update",
-                            "config",
-                            Map.of(
-                                "entityType",
-                                "contact",
-                                "recordId",
-                                "{{trigger.contact_id}}",
-                                "fieldMappings",
-                                Map.of("lead_status", "touched"))))));
-    assertThat(steps.status()).as(steps.toString()).isEqualTo(200);
-    assertThat(
-            tenant.api().patch("/api/v1/sequences/" + marking, Map.of("status", "active")).status())
-        .isEqualTo(200);
+    String marking = activeSequence(MARK_CONTACT);
     long runsBefore = count("automation_run", tenant.id());
     long eventsBefore = events(tenant.id()).size();
 
@@ -221,6 +212,7 @@ class EnrollmentScopesTest extends ApiTest {
     assertThat(leadStatus(contactId)).isEqualTo("touched");
   }
 
+  /** A new active sequence of the one step. */
   private String activeSequence(Map<String, Object> step) {
     String id = sequence(tenant.api(), "Steps " + UUID.randomUUID());
     ApiResponse steps =
@@ -270,19 +262,7 @@ class EnrollmentScopesTest extends ApiTest {
 
     // a key that reads contacts but lacks a scope the sequence acts with: refused before the
     // look-up
-    String marking =
-        activeSequence(
-            Map.of(
-                "type",
-                "crm_update",
-                "config",
-                Map.of(
-                    "entityType",
-                    "contact",
-                    "recordId",
-                    "{{trigger.contact_id}}",
-                    "fieldMappings",
-                    Map.of("lead_status", "touched"))));
+    String marking = activeSequence(MARK_CONTACT);
     ApiClient reader = keyFor(tenant.id(), List.of("sequences:write", "contacts:read"), null);
     ApiResponse known =
         reader.post(

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -118,7 +122,10 @@ class PathSpellingTest extends ApiTest {
     assertThat(answer.header("X-Content-Type-Options")).isEqualTo("nosniff");
   }
 
-  /** Spellings Tomcat or the handlers answer: whatever the answer, never a 5xx nor a leak. */
+  /**
+   * Spellings Tomcat or the handlers answer, sent as they are over a socket (some are no URI a
+   * client library would send): never a 5xx, never what a guard keeps, and a refusal is a problem.
+   */
   static Stream<String> otherSpellings() {
     return Stream.of(
         "/actuator%2Fprometheus",
@@ -126,6 +133,7 @@ class PathSpellingTest extends ApiTest {
         "/actuator/health/%2e%2e%2fprometheus",
         "/actuator/prometheus%00",
         "/actuator/%ZZ",
+        "/actuator/%",
         "/actuator/health/x",
         "/actuator/health/..",
         "/actuator/health/",
@@ -133,19 +141,39 @@ class PathSpellingTest extends ApiTest {
         "/actuator/prometheus/",
         "/actuator/prometheus.txt",
         "/actuator/health/%20",
+        "/actuator\\prometheus",
         "/console/%",
+        "/console/..%2f..%2factuator/prometheus",
         "/api/v1/contacts/%C3%A9",
         "/api/webhooks/automation/%2F/x");
   }
 
   @ParameterizedTest(name = "GET {0}")
   @MethodSource("otherSpellings")
-  void noSpellingGetsAServerErrorOrAGuardedAnswer(String path) {
-    ApiResponse answer = anonymous().get(path);
+  void noSpellingGetsAServerErrorOrAGuardedAnswer(String target) throws Exception {
+    String answer = sendAsIs(target);
+    int status = Integer.parseInt(answer.substring(9, 12));
 
-    assertThat(answer.status()).as(answer.toString()).isBetween(400, 499);
-    assertThat(answer.contentType()).as(answer.toString()).startsWith("application/problem+json");
-    assertThat(answer.rawBody()).doesNotContain(GUARDED.toArray(String[]::new));
+    assertThat(status).as(answer).isBetween(200, 499);
+    assertThat(answer).doesNotContain(GUARDED.toArray(String[]::new));
+    if (status == 400) {
+      assertThat(answer.toLowerCase(Locale.ROOT))
+          .as(answer)
+          .contains("content-type: application/problem+json");
+    }
+  }
+
+  /** The whole answer to {@code GET target}, its request line written byte for byte. */
+  private String sendAsIs(String target) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   /** The plain spellings are decided by their guards, as before. */
