@@ -202,6 +202,8 @@ if [[ ${CLUSTER_UI:-1} != 0 ]] && ! alive ui && [[ -n ${TOOL[temporal-ui-server]
   mkdir -p "$CLUSTER_DIR/ui/config"
   cp "${TOOL[temporal-ui-server-source]}/config/docker.yaml" "$CLUSTER_DIR/ui/config/docker.yaml"
   chmod u+w "$CLUSTER_DIR/ui/config/docker.yaml"
+  # the UI shows every tenant's payloads: it listens on loopback only (its template binds all)
+  printf 'host: 127.0.0.1\n' >>"$CLUSTER_DIR/ui/config/docker.yaml"
   TEMPORAL_ADDRESS=$TEMPORAL_TARGET TEMPORAL_UI_PORT=$UI_PORT \
     TEMPORAL_CORS_ORIGINS=${TEMPORAL_CORS_ORIGINS:-http://127.0.0.1:$UI_PORT,http://localhost:$UI_PORT} \
     launch ui "${TOOL[temporal-ui-server]}" --root "$CLUSTER_DIR/ui" --config config --env docker start

@@ -2,8 +2,10 @@ package com.crmflow.api.apikey;
 
 import com.crmflow.api.auth.AnyScope;
 import com.crmflow.api.auth.Caller;
+import com.crmflow.api.auth.Scope;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.embedded.EmbeddedInfrastructure;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -15,8 +17,10 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code GET /api/v1/me}: the calling key as the API sees it, with any scope. Clients (the console
  * among them) read what they may do from it instead of trying: {@code {tenant_id, api_key_id,
  * scopes, temporal_ui_url, temporal_namespace, trace_ui_url}}. temporal_ui_url is {@code
- * crm.temporal.ui-url}, or the embedded dev server's UI, or null; trace_ui_url is {@code
- * crm.tracing.ui-url} (a trace's address with {@code {trace_id}} in it), or null.
+ * crm.temporal.ui-url}, or the embedded dev server's UI, or null, and only for a key holding {@code
+ * temporal_ui:read}: the Temporal UI shows every tenant's workflows and their payloads, an
+ * operator's tool a tenant's key is not pointed to; trace_ui_url is {@code crm.tracing.ui-url} (a
+ * trace's address with {@code {trace_id}} in it), or null.
  */
 @RestController
 class MeController {
@@ -32,16 +36,20 @@ class MeController {
   @GetMapping("/api/v1/me")
   @AnyScope
   Me me(Caller caller) {
-    String configuredUi = properties.temporal().uiUrl();
     return new Me(
         caller.tenantId(),
         caller.apiKeyId(),
         new TreeSet<>(caller.scopes()),
-        configuredUi != null && !configuredUi.isBlank()
-            ? configuredUi
-            : environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL),
+        caller.has(Scope.TEMPORAL_UI_READ) ? temporalUiUrl() : null,
         environment.getProperty("spring.temporal.namespace", "default"),
         properties.tracing().uiUrl());
+  }
+
+  private String temporalUiUrl() {
+    String configured = properties.temporal().uiUrl();
+    return configured != null && !configured.isBlank()
+        ? configured
+        : environment.getProperty(EmbeddedInfrastructure.TEMPORAL_UI_URL);
   }
 
   /** {@code {tenant_id, api_key_id, scopes, temporal_ui_url, temporal_namespace, trace_ui_url}}. */
@@ -49,7 +57,11 @@ class MeController {
       UUID tenantId,
       UUID apiKeyId,
       Set<String> scopes,
-      String temporalUiUrl,
+      @Schema(
+              description =
+                  "The Temporal UI's address, for a key holding temporal_ui:read (the operator's):"
+                      + " the UI shows every tenant's workflows and payloads; null otherwise")
+          String temporalUiUrl,
       String temporalNamespace,
       String traceUiUrl) {}
 }

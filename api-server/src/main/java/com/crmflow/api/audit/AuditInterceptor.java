@@ -1,6 +1,7 @@
 package com.crmflow.api.audit;
 
 import com.crmflow.api.auth.Caller;
+import com.crmflow.api.web.RequestPaths;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Objects;
@@ -78,7 +79,7 @@ public class AuditInterceptor implements HandlerInterceptor {
     if (reason == null) {
       reason = status == 401 ? "not authenticated" : "not allowed";
     }
-    String path = request.getRequestURI();
+    String path = RequestPaths.of(request);
     String actor =
         path.startsWith("/admin/")
             ? "admin"

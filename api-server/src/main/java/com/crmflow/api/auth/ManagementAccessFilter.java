@@ -2,6 +2,7 @@ package com.crmflow.api.auth;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.web.ApiException;
+import com.crmflow.api.web.RequestPaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -47,10 +48,8 @@ class ManagementAccessFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    String path = request.getRequestURI().substring(request.getContextPath().length());
-    boolean management = path.equals(BASE) || path.startsWith(BASE + "/");
-    boolean health = path.equals(HEALTH) || path.startsWith(HEALTH + "/");
-    return !management || health;
+    // the path the actuator's handler mapping matches, however the request spelled it
+    return !RequestPaths.isUnder(request, BASE) || RequestPaths.isUnder(request, HEALTH);
   }
 
   @Override

@@ -28,7 +28,12 @@ public enum Scope {
   INTEGRATIONS_READ("integrations:read"),
   INTEGRATIONS_WRITE("integrations:write"),
   AUTOMATION_RUNS_READ("automation_runs:read"),
-  AUTOMATION_RUNS_WRITE("automation_runs:write");
+  AUTOMATION_RUNS_WRITE("automation_runs:write"),
+  /**
+   * The Temporal UI's address in {@code GET /api/v1/me}: an operator's tool, which shows every
+   * tenant's workflows with their payloads, so only the operator's own keys hold it.
+   */
+  TEMPORAL_UI_READ("temporal_ui:read");
 
   /** Stored on a key instead of a list: every scope, including scopes added later. */
   public static final String ALL = "*";

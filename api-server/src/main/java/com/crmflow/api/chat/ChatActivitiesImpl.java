@@ -90,6 +90,14 @@ class ChatActivitiesImpl implements ChatActivities {
             .findStored(UUID.fromString(tenantId))
             .orElseThrow(
                 () -> rejected("no chat integration is connected (PUT /api/v1/integrations/chat)"));
+    if (!ChatIntegrationController.validBaseUrl(integration.baseUrl())) {
+      // checked where it is used too: a stored row that breaks the rule would not take the
+      // method's name into its path
+      throw rejected(
+          "the chat integration's base_url is not a plain http(s) URL (it holds user info, a"
+              + " query, a fragment or a dot segment): connect the integration again"
+              + " (PUT /api/v1/integrations/chat)");
+    }
     URI uri = URI.create(integration.baseUrl() + "/chat.postMessage");
     String token;
     try {

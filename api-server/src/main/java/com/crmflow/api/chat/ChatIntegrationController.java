@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.springframework.http.HttpStatus;
@@ -75,7 +76,11 @@ class ChatIntegrationController {
     }
     String baseUrl = text(body, "base_url", defaultBaseUrl);
     if (!validBaseUrl(baseUrl)) {
-      problems.add(new FieldProblem("base_url", "must be an absolute http(s) URL"));
+      problems.add(
+          new FieldProblem(
+              "base_url",
+              "must be an absolute http(s) URL without user info, query, fragment or '.' and"
+                  + " '..' segments (the API's methods are appended to its path)"));
     }
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
@@ -115,11 +120,25 @@ class ChatIntegrationController {
     return value.stringValue();
   }
 
-  private static boolean validBaseUrl(String url) {
+  /**
+   * An absolute http(s) URL to which {@code /chat.postMessage} is appended as the last segment of
+   * its path: one with a query or a fragment would take the method's name into them, user info or a
+   * dot segment would make the call go elsewhere than it reads.
+   */
+  static boolean validBaseUrl(String url) {
     try {
       URI uri = URI.create(url);
+      String path = uri.getRawPath() == null ? "" : uri.getRawPath();
       return ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
           && uri.getHost() != null
+          && uri.getRawUserInfo() == null
+          && uri.getRawQuery() == null
+          && uri.getRawFragment() == null
+          && !url.contains("?")
+          && !url.contains("#")
+          && Arrays.stream(path.split("/"))
+              .map(segment -> segment.replaceAll("(?i)%2e", "."))
+              .noneMatch(segment -> segment.equals(".") || segment.equals(".."))
           && url.length() <= 500;
     } catch (IllegalArgumentException e) {
       return false;

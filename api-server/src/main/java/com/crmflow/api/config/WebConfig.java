@@ -1,5 +1,6 @@
 package com.crmflow.api.config;
 
+import com.crmflow.api.web.PathSpellingFilter;
 import com.crmflow.api.web.ProblemDetailsErrorReportValve;
 import com.crmflow.api.web.RequestSizeLimitFilter;
 import com.crmflow.api.web.SecurityHeadersFilter;
@@ -37,6 +38,19 @@ class WebConfig {
   FilterRegistrationBean<SecurityHeadersFilter> securityHeadersFilter() {
     var registration = new FilterRegistrationBean<>(new SecurityHeadersFilter());
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    return registration;
+  }
+
+  /**
+   * Right after the headers, before every guard (management access, trigger quota, size limit, the
+   * interceptors): a path spelled to read differently decoded is refused before any of them decides
+   * on it.
+   */
+  @Bean
+  FilterRegistrationBean<PathSpellingFilter> pathSpellingFilter(
+      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) {
+    var registration = new FilterRegistrationBean<>(new PathSpellingFilter(resolver));
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
   }
 

@@ -66,7 +66,7 @@ class EnrollmentController {
               content = @Content(schema = @Schema(implementation = EnrollmentInput.class)))
           @RequestBody
           JsonNode body) {
-    return answer(service.unenroll(caller.tenantId(), JsonBodies.requireObject(body)));
+    return answer(service.unenroll(caller, JsonBodies.requireObject(body)));
   }
 
   /**

@@ -1,5 +1,7 @@
 package com.crmflow.api.enrollment;
 
+import static com.crmflow.api.auth.Scope.CONTACTS_READ;
+
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.FlowScopes;
@@ -102,14 +104,17 @@ class EnrollmentService {
    */
   Enrolled enroll(Caller caller, JsonNode body) {
     UUID tenantId = caller.tenantId();
-    Target target = target(tenantId, body, true);
-    Sequence sequence = target.sequence();
+    Named named = named(caller, body);
+    Sequence sequence = sequence(tenantId, named.sequenceId(), true);
     Canvas canvas =
         canvases
             .version(tenantId, sequence.id(), sequence.currentVersion())
             .orElseThrow()
             .toCanvas();
+    // before the contact is looked up: an answer that differs by the contact must not reach a key
+    // the sequence's scopes refuse
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
+    Target target = new Target(sequence, contact(tenantId, named));
     String firstStep = firstStep(canvas);
     UUID newRunId = UUID.randomUUID();
     AutomationRun[] started = new AutomationRun[1];
@@ -167,8 +172,11 @@ class EnrollmentService {
    * Takes the contact out: the workflow is cancelled first (so no further step runs), then the
    * enrollment is marked unenrolled. When Temporal cannot be reached nothing changes (503).
    */
-  Enrolled unenroll(UUID tenantId, JsonNode body) {
-    Target target = target(tenantId, body, false);
+  Enrolled unenroll(Caller caller, JsonNode body) {
+    UUID tenantId = caller.tenantId();
+    Named named = named(caller, body);
+    Target target =
+        new Target(sequence(tenantId, named.sequenceId(), false), contact(tenantId, named));
     Sequence sequence = target.sequence();
     Enrollment enrollment =
         enrollments
@@ -237,7 +245,15 @@ class EnrollmentService {
         .orElseGet(() -> CanvasRules.roots(canvas).get(0));
   }
 
-  private Target target(UUID tenantId, JsonNode body, boolean mustBeActive) {
+  /** The sequence and the contact a request names, as given. */
+  private record Named(UUID sequenceId, UUID contactId, String email) {}
+
+  /**
+   * The request's fields, checked (400). Naming a contact by email needs contacts:read (403): the
+   * answer tells whether the tenant has a contact with that address, which a key that cannot read
+   * contacts must not learn; such a key names the contact by its id.
+   */
+  private static Named named(Caller caller, JsonNode body) {
     List<FieldProblem> problems = new ArrayList<>();
     body.propertyNames()
         .forEach(
@@ -267,6 +283,15 @@ class EnrollmentService {
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
+    if (email != null && !caller.has(CONTACTS_READ)) {
+      throw ApiException.forbidden(
+          "Naming a contact by contact_email needs contacts:read, as the answer tells whether a"
+              + " contact has that address; this API key lacks it. Name the contact by contact_id.");
+    }
+    return new Named(sequenceId, contactId, email);
+  }
+
+  private Sequence sequence(UUID tenantId, UUID sequenceId, boolean mustBeActive) {
     Sequence sequence =
         sequences
             .find(tenantId, sequenceId)
@@ -288,6 +313,11 @@ class EnrollmentService {
             List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
       }
     }
+    return sequence;
+  }
+
+  private Contact contact(UUID tenantId, Named named) {
+    UUID contactId = named.contactId();
     Contact contact;
     if (contactId != null) {
       contact =
@@ -301,7 +331,7 @@ class EnrollmentService {
                           List.of(
                               new FieldProblem("contact_id", "no contact with id " + contactId))));
     } else {
-      String wanted = email;
+      String wanted = named.email();
       contact =
           enrollments
               .contactIdByEmail(tenantId, wanted)
@@ -315,7 +345,7 @@ class EnrollmentService {
                               new FieldProblem(
                                   "contact_email", "no contact with email " + wanted))));
     }
-    return new Target(sequence, contact);
+    return contact;
   }
 
   private static UUID uuid(

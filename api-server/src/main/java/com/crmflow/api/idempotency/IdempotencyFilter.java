@@ -1,5 +1,6 @@
 package com.crmflow.api.idempotency;
 
+import com.crmflow.api.web.RequestPaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -32,7 +33,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
     return !"POST".equals(request.getMethod())
         || request.getHeader(HEADER) == null
         // the public trigger answers its own Idempotency-Key (the first run's id)
-        || request.getRequestURI().startsWith(PUBLIC_TRIGGER_PREFIX);
+        || RequestPaths.of(request).startsWith(PUBLIC_TRIGGER_PREFIX);
   }
 
   @Override

@@ -213,17 +213,41 @@ public class CrmEventTriggers implements OutboxEventHandler {
     refused(cause, sequenceId, refusal, "A call of the public trigger");
     Map<String, String> answer = new LinkedHashMap<>();
     answer.put("reason", refusal);
-    answer.put(
-        "message",
-        message(
-            "This call (" + CauseHeader.NAME + ": run " + cause.runId() + ")",
-            tenantId,
-            cause,
-            sequenceId,
-            refusal,
-            new HashMap<>(),
-            true));
+    answer.put("message", callMessage(cause, sequenceId, refusal));
     return answer;
+  }
+
+  /**
+   * Why a call starts no run, in words for whoever made it: the public trigger answers anyone who
+   * knows its address, so the message names no automation of the tenant (the log line of {@link
+   * #refused} does), only the run the call's own {@code CRM-Cause} named.
+   */
+  private String callMessage(EventCause cause, UUID sequenceId, String refusal) {
+    String not = "This call (" + CauseHeader.NAME + ": run " + cause.runId() + ") starts no run";
+    if (DEPTH.equals(refusal)) {
+      return not
+          + ": the run it comes from is run "
+          + cause.depth()
+          + " of a chain of runs started by each other, the most crm.events.max-chain-depth ("
+          + maxChainDepth
+          + ") allows";
+    }
+    if (BUDGET.equals(refusal)) {
+      return not
+          + ": the chains of runs started by each other from one cause have started "
+          + maxRunsPerCause
+          + " runs, the most crm.events.max-runs-per-cause ("
+          + maxRunsPerCause
+          + ") allows";
+    }
+    if (sequenceId.equals(cause.sequenceId())) {
+      return not
+          + ": the run it comes from is a run of this trigger's automation, and a call a run"
+          + " makes never starts that run's automation again";
+    }
+    return not
+        + ": this trigger's automation led to the run it comes from, and a call a run makes never"
+        + " starts an automation of the chain that led to it again";
   }
 
   /**
@@ -324,8 +348,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
                 cause,
                 trigger.sequenceId(),
                 refusal,
-                names,
-                false));
+                names));
         notStarted.add(entry);
       }
       jdbc.sql("update event_outbox set granted = :granted::jsonb where id = :id")
@@ -342,8 +365,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
       EventCause cause,
       UUID sequenceId,
       String refusal,
-      Map<UUID, String> names,
-      boolean byCall) {
+      Map<UUID, String> names) {
     String chain =
         cause.chain().stream()
             .map(id -> "\"" + name(tenantId, id, names) + "\"")
@@ -354,9 +376,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
       return not
           + ": this run is run "
           + cause.depth()
-          + (byCall
-              ? " of a chain of runs started by each other"
-              : " of a chain of runs started by each other's writes")
+          + " of a chain of runs started by each other's writes"
           + " ("
           + chain
           + "), the most crm.events.max-chain-depth ("
@@ -373,21 +393,18 @@ public class CrmEventTriggers implements OutboxEventHandler {
           + maxRunsPerCause
           + ") allows";
     }
-    String caused = byCall ? "a call a run makes" : "an event a run's write produces";
     if (sequenceId.equals(cause.sequenceId())) {
       return not
-          + ": this run is one of its runs, and "
-          + caused
-          + " never starts that run's automation again (chain "
+          + ": this run is one of its runs, and an event a run's write produces never starts"
+          + " that run's automation again (chain "
           + chain
           + ")";
     }
     return not
         + ": a run of it led to this run (chain "
         + chain
-        + "), and "
-        + caused
-        + " never starts an automation of the chain that led to it again";
+        + "), and an event a run's write produces never starts an automation of the chain that"
+        + " led to it again";
   }
 
   private String name(UUID tenantId, UUID sequenceId, Map<UUID, String> names) {

@@ -1,6 +1,7 @@
 package com.crmflow.api.trigger;
 
 import com.crmflow.api.web.ProblemDetailsAdvice;
+import com.crmflow.api.web.RequestPaths;
 import com.crmflow.shared.tracing.CurrentTrace;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.FilterChain;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.util.UrlPathHelper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -41,9 +41,6 @@ import tools.jackson.databind.json.JsonMapper;
 class TriggerQuotaFilter extends OncePerRequestFilter {
 
   static final String PATH = "/api/webhooks/automation/";
-
-  /** Decodes the path (and strips the context path), as Spring MVC's own matching does. */
-  private static final UrlPathHelper PATHS = new UrlPathHelper();
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -71,14 +68,14 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    return !decodedPath(request).startsWith(PATH);
+    return !RequestPaths.of(request).startsWith(PATH);
   }
 
   @Override
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    UUID tenant = tenantOf(decodedPath(request));
+    UUID tenant = tenantOf(RequestPaths.of(request));
     if (tenant == null) {
       chain.doFilter(request, response); // not a tenant id: the controller answers 404
       return;
@@ -181,14 +178,6 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
-  }
-
-  /**
-   * The path as the controller's mapping sees it: percent-decoded, so {@code %35a…} counts against
-   * the quota of the tenant it spells.
-   */
-  private static String decodedPath(HttpServletRequest request) {
-    return PATHS.getPathWithinApplication(request);
   }
 
   /**

@@ -36,8 +36,7 @@ public class SecurityHeadersFilter extends OncePerRequestFilter {
       throws ServletException, IOException {
     response.setHeader("X-Content-Type-Options", "nosniff");
     response.setHeader("Referrer-Policy", "no-referrer");
-    String path = request.getRequestURI().substring(request.getContextPath().length());
-    if (path.equals(CONSOLE) || path.startsWith(CONSOLE + "/")) {
+    if (RequestPaths.isUnder(request, CONSOLE)) {
       response.setHeader("Content-Security-Policy", CONSOLE_POLICY);
       response.setHeader("X-Frame-Options", "DENY");
     }

@@ -65,6 +65,15 @@ class WebhookActivitiesImpl implements WebhookActivities {
           found.isEmpty() ? "the subscription was deleted" : "the subscription is disabled");
     }
     WebhookRepository.Target target = found.get();
+    if (!target.pending()) {
+      return new AttemptOutcome(AttemptOutcome.STOPPED, null, "the delivery was ended");
+    }
+    if (!target.sameDestination()) {
+      // the change's transaction ended it; this covers a delivery stored meanwhile
+      String why = DestinationChange.RECORDED_BEFORE;
+      webhooks.stop(id, why);
+      return new AttemptOutcome(AttemptOutcome.STOPPED, null, why);
+    }
     AttemptOutcome outcome = send(target);
     transaction.executeWithoutResult(
         tx -> {

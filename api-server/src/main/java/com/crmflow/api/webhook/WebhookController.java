@@ -72,9 +72,17 @@ class WebhookController {
           JsonNode body) {
     JsonNode input = JsonBodies.requireObject(body);
     List<String> events = new ArrayList<>(eventNames(input));
-    if (input.has("url") || input.has("is_active")) {
-      // where (and whether) the stored events go out is changed: the key must be able to read them
-      webhooks.find(caller.tenantId(), id).ifPresent(stored -> events.addAll(stored.events()));
+    if (input.has("url") || input.has("secret") || input.has("is_active")) {
+      // where, signed how and whether events go out is changed: the key must be able to read the
+      // records of the subscription's events and of its pending deliveries (which a change of url
+      // or secret ends), including those of events it no longer lists
+      webhooks
+          .find(caller.tenantId(), id)
+          .ifPresent(
+              stored -> {
+                events.addAll(stored.events());
+                events.addAll(webhooks.pendingEvents(caller.tenantId(), id));
+              });
     }
     FlowScopes.requireReadsEvents(caller, events);
     return new SubscriptionAnswer(service.patch(caller.tenantId(), id, input).listed());

@@ -104,7 +104,9 @@ class WebhookRepository {
 
   /**
    * Applies a PATCH: null arguments keep the field; {@code clearSecret} removes the secret;
-   * re-enabling ({@code active} true on an inactive subscription) resets failure_count.
+   * re-enabling ({@code active} true on an inactive subscription) resets failure_count; {@code
+   * destinationChanged} (a new url or secret) counts up the destination version, which the pending
+   * deliveries made under the previous one no longer match.
    */
   WebhookSubscription update(
       UUID tenantId,
@@ -113,7 +115,8 @@ class WebhookRepository {
       List<String> events,
       byte[] secret,
       boolean clearSecret,
-      Boolean active) {
+      Boolean active,
+      boolean destinationChanged) {
     return jdbc.sql(
             """
             update webhook_subscription set
@@ -123,6 +126,10 @@ class WebhookRepository {
                                          else coalesce(:secret, secret_ciphertext) end,
                 failure_count = case when :active and not is_active then 0 else failure_count end,
                 is_active = coalesce(:active, is_active),
+                destination_version = destination_version
+                                      + case when :destinationChanged then 1 else 0 end,
+                destination_changed_at = case when :destinationChanged then now()
+                                              else destination_changed_at end,
                 updated_at = now()
             where tenant_id = :tenantId and id = :id
             returning %s
@@ -135,8 +142,43 @@ class WebhookRepository {
         .param("secret", secret)
         .param("clearSecret", clearSecret)
         .param("active", active)
+        .param("destinationChanged", destinationChanged)
         .query(MAPPER)
         .single();
+  }
+
+  /** The events of the subscription's pending deliveries (what a change of it would affect). */
+  List<String> pendingEvents(UUID tenantId, UUID subscriptionId) {
+    return jdbc.sql(
+            """
+            select distinct event from webhook_delivery
+            where tenant_id = :tenantId and subscription_id = :id and status = 'pending'
+            order by event
+            """)
+        .param("tenantId", tenantId)
+        .param("id", subscriptionId)
+        .query(String.class)
+        .list();
+  }
+
+  /**
+   * Ends the subscription's pending deliveries made under an earlier destination version as
+   * stopped, saying why.
+   *
+   * @return how many it ended
+   */
+  int stopPendingOfEarlierDestinations(UUID subscriptionId, String why) {
+    return jdbc.sql(
+            """
+            update webhook_delivery d set status = 'stopped', last_error = :why,
+                                          completed_at = now()
+            from webhook_subscription s
+            where s.id = :id and d.subscription_id = s.id and d.status = 'pending'
+              and d.destination_version <> s.destination_version
+            """)
+        .param("id", subscriptionId)
+        .param("why", why)
+        .update();
   }
 
   boolean delete(UUID tenantId, UUID id) {
@@ -162,19 +204,38 @@ class WebhookRepository {
   }
 
   /**
-   * A delivery as the dispatcher stored it (empty when this event was stored for it before).
+   * A delivery as the dispatcher stored it, under the subscription's current destination version
+   * (empty when this event was stored for it before). An event recorded before the subscription's
+   * url or secret last changed is stored stopped, saying why: it is never sent to the new url nor
+   * signed with the new secret.
    *
    * @param cause the {@code CRM-Cause} value of the run whose write produced the event, or null
+   * @return the delivery's id when it is pending (its workflow is to start)
    */
   Optional<UUID> insertDelivery(
       UUID tenantId, UUID subscriptionId, UUID eventId, String event, String body, String cause) {
     return jdbc.sql(
             """
+            with recorded as (
+                select coalesce((select created_at from event_outbox where event_id = :eventId),
+                                now()) as at),
+            judged as (
+                select s.id, s.destination_version,
+                       s.destination_changed_at is not null
+                           and s.destination_changed_at >= recorded.at as before_change
+                from webhook_subscription s, recorded
+                where s.id = :subscriptionId)
             insert into webhook_delivery
-                (id, tenant_id, subscription_id, event_id, event, body, cause)
-            values (:id, :tenantId, :subscriptionId, :eventId, :event, :body, :cause)
+                (id, tenant_id, subscription_id, event_id, event, body, cause, destination_version,
+                 status, last_error, completed_at)
+            select :id, :tenantId, judged.id, :eventId, :event, :body, :cause,
+                   judged.destination_version,
+                   case when before_change then 'stopped' else 'pending' end,
+                   case when before_change then :why end,
+                   case when before_change then now() end
+            from judged
             on conflict (subscription_id, event_id) do nothing
-            returning id
+            returning id, status
             """)
         .param("id", UUID.randomUUID())
         .param("tenantId", tenantId)
@@ -183,11 +244,20 @@ class WebhookRepository {
         .param("event", event)
         .param("body", body)
         .param("cause", cause)
-        .query(UUID.class)
-        .optional();
+        .param("why", DestinationChange.RECORDED_BEFORE)
+        .query((rs, row) -> new String[] {rs.getString("id"), rs.getString("status")})
+        .optional()
+        .filter(stored -> "pending".equals(stored[1]))
+        .map(stored -> UUID.fromString(stored[0]));
   }
 
-  /** What an attempt needs: the delivery, its subscription's URL, secret and state. */
+  /**
+   * What an attempt needs: the delivery, its subscription's URL, secret and state.
+   *
+   * @param pending whether the delivery is still pending (not ended meanwhile)
+   * @param sameDestination whether the subscription's url and secret are those the delivery was
+   *     made under
+   */
   record Target(
       UUID deliveryId,
       UUID subscriptionId,
@@ -196,13 +266,16 @@ class WebhookRepository {
       String url,
       byte[] secretCiphertext,
       boolean active,
-      String cause) {}
+      String cause,
+      boolean pending,
+      boolean sameDestination) {}
 
   Optional<Target> target(UUID deliveryId) {
     return jdbc.sql(
             """
             select d.id, d.subscription_id, d.event, d.body, s.url, s.secret_ciphertext,
-                   s.is_active, d.cause
+                   s.is_active, d.cause, d.status = 'pending' as pending,
+                   d.destination_version = s.destination_version as same_destination
             from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
             where d.id = :id
             """)
@@ -217,7 +290,9 @@ class WebhookRepository {
                     rs.getString("url"),
                     rs.getBytes("secret_ciphertext"),
                     rs.getBoolean("is_active"),
-                    rs.getString("cause")))
+                    rs.getString("cause"),
+                    rs.getBoolean("pending"),
+                    rs.getBoolean("same_destination")))
         .optional();
   }
 

@@ -55,7 +55,9 @@ class WebhookSubscriptionService {
 
   /**
    * PATCH {@code {url?, events?, secret?, is_active?}}: a {@code null} secret removes it; is_active
-   * true re-enables a disabled subscription and resets its failure_count.
+   * true re-enables a disabled subscription and resets its failure_count. A new url, or any {@code
+   * secret} (set, changed or removed), ends the pending deliveries in the same transaction ({@link
+   * DestinationChange}).
    */
   @Transactional
   WebhookSubscription patch(UUID tenantId, UUID id, JsonNode body) {
@@ -84,14 +86,23 @@ class WebhookSubscriptionService {
     if (Boolean.TRUE.equals(active) && !current.isActive()) {
       requireRoomForOneMore(tenantId);
     }
-    return webhooks.update(
-        tenantId,
-        id,
-        url,
-        events,
-        secret == null ? null : cipher.encrypt(secret),
-        clearSecret,
-        active);
+    boolean urlChanged = url != null && !url.equals(current.url());
+    boolean secretChanged = body.has("secret");
+    WebhookSubscription changed =
+        webhooks.update(
+            tenantId,
+            id,
+            url,
+            events,
+            secret == null ? null : cipher.encrypt(secret),
+            clearSecret,
+            active,
+            urlChanged || secretChanged);
+    if (urlChanged || secretChanged) {
+      webhooks.stopPendingOfEarlierDestinations(
+          id, DestinationChange.ended(urlChanged, secretChanged));
+    }
+    return changed;
   }
 
   @Transactional

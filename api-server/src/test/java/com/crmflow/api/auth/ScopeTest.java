@@ -169,9 +169,39 @@ class ScopeTest extends ApiTest {
     assertThat(me.text("/tenant_id")).isEqualTo(tenant.id().toString());
     assertThat(me.at("/scopes").valueStream().map(JsonNode::asString))
         .containsExactly("contacts:read", "sequences:write");
-    assertThat(me.text("/temporal_ui_url")).startsWith("http://127.0.0.1:");
+    assertThat(me.at("/temporal_ui_url").isNull()).as(me.toString()).isTrue();
     assertThat(me.text("/temporal_namespace")).isEqualTo("default");
     assertThat(anonymous().get("/api/v1/me").status()).isEqualTo(401);
+  }
+
+  /**
+   * The Temporal UI shows every tenant's workflows with their payloads: its address goes only to a
+   * key holding temporal_ui:read, which the operator keeps for their own keys ({@code *} holds it).
+   */
+  @Test
+  void onlyAnOperatorsKeyIsToldWhereTheTemporalUiIs() {
+    var tenant = newTenant("contacts:read");
+    for (List<String> scopes :
+        List.of(
+            List.of("temporal_ui:read"),
+            List.of("*"),
+            List.of("contacts:read"),
+            allScopesBut(Scope.TEMPORAL_UI_READ))) {
+      ApiResponse me = keyFor(tenant.id(), scopes, null).get("/api/v1/me");
+      assertThat(me.status()).as(me.toString()).isEqualTo(200);
+      boolean operator = scopes.contains("*") || scopes.contains("temporal_ui:read");
+      if (operator) {
+        assertThat(me.text("/temporal_ui_url"))
+            .as(scopes.toString())
+            .startsWith("http://127.0.0.1:");
+      } else {
+        assertThat(me.at("/temporal_ui_url").isNull()).as(scopes.toString()).isTrue();
+      }
+    }
+  }
+
+  private static List<String> allScopesBut(Scope left) {
+    return Arrays.stream(Scope.values()).filter(s -> s != left).map(Scope::value).toList();
   }
 
   @Test

@@ -114,6 +114,41 @@ class ChatMessageNodeTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/integrations/chat").status()).isEqualTo(404);
   }
 
+  /**
+   * The API's method is appended to the base url's path: a base url with user info, a query, a
+   * fragment or a dot segment would take it elsewhere, and is refused when connected and when used.
+   */
+  @Test
+  void aBaseUrlThatWouldNotTakeTheMethodIntoItsPathIsRefused() {
+    for (String base :
+        List.of(
+            slack.url("/api?x="),
+            slack.url("/api#"),
+            slack.url("/api/../admin"),
+            slack.url("/api/%2e%2e/admin"),
+            slack.url("/api").replace("://", "://user@"))) {
+      ApiResponse refused =
+          tenant
+              .api()
+              .put(
+                  "/api/v1/integrations/chat",
+                  Map.of("provider", "slack", "bot_token", TOKEN, "base_url", base));
+      assertThat(refused.status()).as(base + ": " + refused).isEqualTo(400);
+      assertThat(refused.at("/errors/0/field").asString()).isEqualTo("base_url");
+    }
+    assertThat(tenant.api().get("/api/v1/integrations/chat").status()).isEqualTo(404);
+
+    connect();
+    jdbc.sql("update chat_integration set base_url = ? where tenant_id = ?")
+        .param(slack.url("/api?x="))
+        .param(tenant.id())
+        .update();
+    JsonNode run = runChat(Map.of("name", "Ada"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("failed");
+    assertThat(run.get("error").asString()).contains("base_url is not a plain http(s) URL");
+    assertThat(slack.received()).isEmpty();
+  }
+
   @Test
   void chatMessagePostsTheRenderedTextWithTheBotToken() {
     connect();

@@ -34,6 +34,20 @@ class EnrollmentScopesTest extends ApiTest {
 
   private static final String EMAIL = "enrolled.person@example.com";
 
+  /** A step that writes the contact: enrolling in its sequence needs contacts:write. */
+  private static final Map<String, Object> MARK_CONTACT =
+      Map.of(
+          "type",
+          "crm_update",
+          "config",
+          Map.of(
+              "entityType",
+              "contact",
+              "recordId",
+              "{{trigger.contact_id}}",
+              "fieldMappings",
+              Map.of("lead_status", "touched")));
+
   private LocalHttpServer peer;
   private TenantClient tenant;
   private ApiClient flowsOnly;
@@ -168,30 +182,7 @@ class EnrollmentScopesTest extends ApiTest {
   @Test
   void enrollingNeedsTheScopesTheSequenceActsWith() {
     String contactId = contact();
-    String marking = sequence(tenant.api(), "Mark " + UUID.randomUUID());
-    ApiResponse steps =
-        tenant
-            .api()
-            .put(
-                "/api/v1/sequences/" + marking + "/steps",
-                Map.of(
-                    "steps",
-                    List.of(
-                        Map.of(
-                            "type",
-                            "crm_update",
-                            "config",
-                            Map.of(
-                                "entityType",
-                                "contact",
-                                "recordId",
-                                "{{trigger.contact_id}}",
-                                "fieldMappings",
-                                Map.of("lead_status", "touched"))))));
-    assertThat(steps.status()).as(steps.toString()).isEqualTo(200);
-    assertThat(
-            tenant.api().patch("/api/v1/sequences/" + marking, Map.of("status", "active")).status())
-        .isEqualTo(200);
+    String marking = activeSequence(MARK_CONTACT);
     long runsBefore = count("automation_run", tenant.id());
     long eventsBefore = events(tenant.id()).size();
 
@@ -219,5 +210,79 @@ class EnrollmentScopesTest extends ApiTest {
             .asString();
     assertThat(awaitRun(tenant.api(), runId).get("status").asString()).isEqualTo("completed");
     assertThat(leadStatus(contactId)).isEqualTo("touched");
+  }
+
+  /** A new active sequence of the one step. */
+  private String activeSequence(Map<String, Object> step) {
+    String id = sequence(tenant.api(), "Steps " + UUID.randomUUID());
+    ApiResponse steps =
+        tenant.api().put("/api/v1/sequences/" + id + "/steps", Map.of("steps", List.of(step)));
+    assertThat(steps.status()).as(steps.toString()).isEqualTo(200);
+    assertThat(tenant.api().patch("/api/v1/sequences/" + id, Map.of("status", "active")).status())
+        .isEqualTo(200);
+    return id;
+  }
+
+  /** Status, title, detail and field errors: what tells one answer from another. */
+  private static String gist(ApiResponse answer) {
+    return answer.status()
+        + " "
+        + answer.at("/title").asString("")
+        + " "
+        + answer.at("/detail").asString("")
+        + " "
+        + answer.at("/errors");
+  }
+
+  /**
+   * Enrolling and unenrolling by contact_email answer alike for a known and an unknown address when
+   * the key may not read contacts, and before the sequence's scopes are checked for a key that
+   * lacks them: no key learns through them whether the tenant has a contact with an address.
+   */
+  @Test
+  void enrollmentAnswersTellAKeyNothingOfContactsItCannotRead() {
+    contact();
+    String waiting = activeSequence(Map.of("type", "delay", "config", Map.of("delayHours", 1)));
+    String unknown = "nobody-" + UUID.randomUUID() + "@example.com";
+
+    for (String endpoint : List.of("/api/v1/sequences/enroll", "/api/v1/sequences/unenroll")) {
+      ApiResponse known =
+          flowsOnly.post(endpoint, Map.of("sequence_id", waiting, "contact_email", EMAIL));
+      ApiResponse nobody =
+          flowsOnly.post(endpoint, Map.of("sequence_id", waiting, "contact_email", unknown));
+      assertThat(known.status()).as(known.toString()).isEqualTo(403);
+      assertThat(known.text("/detail"))
+          .isEqualTo(
+              "Naming a contact by contact_email needs contacts:read, as the answer tells whether"
+                  + " a contact has that address; this API key lacks it. Name the contact by"
+                  + " contact_id.");
+      assertThat(gist(nobody)).as(endpoint).isEqualTo(gist(known));
+    }
+    assertThat(count("enrollment", tenant.id())).isZero();
+
+    // a key that reads contacts but lacks a scope the sequence acts with: refused before the
+    // look-up
+    String marking = activeSequence(MARK_CONTACT);
+    ApiClient reader = keyFor(tenant.id(), List.of("sequences:write", "contacts:read"), null);
+    ApiResponse known =
+        reader.post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", marking, "contact_email", EMAIL));
+    ApiResponse nobody =
+        reader.post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", marking, "contact_email", unknown));
+    assertThat(known.status()).as(known.toString()).isEqualTo(403);
+    assertThat(gist(nobody)).isEqualTo(gist(known));
+    assertThat(count("enrollment", tenant.id())).isZero();
+
+    // a key that may read contacts is told about an unknown address, and enrolls a known one
+    ApiResponse told =
+        reader.post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", waiting, "contact_email", unknown));
+    assertThat(told.status()).as(told.toString()).isEqualTo(422);
+    assertThat(told.at("/errors/0/field").asString()).isEqualTo("contact_email");
+    ApiResponse enrolled =
+        reader.post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", waiting, "contact_email", EMAIL));
+    assertThat(enrolled.status()).as(enrolled.toString()).isEqualTo(201);
   }
 }

@@ -62,6 +62,112 @@ class HttpRequestNodeTest extends ApiTest {
     return awaitRun(tenant.api(), runId);
   }
 
+  /**
+   * Trigger values in the url's path are one segment each, so a stored credential goes to the path
+   * the url's text names, whatever the values hold: the request line the peer got shows them
+   * encoded.
+   */
+  @Test
+  void triggerValuesInTheUrlsPathAreEncodedAsOneSegment() {
+    String hook =
+        automation(
+            node(
+                "call",
+                "http_request",
+                Map.of(
+                    "method",
+                    "POST",
+                    "url",
+                    peer.url("/api/orders/{{trigger.order_id}}/status?by={{trigger.by}}"),
+                    "headers",
+                    Map.of("Authorization", "Bearer partner-secret"))));
+    Map<String, String> sent =
+        Map.of(
+            "../../admin/delete-all?x=",
+            "/api/orders/..%2F..%2Fadmin%2Fdelete-all%3Fx%3D/status?by=ops%26force%3Dtrue",
+            "123#",
+            "/api/orders/123%23/status?by=ops%26force%3Dtrue",
+            "123?force=true&",
+            "/api/orders/123%3Fforce%3Dtrue%26/status?by=ops%26force%3Dtrue");
+    sent.forEach(
+        (orderId, target) -> {
+          String runId =
+              fire(
+                  anonymous(),
+                  tenant.id(),
+                  hook,
+                  Map.of("order_id", orderId, "by", "ops&force=true"));
+          JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+          assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        });
+
+    assertThat(peer.received().stream().map(LocalHttpServer.Received::target))
+        .containsExactlyInAnyOrderElementsOf(sent.values());
+    assertThat(peer.received())
+        .allSatisfy(
+            call -> {
+              assertThat(call.header("Authorization")).isEqualTo("Bearer partner-secret");
+              assertThat(call.path()).startsWith("/api/orders/").endsWith("/status");
+            });
+  }
+
+  /**
+   * A value that would send the call to another origin, or put a dot segment in its path, fails the
+   * node before anything is sent, saying why.
+   */
+  @Test
+  void valuesThatWouldMoveTheCallFailTheNodeAndSendNothing() {
+    String origin = peer.url("");
+    String moved =
+        automation(
+            node(
+                "call",
+                "http_request",
+                Map.of("method", "GET", "url", origin + "{{trigger.path}}")));
+    String dotted =
+        automation(
+            node(
+                "call",
+                "http_request",
+                Map.of(
+                    "method", "GET", "url", peer.url("/api/orders/{{trigger.order_id}}/status"))));
+
+    JsonNode elsewhere =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), moved, Map.of("path", "@evil.example/x")),
+            Duration.ofSeconds(30));
+    JsonNode up =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), dotted, Map.of("order_id", "..")),
+            Duration.ofSeconds(30));
+
+    assertThat(elsewhere.get("status").asString()).as(elsewhere.toString()).isEqualTo("failed");
+    assertThat(elsewhere.at("/node_log/1/error").asString())
+        .isEqualTo(
+            "the url's values would move the call from "
+                + origin
+                + " to http://evil.example:80 (through {{trigger.path}}): a value fills the path or"
+                + " the query, it does not change where the call goes");
+    assertThat(up.get("status").asString()).as(up.toString()).isEqualTo("failed");
+    assertThat(up.at("/node_log/1/error").asString())
+        .isEqualTo(
+            "the url's path holds the segment '..', which would reach another path than the one"
+                + " written: "
+                + peer.url("/api/orders/../status"));
+    assertThat(peer.received()).isEmpty();
+
+    // the same flow with a value that stays in its segment calls
+    JsonNode fine =
+        awaitRun(
+            tenant.api(),
+            fire(anonymous(), tenant.id(), moved, Map.of("path", "/api/orders/7")),
+            Duration.ofSeconds(30));
+    assertThat(fine.get("status").asString()).as(fine.toString()).isEqualTo("completed");
+    assertThat(peer.received().get(0).target()).isEqualTo("/api/orders/7");
+  }
+
   @Test
   void serverErrorsAreRetriedWithTheSameIdempotencyKeyAndLoggedOnce() {
     peer.answerOnce("/flaky", 503, "{\"busy\": true}", Map.of());

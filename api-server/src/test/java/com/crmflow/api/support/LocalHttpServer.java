@@ -28,9 +28,19 @@ public final class LocalHttpServer implements AutoCloseable {
 
   private final ExecutorService handlers = Executors.newFixedThreadPool(8);
 
-  /** One request as received. */
+  /**
+   * One request as received.
+   *
+   * @param path its path, decoded
+   * @param target its request target as sent: the raw path and query ({@code /a%2Fb?x=1})
+   */
   public record Received(
-      String method, String path, Map<String, List<String>> headers, String body, Instant at) {
+      String method,
+      String path,
+      Map<String, List<String>> headers,
+      String body,
+      Instant at,
+      String target) {
     public String header(String name) {
       return headers.entrySet().stream()
           .filter(e -> e.getKey().equalsIgnoreCase(name))
@@ -120,7 +130,8 @@ public final class LocalHttpServer implements AutoCloseable {
             path,
             Map.copyOf(exchange.getRequestHeaders()),
             body,
-            Instant.now()));
+            Instant.now(),
+            exchange.getRequestURI().toString()));
     if (hungUp.contains(path)) {
       // no status line: the client sees the connection end after its request went out
       exchange.close();

@@ -724,9 +724,8 @@ class EventLoopTest extends ApiTest {
         .isEqualTo(
             "This call (CRM-Cause: run "
                 + ponged.get("id").asString()
-                + ") starts no run of automation \"Ping\": a run of it led to this run (chain"
-                + " \"Ping\" -> \"Pong\"), and a call a run makes never starts an automation of"
-                + " the chain that led to it again");
+                + ") starts no run: this trigger's automation led to the run it comes from, and a"
+                + " call a run makes never starts an automation of the chain that led to it again");
 
     // Echo's call to its own trigger started nothing
     JsonNode echoRun = awaitRun(tenant.api(), echoed);
@@ -734,8 +733,42 @@ class EventLoopTest extends ApiTest {
     assertThat(logEntry(echoRun, "call").at("/output/body/notStarted/reason").asString())
         .isEqualTo("cycle");
     assertThat(logEntry(echoRun, "call").at("/output/body/notStarted/message").asString())
-        .contains("this run is one of its runs, and a call a run makes never starts");
+        .contains(
+            "the run it comes from is a run of this trigger's automation, and a call a run makes"
+                + " never starts that run's automation again");
     assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+  }
+
+  /**
+   * Anyone who knows a trigger's address may call it: a call refused by the loop rules is told why
+   * without the names of the tenant's automations (nor their ids).
+   */
+  @Test
+  void aRefusedCallNamesNoAutomationOfTheTenantToItsCaller() {
+    LocalHttpServer peer = new LocalHttpServer();
+    peer.answer("/x", 200, "{}");
+    String echoId = uniqueId("echo");
+    String echo = caller("Acquisition plans Q3", echoId, peer.url("/x"), Map.of());
+    String first = fire(anonymous(), tenant.id(), echoId, Map.of("from", "outside"));
+    awaitRun(tenant.api(), first);
+
+    ApiResponse refused =
+        anonymous()
+            .withHeader("CRM-Cause", first + ":call")
+            .post("/api/webhooks/automation/" + tenant.id() + "/" + echoId, Map.of("from", "me"));
+
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(200);
+    assertThat(refused.at("/runId").isNull()).isTrue();
+    assertThat(refused.at("/notStarted/reason").asString()).isEqualTo("cycle");
+    assertThat(refused.at("/notStarted/message").asString())
+        .isEqualTo(
+            "This call (CRM-Cause: run "
+                + first
+                + ") starts no run: the run it comes from is a run of this trigger's automation,"
+                + " and a call a run makes never starts that run's automation again");
+    assertThat(refused.rawBody()).doesNotContain("Acquisition").doesNotContain(echo);
+    assertThat(runsOf(echo)).hasSize(1);
+    peer.close();
   }
 
   @Test

@@ -247,6 +247,177 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(subscription(id).get("url").asString()).contains("/moved-");
   }
 
+  /**
+   * The owner's subscription to contact.created has a delivery waiting on a failing receiver. A key
+   * without contacts:read narrows the subscription's events to one it may read, then tries to move
+   * it (and to sign with its own secret, or to switch it off): each is refused, because a pending
+   * delivery carries a contact. When the owner moves it, the pending delivery ends unsent, saying
+   * why, and the new url receives only what is recorded after the move.
+   */
+  @Test
+  void aPendingDeliveryNeverReachesAMovedUrlAndANarrowKeyCannotMoveIt() throws Exception {
+    String failing = unique("failing");
+    for (int i = 0; i < 9; i++) {
+      RECEIVER.answerOnce(failing, 500, 1_000); // slow failures keep the delivery pending
+    }
+    RECEIVER.answer(failing, 500);
+    String id = subscribe(failing, List.of("contact.created"), SECRET);
+    contact("pending@example.com");
+    await().atMost(Duration.ofSeconds(10)).until(() -> !RECEIVER.received(failing).isEmpty());
+    String deliveryId = tenant.api().get(deliveriesOf(id)).text("/deliveries/0/id");
+
+    ApiClient narrow =
+        keyFor(
+            tenant.id(),
+            List.of(
+                "webhooks:write",
+                "sequences:read",
+                "sequences:write",
+                "automation_runs:read",
+                "automation_runs:write"),
+            null);
+    String attacker = unique("attacker");
+    ApiResponse narrowed =
+        narrow.patch(
+            "/api/v1/webhooks/subscriptions/" + id, Map.of("events", List.of("sequence.enrolled")));
+    assertThat(narrowed.status()).as(narrowed.toString()).isEqualTo(200);
+    for (Map<String, Object> change :
+        List.<Map<String, Object>>of(
+            Map.of("url", RECEIVER.url(attacker), "secret", "mine"),
+            Map.of("url", RECEIVER.url(attacker)),
+            Map.of("secret", "mine"),
+            Map.of("is_active", false))) {
+      ApiResponse refused = narrow.patch("/api/v1/webhooks/subscriptions/" + id, change);
+      assertThat(refused.status()).as(change + ": " + refused).isEqualTo(403);
+      assertThat(refused.text("/detail"))
+          .isEqualTo(
+              "A subscription sends the records of its events; this API key lacks"
+                  + " contacts:read.");
+    }
+    assertThat(subscription(id).get("url").asString()).isEqualTo(RECEIVER.url(failing));
+    assertThat(tenant.api().get(deliveriesOf(id)).text("/deliveries/0/status"))
+        .isEqualTo("pending");
+
+    String moved = unique("moved");
+    ApiResponse move =
+        tenant
+            .api()
+            .patch(
+                "/api/v1/webhooks/subscriptions/" + id,
+                Map.of("url", RECEIVER.url(moved), "secret", "rotated"));
+    assertThat(move.status()).as(move.toString()).isEqualTo(200);
+
+    String why =
+        "Not sent: the subscription's url and secret were changed while this delivery was pending;"
+            + " a delivery goes only to the url, signed with the secret, its subscription had when"
+            + " the event was recorded.";
+    JsonNode logged = tenant.api().get(deliveriesOf(id)).at("/deliveries/0");
+    assertThat(logged.get("id").asString()).isEqualTo(deliveryId);
+    assertThat(logged.get("event").asString()).isEqualTo("contact.created");
+    assertThat(logged.get("status").asString()).isEqualTo("stopped");
+    assertThat(logged.get("last_error").asString()).isEqualTo(why);
+    assertThat(logged.get("completed_at").isNull()).isFalse();
+    // the delivery's workflow finds it ended at its next attempt and sends nothing more
+    String result =
+        temporal
+            .newUntypedWorkflowStub("delivery-" + deliveryId)
+            .getResult(20, java.util.concurrent.TimeUnit.SECONDS, String.class);
+    assertThat(result).isEqualTo("stopped");
+    assertThat(RECEIVER.received(moved)).isEmpty();
+    assertThat(RECEIVER.received(attacker)).isEmpty();
+    assertThat(RECEIVER.received(failing)).hasSize(attemptCount(id));
+    Map<String, Object> row =
+        jdbc.sql(
+                """
+                select status, last_error, destination_version from webhook_delivery
+                where id = cast(:id as uuid)
+                """)
+            .param("id", deliveryId)
+            .query()
+            .singleRow();
+    assertThat(row)
+        .containsEntry("status", "stopped")
+        .containsEntry("last_error", why)
+        .containsEntry("destination_version", 1);
+    assertThat(tenant.api().get(deliveriesOf(id)).at("/deliveries/0/status").asString())
+        .isEqualTo("stopped");
+
+    // what is recorded after the move goes to the new url, signed with the new secret
+    tenant
+        .api()
+        .patch(
+            "/api/v1/webhooks/subscriptions/" + id, Map.of("events", List.of("contact.created")));
+    contact("after-move@example.com");
+    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(moved).size() == 1);
+    HttpsReceiver.Received delivered = RECEIVER.received(moved).get(0);
+    assertThat(new String(delivered.body(), StandardCharsets.UTF_8))
+        .contains("after-move@example.com")
+        .doesNotContain("pending@example.com");
+    assertThat(delivered.header("X-Service-Signature"))
+        .isEqualTo(WebhookSignature.sign("rotated", delivered.body()));
+  }
+
+  /**
+   * An event recorded before the url changed and dispatched after it (the dispatcher was behind) is
+   * stored stopped, not sent to the new url; one recorded after the change goes there.
+   */
+  @Test
+  void anEventRecordedBeforeAMoveAndDispatchedAfterItIsNotSentToTheNewUrl() {
+    String before = unique("before-move");
+    String id = subscribe(before, List.of("contact.created"), null);
+    String after = unique("after-move");
+    assertThat(
+            tenant
+                .api()
+                .patch("/api/v1/webhooks/subscriptions/" + id, Map.of("url", RECEIVER.url(after)))
+                .status())
+        .isEqualTo(200);
+
+    UUID early = UUID.randomUUID();
+    UUID late = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into event_outbox (tenant_id, event_id, event, envelope, created_at)
+            select :tenant, e, 'contact.created',
+                   jsonb_build_object('event', 'contact.created', 'timestamp', now()::text,
+                                      'tenant_id', :tenant::text,
+                                      'data', jsonb_build_object('id', e::text)),
+                   at
+            from (values (:early, now() - interval '1 minute'), (:late, now())) as batch (e, at)
+            """)
+        .param("tenant", tenant.id())
+        .param("early", early)
+        .param("late", late)
+        .update();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(after).size() == 1);
+    assertThat(new String(RECEIVER.received(after).get(0).body(), StandardCharsets.UTF_8))
+        .contains(late.toString())
+        .doesNotContain(early.toString());
+    Map<String, Object> stopped =
+        jdbc.sql(
+                """
+                select status, last_error, workflow_started from webhook_delivery
+                where event_id = :early
+                """)
+            .param("early", early)
+            .query()
+            .singleRow();
+    assertThat(stopped)
+        .containsEntry("status", "stopped")
+        .containsEntry("last_error", DestinationChange.RECORDED_BEFORE)
+        .containsEntry("workflow_started", false);
+    assertThat(RECEIVER.received(before)).isEmpty();
+    JsonNode log =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () -> tenant.api().get(deliveriesOf(id)).at("/deliveries"),
+                deliveries -> deliveries.toString().contains("\"delivered\""));
+    assertThat(log.valueStream().map(d -> d.get("status").asString()))
+        .containsExactlyInAnyOrder("stopped", "delivered");
+  }
+
   @Test
   void badSubscriptionsAreRefusedAndStoreNothing() {
     List<Map<String, Object>> bad =

@@ -1,9 +1,12 @@
 package com.crmflow.shared.outbound;
 
+import com.google.common.net.InetAddresses;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -13,8 +16,10 @@ import org.springframework.stereotype.Component;
  * loopback, private (RFC 1918), link-local (cloud metadata 169.254.169.254 among them), CGNAT
  * (100.64/10), "this network" (0/8), IETF protocol assignments (192.0.0/24), benchmarking
  * (198.18/15), reserved (240/4) and broadcast, unspecified, multicast, IPv6 unique-local (fc00::/7,
- * so fd00:ec2::254 too), and IPv6 addresses that embed one of those IPv4 addresses (IPv4-mapped
- * ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96).
+ * so fd00:ec2::254 too), IPv6 addresses that embed one of those IPv4 addresses (IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96,
+ * 6to4 2002::/16, Teredo 2001::/32 by its server or client, ISATAP), and NAT64's local-use prefix
+ * 64:ff9b:1::/48 whatever it embeds.
  *
  * <p>Addresses are judged after resolution, so every spelling of a host (decimal 2130706433, octal
  * 0177.0.0.1, hex 0x7f.0.0.1, short 127.1, [::ffff:127.0.0.1]) is judged by what it resolves to.
@@ -148,18 +153,16 @@ public class DestinationPolicy {
     if (address instanceof Inet4Address) {
       return isInternalIpv4(b);
     }
-    if (address instanceof Inet6Address) {
+    if (address instanceof Inet6Address v6) {
       if ((b[0] & 0xfe) == 0xfc) {
         return true; // fc00::/7 unique local
       }
-      if (embedsIpv4(b)) {
-        byte[] v4 = {b[12], b[13], b[14], b[15]};
-        try {
-          return isInternal(InetAddress.getByAddress(v4));
-        } catch (UnknownHostException impossible) {
-          return true;
-        }
+      if (word(b, 0) == 0x64 && word(b, 2) == 0xff9b && word(b, 4) == 1) {
+        // 64:ff9b:1::/48, the local-use NAT64 prefix (RFC 8215): a translator of the operator's
+        // own network, which may place the IPv4 address anywhere its prefix length says
+        return true;
       }
+      return embeddedIpv4(v6).stream().anyMatch(DestinationPolicy::isInternal);
     }
     return false;
   }
@@ -180,19 +183,64 @@ public class DestinationPolicy {
         || first >= 224;
   }
 
-  /** ::a.b.c.d (compatible), ::ffff:a.b.c.d (mapped) and 64:ff9b::a.b.c.d (NAT64). */
-  private static boolean embedsIpv4(byte[] b) {
-    boolean zeros80 = true;
-    for (int i = 0; i < 10; i++) {
-      zeros80 &= b[i] == 0;
+  /**
+   * The IPv4 addresses an IPv6 address carries, which a host or a translator on the way may reach
+   * in its place. Guava's {@link InetAddresses} reads IPv4-compatible {@code ::a.b.c.d}, 6to4
+   * {@code 2002:AABB:CCDD::/48}, Teredo {@code 2001::/32} (its server and its client) and ISATAP
+   * ({@code ...:5efe:a.b.c.d}); the forms it does not know are read here: IPv4-mapped {@code
+   * ::ffff:a.b.c.d}, IPv4-translated (SIIT) {@code ::ffff:0:a.b.c.d} and NAT64's well-known prefix
+   * {@code 64:ff9b::/96}, each with the address in the last 32 bits.
+   */
+  static List<Inet4Address> embeddedIpv4(Inet6Address address) {
+    List<Inet4Address> embedded = new ArrayList<>();
+    if (InetAddresses.isCompatIPv4Address(address)) {
+      embedded.add(InetAddresses.getCompatIPv4Address(address));
     }
-    if (zeros80 && ((b[10] == 0 && b[11] == 0) || (b[10] == (byte) 0xff && b[11] == (byte) 0xff))) {
-      return true;
+    if (InetAddresses.is6to4Address(address)) {
+      embedded.add(InetAddresses.get6to4IPv4Address(address));
     }
-    boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
-    for (int i = 4; i < 12 && nat64; i++) {
-      nat64 = b[i] == 0;
+    if (InetAddresses.isTeredoAddress(address)) {
+      InetAddresses.TeredoInfo teredo = InetAddresses.getTeredoInfo(address);
+      embedded.add(teredo.getServer());
+      embedded.add(teredo.getClient());
     }
-    return nat64;
+    if (InetAddresses.isIsatapAddress(address)) {
+      embedded.add(InetAddresses.getIsatapIPv4Address(address));
+    }
+    byte[] b = address.getAddress();
+    if (lastWordsAre(b, 0, 0xffff) || lastWordsAre(b, 0xffff, 0) || wellKnownNat64(b)) {
+      embedded.add(InetAddresses.fromInteger((word(b, 12) << 16) | word(b, 14)));
+    }
+    return embedded;
+  }
+
+  /**
+   * Whether the first 64 bits are zero and the 16-bit words 4 and 5 (from 0) are these: (0, 0xffff)
+   * is IPv4-mapped {@code ::ffff:a.b.c.d}, (0xffff, 0) IPv4-translated {@code ::ffff:0:a.b.c.d}.
+   */
+  private static boolean lastWordsAre(byte[] b, int fourth, int fifth) {
+    for (int i = 0; i < 8; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return word(b, 8) == fourth && word(b, 10) == fifth;
+  }
+
+  /** 64:ff9b::/96, NAT64's well-known prefix (RFC 6052). */
+  private static boolean wellKnownNat64(byte[] b) {
+    if (word(b, 0) != 0x64 || word(b, 2) != 0xff9b) {
+      return false;
+    }
+    for (int i = 4; i < 12; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int word(byte[] b, int at) {
+    return ((b[at] & 0xff) << 8) | (b[at + 1] & 0xff);
   }
 }

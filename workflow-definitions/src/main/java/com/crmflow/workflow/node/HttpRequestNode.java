@@ -11,6 +11,7 @@ import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
+import com.crmflow.workflow.template.UrlTemplate;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -29,6 +30,14 @@ import java.util.Map;
 final class HttpRequestNode implements NodeExecutor {
 
   static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
+
+  /**
+   * A run with this change fills the url's values in for the part each lands in ({@link
+   * UrlTemplate}: a path segment, a query value) and fails the node when they would move the call
+   * to another origin or path; a run without it writes the values into the url as text. Asked only
+   * where the two differ.
+   */
+  static final String URL_VALUES_ENCODED = "url-values-encoded";
 
   /** A local http_request's request larger than this is left out of its marker. */
   private static final long REQUEST_IN_MARKER_BYTES = 64 * 1024;
@@ -68,6 +77,23 @@ final class HttpRequestNode implements NodeExecutor {
         .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"));
   }
 
+  /**
+   * The url to call: its values encoded for their parts, or the node's failure when they would move
+   * the call elsewhere; as text in a run that rendered it so before ({@link #URL_VALUES_ENCODED}).
+   */
+  private static String url(String template, NodeRun run) {
+    String asText = TemplateResolver.render(template, run.scope());
+    try {
+      String encoded = UrlTemplate.render(template, run.scope());
+      return encoded.equals(asText) || !run.since(URL_VALUES_ENCODED) ? asText : encoded;
+    } catch (UrlTemplate.Refused refused) {
+      if (!run.since(URL_VALUES_ENCODED)) {
+        return asText;
+      }
+      throw new NodeFailure(refused.getMessage());
+    }
+  }
+
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     RunInput input = run.input();
@@ -103,7 +129,7 @@ final class HttpRequestNode implements NodeExecutor {
     HttpRequestCommand command =
         new HttpRequestCommand(
             String.valueOf(node.config("method")),
-            TemplateResolver.render(String.valueOf(node.config("url")), scope),
+            url(String.valueOf(node.config("url")), run),
             headers,
             body,
             timeout,

@@ -48,6 +48,32 @@ public final class Canvases {
             edge("wait2", "step3")));
   }
 
+  /**
+   * webhook → http_request to {@code /orders/{{trigger.order_id}}/status?force={{trigger.force}}} →
+   * http_request to {@code /orders/{{trigger.dots}}/status}: trigger values in a url's path and
+   * query.
+   */
+  static Canvas urlValues() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "order",
+                "http_request",
+                Map.of(
+                    "method",
+                    "GET",
+                    "url",
+                    "https://example.com/orders/{{trigger.order_id}}/status"
+                        + "?force={{trigger.force}}")),
+            node(
+                "dots",
+                "http_request",
+                Map.of(
+                    "method", "GET", "url", "https://example.com/orders/{{trigger.dots}}/status"))),
+        List.of(edge("hook", "order"), edge("order", "dots")));
+  }
+
   /** webhook → http_request → wait 1 day → http_request with the first call's body.id */
   static Canvas callWaitCall() {
     return new Canvas(

@@ -118,7 +118,7 @@ public final class HistoryRecorder {
    * its end): with time skipping the test server may skip ahead while a local activity runs, which
    * it cannot see. A call to a "/slow" URL is answered once a failure is recorded.
    */
-  private static void record(Path dir, RunInput input, boolean skipTime) throws Exception {
+  static void record(Path dir, RunInput input, boolean skipTime) throws Exception {
     try (TestWorkflowEnvironment env =
         WorkflowTestEnvironments.newInstance(
             TestEnvironmentOptions.newBuilder().setUseTimeskipping(skipTime))) {

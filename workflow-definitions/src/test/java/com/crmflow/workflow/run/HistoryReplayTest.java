@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * distributed run whose entries carry their input), {@link FlowHistoryRecorder} (an enrollment, a
  * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
  * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
- * defaults, with its crm calls through the crm queue and as local activities) and {@link
- * ContactReadBesideTest} (a chat beside an email that reads a changed contact).
+ * defaults, with its crm calls through the crm queue and as local activities), {@link
+ * ContactReadBesideTest} (a chat beside an email that reads a changed contact) and {@link
+ * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded).
  */
 class HistoryReplayTest {
 
@@ -82,7 +83,11 @@ class HistoryReplayTest {
             "local-tour-crm-queue.json",
             "local-tour-crm-calls-local.json",
             "remote-contact-read-beside.json",
-            "remote-contact-read-beside-as-ran.json");
+            "remote-contact-read-beside-as-ran.json",
+            "local-url-values-as-text.json",
+            "local-url-values-encoded.json",
+            "remote-url-values-as-text.json",
+            "remote-url-values-encoded.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -144,6 +149,26 @@ class HistoryReplayTest {
         .contains("\"node-input-contact\"");
     assertThat(activityInputs(dir.resolve("remote-contact-read-beside-as-ran.json")))
         .contains("\"messageTemplate\":\"For old@example.com\"");
+    // trigger values in a url: written as text (both calls made) before url-values-encoded, encoded
+    // for their parts after it (the dot segment's node failed without calling)
+    assertThat(markerPayloads(dir.resolve("local-url-values-as-text.json")))
+        .contains(
+            "\"url\":\"https://example.com/orders/123#/status?force=true&admin=1\"",
+            "\"url\":\"https://example.com/orders/../status\"")
+        .doesNotContain("url-values-encoded");
+    assertThat(markerPayloads(dir.resolve("local-url-values-encoded.json")))
+        .contains(
+            "\"url-values-encoded\"",
+            "\"url\":\"https://example.com/orders/123%23/status?force=true%26admin%3D1\"")
+        .doesNotContain("\"url\":\"https://example.com/orders/../status\"");
+    assertThat(activityInputs(dir.resolve("remote-url-values-as-text.json")))
+        .contains("\"url\":\"https://example.com/orders/../status\"");
+    assertThat(markerPayloads(dir.resolve("remote-url-values-as-text.json")))
+        .doesNotContain("url-values-encoded");
+    assertThat(activityTypes(dir.resolve("remote-url-values-encoded.json")))
+        .containsOnlyOnce("http_request");
+    assertThat(markerPayloads(dir.resolve("remote-url-values-encoded.json")))
+        .contains("\"url-values-encoded\"");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
