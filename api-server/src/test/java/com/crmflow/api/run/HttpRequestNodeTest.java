@@ -97,7 +97,7 @@ class HttpRequestNodeTest extends ApiTest {
                   tenant.id(),
                   hook,
                   Map.of("order_id", orderId, "by", "ops&force=true"));
-          JsonNode run = awaitRun(tenant.api(), runId, Duration.ofSeconds(30));
+          JsonNode run = awaitRun(tenant.api(), runId);
           assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
         });
 
@@ -134,14 +134,9 @@ class HttpRequestNodeTest extends ApiTest {
 
     JsonNode elsewhere =
         awaitRun(
-            tenant.api(),
-            fire(anonymous(), tenant.id(), moved, Map.of("path", "@evil.example/x")),
-            Duration.ofSeconds(30));
+            tenant.api(), fire(anonymous(), tenant.id(), moved, Map.of("path", "@evil.example/x")));
     JsonNode up =
-        awaitRun(
-            tenant.api(),
-            fire(anonymous(), tenant.id(), dotted, Map.of("order_id", "..")),
-            Duration.ofSeconds(30));
+        awaitRun(tenant.api(), fire(anonymous(), tenant.id(), dotted, Map.of("order_id", "..")));
 
     assertThat(elsewhere.get("status").asString()).as(elsewhere.toString()).isEqualTo("failed");
     assertThat(elsewhere.at("/node_log/1/error").asString())
@@ -161,9 +156,7 @@ class HttpRequestNodeTest extends ApiTest {
     // the same flow with a value that stays in its segment calls
     JsonNode fine =
         awaitRun(
-            tenant.api(),
-            fire(anonymous(), tenant.id(), moved, Map.of("path", "/api/orders/7")),
-            Duration.ofSeconds(30));
+            tenant.api(), fire(anonymous(), tenant.id(), moved, Map.of("path", "/api/orders/7")));
     assertThat(fine.get("status").asString()).as(fine.toString()).isEqualTo("completed");
     assertThat(peer.received().get(0).target()).isEqualTo("/api/orders/7");
   }

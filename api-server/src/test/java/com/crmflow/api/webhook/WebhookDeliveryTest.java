@@ -263,7 +263,7 @@ class WebhookDeliveryTest extends ApiTest {
     RECEIVER.answer(failing, 500);
     String id = subscribe(failing, List.of("contact.created"), SECRET);
     contact("pending@example.com");
-    await().atMost(Duration.ofSeconds(10)).until(() -> !RECEIVER.received(failing).isEmpty());
+    await().atMost(Patience.EVENTUALLY).until(() -> !RECEIVER.received(failing).isEmpty());
     String deliveryId = tenant.api().get(deliveriesOf(id)).text("/deliveries/0/id");
 
     ApiClient narrow =
@@ -348,7 +348,7 @@ class WebhookDeliveryTest extends ApiTest {
         .patch(
             "/api/v1/webhooks/subscriptions/" + id, Map.of("events", List.of("contact.created")));
     contact("after-move@example.com");
-    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(moved).size() == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> RECEIVER.received(moved).size() == 1);
     HttpsReceiver.Received delivered = RECEIVER.received(moved).get(0);
     assertThat(new String(delivered.body(), StandardCharsets.UTF_8))
         .contains("after-move@example.com")
@@ -390,7 +390,7 @@ class WebhookDeliveryTest extends ApiTest {
         .param("late", late)
         .update();
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> RECEIVER.received(after).size() == 1);
+    await().atMost(Patience.EVENTUALLY).until(() -> RECEIVER.received(after).size() == 1);
     assertThat(new String(RECEIVER.received(after).get(0).body(), StandardCharsets.UTF_8))
         .contains(late.toString())
         .doesNotContain(early.toString());
@@ -410,7 +410,7 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(RECEIVER.received(before)).isEmpty();
     JsonNode log =
         await()
-            .atMost(Duration.ofSeconds(10))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () -> tenant.api().get(deliveriesOf(id)).at("/deliveries"),
                 deliveries -> deliveries.toString().contains("\"delivered\""));
