@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Patience;
 import com.crmflow.client.ApiClient;
 import com.crmflow.client.ApiException;
 import com.crmflow.client.api.AdminApi;
@@ -26,7 +27,6 @@ import com.crmflow.client.model.Position;
 import com.crmflow.client.model.Problem;
 import com.crmflow.client.model.SequenceCreate;
 import com.crmflow.client.model.SequencePatch;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -120,7 +120,7 @@ class GeneratedClientTest extends ApiTest {
             .getRunId();
     AutomationRun run =
         await()
-            .atMost(Duration.ofSeconds(60))
+            .atMost(Patience.EVENTUALLY)
             .until(
                 () -> runs.getAutomationRun(runId).getRun(),
                 r -> r.getStatus() == AutomationRun.StatusEnum.COMPLETED);

@@ -268,7 +268,7 @@ class ClusterShapeIT {
     }
 
     await()
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () ->
                 hooks.received("/hooks").size() >= contacts.size()

@@ -123,7 +123,7 @@ class EmbeddedRestartTest {
 
         JsonNode enrollment =
             await()
-                .atMost(Duration.ofSeconds(60))
+                .atMost(Patience.EVENTUALLY)
                 .until(
                     () -> api.get("/api/v1/sequences/" + sequenceId + "/enrollments"),
                     list -> "completed".equals(list.at("/enrollments/0/status").asString()))

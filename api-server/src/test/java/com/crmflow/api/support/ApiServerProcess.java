@@ -72,7 +72,7 @@ public final class ApiServerProcess implements AutoCloseable {
   /** Waits until the service answers, failing with its log if it exits first. */
   public ApiServerProcess awaitReady() {
     await()
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Patience.START)
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> {

@@ -49,7 +49,7 @@ public final class OtelCollector implements AutoCloseable {
     Process process = builder.start();
     OtelCollector collector = new OtelCollector(process, port);
     await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Patience.START)
         .pollInterval(Duration.ofMillis(200))
         .ignoreExceptionsInstanceOf(ConnectException.class)
         .until(

@@ -14,5 +14,11 @@ public final class Patience {
 
   public static final Duration EVENTUALLY = Duration.ofSeconds(120);
 
+  /**
+   * How long a process a test starts (a packaged jar, Zipkin, the collector) may take to answer: a
+   * JVM start that takes 8 s on an idle machine took over a minute beside a CPU hog.
+   */
+  public static final Duration START = Duration.ofMinutes(5);
+
   private Patience() {}
 }

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -75,7 +74,7 @@ public final class WorkerProcess implements AutoCloseable {
   /** Waits until the worker's context has started (its workers poll). */
   public void awaitReady() {
     await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Patience.START)
         .until(() -> Files.readString(log).contains("Started WorkflowWorkerApplication"));
   }
 

@@ -57,7 +57,7 @@ public final class ZipkinServer implements AutoCloseable {
                 "--armeria.ports[0].protocols[0]=http"));
     ZipkinServer server = new ZipkinServer(process, log, port);
     await()
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Patience.START)
         .pollInterval(Duration.ofMillis(500))
         .ignoreExceptionsInstanceOf(ConnectException.class)
         .until(

@@ -384,7 +384,7 @@ class LinkedTracesTest extends ApiTest {
 
     String runId =
         await()
-            .atMost(Duration.ofSeconds(90))
+            .atMost(Patience.EVENTUALLY)
             .pollInterval(Duration.ofSeconds(1))
             .until(
                 () ->

@@ -164,7 +164,7 @@ class TracingBackendIT {
             "hook",
             Map.of("contact_id", contactId));
     await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Patience.EVENTUALLY)
         .until(
             () -> client.get("/api/v1/automation-runs/" + runId).text("/run/status"),
             "completed"::equals);
