@@ -99,6 +99,7 @@ class RunVisibility {
         run.triggerNodeId(),
         run.startNodeId(),
         idsOnly(run.triggerPayload(), missing),
+        run.cause(),
         run.status(),
         log,
         run.error(),

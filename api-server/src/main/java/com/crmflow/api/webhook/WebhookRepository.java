@@ -164,7 +164,8 @@ class WebhookRepository {
   /**
    * A delivery as the dispatcher stored it (empty when this event was stored for it before).
    *
-   * @param cause the {@code CRM-Cause} value of the run whose write produced the event, or null
+   * @param cause {@code <run id>:<node id>} of the run whose write produced the event, or null:
+   *     each attempt sends it as a fresh {@code CRM-Cause} token
    */
   Optional<UUID> insertDelivery(
       UUID tenantId, UUID subscriptionId, UUID eventId, String event, String body, String cause) {
@@ -187,9 +188,14 @@ class WebhookRepository {
         .optional();
   }
 
-  /** What an attempt needs: the delivery, its subscription's URL, secret and state. */
+  /**
+   * What an attempt needs: the delivery, its subscription's URL, secret and state.
+   *
+   * @param cause {@code <run id>:<node id>} of the run whose write produced the event, or null
+   */
   record Target(
       UUID deliveryId,
+      UUID tenantId,
       UUID subscriptionId,
       String event,
       String body,
@@ -201,7 +207,8 @@ class WebhookRepository {
   Optional<Target> target(UUID deliveryId) {
     return jdbc.sql(
             """
-            select d.id, d.subscription_id, d.event, d.body, s.url, s.secret_ciphertext,
+            select d.id, d.tenant_id, d.subscription_id, d.event, d.body, s.url,
+                   s.secret_ciphertext,
                    s.is_active, d.cause
             from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
             where d.id = :id
@@ -211,6 +218,7 @@ class WebhookRepository {
             (rs, row) ->
                 new Target(
                     rs.getObject("id", UUID.class),
+                    rs.getObject("tenant_id", UUID.class),
                     rs.getObject("subscription_id", UUID.class),
                     rs.getString("event"),
                     rs.getString("body"),

@@ -16,6 +16,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -43,6 +44,7 @@ import tools.jackson.databind.JsonNode;
 class AutomationRunApiTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
+  @Autowired private CauseHeader causeHeader;
 
   private LocalHttpServer peer;
   private TenantClient tenant;
@@ -209,7 +211,8 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(first.body())
         .isEqualTo("{\"name\": \"Ada \\\"The\\\" Countess\", \"missing\": \"\"}");
     assertThat(first.header("X-Customer")).isEqualTo("Ada \"The\" Countess");
-    assertThat(first.header("Idempotency-Key")).isEqualTo(runId + ":first");
+    assertThat(first.header("Idempotency-Key"))
+        .isEqualTo(causeHeader.idempotencyKey(tenant.id(), runId + ":first"));
     assertThat(peer.received("/items/42")).hasSize(1);
 
     assertThat(run.get("tenant_id").asString()).isEqualTo(tenant.id().toString());

@@ -20,6 +20,7 @@ import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WholeService;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import com.crmflow.shared.outbound.CauseHeader;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import java.nio.file.Path;
@@ -118,7 +119,8 @@ class EmbeddedRestartTest {
             .extracting(LocalHttpServer.Received::path)
             .containsExactly("/first", "/second/5");
         assertThat(peer.received("/second/5").get(0).header("Idempotency-Key"))
-            .isEqualTo(runId + ":second");
+            .isEqualTo(
+                second.getBean(CauseHeader.class).idempotencyKey(tenant.id(), runId + ":second"));
 
         JsonNode enrollment =
             await()
