@@ -46,14 +46,14 @@ public record AutomationRun(
                     + " records a node holds (what it reads and writes, and what the variables"
                     + " it reads hold), the node's output keeps only the keys its type makes"
                     + " itself (a statusCode, a condition's result, the id of a written record),"
-                    + " its input is withheld and its error is reduced to the HTTP status or"
-                    + " \"failed\", with withheld naming the missing scopes.")
+                    + " its input is withheld and its error keeps only an HTTP status, each"
+                    + " naming the missing scopes.")
         List<Map<String, Object>> nodeLog,
     @Schema(
             description =
                 "why the run failed: node <id> (<type>) failed: <message>. For a reader without"
-                    + " the read scope of the records that node holds, the message is reduced to"
-                    + " the HTTP status or \"failed\" and the scopes that would show it.",
+                    + " the read scope of the records that node holds, the message keeps only an"
+                    + " HTTP status and names the scopes that would show the rest.",
             nullable = true)
         String error,
     String workflowId,
