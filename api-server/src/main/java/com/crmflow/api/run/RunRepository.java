@@ -85,9 +85,7 @@ public class RunRepository {
         String startNodeId,
         Object triggerPayload,
         String idempotencyKey,
-        UUID retryOf,
-        String workflowId,
-        UUID enrollmentId) {
+        UUID retryOf) {
       this(
           id,
           tenantId,
@@ -98,8 +96,8 @@ public class RunRepository {
           triggerPayload,
           idempotencyKey,
           retryOf,
-          workflowId,
-          enrollmentId,
+          null,
+          null,
           null);
     }
 
@@ -118,30 +116,6 @@ public class RunRepository {
           workflowId,
           enrollmentId,
           startedBy);
-    }
-
-    public NewRun(
-        UUID id,
-        UUID tenantId,
-        UUID sequenceId,
-        int canvasVersion,
-        String triggerNodeId,
-        String startNodeId,
-        Object triggerPayload,
-        String idempotencyKey,
-        UUID retryOf) {
-      this(
-          id,
-          tenantId,
-          sequenceId,
-          canvasVersion,
-          triggerNodeId,
-          startNodeId,
-          triggerPayload,
-          idempotencyKey,
-          retryOf,
-          null,
-          null);
     }
   }
 

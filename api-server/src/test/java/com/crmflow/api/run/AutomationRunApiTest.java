@@ -1426,6 +1426,7 @@ class AutomationRunApiTest extends ApiTest {
                 null,
                 null,
                 null,
+                null,
                 null))
         .orElseThrow();
   }
