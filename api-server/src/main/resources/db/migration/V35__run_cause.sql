@@ -5,9 +5,9 @@
 -- a "cause" in it is never read as one.
 alter table automation_run add column cause jsonb;
 
--- The runs CRM events started had their cause put into their payload by the dispatcher: it moves
--- here. Before this, a webhook run's payload "cause" may have been the caller's own: those are not
--- taken, so such a run's writes start chains of their own.
+-- The cause of a run a CRM event started is the one the dispatcher put into its payload: it moves
+-- here. A webhook run's payload "cause" may be the caller's own: it is not taken, so such a run's
+-- writes start chains of their own.
 update automation_run set cause = trigger_payload -> 'cause'
 where idempotency_key like 'event:%' and jsonb_typeof(trigger_payload -> 'cause') = 'object';
 

@@ -4,6 +4,8 @@ import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.Flows.noteOfContactUpdates;
+import static com.crmflow.api.support.Flows.titleFromTheBody;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
@@ -196,23 +198,8 @@ class ApiWriteLoopTest extends ApiTest {
   @Test
   void aTokenOfAnotherTenantsRunOrNoneMakesAnApiWriteAClients() {
     TenantClient other = newTenant();
-    String listenerId = uniqueId("on-update");
     String listener =
-        activeAutomation(
-            tenant.api(),
-            "Listener",
-            canvas(
-                List.of(
-                    node(listenerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
-                    node(
-                        "note",
-                        "data_transform",
-                        Map.of(
-                            "transformType",
-                            "map",
-                            "mappings",
-                            Map.of("seen", "{{trigger.event}}")))),
-                List.of(edge("e1", listenerId, "note"))));
+        activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
     awaitSettled(listener, 1);
     CauseHeader.Cause listenerRun =
@@ -243,42 +230,10 @@ class ApiWriteLoopTest extends ApiTest {
   @Test
   void anAutomationStartsAtMostItsLimitOfRunsPerRecordInAMinute() {
     int limit = properties.events().maxRunsPerRecordPerMinute();
-    String listenerId = uniqueId("on-update");
     String listener =
-        activeAutomation(
-            tenant.api(),
-            "Listener",
-            canvas(
-                List.of(
-                    node(listenerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
-                    node(
-                        "note",
-                        "data_transform",
-                        Map.of(
-                            "transformType",
-                            "map",
-                            "mappings",
-                            Map.of("seen", "{{trigger.event}}")))),
-                List.of(edge("e1", listenerId, "note"))));
+        activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
     String hookId = uniqueId("hook");
-    String hook =
-        activeAutomation(
-            tenant.api(),
-            "Titles from outside",
-            canvas(
-                List.of(
-                    node(hookId, "webhook_trigger", Map.of()),
-                    node(
-                        "set-title",
-                        "crm_update",
-                        Map.of(
-                            "entityType",
-                            "contact",
-                            "recordId",
-                            "{{trigger.contact_id}}",
-                            "fieldMappings",
-                            Map.of("title", "{{trigger.title}}")))),
-                List.of(edge("e1", hookId, "set-title"))));
+    String hook = activeAutomation(tenant.api(), "Titles from outside", titleFromTheBody(hookId));
     double breakerBefore = refused(CrmEventTriggers.BREAKER);
     // the limit counts per minute of the clock: start early in one
     await()

@@ -5,6 +5,8 @@ import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.Flows.noteOfContactUpdates;
+import static com.crmflow.api.support.Flows.titleFromTheBody;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
@@ -544,40 +546,12 @@ class EventLoopTest extends ApiTest {
 
   /** An active automation on contact.updated that writes nothing: crm_event_trigger → map. */
   private String listening(String name) {
-    String triggerId = uniqueId("listen");
-    return activeAutomation(
-        tenant.api(),
-        name,
-        canvas(
-            List.of(
-                node(triggerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
-                node(
-                    "note",
-                    "data_transform",
-                    Map.of(
-                        "transformType", "map", "mappings", Map.of("seen", "{{trigger.event}}")))),
-            List.of(edge("e1", triggerId, "note"))));
+    return activeAutomation(tenant.api(), name, noteOfContactUpdates(uniqueId("listen")));
   }
 
   /** An active automation: webhook_trigger → crm_update of the body's contact (its title). */
   private String titlesFromOutside(String hookId) {
-    return activeAutomation(
-        tenant.api(),
-        "Titles from outside",
-        canvas(
-            List.of(
-                node(hookId, "webhook_trigger", Map.of()),
-                node(
-                    "set-title",
-                    "crm_update",
-                    Map.of(
-                        "entityType",
-                        "contact",
-                        "recordId",
-                        "{{trigger.contact_id}}",
-                        "fieldMappings",
-                        Map.of("title", "{{trigger.title}}")))),
-            List.of(edge("e1", hookId, "set-title"))));
+    return activeAutomation(tenant.api(), "Titles from outside", titleFromTheBody(hookId));
   }
 
   /** A public trigger call, sent again while the admission asks to (503); answered 200. */
