@@ -490,23 +490,40 @@ export default function Editor({ me, sequenceId }) {
     setConfirming({ title, diff: canvasDiff(before, after), action });
   }
 
-  // the server copies the version with its own stored secrets, which the console never sees
+  // the server copies the version with its own stored secrets, which the console never sees,
+  // except that each webhook trigger keeps the secret it has now; a restore that would still
+  // loosen a live trigger (its type, a new public one) is refused until confirmed
   const restore = (v) =>
     run(async () => {
       const old = await get(`/api/sequences/${sequenceId}/versions/${v}`);
-      confirmReplace(
-        `Restore version ${v}${sequence?.status === 'active' ? ' over the active flow' : ''}?`,
-        canvas,
-        old.canvas,
-        () =>
-          run(() =>
-            replacing('Restoring…', async () => {
-              await post(`/api/sequences/${sequenceId}/versions/${v}/restore`);
-              await load();
-              setMessage(`Version ${v} restored as a new version.`);
-            }),
-          ),
-      );
+      const send = (confirmed) =>
+        run(() =>
+          replacing('Restoring…', async () => {
+            try {
+              await post(
+                `/api/sequences/${sequenceId}/versions/${v}/restore${confirmed ? '?confirm_looser_triggers=true' : ''}`,
+              );
+            } catch (e) {
+              if (confirmed || !(e instanceof Problem) || e.status !== 409 || !e.errors.length) throw e;
+              setConfirming({
+                title: `Restoring version ${v} would loosen the live flow's triggers`,
+                diff: canvasDiff(canvas, withKeptSecrets(canvas, old.canvas)),
+                notes: [...e.errors.map((x) => looserTrigger(x, nodes)), RUNS_GO_ON],
+                confirmLabel: 'Restore anyway',
+                action: () => send(true),
+              });
+              return;
+            }
+            await load();
+            setMessage(`Version ${v} restored as a new version.`);
+          }),
+        );
+      setConfirming({
+        title: `Restore version ${v}${sequence?.status === 'active' ? ' over the active flow' : ''}?`,
+        diff: canvasDiff(canvas, withKeptSecrets(canvas, old.canvas)),
+        notes: [KEPT_SECRETS, RUNS_GO_ON],
+        action: () => send(false),
+      });
     });
 
   const generate = () =>
@@ -774,8 +791,37 @@ export default function Editor({ me, sequenceId }) {
   );
 }
 
-/** The changes a replacement makes, listed before it is made. */
-function ConfirmReplace({ title, diff, dirty, onCancel, onConfirm }) {
+const KEPT_SECRETS =
+  'Webhook triggers keep the secret (secretToken) they have now; a secret the restored version had is not brought back over it.';
+const RUNS_GO_ON =
+  'Runs in progress go on with the version they started with; runs that start after this use the restored version.';
+
+/** The restored canvas as the server stores it: a webhook trigger keeps its current secret. */
+function withKeptSecrets(current, restored) {
+  const secrets = new Map(
+    current.nodes
+      .filter((n) => n.type === 'webhook_trigger' && n.data?.config?.secretToken)
+      .map((n) => [n.id, n.data.config.secretToken]),
+  );
+  return {
+    ...restored,
+    nodes: restored.nodes.map((n) =>
+      n.type === 'webhook_trigger' && secrets.has(n.id)
+        ? { ...n, data: { ...n.data, config: { ...n.data?.config, secretToken: secrets.get(n.id) } } }
+        : n,
+    ),
+  };
+}
+
+/** A trigger the server says would loosen, in words: its label, then what. */
+function looserTrigger(error, nodes) {
+  const id = (error.field || '').split('.')[1];
+  const node = nodes.find((n) => n.id === id);
+  return `${node?.data?.label || id}: ${error.message}.`;
+}
+
+/** The changes a replacement makes, listed before it is made, and what else it means. */
+function ConfirmReplace({ title, diff, dirty, notes = [], confirmLabel = 'Replace', onCancel, onConfirm }) {
   const first = useRef(null);
   useEffect(() => {
     first.current?.focus();
@@ -793,6 +839,11 @@ function ConfirmReplace({ title, diff, dirty, onCancel, onConfirm }) {
       >
         <h2 id="confirm-title">{title}</h2>
         {dirty && <p className="error">The unsaved changes on the canvas are replaced too.</p>}
+        {notes.map((note) => (
+          <p key={note} className="confirm-note">
+            {note}
+          </p>
+        ))}
         {nothing ? (
           <p>No node or connection changes.</p>
         ) : (
@@ -824,7 +875,7 @@ function ConfirmReplace({ title, diff, dirty, onCancel, onConfirm }) {
             Cancel
           </button>
           <button type="button" className="danger" onClick={onConfirm}>
-            Replace
+            {confirmLabel}
           </button>
         </div>
       </div>

@@ -5,9 +5,11 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
@@ -21,6 +23,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +32,9 @@ import tools.jackson.databind.JsonNode;
 @RestController
 @RequestMapping("/api/sequences/{sequenceId}")
 class CanvasController {
+
+  private static final String CURRENT_SECRETS = "current";
+  private static final String RESTORED_SECRETS = "restored";
 
   private final CanvasService canvases;
   private final NodeTypes nodeTypes;
@@ -54,8 +60,12 @@ class CanvasController {
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               content = @Content(schema = @Schema(implementation = Canvas.class)))
           @RequestBody
-          JsonNode body) {
-    CanvasSnapshot saved = canvases.replace(caller, sequenceId, JsonBodies.requireObject(body));
+          JsonNode body,
+      @Parameter(description = TriggerLoosening.CONFIRM_DOC)
+          @RequestParam(name = TriggerLoosening.CONFIRM, defaultValue = "false")
+          boolean looserConfirmed) {
+    CanvasSnapshot saved =
+        canvases.replace(caller, sequenceId, JsonBodies.requireObject(body), looserConfirmed);
     return new CanvasSaved(true, saved.nodes().size(), saved.edges().size(), saved.version());
   }
 
@@ -76,13 +86,38 @@ class CanvasController {
 
   /**
    * That version's canvas, with its own stored secrets, saved as the next version: answers as PUT
-   * /canvas does. Checked as any change (an active flow stays complete, and the caller holds the
-   * scopes it uses).
+   * /canvas does. Each webhook trigger the current version has with a secretToken keeps it unless
+   * {@code trigger_secrets=restored}. Checked as any change (an active flow stays complete, the
+   * caller holds the scopes it uses, and its triggers loosen only when confirmed).
    */
   @PostMapping("/versions/{version}/restore")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  CanvasSaved restore(Caller caller, @PathVariable UUID sequenceId, @PathVariable int version) {
-    CanvasSnapshot saved = canvases.restore(caller, sequenceId, version);
+  CanvasSaved restore(
+      Caller caller,
+      @PathVariable UUID sequenceId,
+      @PathVariable int version,
+      @Parameter(
+              description =
+                  "whose secretToken each webhook trigger gets: current (the default) keeps the"
+                      + " one the trigger has now, where it has one; restored takes the restored"
+                      + " version's own, or none",
+              schema =
+                  @Schema(
+                      type = "string",
+                      allowableValues = {CURRENT_SECRETS, RESTORED_SECRETS},
+                      defaultValue = CURRENT_SECRETS))
+          @RequestParam(name = "trigger_secrets", defaultValue = CURRENT_SECRETS)
+          String triggerSecrets,
+      @Parameter(description = TriggerLoosening.CONFIRM_DOC)
+          @RequestParam(name = TriggerLoosening.CONFIRM, defaultValue = "false")
+          boolean looserConfirmed) {
+    if (!CURRENT_SECRETS.equals(triggerSecrets) && !RESTORED_SECRETS.equals(triggerSecrets)) {
+      throw ApiException.badRequest(
+          "trigger_secrets", "must be " + CURRENT_SECRETS + " or " + RESTORED_SECRETS);
+    }
+    CanvasSnapshot saved =
+        canvases.restore(
+            caller, sequenceId, version, RESTORED_SECRETS.equals(triggerSecrets), looserConfirmed);
     return new CanvasSaved(true, saved.nodes().size(), saved.edges().size(), saved.version());
   }
 
@@ -102,8 +137,12 @@ class CanvasController {
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               content = @Content(schema = @Schema(implementation = NewNode.class)))
           @RequestBody
-          JsonNode body) {
-    StoredNode node = canvases.addNode(caller, sequenceId, JsonBodies.requireObject(body));
+          JsonNode body,
+      @Parameter(description = TriggerLoosening.CONFIRM_DOC)
+          @RequestParam(name = TriggerLoosening.CONFIRM, defaultValue = "false")
+          boolean looserConfirmed) {
+    StoredNode node =
+        canvases.addNode(caller, sequenceId, JsonBodies.requireObject(body), looserConfirmed);
     return new NodeAnswer(CanvasViews.node(sequenceId, node));
   }
 
@@ -116,9 +155,13 @@ class CanvasController {
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               content = @Content(schema = @Schema(implementation = NodePatch.class)))
           @RequestBody
-          JsonNode body) {
+          JsonNode body,
+      @Parameter(description = TriggerLoosening.CONFIRM_DOC)
+          @RequestParam(name = TriggerLoosening.CONFIRM, defaultValue = "false")
+          boolean looserConfirmed) {
     StoredNode node =
-        canvases.patchNode(caller, sequenceId, nodeId, JsonBodies.requireObject(body));
+        canvases.patchNode(
+            caller, sequenceId, nodeId, JsonBodies.requireObject(body), looserConfirmed);
     return new NodeAnswer(CanvasViews.node(sequenceId, node));
   }
 

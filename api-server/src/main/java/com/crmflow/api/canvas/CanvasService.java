@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.JsonNode;
@@ -40,6 +41,8 @@ import tools.jackson.databind.JsonNode;
  */
 @Service
 public class CanvasService {
+
+  private static final String SECRET_TOKEN = "secretToken";
 
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
@@ -175,15 +178,22 @@ public class CanvasService {
     return new Sent(nodeInputs, edgeInputs);
   }
 
-  /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
+  /**
+   * PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made.
+   *
+   * @param looserConfirmed whether the caller confirmed a change that loosens an active
+   *     automation's triggers ({@link TriggerLoosening})
+   */
   @Transactional
-  public CanvasSnapshot replace(Caller caller, UUID sequenceId, JsonNode body) {
+  public CanvasSnapshot replace(
+      Caller caller, UUID sequenceId, JsonNode body, boolean looserConfirmed) {
     Sent sent = read(body);
     List<CanvasInput.NodeInput> nodeInputs = sent.nodes();
     List<CanvasInput.EdgeInput> edgeInputs = sent.edges();
     return write(
         caller,
         sequenceId,
+        looserConfirmed,
         current -> {
           OffsetDateTime now = now();
           Map<String, StoredNode> previous = new HashMap<>();
@@ -216,20 +226,75 @@ public class CanvasService {
         });
   }
 
-  /** POST /generate: the generated flow replaces the canvas. */
+  /** POST /generate, the linear builder's steps: the flow replaces the canvas. */
   @Transactional
-  public CanvasSnapshot replaceWith(Caller caller, UUID sequenceId, Canvas canvas) {
-    return write(caller, sequenceId, current -> wholeCanvas(canvas, null));
+  public CanvasSnapshot replaceWith(
+      Caller caller, UUID sequenceId, Canvas canvas, boolean looserConfirmed) {
+    return write(caller, sequenceId, looserConfirmed, current -> wholeCanvas(canvas, null));
   }
 
   /**
    * POST /versions/:version/restore: that version's nodes and edges, its own sealed secrets
-   * included, stored as the next version (checked as any change).
+   * included, stored as the next version (checked as any change). Each webhook trigger that the
+   * current version has too keeps its current secretToken, unless {@code restoredSecrets}: then the
+   * restored version's own (or none) is stored.
    */
   @Transactional
-  public CanvasSnapshot restore(Caller caller, UUID sequenceId, int version) {
+  public CanvasSnapshot restore(
+      Caller caller,
+      UUID sequenceId,
+      int version,
+      boolean restoredSecrets,
+      boolean looserConfirmed) {
     CanvasSnapshot old = version(caller.tenantId(), sequenceId, version);
-    return write(caller, sequenceId, current -> wholeCanvas(old.toCanvas(), old));
+    return write(
+        caller,
+        sequenceId,
+        looserConfirmed,
+        current -> {
+          CanvasSnapshot restored = restoredSecrets ? old : withTriggerSecretsOf(current, old);
+          return wholeCanvas(restored.toCanvas(), restored);
+        });
+  }
+
+  /**
+   * The old version with the secretToken of each of its webhook triggers that the current version
+   * has with one: as stored (sealed), so that sealing keeps it.
+   */
+  private static CanvasSnapshot withTriggerSecretsOf(CanvasSnapshot current, CanvasSnapshot old) {
+    Map<String, Object> secrets = new HashMap<>();
+    for (StoredNode node : current.nodes()) {
+      if (NodeType.WEBHOOK_TRIGGER.value().equals(node.type())
+          && node.data() != null
+          && node.data().config() != null
+          && node.data().config().get(SECRET_TOKEN) instanceof String secret
+          && !secret.isEmpty()) {
+        secrets.put(node.id(), secret);
+      }
+    }
+    List<StoredNode> nodes = new ArrayList<>();
+    for (StoredNode node : old.nodes()) {
+      Object secret = secrets.get(node.id());
+      if (secret == null || !NodeType.WEBHOOK_TRIGGER.value().equals(node.type())) {
+        nodes.add(node);
+        continue;
+      }
+      Map<String, Object> config =
+          new LinkedHashMap<>(
+              node.data() == null || node.data().config() == null
+                  ? Map.of()
+                  : node.data().config());
+      config.put(SECRET_TOKEN, secret);
+      nodes.add(
+          new StoredNode(
+              node.id(),
+              node.type(),
+              node.position(),
+              new NodeData(node.data() == null ? "" : node.data().label(), config),
+              node.createdAt(),
+              node.updatedAt()));
+    }
+    return new CanvasSnapshot(old.version(), nodes, old.edges(), old.createdAt());
   }
 
   /**
@@ -251,7 +316,8 @@ public class CanvasService {
 
   /** POST /nodes: a new node with a server-made UUID id. */
   @Transactional
-  public StoredNode addNode(Caller caller, UUID sequenceId, JsonNode body) {
+  public StoredNode addNode(
+      Caller caller, UUID sequenceId, JsonNode body, boolean looserConfirmed) {
     UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput.NodeInput node = new CanvasInput(json.mapper(), problems).node(body, "body");
@@ -277,6 +343,7 @@ public class CanvasService {
         write(
             caller,
             sequenceId,
+            looserConfirmed,
             current -> {
               OffsetDateTime now = now();
               List<StoredNode> nodes = new ArrayList<>(current.nodes());
@@ -288,7 +355,8 @@ public class CanvasService {
 
   /** PATCH /nodes/:id: position and/or data; config keys merge, a null value removes one. */
   @Transactional
-  public StoredNode patchNode(Caller caller, UUID sequenceId, String nodeId, JsonNode body) {
+  public StoredNode patchNode(
+      Caller caller, UUID sequenceId, String nodeId, JsonNode body, boolean looserConfirmed) {
     UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
     CanvasInput input = new CanvasInput(json.mapper(), problems);
@@ -306,6 +374,7 @@ public class CanvasService {
         write(
             caller,
             sequenceId,
+            looserConfirmed,
             current -> {
               StoredNode before = nodeOf(current, nodeId);
               Map<String, Object> config =
@@ -350,9 +419,11 @@ public class CanvasService {
   public int deleteNode(Caller caller, UUID sequenceId, String nodeId) {
     UUID tenantId = caller.tenantId();
     int[] removed = new int[1];
+    // removing a node can only take a trigger away, which loosens nothing
     write(
         caller,
         sequenceId,
+        false,
         current -> {
           nodeOf(current, nodeId);
           List<StoredEdge> kept =
@@ -391,6 +462,7 @@ public class CanvasService {
         write(
             caller,
             sequenceId,
+            false,
             current -> {
               List<StoredEdge> edges = new ArrayList<>(current.edges());
               edges.add(
@@ -412,6 +484,7 @@ public class CanvasService {
     write(
         caller,
         sequenceId,
+        false,
         current -> {
           if (current.edges().stream().noneMatch(e -> e.id().equals(edgeId))) {
             throw ApiException.notFound("Edge", edgeId);
@@ -424,10 +497,14 @@ public class CanvasService {
 
   /**
    * The one path by which a canvas changes: lock the sequence, apply the edit to the latest
-   * version, check it, store it as the next version and refresh the trigger registry.
+   * version, check it, store it as the next version and refresh the trigger registry. A change that
+   * loosens an active automation's triggers is refused (409) unless {@code looserConfirmed}.
    */
   private CanvasSnapshot write(
-      Caller caller, UUID sequenceId, Function<CanvasSnapshot, Edit> edit) {
+      Caller caller,
+      UUID sequenceId,
+      boolean looserConfirmed,
+      Function<CanvasSnapshot, Edit> edit) {
     UUID tenantId = caller.tenantId();
     Sequence sequence =
         sequences
@@ -459,6 +536,16 @@ public class CanvasService {
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
       FlowScopes.requireHeldBy(caller, canvas, "Changing this active flow", nodeTypes);
+      if (sequence.isAutomation() && !looserConfirmed) {
+        List<FieldProblem> looser = TriggerLoosening.of(current.toCanvas(), canvas, nodeTypes);
+        if (!looser.isEmpty()) {
+          throw new ApiException(
+              HttpStatus.CONFLICT,
+              TriggerLoosening.refusal(sequence.name(), looser.size()),
+              looser,
+              Map.of());
+        }
+      }
     }
     canvases.insert(tenantId, sequenceId, next);
     sequences.setCurrentVersion(tenantId, sequenceId, next.version());

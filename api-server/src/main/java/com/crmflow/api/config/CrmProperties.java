@@ -249,12 +249,16 @@ public record CrmProperties(
    *     own public trigger by its runs) may start for one root (an API client's event, say, or a
    *     run no event started), over all the chains that grow from it: past it, such an event starts
    *     no automation
+   * @param maxRunsPerRecordPerMinute the most runs an automation's crm_event_trigger starts for one
+   *     record (an event's contact, opportunity, conversation) in one minute of the clock, causes
+   *     or not: past it, its starts for the record are refused until the minute ends (0: no limit)
    */
   public record Events(
       @DefaultValue("250ms") @NotNull Duration dispatchInterval,
       @DefaultValue("1m") @NotNull Duration setAsideAfter,
       @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth,
-      @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause) {}
+      @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause,
+      @DefaultValue("60") @Min(0) @Max(100000) int maxRunsPerRecordPerMinute) {}
 
   /**
    * Outbound webhooks.

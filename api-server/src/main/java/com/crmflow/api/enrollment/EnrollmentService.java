@@ -153,7 +153,8 @@ class EnrollmentService {
                                         tenantId.toString(),
                                         sequence.id().toString(),
                                         target.contact().id().toString()),
-                                    upserted.id()))
+                                    upserted.id(),
+                                    null))
                             .orElseThrow();
                       });
               events.emit(

@@ -12,11 +12,11 @@ import java.util.UUID;
  * own flow last), and the root: what started the first run of the chain. An event an API client's
  * call produced has no cause.
  *
- * <p>Stored with the outbox event ({@code event_outbox.cause}) and added to the trigger payload of
- * each run the event starts ({@code trigger.cause}), as {@code {run_id, sequence_id, node_id,
- * chain, depth, root}}; a write of that run carries the chain and the root on. A call of the
- * service's own public trigger by an http_request or a webhook delivery carries it on too (header
- * {@code CRM-Cause}).
+ * <p>Stored with the outbox event ({@code event_outbox.cause}) and with each run the event starts
+ * ({@code automation_run.cause}, never in its trigger payload), as {@code {run_id, sequence_id,
+ * node_id, chain, depth, root}}; a write of that run carries the chain and the root on. A call of
+ * the service's own public trigger or authenticated API by an http_request or a webhook delivery
+ * carries it on too (the run's {@code CRM-Cause} token).
  *
  * @param chain the flows whose runs led to the event, never empty; its size is the depth
  * @param root the event (an API client's, say) that started the chain's first run, or that run
@@ -42,24 +42,6 @@ public record EventCause(UUID runId, UUID sequenceId, String nodeId, List<UUID> 
     chain.add(sequenceId);
     return new EventCause(
         runId, sequenceId, nodeId, chain, startedBy == null ? rootOfFirst : startedBy.root());
-  }
-
-  /**
-   * This cause, with the flows of {@code claimed} that its chain lacks added after its own (up to
-   * {@link #LONGEST_CHAIN}): a cause a caller claims (a webhook body's {@code cause}) can only make
-   * the chain longer, never shorter.
-   */
-  public EventCause withClaimed(EventCause claimed) {
-    if (claimed == null) {
-      return this;
-    }
-    List<UUID> longer = new ArrayList<>(chain);
-    for (UUID flow : claimed.chain()) {
-      if (!longer.contains(flow) && longer.size() < LONGEST_CHAIN) {
-        longer.add(flow);
-      }
-    }
-    return new EventCause(runId, sequenceId, nodeId, longer, root);
   }
 
   /** How many runs, one after the other, led to the event. */

@@ -9,11 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Writes an event into {@code event_outbox} inside the caller's transaction, so an event exists
@@ -27,7 +30,29 @@ public class EventOutbox {
   /** The cause of the events emitted on this thread, and the events emitted under it. */
   private static final ThreadLocal<Caused> CAUSED = new ThreadLocal<>();
 
-  private record Caused(EventCause cause, List<DispatchedEvent> emitted) {}
+  /**
+   * @param beforeCommit when set, handed the events each transaction emitted under the cause, in
+   *     that transaction just before it commits; null when the caller takes {@code emitted}
+   */
+  private static final class Caused {
+    final EventCause cause;
+    final List<DispatchedEvent> emitted = new ArrayList<>();
+    final Consumer<List<DispatchedEvent>> beforeCommit;
+
+    /** This scope's events of the current transaction are bound to it under this key. */
+    final Object transactionKey = new Object();
+
+    Caused(EventCause cause, Consumer<List<DispatchedEvent>> beforeCommit) {
+      this.cause = cause;
+      this.beforeCommit = beforeCommit;
+    }
+  }
+
+  /** Ends what {@link #causeOnThisThread} began. */
+  public interface CauseScope extends AutoCloseable {
+    @Override
+    void close();
+  }
 
   /** What a write returned, and the events it emitted. */
   public record CausedWrite<T>(T result, List<DispatchedEvent> emitted) {}
@@ -46,18 +71,59 @@ public class EventOutbox {
    * the run's without a cause in each of their signatures.
    */
   public <T> CausedWrite<T> causedBy(EventCause cause, Supplier<T> write) {
+    Caused caused = new Caused(cause, null);
+    try (CauseScope ignored = enter(caused)) {
+      return new CausedWrite<>(write.get(), List.copyOf(caused.emitted));
+    }
+  }
+
+  /**
+   * Until the scope is closed, every event this thread emits carries {@code cause}, and each
+   * transaction that emits some hands them to {@code beforeCommit} in that transaction, just before
+   * it commits: for work whose writes are not one call on this thread (an API request made by one
+   * of the tenant's runs, whose services commit as they go).
+   */
+  public CauseScope causeOnThisThread(
+      EventCause cause, Consumer<List<DispatchedEvent>> beforeCommit) {
+    return enter(new Caused(cause, beforeCommit));
+  }
+
+  private static CauseScope enter(Caused caused) {
     Caused outer = CAUSED.get();
-    Caused caused = new Caused(cause, new ArrayList<>());
     CAUSED.set(caused);
-    try {
-      return new CausedWrite<>(write.get(), List.copyOf(caused.emitted()));
-    } finally {
+    return () -> {
       if (outer == null) {
         CAUSED.remove();
       } else {
         CAUSED.set(outer);
       }
+    };
+  }
+
+  /** Collects the events of the current transaction, handed on before it commits. */
+  private static void beforeCommit(Caused caused, DispatchedEvent event) {
+    @SuppressWarnings("unchecked")
+    List<DispatchedEvent> pending =
+        (List<DispatchedEvent>)
+            TransactionSynchronizationManager.getResource(caused.transactionKey);
+    if (pending == null) {
+      List<DispatchedEvent> collected = new ArrayList<>();
+      TransactionSynchronizationManager.bindResource(caused.transactionKey, collected);
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void beforeCommit(boolean readOnly) {
+              caused.beforeCommit.accept(List.copyOf(collected));
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+              TransactionSynchronizationManager.unbindResourceIfPossible(caused.transactionKey);
+            }
+          });
+      pending = collected;
     }
+    pending.add(event);
   }
 
   @Transactional(propagation = Propagation.MANDATORY)
@@ -69,7 +135,7 @@ public class EventOutbox {
     envelope.put("tenant_id", tenantId.toString());
     envelope.put("data", data);
     Caused caused = CAUSED.get();
-    EventCause cause = caused == null ? null : caused.cause();
+    EventCause cause = caused == null ? null : caused.cause;
     String traceparent = LinkedTraces.currentTraceparent();
     long id =
         jdbc.sql(
@@ -89,11 +155,12 @@ public class EventOutbox {
             .query(Long.class)
             .single();
     if (caused != null) {
-      caused
-          .emitted()
-          .add(
-              new DispatchedEvent(
-                  id, tenantId, eventId, event, envelope, cause, null, traceparent));
+      DispatchedEvent emitted =
+          new DispatchedEvent(id, tenantId, eventId, event, envelope, cause, null, traceparent);
+      caused.emitted.add(emitted);
+      if (caused.beforeCommit != null) {
+        beforeCommit(caused, emitted);
+      }
     }
     return eventId;
   }

@@ -8,6 +8,7 @@ import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.CanvasViews;
 import com.crmflow.api.canvas.StoredEdge;
 import com.crmflow.api.canvas.StoredNode;
+import com.crmflow.api.canvas.TriggerLoosening;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.PerKeyLimiter;
 import com.crmflow.api.sequence.Sequence;
@@ -15,6 +16,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletResponse;
@@ -25,6 +27,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -75,6 +78,9 @@ class GenerateController {
       Caller caller,
       @PathVariable UUID sequenceId,
       @RequestBody GenerateRequest body,
+      @Parameter(description = TriggerLoosening.CONFIRM_DOC)
+          @RequestParam(name = TriggerLoosening.CONFIRM, defaultValue = "false")
+          boolean looserConfirmed,
       HttpServletResponse response) {
     String prompt = body.prompt() == null ? "" : body.prompt().trim();
     if (prompt.isEmpty()) {
@@ -121,7 +127,7 @@ class GenerateController {
     CanvasSnapshot saved =
         Boolean.TRUE.equals(body.preview())
             ? unsaved(canvas)
-            : canvases.replaceWith(caller, sequenceId, canvas);
+            : canvases.replaceWith(caller, sequenceId, canvas, looserConfirmed);
     response.setHeader(GENERATOR_HEADER, generated.generator().header());
     CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
     return new GeneratedFlow(shown.nodes(), shown.edges());

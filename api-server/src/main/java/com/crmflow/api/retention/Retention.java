@@ -18,8 +18,9 @@ import org.springframework.stereotype.Component;
  * Pending deliveries and events not yet dispatched are never touched, whatever their age. The
  * answers kept for Idempotency-Key repeats go after {@code crm.idempotency.keep} (a day), which is
  * part of the API's promise, not of retention; security events (refused calls) after {@code
- * crm.security-events.keep} (90 days). Run records, enrollments and outbound emails are the
- * product's history and are kept.
+ * crm.security-events.keep} (90 days); the counts of automation starts per record and minute (the
+ * breaker's, {@code crm.events.max-runs-per-record-per-minute}) after an hour. Run records,
+ * enrollments and outbound emails are the product's history and are kept.
  */
 @Component
 public class Retention implements SchedulingConfigurer {
@@ -28,6 +29,9 @@ public class Retention implements SchedulingConfigurer {
 
   /** Rows per statement: short transactions that never hold many locks at once. */
   static final int BATCH = 1000;
+
+  /** How long the counts of automation starts per record and minute are kept. */
+  static final Duration START_WINDOWS_KEEP = Duration.ofHours(1);
 
   private final RetentionRepository rows;
   private final Duration keep;
@@ -64,6 +68,8 @@ public class Retention implements SchedulingConfigurer {
             "Retention: deleted {} security events older than {}", refusals, securityEventsKeep);
       }
     }
+    // the breaker reads the current minute's counts only
+    inBatches(batch -> rows.deleteStartWindows(now.minus(START_WINDOWS_KEEP), batch));
     if (keep.isZero() || keep.isNegative()) {
       return;
     }

@@ -89,6 +89,19 @@ class RetentionRepository {
         .update();
   }
 
+  /** The counts of automation starts per record of minutes that began before the cut-off. */
+  int deleteStartWindows(OffsetDateTime startedBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from automation_start_window where ctid in (
+                select ctid from automation_start_window
+                where window_start < :before limit :batch)
+            """)
+        .param("before", startedBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 /**
  * A run record (the spec's Automation run), plus workflow_id (where to find it in the Temporal UI),
- * canvas_version, retry_of and enrollment_id (set for the runs of sequence enrollments), and
+ * canvas_version, retry_of and enrollment_id (set for the runs of sequence enrollments), cause, and
  * trace_id: the W3C trace (32 lowercase hex digits) the run was accepted and started in, null for
  * runs older than tracing. node_log entries keep the spec's camelCase names.
  */
@@ -20,6 +20,16 @@ public record AutomationRun(
     String triggerNodeId,
     String startNodeId,
     Object triggerPayload,
+    @Schema(
+            description =
+                "what started the run, when one of the tenant's runs did: {run_id, sequence_id,"
+                    + " node_id, chain, depth, root}, the run whose write or call started it, the"
+                    + " flows whose runs led to it (chain, depth its length) and what started the"
+                    + " first of them (root). Set by the service alone; null for a run a client,"
+                    + " a schedule or an enrollment started. A cause in the trigger payload is the"
+                    + " caller's data, never this.",
+            nullable = true)
+        Map<String, Object> cause,
     @Schema(allowableValues = {"running", "completed", "failed", "cancelled"}) String status,
     @Schema(
             description =
@@ -32,11 +42,20 @@ public record AutomationRun(
                     + " each secret as ********; read maps each variable the node read"
                     + " (contact.email) to its value. A string over 2,000 characters is cut, an"
                     + " input over 64 KiB is {omitted, bytes}; triggers and nodes that never"
-                    + " started have no input. A reader without the read scope of the records a"
-                    + " run holds sees only ids in outputs and inputs, with withheld naming the"
-                    + " missing scopes.")
+                    + " started have no input. For a reader without the read scope of the"
+                    + " records a node holds (what it reads and writes, and what the variables"
+                    + " it reads hold), the node's output keeps only the keys its type makes"
+                    + " itself (a statusCode, a condition's result, the id of a written record),"
+                    + " its input is withheld and its error keeps only an HTTP status, each"
+                    + " naming the missing scopes.")
         List<Map<String, Object>> nodeLog,
-    String error,
+    @Schema(
+            description =
+                "why the run failed: node <id> (<type>) failed: <message>. For a reader without"
+                    + " the read scope of the records that node holds, the message keeps only an"
+                    + " HTTP status and names the scopes that would show the rest.",
+            nullable = true)
+        String error,
     String workflowId,
     UUID retryOf,
     UUID enrollmentId,
@@ -60,6 +79,7 @@ public record AutomationRun(
         triggerNodeId,
         startNodeId,
         triggerPayload,
+        cause,
         status,
         log,
         error,

@@ -85,6 +85,7 @@ class RetryChains {
             failed.triggerNodeId(),
             startNodeId,
             failed.triggerPayload(),
+            failed.cause(),
             RunResult.RUNNING,
             List.of(),
             null,

@@ -187,7 +187,9 @@ class RunController {
             null,
             failed.id(),
             failed.enrollmentId() == null ? null : failed.workflowId(),
-            failed.enrollmentId());
+            failed.enrollmentId(),
+            // the retry's writes carry the failed run's chain on
+            failed.cause());
     AutomationRun retry =
         transaction.execute(
             tx -> {

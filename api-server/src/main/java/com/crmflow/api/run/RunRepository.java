@@ -21,7 +21,7 @@ public class RunRepository {
   private static final String COLUMNS =
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
-      trigger_payload, status, error, workflow_id, retry_of, enrollment_id, started_at,
+      trigger_payload, cause, status, error, workflow_id, retry_of, enrollment_id, started_at,
       completed_at, created_at, trace_id
       """;
 
@@ -42,6 +42,7 @@ public class RunRepository {
                 rs.getString("trigger_node_id"),
                 rs.getString("start_node_id"),
                 json.mapper().readValue(rs.getString("trigger_payload"), Object.class),
+                rs.getString("cause") == null ? null : json.readMap(rs.getString("cause")),
                 rs.getString("status"),
                 null,
                 rs.getString("error"),
@@ -58,6 +59,8 @@ public class RunRepository {
    * A new run, status running, not yet handed to Temporal.
    *
    * @param workflowId null for {@code run-<id>}; enrollments name their workflow otherwise
+   * @param cause the run of the tenant's whose write or call started it ({@code cause}), in its
+   *     stored form; null when none did
    */
   public record NewRun(
       UUID id,
@@ -70,7 +73,8 @@ public class RunRepository {
       String idempotencyKey,
       UUID retryOf,
       String workflowId,
-      UUID enrollmentId) {
+      UUID enrollmentId,
+      Map<String, Object> cause) {
 
     public NewRun(
         UUID id,
@@ -93,7 +97,25 @@ public class RunRepository {
           idempotencyKey,
           retryOf,
           null,
+          null,
           null);
+    }
+
+    /** The same run, started by that cause. */
+    public NewRun causedBy(Map<String, Object> startedBy) {
+      return new NewRun(
+          id,
+          tenantId,
+          sequenceId,
+          canvasVersion,
+          triggerNodeId,
+          startNodeId,
+          triggerPayload,
+          idempotencyKey,
+          retryOf,
+          workflowId,
+          enrollmentId,
+          startedBy);
     }
   }
 
@@ -101,13 +123,14 @@ public class RunRepository {
       """
       insert into automation_run (id, tenant_id, sequence_id, canvas_version,
           trigger_node_id, start_node_id, trigger_payload, workflow_id, idempotency_key,
-          retry_of, enrollment_id, trace_id)
+          retry_of, enrollment_id, trace_id, cause)
       """;
 
   private static final String NEW_RUN_VALUES =
       """
       :id, :tenantId, :sequenceId, :version, :triggerNodeId, :startNodeId,
-      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId, :traceId
+      :payload::jsonb, :workflowId, :idempotencyKey, :retryOf, :enrollmentId, :traceId,
+      :cause::jsonb
       """;
 
   private static final String UNLESS_KEY_USED =
@@ -195,6 +218,7 @@ public class RunRepository {
         .param("idempotencyKey", run.idempotencyKey())
         .param("retryOf", run.retryOf())
         .param("enrollmentId", run.enrollmentId())
+        .param("cause", run.cause() == null ? null : json.write(run.cause()))
         // the trace the run is accepted in, which its workflow start continues
         .param("traceId", CurrentTrace.traceId().orElse(null));
   }

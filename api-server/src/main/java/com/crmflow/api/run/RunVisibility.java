@@ -5,11 +5,15 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,53 +21,69 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
  * What a reader of runs sees of a run's data. A run can hold the CRM records its flow reads and
- * writes ({@link FlowAccess#recordsHeld}; an enrollment's run and a sequence event's run their
- * contact): its trigger payload (a CRM event's record, an enrollment's contact), its node outputs
- * (a written record, a call's answer that echoes what it was sent, a condition's compared value)
- * and its node inputs (the variables a node read, its config filled in with them). A reader that
- * holds the read scope of each of those record types sees the run as stored; any other reader sees
- * ids, not records: each payload and output keeps only its ids ({@code id}, {@code *_id}, {@code
- * *Id} whose value is a UUID or a number) and the run's mechanics (status codes, a condition's
- * result, a count, a delay's wake-up, the event's name; each a number, a boolean or a short token
- * without spaces), with {@code withheld} listing the scopes that would show the rest. Error texts
- * show as they are. The stored run is not changed.
+ * writes: its trigger payload (a CRM event's record, an enrollment's contact), its node outputs (a
+ * written record, a call's answer that echoes what it was sent, a transform's mapped values), its
+ * node inputs (the variables a node read, its config filled in with them) and its errors (a peer's
+ * answer, a url filled in with a contact's fields). Which records each node's entry can hold comes
+ * from the flow-access analysis of the run's canvas version ({@link FlowAccess#heldByNode}): what
+ * the node reads and writes, and what the variables it reads hold, whatever their names.
+ *
+ * <p>A reader that holds the read scope of every record type the run holds sees the run as stored.
+ * For any other reader, each node entry whose node holds a record type the reader cannot read
+ * shows: of its output only the keys its type makes itself ({@link NodeDescriptor#mechanics}: a
+ * status code, a branch, the id of what it wrote), its input not at all, and its error reduced to
+ * the HTTP status or "failed"; each with {@code withheld} naming the scopes that would show the
+ * rest. The run's error, which repeats its failed node's, is reduced alike. The trigger payload
+ * keeps its ids ({@code id}, {@code *_id}, {@code *Id} whose value is a UUID or a number) and a CRM
+ * event's {@code event} and {@code timestamp}. Nodes that hold no such record show whole. The
+ * stored run is not changed.
  */
 @Component
 class RunVisibility {
 
   static final String WITHHELD = "withheld";
 
-  /** Keys kept beside the ids: how the run went, not what it carried. */
-  private static final Set<String> MECHANICS =
-      Set.of(
-          "event",
-          "timestamp",
-          "entity_type",
-          "statusCode",
-          "status",
-          "result",
-          "count",
-          "until",
-          "skipped");
+  /** A payload's top-level keys kept beside its ids: a CRM event envelope's own. */
+  private static final Set<String> ENVELOPE = Set.of("event", "timestamp");
+
+  /** An entry's output key the interpreter writes for a node it skipped: why. */
+  private static final String SKIPPED = "skipped";
+
+  /** Every record type, for a canvas version that cannot be read. */
+  private static final Set<String> EVERY_RECORD =
+      Set.of("contact", "account", "opportunity", "note", "task", "conversation", "sequence");
 
   private static final Pattern UUID_SHAPE =
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
-  private static final Pattern TOKEN_SHAPE = Pattern.compile("[A-Za-z0-9_.:+-]{1,40}");
+  /** How the run's error names its failed node: {@code node <id> (<type>) failed: <message>}. */
+  private static final Pattern NODE_FAILED =
+      Pattern.compile("(node (.+?) \\(([a-z0-9_]+)\\) failed: )(.*)", Pattern.DOTALL);
 
-  private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
+  private static final Pattern HTTP_STATUS = Pattern.compile("HTTP (\\d{3})\\b");
+
+  private record Key(UUID tenantId, UUID sequenceId, int version, boolean enrollment) {}
+
+  /**
+   * What a run of one canvas version can hold.
+   *
+   * @param byNode the record types each node's entry can hold, by node id
+   * @param all every record type the run can hold, its payload's included
+   */
+  private record Holdings(Map<String, Set<String>> byNode, Set<String> all) {}
 
   private final CanvasRepository canvases;
   private final NodeTypes nodeTypes;
 
-  /** The record types each canvas version holds (remembered: a version never changes). */
-  private final Cache<CanvasVersion, Set<String>> held =
+  /** Per canvas version (remembered: a version never changes). */
+  private final Cache<Key, Holdings> held =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
 
   RunVisibility(CanvasRepository canvases, NodeTypes nodeTypes) {
@@ -73,7 +93,8 @@ class RunVisibility {
 
   /** The run (with its node log, if it has one) as this caller may see it. */
   AutomationRun shownTo(Caller caller, AutomationRun run) {
-    List<String> missing = missingScopes(caller, run);
+    Holdings holdings = holdings(run);
+    List<String> missing = missing(caller, holdings.all());
     if (missing.isEmpty()) {
       return run;
     }
@@ -81,14 +102,7 @@ class RunVisibility {
     if (run.nodeLog() != null) {
       log = new ArrayList<>();
       for (Map<String, Object> entry : run.nodeLog()) {
-        Map<String, Object> shown = new LinkedHashMap<>(entry);
-        if (entry.get("output") != null) {
-          shown.put("output", idsOnly(entry.get("output"), missing));
-        }
-        if (entry.get("input") != null) {
-          shown.put("input", inputShown(entry.get("input"), missing));
-        }
-        log.add(shown);
+        log.add(entryShown(caller, entry, holdings));
       }
     }
     return new AutomationRun(
@@ -99,9 +113,10 @@ class RunVisibility {
         run.triggerNodeId(),
         run.startNodeId(),
         idsOnly(run.triggerPayload(), missing),
+        run.cause(),
         run.status(),
         log,
-        run.error(),
+        errorShown(caller, run.error(), holdings, missing),
         run.workflowId(),
         run.retryOf(),
         run.enrollmentId(),
@@ -113,20 +128,38 @@ class RunVisibility {
 
   /** The read scopes of the records the run can hold that the caller lacks, sorted. */
   List<String> missingScopes(Caller caller, AutomationRun run) {
-    Set<String> records =
-        new TreeSet<>(
-            held.get(
-                new CanvasVersion(run.tenantId(), run.sequenceId(), run.canvasVersion()),
-                key ->
-                    canvases
-                        .version(key.tenantId(), key.sequenceId(), key.version())
-                        .map(version -> FlowAccess.of(version.toCanvas(), nodeTypes).recordsHeld())
-                        // a version that cannot be read: every record type counts
-                        .orElse(Set.of("contact", "account", "opportunity", "note", "task"))));
-    if (run.enrollmentId() != null || records.contains("sequence")) {
-      // an enrollment's payload and a sequence event's data name the enrolled contact
-      records.add(FlowAccess.CONTACT);
+    return missing(caller, holdings(run).all());
+  }
+
+  private Holdings holdings(AutomationRun run) {
+    return held.get(
+        new Key(run.tenantId(), run.sequenceId(), run.canvasVersion(), run.enrollmentId() != null),
+        key ->
+            canvases
+                .version(key.tenantId(), key.sequenceId(), key.version())
+                .map(version -> holdingsOf(version.toCanvas(), key.enrollment(), nodeTypes))
+                .orElse(new Holdings(Map.of(), EVERY_RECORD)));
+  }
+
+  /**
+   * What a run of the canvas can hold: per node, from the flow-access analysis, with an
+   * enrollment's payload (and a sequence event's data) naming the enrolled contact.
+   */
+  static Holdings holdingsOf(Canvas canvas, boolean enrollment, NodeCatalog catalog) {
+    FlowAccess access = FlowAccess.of(canvas, catalog);
+    Set<String> payload = new TreeSet<>();
+    if (enrollment || access.recordsHeld().contains("sequence")) {
+      payload.add(FlowAccess.CONTACT);
     }
+    Map<String, Set<String>> byNode = FlowAccess.heldByNode(canvas, catalog, payload);
+    Set<String> all = new TreeSet<>(access.recordsHeld());
+    all.addAll(payload);
+    byNode.values().forEach(all::addAll);
+    return new Holdings(byNode, Set.copyOf(all));
+  }
+
+  /** The read scopes of these record types that the caller lacks, sorted. */
+  private static List<String> missing(Caller caller, Set<String> records) {
     Set<String> missing = new TreeSet<>();
     for (String record : records) {
       Scope scope = FlowScopes.readScopeOf(record);
@@ -142,25 +175,102 @@ class RunVisibility {
   }
 
   /**
-   * A node's input for a reader without the records' scopes: its config is the designer's, filled
-   * in with record data under keys the designer chose (a header named {@code status} may carry a
-   * phone number), so it is withheld whole; what the node read shows its ids, as outputs do.
+   * A node's log entry: whole when the caller may read all its node holds; else its output's keys
+   * of the node's own making, no input, and its error reduced.
+   */
+  private Map<String, Object> entryShown(
+      Caller caller, Map<String, Object> entry, Holdings holdings) {
+    String nodeId = String.valueOf(entry.get("nodeId"));
+    List<String> missing = missing(caller, holdings.byNode().getOrDefault(nodeId, holdings.all()));
+    if (missing.isEmpty()) {
+      return entry;
+    }
+    Map<String, Object> shown = new LinkedHashMap<>(entry);
+    if (entry.get("output") != null) {
+      shown.put(
+          "output", ownMaking(String.valueOf(entry.get("nodeType")), entry.get("output"), missing));
+    }
+    if (entry.get("input") != null) {
+      shown.put("input", inputShown(entry.get("input"), missing));
+    }
+    if (entry.get("error") instanceof String error) {
+      shown.put("error", reduced(error, missing));
+    }
+    return shown;
+  }
+
+  /**
+   * A node's input: its config is the designer's, filled in with the data the node read under keys
+   * the designer chose, so it is withheld whole; of what the node read, the ids show.
    */
   private static Object inputShown(Object input, List<String> missing) {
-    if (!(input instanceof Map<?, ?> map)) {
-      return idsOnly(input, missing);
-    }
     Map<String, Object> shown = new LinkedHashMap<>();
-    if (map.get("read") != null) {
+    if (input instanceof Map<?, ?> map && map.get("read") != null) {
       shown.put("read", idsOnly(map.get("read"), missing));
     }
     shown.put(WITHHELD, missing);
     return shown;
   }
 
-  /** The ids and mechanics of a value, with {@code withheld} where anything was left out. */
+  /** Of an output, the keys its node type makes itself, with {@code withheld} if any went. */
+  private Object ownMaking(String nodeType, Object output, List<String> missing) {
+    if (!(output instanceof Map<?, ?> map)) {
+      return Map.of(WITHHELD, missing);
+    }
+    Set<String> own =
+        new HashSet<>(
+            nodeTypes.descriptor(nodeType).map(NodeDescriptor::mechanics).orElse(List.of()));
+    own.add(SKIPPED);
+    Map<String, Object> kept = new LinkedHashMap<>();
+    map.forEach(
+        (key, value) -> {
+          if (own.contains(String.valueOf(key))) {
+            kept.put(String.valueOf(key), value);
+          }
+        });
+    if (kept.size() == map.size()) {
+      return output;
+    }
+    kept.put(WITHHELD, missing);
+    return kept;
+  }
+
+  /**
+   * The run's error: its failed node's, reduced as that node's entry is; an error that names no
+   * node (the workflow terminated, say) is the service's own words and shows whole.
+   */
+  private String errorShown(
+      Caller caller, String error, Holdings holdings, List<String> runMissing) {
+    if (error == null) {
+      return null;
+    }
+    Matcher failed = NODE_FAILED.matcher(error);
+    if (!failed.matches()) {
+      return error;
+    }
+    Set<String> nodeHeld = holdings.byNode().get(failed.group(2));
+    List<String> missing = nodeHeld == null ? runMissing : missing(caller, nodeHeld);
+    return missing.isEmpty() ? error : failed.group(1) + reduced(failed.group(4), missing);
+  }
+
+  /**
+   * An error as a reader without the records' scopes sees it: its HTTP status when it is a peer's
+   * answer, and the scopes that would show the rest; never a peer's words nor values filled in from
+   * records.
+   */
+  static String reduced(String error, List<String> missing) {
+    Matcher status = HTTP_STATUS.matcher(error);
+    return (status.lookingAt() ? "HTTP " + status.group(1) + "; " : "")
+        + "details withheld: they need "
+        + String.join(", ", missing);
+  }
+
+  /**
+   * The ids of a trigger payload (or of what a node read), with {@code withheld} where anything was
+   * left out.
+   */
   static Object idsOnly(Object value, List<String> missing) {
-    Object kept = keep(value);
+    Object kept = keep(value, true);
     if (Objects.equals(kept, value)) {
       return value;
     }
@@ -172,19 +282,19 @@ class RunVisibility {
     return shown;
   }
 
-  private static Object keep(Object value) {
+  private static Object keep(Object value, boolean top) {
     if (value instanceof Map<?, ?> map) {
       Map<String, Object> kept = new LinkedHashMap<>();
       map.forEach(
           (k, v) -> {
             String key = String.valueOf(k);
             if (v instanceof Map<?, ?> || v instanceof List<?>) {
-              Object inner = keep(v);
+              Object inner = keep(v, false);
               if (!(inner instanceof Map<?, ?> m && m.isEmpty())
                   && !(inner instanceof List<?> l && l.isEmpty())) {
                 kept.put(key, inner);
               }
-            } else if ((isId(key) && isIdValue(v)) || (MECHANICS.contains(key) && isToken(v))) {
+            } else if ((isId(key) && isIdValue(v)) || (top && ENVELOPE.contains(key))) {
               kept.put(key, v);
             }
           });
@@ -194,12 +304,12 @@ class RunVisibility {
       List<Object> kept = new ArrayList<>();
       for (Object item : list) {
         if (item instanceof Map<?, ?> || item instanceof List<?>) {
-          kept.add(keep(item));
+          kept.add(keep(item, false));
         }
       }
       return kept;
     }
-    return null; // a bare value says nothing of the run's mechanics
+    return null; // a bare value is data
   }
 
   private static boolean isId(String key) {
@@ -210,16 +320,6 @@ class RunVisibility {
   private static boolean isIdValue(Object value) {
     return value instanceof Number
         || (value instanceof String s && UUID_SHAPE.matcher(s).matches());
-  }
-
-  /**
-   * A mechanics value: a number, a boolean, or a short token (a status, an event name, a
-   * timestamp), never text with spaces or an address.
-   */
-  private static boolean isToken(Object value) {
-    return value instanceof Number
-        || value instanceof Boolean
-        || (value instanceof String s && TOKEN_SHAPE.matcher(s).matches());
   }
 
   @SuppressWarnings("unchecked")

@@ -115,7 +115,8 @@ class SequenceStepsController {
       edges.add(
           new CanvasEdge("edge-" + (i + 1), nodes.get(i).id(), nodes.get(i + 1).id(), null, null));
     }
-    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges)));
+    // steps are no triggers: a step list takes triggers away, which loosens nothing
+    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges), false));
   }
 
   @SuppressWarnings("unchecked")

@@ -11,7 +11,6 @@ import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.tracing.LinkedTraces;
-import com.crmflow.shared.outbound.CauseHeader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.context.Context;
@@ -35,16 +34,19 @@ import org.springframework.stereotype.Component;
  * event and whose filter matches. The run's id (so its workflow id) derives from event and
  * automation, and the event id is the run's idempotency key: dispatching an event again starts
  * nothing new. The trigger payload is the event's envelope {@code {event, timestamp, tenant_id,
- * data}}, with {@code cause} added when a run's write produced the event.
+ * data}}; the run's cause, when a run's write produced the event, is stored beside it ({@code
+ * automation_run.cause}).
  *
  * <p>Loops end: an event a run's write produced never starts an automation whose run led to it (the
  * run's own automation, or one earlier in its chain: A → B → A), nor any automation once the chain
  * is {@code crm.events.max-chain-depth} runs long, nor any once {@code
  * crm.events.max-runs-per-cause} runs were started for the chain's root (the fan-out of several
- * automations that each start the others). Such a start is refused, logged and counted ({@code
- * crm.events.starts.refused}, tagged by reason); the write that produced the event lists it in its
- * node's output ({@link #notStarted}). The public trigger applies the same rules to a call that
- * carries a run's cause ({@link #refuseCall}).
+ * automations that each start the others). Behind those, whatever the cause, an automation starts
+ * at most {@code crm.events.max-runs-per-record-per-minute} runs for one record in a minute ({@link
+ * RecordBreaker}). Such a start is refused, logged and counted ({@code crm.events.starts.refused},
+ * tagged by reason); the write that produced the event lists it in its node's output, or in the
+ * answer of the API call that made it ({@link #decide}). The public trigger applies the same rules
+ * to a call that carries a run's cause ({@link #refuseCall}).
  */
 @Component
 public class CrmEventTriggers implements OutboxEventHandler {
@@ -60,12 +62,16 @@ public class CrmEventTriggers implements OutboxEventHandler {
   /** The runs started for the chain's root are as many as they may be. */
   public static final String BUDGET = "budget";
 
+  /** The automation started as many runs for the event's record in this minute as it may. */
+  public static final String BREAKER = RecordBreaker.BREAKER;
+
   private final JdbcClient jdbc;
   private final JsonColumns json;
   private final RunRepository runs;
   private final RunStarter starter;
   private final LinkedTraces traces;
   private final SequenceRepository sequences;
+  private final RecordBreaker breaker;
   private final int maxChainDepth;
   private final int maxRunsPerCause;
   private final Map<String, Counter> refused = new HashMap<>();
@@ -78,8 +84,10 @@ public class CrmEventTriggers implements OutboxEventHandler {
       SequenceRepository sequences,
       CrmProperties properties,
       MeterRegistry meters,
-      LinkedTraces traces) {
+      LinkedTraces traces,
+      RecordBreaker breaker) {
     this.traces = traces;
+    this.breaker = breaker;
     this.jdbc = jdbc;
     this.json = json;
     this.runs = runs;
@@ -87,15 +95,17 @@ public class CrmEventTriggers implements OutboxEventHandler {
     this.sequences = sequences;
     this.maxChainDepth = properties.events().maxChainDepth();
     this.maxRunsPerCause = properties.events().maxRunsPerCause();
-    for (String reason : List.of(CYCLE, DEPTH, BUDGET)) {
+    for (String reason : List.of(CYCLE, DEPTH, BUDGET, BREAKER)) {
       refused.put(
           reason,
           Counter.builder("crm.events.starts.refused")
               .description(
                   "Automation starts refused because a run's write produced the event and the"
                       + " automation led to that run (cycle), the chain is as long as"
-                      + " crm.events.max-chain-depth (depth) or its root started as many runs as"
-                      + " crm.events.max-runs-per-cause (budget)")
+                      + " crm.events.max-chain-depth (depth), its root started as many runs as"
+                      + " crm.events.max-runs-per-cause (budget), or the automation started as"
+                      + " many runs for the event's record in this minute as"
+                      + " crm.events.max-runs-per-record-per-minute (breaker)")
               .tag("reason", reason)
               .register(meters));
     }
@@ -132,6 +142,9 @@ public class CrmEventTriggers implements OutboxEventHandler {
                   >= maxRunsPerCause) {
             refusal = BUDGET;
           }
+          if (refusal == null && !breaker.admits(event.tenantId(), trigger.sequenceId(), event)) {
+            refusal = BREAKER;
+          }
           if (refusal != null) {
             refused(cause, trigger.sequenceId(), refusal, "Event " + event.eventId());
             continue;
@@ -150,15 +163,16 @@ public class CrmEventTriggers implements OutboxEventHandler {
                   Optional<AutomationRun> stored =
                       runs.insert(
                           new RunRepository.NewRun(
-                              runId,
-                              event.tenantId(),
-                              trigger.sequenceId(),
-                              trigger.version(),
-                              trigger.nodeId(),
-                              trigger.nodeId(),
-                              payload(event),
-                              "event:" + event.eventId(),
-                              null));
+                                  runId,
+                                  event.tenantId(),
+                                  trigger.sequenceId(),
+                                  trigger.version(),
+                                  trigger.nodeId(),
+                                  trigger.nodeId(),
+                                  event.envelope(),
+                                  "event:" + event.eventId(),
+                                  null)
+                              .causedBy(cause == null ? null : cause.asMap()));
                   stored.ifPresent(
                       run ->
                           starts.add(
@@ -176,9 +190,9 @@ public class CrmEventTriggers implements OutboxEventHandler {
   private void refused(EventCause cause, UUID sequenceId, String refusal, String what) {
     refused.get(refusal).increment();
     log.info(
-        "{} of run {} starts no run of automation {}: {}",
+        "{} of {} starts no run of automation {}: {}",
         what,
-        cause.runId(),
+        cause == null ? "a client" : "run " + cause.runId(),
         sequenceId,
         refusal);
   }
@@ -219,11 +233,11 @@ public class CrmEventTriggers implements OutboxEventHandler {
 
   /**
    * Why a call starts no run, in words for whoever made it: the public trigger answers anyone who
-   * knows its address, so the message names no automation of the tenant (the log line of {@link
-   * #refused} does), only the run the call's own {@code CRM-Cause} named.
+   * knows its address, so the message names no automation of the tenant and no run (the log line of
+   * {@link #refused} does): a {@code CRM-Cause} token stays opaque to whoever holds it.
    */
   private String callMessage(EventCause cause, UUID sequenceId, String refusal) {
-    String not = "This call (" + CauseHeader.NAME + ": run " + cause.runId() + ") starts no run";
+    String not = "This call starts no run";
     if (DEPTH.equals(refusal)) {
       return not
           + ": the run it comes from is run "
@@ -251,16 +265,15 @@ public class CrmEventTriggers implements OutboxEventHandler {
   }
 
   /**
-   * The runs spent from the root's budget: those started by causes of that root (webhook bodies
-   * that claim it included) and those that written events not dispatched yet will start. One
-   * statement, so a dispatch that turns the one into the other is seen before or after, never half.
+   * The runs spent from the root's budget: those started by causes of that root and those that
+   * written events not dispatched yet will start. One statement, so a dispatch that turns the one
+   * into the other is seen before or after, never half.
    */
   private int spent(UUID tenantId, UUID root) {
     return jdbc.sql(
             """
             select (select count(*) from automation_run
-                    where tenant_id = :tenantId
-                      and trigger_payload -> 'cause' ->> 'root' = :root)
+                    where tenant_id = :tenantId and cause ->> 'root' = :root)
                  + (select coalesce(sum(jsonb_array_length(granted)), 0) from event_outbox
                     where tenant_id = :tenantId and dispatched_at is null
                       and granted is not null and cause ->> 'root' = :root)
@@ -269,16 +282,6 @@ public class CrmEventTriggers implements OutboxEventHandler {
         .param("root", root.toString())
         .query(Integer.class)
         .single();
-  }
-
-  /** The envelope, with the event's cause (if any) as {@code cause}. */
-  private static Map<String, Object> payload(DispatchedEvent event) {
-    if (event.cause() == null) {
-      return event.envelope();
-    }
-    Map<String, Object> payload = new LinkedHashMap<>(event.envelope());
-    payload.put("cause", event.cause().asMap());
-    return payload;
   }
 
   /**
@@ -326,12 +329,15 @@ public class CrmEventTriggers implements OutboxEventHandler {
         String refusal = refusal(cause, trigger.sequenceId(), maxChainDepth);
         if (refusal == null) {
           int before = spent.computeIfAbsent(cause.root(), root -> spent(event.tenantId(), root));
-          if (before < maxRunsPerCause) {
+          if (before >= maxRunsPerCause) {
+            refusal = BUDGET;
+          } else if (!breaker.admits(event.tenantId(), trigger.sequenceId(), event)) {
+            refusal = BREAKER;
+          } else {
             spent.put(cause.root(), before + 1);
             granted.add(trigger.sequenceId().toString());
             continue;
           }
-          refusal = BUDGET;
         }
         refused(cause, trigger.sequenceId(), refusal, "Event " + event.eventId());
         Map<String, Object> entry = new LinkedHashMap<>();
@@ -381,6 +387,15 @@ public class CrmEventTriggers implements OutboxEventHandler {
           + chain
           + "), the most crm.events.max-chain-depth ("
           + maxChainDepth
+          + ") allows";
+    }
+    if (BREAKER.equals(refusal)) {
+      return not
+          + ": it has started "
+          + breaker.limit()
+          + " runs for this event's record in this minute, the most"
+          + " crm.events.max-runs-per-record-per-minute ("
+          + breaker.limit()
           + ") allows";
     }
     if (BUDGET.equals(refusal)) {

@@ -9,9 +9,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * The cause that a run's act (a write, an http_request) hands on: the run, its flow, the node, the
- * chain that led to the run and the chain's root. The chain is the one in the run's trigger payload
- * ({@code trigger.cause}); the root is that cause's root, or else the event that started the run
- * (its idempotency key {@code event:<id>}), or else the run itself.
+ * chain that led to the run and the chain's root. The chain is the run's own stored cause ({@code
+ * automation_run.cause}, which only the service sets: never a trigger payload); the root is that
+ * cause's root, or else the event that started the run (its idempotency key {@code event:<id>}), or
+ * else the run itself.
  */
 @Component
 public class RunCauses {
@@ -30,9 +31,7 @@ public class RunCauses {
   public Optional<EventCause> of(UUID tenantId, UUID runId, String nodeId) {
     return jdbc.sql(
             """
-            select sequence_id, idempotency_key,
-                   case when jsonb_typeof(trigger_payload -> 'cause') = 'object'
-                        then (trigger_payload -> 'cause')::text end as cause
+            select sequence_id, idempotency_key, cause::text as cause
             from automation_run where tenant_id = :tenantId and id = :runId
             """)
         .param("tenantId", tenantId)

@@ -40,11 +40,12 @@ class TriggerController {
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
       @io.swagger.v3.oas.annotations.Parameter(
               description =
-                  "Sent by the service's own http_request nodes and webhook deliveries: the run"
-                      + " (<run id>:<node id>) the call comes from. A run of the tenant's named"
-                      + " here makes the call part of its chain of causes, so the loop rules of"
-                      + " crm_event_trigger apply; a call they refuse starts no run and is answered"
-                      + " with runId null and notStarted {reason, message}.")
+                  "Sent by the service's own http_request nodes and webhook deliveries: a token"
+                      + " of the run the call comes from, which only this deployment reads. A"
+                      + " token of one of the tenant's runs makes the call part of that run's"
+                      + " chain of causes, so the loop rules of crm_event_trigger apply; a call"
+                      + " they refuse starts no run and is answered with runId null and"
+                      + " notStarted {reason, message}. Any other value is ignored.")
           @RequestHeader(name = CauseHeader.NAME, required = false)
           String cause,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(

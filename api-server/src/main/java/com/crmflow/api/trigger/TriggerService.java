@@ -21,7 +21,6 @@ import com.crmflow.workflow.history.HistoryPayloads;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +55,7 @@ class TriggerService {
   private final RunInputs inputs;
   private final JsonMapper mapper;
   private final RunCauses causes;
+  private final CauseHeader causeHeader;
   private final CrmEventTriggers eventTriggers;
 
   TriggerService(
@@ -68,8 +68,10 @@ class TriggerService {
       RunInputs inputs,
       JsonMapper mapper,
       RunCauses causes,
+      CauseHeader causeHeader,
       CrmEventTriggers eventTriggers) {
     this.causes = causes;
+    this.causeHeader = causeHeader;
     this.eventTriggers = eventTriggers;
     this.canvases = canvases;
     this.canvasSecrets = canvasSecrets;
@@ -168,27 +170,19 @@ class TriggerService {
   }
 
   /**
-   * The cause a call carries: the run its CRM-Cause header names, when the tenant has it, with the
-   * chain that led to that run, and a {@code cause} of the body (which only adds to the chain).
-   * Null without the header, or when it names no run of the tenant: a header can only add to a
-   * chain.
+   * The cause a call carries: the run its CRM-Cause token names, when this deployment made the
+   * token for the trigger's tenant and the tenant has the run, with the chain that led to that run.
+   * Null for any other call: a header that is no such token is ignored, and the body is the
+   * caller's data, whatever it holds.
    */
-  private EventCause causeOf(Call call, Object payload) {
-    Optional<EventCause> named =
-        CauseHeader.parse(call.cause())
-            .flatMap(header -> causes.of(call.tenant(), header.runId(), header.nodeId()));
-    if (named.isEmpty()) {
+  private EventCause causeOf(Call call) {
+    if (call.cause() == null) {
       return null;
     }
-    if (!(payload instanceof Map<?, ?> body)) {
-      throw ApiException.unprocessable(
-          "A call that carries "
-              + CauseHeader.NAME
-              + " sends a JSON object: the run it starts keeps the chain of causes as"
-              + " trigger.cause.",
-          List.of());
-    }
-    return named.get().withClaimed(EventCause.from(body.get("cause")));
+    return causeHeader
+        .read(call.tenant(), call.cause())
+        .flatMap(header -> causes.of(call.tenant(), header.runId(), header.nodeId()))
+        .orElse(null);
   }
 
   /**
@@ -235,13 +229,7 @@ class TriggerService {
           "The automation is " + trigger.status() + ", not active.", List.of());
     }
     Object payload = parse(call.body());
-    EventCause cause = causeOf(call, payload);
-    if (cause != null) {
-      Map<String, Object> caused = new LinkedHashMap<>();
-      ((Map<?, ?>) payload).forEach((name, value) -> caused.put(String.valueOf(name), value));
-      caused.put("cause", cause.asMap());
-      payload = caused;
-    }
+    EventCause cause = causeOf(call);
     refuseIfTooLargeToStart(tenant, trigger, canvas, call.body(), payload);
     String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {
@@ -269,15 +257,16 @@ class TriggerService {
       inserted =
           runs.insertAccepted(
               new RunRepository.NewRun(
-                  runId,
-                  tenant,
-                  trigger.sequenceId(),
-                  trigger.currentVersion(),
-                  nodeId,
-                  nodeId,
-                  payload,
-                  key,
-                  null),
+                      runId,
+                      tenant,
+                      trigger.sequenceId(),
+                      trigger.currentVersion(),
+                      nodeId,
+                      nodeId,
+                      payload,
+                      key,
+                      null)
+                  .causedBy(cause == null ? null : cause.asMap()),
               trigger.type(),
               NodeLogEntry.timestamp(Instant.now()));
     } catch (RuntimeException notStored) {

@@ -20,10 +20,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * One delivery attempt: POST the stored body with its signature, delivery id and event headers, and
- * for an event a run's write produced its cause ({@link CauseHeader}; the same on every attempt),
- * 10 seconds at most, no redirects. Only a 2xx is a success. The attempt, the delivery's last
- * status and the subscription's failure count are recorded in one transaction, once per attempt
- * number.
+ * for an event a run's write produced its cause ({@link CauseHeader}, a token made for the
+ * attempt), 10 seconds at most, no redirects. Only a 2xx is a success. The attempt, the delivery's
+ * last status and the subscription's failure count are recorded in one transaction, once per
+ * attempt number.
  */
 @Component("webhookActivities")
 class WebhookActivitiesImpl implements WebhookActivities {
@@ -37,12 +37,15 @@ class WebhookActivitiesImpl implements WebhookActivities {
   private final SecretCipher cipher;
   private final OutboundHttpClient http;
   private final TransactionTemplate transaction;
+  private final CauseHeader causes;
 
   WebhookActivitiesImpl(
       WebhookRepository webhooks,
       SecretCipher cipher,
       OutboundHttpClient http,
-      TransactionTemplate transaction) {
+      TransactionTemplate transaction,
+      CauseHeader causes) {
+    this.causes = causes;
     this.webhooks = webhooks;
     this.cipher = cipher;
     this.http = http;
@@ -93,9 +96,9 @@ class WebhookActivitiesImpl implements WebhookActivities {
     headers.put("User-Agent", "crmflow-webhooks/1.0");
     headers.put(DELIVERY_HEADER, target.deliveryId().toString());
     headers.put(EVENT_HEADER, target.event());
-    if (target.cause() != null) {
-      headers.put(CauseHeader.NAME, target.cause());
-    }
+    CauseHeader.Cause.parse(target.cause())
+        .flatMap(run -> causes.value(target.tenantId(), run))
+        .ifPresent(token -> headers.put(CauseHeader.NAME, token));
     if (target.secretCiphertext() != null) {
       String secret;
       try {

@@ -78,7 +78,7 @@ class WebhookDeliveries implements OutboxEventHandler, SchedulingConfigurer {
       String cause =
           event.cause() == null
               ? null
-              : CauseHeader.value(event.cause().runId(), event.cause().nodeId());
+              : new CauseHeader.Cause(event.cause().runId(), event.cause().nodeId()).runAndNode();
       for (UUID subscription : subscriptions) {
         webhooks
             .insertDelivery(

@@ -209,7 +209,8 @@ class WebhookRepository {
    * url or secret last changed is stored stopped, saying why: it is never sent to the new url nor
    * signed with the new secret.
    *
-   * @param cause the {@code CRM-Cause} value of the run whose write produced the event, or null
+   * @param cause {@code <run id>:<node id>} of the run whose write produced the event, or null:
+   *     each attempt sends it as a fresh {@code CRM-Cause} token
    * @return the delivery's id when it is pending (its workflow is to start)
    */
   Optional<UUID> insertDelivery(
@@ -254,12 +255,14 @@ class WebhookRepository {
   /**
    * What an attempt needs: the delivery, its subscription's URL, secret and state.
    *
+   * @param cause {@code <run id>:<node id>} of the run whose write produced the event, or null
    * @param pending whether the delivery is still pending (not ended meanwhile)
    * @param sameDestination whether the subscription's url and secret are those the delivery was
    *     made under
    */
   record Target(
       UUID deliveryId,
+      UUID tenantId,
       UUID subscriptionId,
       String event,
       String body,
@@ -273,8 +276,8 @@ class WebhookRepository {
   Optional<Target> target(UUID deliveryId) {
     return jdbc.sql(
             """
-            select d.id, d.subscription_id, d.event, d.body, s.url, s.secret_ciphertext,
-                   s.is_active, d.cause, d.status = 'pending' as pending,
+            select d.id, d.tenant_id, d.subscription_id, d.event, d.body, s.url,
+                   s.secret_ciphertext, s.is_active, d.cause, d.status = 'pending' as pending,
                    d.destination_version = s.destination_version as same_destination
             from webhook_delivery d join webhook_subscription s on s.id = d.subscription_id
             where d.id = :id
@@ -284,6 +287,7 @@ class WebhookRepository {
             (rs, row) ->
                 new Target(
                     rs.getObject("id", UUID.class),
+                    rs.getObject("tenant_id", UUID.class),
                     rs.getObject("subscription_id", UUID.class),
                     rs.getString("event"),
                     rs.getString("body"),

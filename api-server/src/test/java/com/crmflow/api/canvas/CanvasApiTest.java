@@ -10,6 +10,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.node.NodeSecrets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -349,5 +350,209 @@ class CanvasApiTest extends ApiTest {
     ApiResponse valid = tenant.api().post("/api/sequences/" + ok + "/validate", Map.of());
     assertThat(valid.at("/valid").asBoolean()).isTrue();
     assertThat(valid.at("/problems").size()).isZero();
+  }
+
+  /** webhook_trigger → data_transform: a complete automation that calls no one. */
+  private static Map<String, Object> hooked(String hook) {
+    return Flows.chain(
+        hook,
+        node(
+            "note",
+            "data_transform",
+            Map.of("transformType", "map", "mappings", Map.of("seen", "{{trigger.n}}"))));
+  }
+
+  private static Map<String, Object> withTrigger(
+      Map<String, Object> canvas, Map<String, Object> trigger) {
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> nodes =
+        new ArrayList<>((List<Map<String, Object>>) canvas.get("nodes"));
+    nodes.set(0, trigger);
+    return Map.of("nodes", nodes, "edges", canvas.get("edges"));
+  }
+
+  private ApiResponse call(String hook, UUID tenant, String secret) {
+    var client = secret == null ? anonymous() : anonymous().withHeader("X-Webhook-Secret", secret);
+    return client.post("/api/webhooks/automation/" + tenant + "/" + hook, Map.of("n", 1));
+  }
+
+  private String storedSecret(String seq, int version) {
+    return jdbc.sql(
+            "select nodes -> 0 -> 'data' -> 'config' ->> 'secretToken' from canvas_version"
+                + " where sequence_id = :s and version = :v")
+        .param("s", UUID.fromString(seq))
+        .param("v", version)
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
+  private int currentVersion(ApiTest.TenantClient tenant, String seq) {
+    return tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas/version").asInt();
+  }
+
+  /**
+   * A restore keeps each webhook trigger's current secretToken: restoring a version saved before
+   * the secret was set leaves the live trigger closed. Taking the old version's (none) would open
+   * it, which is refused (409, naming the trigger) until confirmed.
+   */
+  @Test
+  void aRestoreKeepsTheCurrentTriggerSecretAndOpensALiveTriggerOnlyWhenConfirmed() {
+    var tenant = newTenant();
+    String hook = SequenceSupport.uniqueId("hook");
+    String seq = SequenceSupport.automation(tenant.api(), "Live hook");
+    String base = "/api/sequences/" + seq;
+    Map<String, Object> open = hooked(hook);
+    assertThat(tenant.api().put(base + "/canvas", open).status()).isEqualTo(200);
+    Map<String, Object> closed =
+        withTrigger(open, node(hook, "webhook_trigger", Map.of("secretToken", "s3cret-token")));
+    assertThat(tenant.api().put(base + "/canvas", closed).status()).isEqualTo(200);
+    assertThat(tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active")).status())
+        .isEqualTo(200);
+    String sealed = storedSecret(seq, 2);
+    assertThat(sealed).startsWith(NodeSecrets.SEALED_PREFIX);
+
+    ApiResponse restored = tenant.api().post(base + "/versions/1/restore", Map.of());
+
+    assertThat(restored.status()).as(restored.toString()).isEqualTo(200);
+    assertThat(restored.at("/version").asInt()).isEqualTo(3);
+    assertThat(storedSecret(seq, 3)).isEqualTo(sealed);
+    assertThat(
+            tenant
+                .api()
+                .get(base + "/canvas")
+                .at("/canvas/nodes/0/data/config/secretToken")
+                .asString())
+        .isEqualTo(NodeSecrets.MASK);
+    assertThat(call(hook, tenant.id(), null).status()).isEqualTo(401);
+    assertThat(call(hook, tenant.id(), "s3cret-token").status()).isEqualTo(200);
+
+    // the old version's own secrets: none, which would open the live trigger
+    ApiResponse refused =
+        tenant.api().post(base + "/versions/1/restore?trigger_secrets=restored", Map.of());
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+    assertThat(refused.contentType()).startsWith("application/problem+json");
+    assertThat(refused.text("/detail"))
+        .isEqualTo(
+            "This change would loosen the triggers of the active automation \"Live hook\" (1"
+                + " trigger, named in errors); nothing was stored. Runs in progress go on with the"
+                + " version they started with either way. To store it, send it again with"
+                + " confirm_looser_triggers=true, or pause the automation first.");
+    assertThat(refused.at("/errors"))
+        .hasSize(1)
+        .first()
+        .satisfies(
+            error -> {
+              assertThat(error.get("field").asString())
+                  .isEqualTo("nodes." + hook + ".data.config.secretToken");
+              assertThat(error.get("message").asString())
+                  .isEqualTo(
+                      "is removed from this active webhook trigger: it would start runs for calls"
+                          + " without X-Webhook-Secret");
+            });
+    assertThat(currentVersion(tenant, seq)).isEqualTo(3);
+    assertThat(call(hook, tenant.id(), null).status()).isEqualTo(401);
+
+    ApiResponse unknown =
+        tenant.api().post(base + "/versions/1/restore?trigger_secrets=whatever", Map.of());
+    assertThat(unknown.status()).as(unknown.toString()).isEqualTo(400);
+    assertThat(unknown.text("/errors/0/field")).isEqualTo("trigger_secrets");
+    assertThat(currentVersion(tenant, seq)).isEqualTo(3);
+
+    ApiResponse confirmed =
+        tenant
+            .api()
+            .post(
+                base + "/versions/1/restore?trigger_secrets=restored&confirm_looser_triggers=true",
+                Map.of());
+    assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
+    assertThat(storedSecret(seq, 4)).isNull();
+    assertThat(call(hook, tenant.id(), null).status()).isEqualTo(200);
+  }
+
+  /**
+   * A save loosens a live automation's triggers only when confirmed: removing a secretToken,
+   * changing a trigger's type, or a new webhook trigger without one. A paused automation, a mask
+   * put back, or a new secret are no concern.
+   */
+  @Test
+  void aSaveThatLoosensALiveTriggerIsRefusedUntilConfirmed() {
+    var tenant = newTenant();
+    String hook = SequenceSupport.uniqueId("hook");
+    String seq = SequenceSupport.automation(tenant.api(), "Guarded");
+    String base = "/api/sequences/" + seq;
+    Map<String, Object> open = hooked(hook);
+    Map<String, Object> closed =
+        withTrigger(open, node(hook, "webhook_trigger", Map.of("secretToken", "s3cret-token")));
+    assertThat(tenant.api().put(base + "/canvas", closed).status()).isEqualTo(200);
+    assertThat(tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "active")).status())
+        .isEqualTo(200);
+
+    ApiResponse withoutSecret = tenant.api().put(base + "/canvas", open);
+    assertThat(withoutSecret.status()).as(withoutSecret.toString()).isEqualTo(409);
+    assertThat(withoutSecret.text("/errors/0/field"))
+        .isEqualTo("nodes." + hook + ".data.config.secretToken");
+
+    Map<String, Object> dropSecret = new HashMap<>();
+    dropSecret.put("secretToken", null);
+    ApiResponse patched =
+        tenant.api().patch(base + "/nodes/" + hook, Map.of("data", Map.of("config", dropSecret)));
+    assertThat(patched.status()).as(patched.toString()).isEqualTo(409);
+    assertThat(patched.text("/errors/0/field"))
+        .isEqualTo("nodes." + hook + ".data.config.secretToken");
+
+    Map<String, Object> retyped =
+        withTrigger(open, node(hook, "crm_event_trigger", Map.of("eventType", "contact.updated")));
+    ApiResponse typeChanged = tenant.api().put(base + "/canvas", retyped);
+    assertThat(typeChanged.status()).as(typeChanged.toString()).isEqualTo(409);
+    assertThat(typeChanged.text("/errors/0/field")).isEqualTo("nodes." + hook + ".type");
+    assertThat(typeChanged.text("/errors/0/message"))
+        .isEqualTo("changes this active trigger from webhook_trigger to crm_event_trigger");
+
+    // the secret trigger swapped for a new one without a secret
+    String other = SequenceSupport.uniqueId("other");
+    ApiResponse newPublic = tenant.api().put(base + "/canvas", hooked(other));
+    assertThat(newPublic.status()).as(newPublic.toString()).isEqualTo(409);
+    assertThat(newPublic.text("/errors/0/field")).isEqualTo("nodes." + other);
+    assertThat(newPublic.text("/errors/0/message"))
+        .isEqualTo(
+            "is a new webhook trigger without a secretToken on this active automation: anyone"
+                + " with its path could start runs");
+
+    // none of that was stored: the trigger still wants its secret
+    assertThat(currentVersion(tenant, seq)).isEqualTo(1);
+    assertThat(call(hook, tenant.id(), null).status()).isEqualTo(401);
+
+    // the mask put back keeps the secret, a new one replaces it: nothing loosens
+    assertThat(
+            tenant
+                .api()
+                .put(
+                    base + "/canvas",
+                    withTrigger(
+                        open,
+                        node(hook, "webhook_trigger", Map.of("secretToken", NodeSecrets.MASK))))
+                .status())
+        .isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .put(
+                    base + "/canvas",
+                    withTrigger(
+                        open, node(hook, "webhook_trigger", Map.of("secretToken", "newer"))))
+                .status())
+        .isEqualTo(200);
+    assertThat(call(hook, tenant.id(), "newer").status()).isEqualTo(200);
+
+    // confirmed, it is stored
+    ApiResponse confirmed = tenant.api().put(base + "/canvas?confirm_looser_triggers=true", open);
+    assertThat(confirmed.status()).as(confirmed.toString()).isEqualTo(200);
+    assertThat(call(hook, tenant.id(), null).status()).isEqualTo(200);
+
+    // a paused automation is not live: its triggers change freely
+    assertThat(tenant.api().patch("/api/v1/sequences/" + seq, Map.of("status", "paused")).status())
+        .isEqualTo(200);
+    assertThat(tenant.api().put(base + "/canvas", retyped).status()).isEqualTo(200);
   }
 }

@@ -98,6 +98,7 @@ class GeneratedClientTest extends ApiTest {
                                     "fieldMappings",
                                     Map.of("lead_status", "qualified")))))
                     .edges(List.of(new CanvasEdge().id("e1").source("hook").target("qualify"))),
+                false,
                 null);
     assertThat(saved.getNodeCount()).isEqualTo(2);
     assertThat(saved.getEdgeCount()).isEqualTo(1);

@@ -29,6 +29,7 @@ import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What a designer needs to trust the console, one test per need, in headless Chromium against this
@@ -363,9 +364,17 @@ class ConsoleDesignerTest extends ApiTest {
                   .text("/contact/id");
           String seq =
               SequenceSupport.activeAutomation(tenant.api(), "Live flow", complete("hook-l"));
+          // version 2 starts on contact updates instead (confirmed: it changes a live trigger)
           Map<String, Object> changed = complete("hook-l");
           @SuppressWarnings("unchecked")
           List<Map<String, Object>> nodes = (List<Map<String, Object>>) changed.get("nodes");
+          nodes.set(
+              0,
+              labelled(
+                  "hook-l",
+                  "crm_event_trigger",
+                  "On contact update",
+                  Map.of("eventType", "contact.updated")));
           nodes.set(
               1,
               labelled(
@@ -373,12 +382,17 @@ class ConsoleDesignerTest extends ApiTest {
                   "http_request",
                   "Call the CRM",
                   Map.of("method", "POST", "url", "https://example.com/v2")));
-          save(tenant, seq, changed);
+          ApiResponse saved =
+              tenant
+                  .api()
+                  .put("/api/sequences/" + seq + "/canvas?confirm_looser_triggers=true", changed);
+          assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
           page.signIn(tenant.key());
           page.go("/sequences/" + seq + "/canvas");
           wait.until(d -> page.nodeIds().size() == 3);
 
-          // Restore over an active flow: a dialog with the diff; Cancel keeps everything
+          // Restore over an active flow: a dialog with the diff, and in words what stays and
+          // what happens to runs in progress; Cancel keeps everything
           page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
           WebElement dialog =
@@ -387,21 +401,42 @@ class ConsoleDesignerTest extends ApiTest {
           assertThat(dialog.getText())
               .contains("over the active flow")
               .contains("Call the CRM")
-              .contains("url");
+              .contains("url")
+              .contains(
+                  "Webhook triggers keep the secret (secretToken) they have now; a secret the"
+                      + " restored version had is not brought back over it.")
+              .contains(
+                  "Runs in progress go on with the version they started with; runs that start"
+                      + " after this use the restored version.");
           page.screenshot("restore-diff");
           page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
           assertThat(version(tenant, seq)).isEqualTo(2);
+
+          // going ahead, the server refuses to make the live trigger public unasked: the
+          // dialog says which trigger and why, and restores only when told to anyway
           page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
           page.click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
+          dialog =
+              wait.until(
+                  ExpectedConditions.visibilityOfElementLocated(
+                      By.xpath("//div[@role='dialog'][.//h2[contains(., 'would loosen')]]")));
+          assertThat(dialog.getText())
+              .contains("Restoring version 1 would loosen the live flow's triggers")
+              .contains(
+                  "On contact update: changes this active trigger from crm_event_trigger to"
+                      + " webhook_trigger, without a secretToken: anyone with its path could start"
+                      + " runs.")
+              .contains("Runs in progress go on with the version they started with");
+          page.screenshot("restore-looser");
+          assertThat(version(tenant, seq)).isEqualTo(2);
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Restore anyway']"));
           page.waitForStatus("Version 1 restored");
           assertThat(version(tenant, seq)).isEqualTo(3);
-          assertThat(
-                  tenant
-                      .api()
-                      .get("/api/sequences/" + seq + "/canvas")
-                      .text("/canvas/nodes/1/data/config/url"))
+          JsonNode restored = tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas");
+          assertThat(restored.at("/nodes/0/type").asString()).isEqualTo("webhook_trigger");
+          assertThat(restored.at("/nodes/1/data/config/url").asString())
               .isEqualTo("https://example.com/hook");
 
           // Generate over an active flow: asks with the diff first; Cancel changes nothing

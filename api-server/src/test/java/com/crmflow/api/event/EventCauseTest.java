@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The cause an event carries, in the form stored with it and added to trigger payloads. */
+/** The cause an event carries, in the form stored with it and with the runs it starts. */
 class EventCauseTest {
 
   private final UUID first = UUID.randomUUID();
@@ -48,28 +48,6 @@ class EventCauseTest {
                         "chain", List.of(first.toString())))
                 .root())
         .isEqualTo(run);
-  }
-
-  @Test
-  void aClaimedCauseOnlyAddsToTheChain() {
-    EventCause own = EventCause.ofWrite(run, first, "call", null, root);
-    UUID other = UUID.randomUUID();
-    EventCause claimed =
-        new EventCause(UUID.randomUUID(), other, "x", List.of(other, first), UUID.randomUUID());
-
-    EventCause merged = own.withClaimed(claimed);
-
-    assertThat(merged.chain()).containsExactly(first, other);
-    assertThat(merged.root()).isEqualTo(root);
-    assertThat(merged.runId()).isEqualTo(run);
-    assertThat(own.withClaimed(null)).isEqualTo(own);
-    // never past the longest chain a cause may hold
-    List<UUID> many =
-        java.util.stream.Stream.generate(UUID::randomUUID)
-            .limit(EventCause.LONGEST_CHAIN + 5)
-            .toList();
-    assertThat(own.withClaimed(new EventCause(run, first, "x", many, root)).depth())
-        .isEqualTo(EventCause.LONGEST_CHAIN);
   }
 
   @Test

@@ -152,6 +152,38 @@ class RetentionTest extends ApiTest {
         .containsExactly("/aged/80", "/api/v1/contacts");
   }
 
+  /** The breaker reads the current minute's counts: older ones go after an hour. */
+  @Test
+  void countsOfAutomationStartsGoAfterAnHour() {
+    UUID automation = UUID.randomUUID();
+    for (int minutesAgo : new int[] {90, 61, 30, 0}) {
+      jdbc.sql(
+              """
+              insert into automation_start_window (tenant_id, sequence_id, record_key,
+                                                   window_start, runs)
+              values (:t, :s, 'contact:x', date_trunc('minute', now())
+                                           - make_interval(mins => :ago), 3)
+              """)
+          .param("t", tenantId)
+          .param("s", automation)
+          .param("ago", minutesAgo)
+          .update();
+    }
+
+    retention.purge();
+
+    assertThat(
+            jdbc.sql(
+                    """
+                    select (extract(epoch from date_trunc('minute', now()) - window_start) / 60)::int
+                    from automation_start_window where tenant_id = :t order by window_start
+                    """)
+                .param("t", tenantId)
+                .query(Integer.class)
+                .list())
+        .containsExactly(30, 0);
+  }
+
   @Test
   void handOverMarksOlderThanThirtyDaysGo() {
     String old = "email <" + UUID.randomUUID() + ".mail@crmflow.local>";

@@ -17,6 +17,7 @@ import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -44,6 +45,7 @@ import tools.jackson.databind.JsonNode;
 class AutomationRunApiTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
+  @Autowired private CauseHeader causeHeader;
 
   private LocalHttpServer peer;
   private TenantClient tenant;
@@ -210,7 +212,8 @@ class AutomationRunApiTest extends ApiTest {
     assertThat(first.body())
         .isEqualTo("{\"name\": \"Ada \\\"The\\\" Countess\", \"missing\": \"\"}");
     assertThat(first.header("X-Customer")).isEqualTo("Ada \"The\" Countess");
-    assertThat(first.header("Idempotency-Key")).isEqualTo(runId + ":first");
+    assertThat(first.header("Idempotency-Key"))
+        .isEqualTo(causeHeader.idempotencyKey(tenant.id(), runId + ":first"));
     assertThat(peer.received("/items/42")).hasSize(1);
 
     assertThat(run.get("tenant_id").asString()).isEqualTo(tenant.id().toString());
@@ -1009,9 +1012,14 @@ class AutomationRunApiTest extends ApiTest {
         .isEqualTo(200);
 
     // the trigger moves to another automation: gone from the first, then found in the second
+    // (the first's new trigger has no secret: a looser trigger on a live flow, so confirmed)
     String other = uniqueId("other");
     ApiResponse without =
-        tenant.api().put("/api/sequences/" + seq + "/canvas", waitAfter(other, Map.of()));
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + seq + "/canvas?confirm_looser_triggers=true",
+                waitAfter(other, Map.of()));
     assertThat(without.status()).as(without.toString()).isEqualTo(200);
     assertThat(fire(hook, Map.of("n", 6)).status()).isEqualTo(404);
     String second = activeAutomation(waitAfter(hook, Map.of()));
@@ -1419,6 +1427,7 @@ class AutomationRunApiTest extends ApiTest {
                 triggerNodeId,
                 triggerNodeId,
                 payload,
+                null,
                 null,
                 null,
                 null,

@@ -12,6 +12,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import com.crmflow.shared.outbound.CauseHeader;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ import tools.jackson.databind.JsonNode;
 class ClosedWorkflowSweepTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
+  @Autowired private CauseHeader causeHeader;
   @Autowired private ClosedWorkflowSweep sweep;
 
   private LocalHttpServer peer;
@@ -171,7 +173,11 @@ class ClosedWorkflowSweepTest extends ApiTest {
     // the retry's own calls, by their Idempotency-Key: the terminated workflow's worker may still
     // finish the local activity it was in and go on for a moment (see the README)
     assertThat(peer.received("/after-call"))
-        .filteredOn(call -> (retryId + ":after").equals(call.header("Idempotency-Key")))
+        .filteredOn(
+            call ->
+                causeHeader
+                    .idempotencyKey(tenant.id(), retryId + ":after")
+                    .equals(call.header("Idempotency-Key")))
         .hasSize(1);
     assertThat(peer.received("/later")).isEmpty();
     tenant.api().post("/api/v1/automation-runs/" + retryId + "/cancel", Map.of());

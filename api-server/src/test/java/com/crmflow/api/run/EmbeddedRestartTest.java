@@ -21,6 +21,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WholeService;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import com.crmflow.shared.outbound.CauseHeader;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import java.nio.file.Path;
@@ -119,7 +120,8 @@ class EmbeddedRestartTest {
             .extracting(LocalHttpServer.Received::path)
             .containsExactly("/first", "/second/5");
         assertThat(peer.received("/second/5").get(0).header("Idempotency-Key"))
-            .isEqualTo(runId + ":second");
+            .isEqualTo(
+                second.getBean(CauseHeader.class).idempotencyKey(tenant.id(), runId + ":second"));
 
         JsonNode enrollment =
             await()

@@ -13,25 +13,30 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
+import com.crmflow.shared.outbound.CauseHeader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The retry rules of http_request against a real server on loopback, as the embedded service runs
  * them (a local activity): refused connections, 5xx and 429 are retried with the same
  * Idempotency-Key, Retry-After is honoured, other 4xx and oversized answers fail the node at once,
- * and the node is logged once.
+ * and the node is logged once. The receiver learns neither the run nor what the trigger's caller
+ * put into the trace.
  */
 class HttpRequestNodeTest extends ApiTest {
 
   private LocalHttpServer peer;
   private TenantClient tenant;
+  @Autowired private CauseHeader causeHeader;
 
   @BeforeEach
   void setUp() {
@@ -175,7 +180,10 @@ class HttpRequestNodeTest extends ApiTest {
     assertThat(calls).hasSize(3);
     String runId = run.get("id").asString();
     assertThat(calls)
-        .allSatisfy(c -> assertThat(c.header("Idempotency-Key")).isEqualTo(runId + ":call"));
+        .allSatisfy(
+            c ->
+                assertThat(c.header("Idempotency-Key"))
+                    .isEqualTo(causeHeader.idempotencyKey(tenant.id(), runId + ":call")));
     // backoff: 1 s, then 2 s
     assertThat(Duration.between(calls.get(0).at(), calls.get(1).at()))
         .isGreaterThan(Duration.ofMillis(900));
@@ -186,6 +194,63 @@ class HttpRequestNodeTest extends ApiTest {
         .containsExactly(hook, "call");
     assertThat(log.get(1).at("/output/statusCode").asInt()).isEqualTo(200);
     assertThat(log.get(1).at("/output/body/done").asBoolean()).isTrue();
+  }
+
+  /**
+   * What a third party learns from a run's call: an Idempotency-Key, the same on each attempt, and
+   * a CRM-Cause token, neither naming the run; the trace's traceparent, but not the tracestate or
+   * baggage the trigger's caller sent.
+   */
+  @Test
+  void aThirdPartyLearnsNeitherTheRunNorWhatTheTriggersCallerPutInTheTrace() {
+    peer.answerOnce("/partner", 503, "{}", Map.of());
+    peer.answer("/partner", 200, "{}");
+    String hook =
+        automation(
+            node(
+                "call",
+                "http_request",
+                Map.of(
+                    "method",
+                    "POST",
+                    "url",
+                    peer.url("/partner"),
+                    "headers",
+                    Map.of("CRM-Cause", "mine", "X-Kept", "as set"))));
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+    String runId =
+        fire(
+            anonymous()
+                .withHeader("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+                .withHeader("tracestate", "caller=t61rcWkgMzE,other=secret")
+                .withHeader("baggage", "user=ada@example.com"),
+            tenant.id(),
+            hook,
+            Map.of("n", 1));
+    JsonNode run = awaitRun(tenant.api(), runId);
+
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    List<LocalHttpServer.Received> calls = peer.received("/partner");
+    assertThat(calls).hasSize(2);
+    for (LocalHttpServer.Received call : calls) {
+      assertThat(call.header("Idempotency-Key"))
+          .isEqualTo(causeHeader.idempotencyKey(tenant.id(), runId + ":call"))
+          .matches("[A-Za-z0-9_-]{43}");
+      // the service's own token, which only it reads
+      assertThat(causeHeader.read(tenant.id(), call.header("CRM-Cause")))
+          .contains(new CauseHeader.Cause(UUID.fromString(runId), "call"));
+      assertThat(causeHeader.read(UUID.randomUUID(), call.header("CRM-Cause"))).isEmpty();
+      assertThat(call.headers().values().stream().flatMap(List::stream))
+          .noneMatch(value -> value.contains(runId))
+          .noneMatch(value -> value.contains("secret") || value.contains("ada@example.com"));
+      assertThat(call.header("tracestate")).isNull();
+      assertThat(call.header("baggage")).isNull();
+      assertThat(call.header("traceparent")).startsWith("00-" + traceId + "-");
+      assertThat(call.header("X-Kept")).isEqualTo("as set");
+    }
+    // a token for each attempt
+    assertThat(calls.get(0).header("CRM-Cause")).isNotEqualTo(calls.get(1).header("CRM-Cause"));
   }
 
   @Test

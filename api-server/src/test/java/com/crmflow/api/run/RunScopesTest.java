@@ -21,13 +21,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs and the scopes of their readers and retriers: a retry acts as its flow does (only while the
- * flow is active, only for a key with the scopes the flow acts with), and a reader of runs sees
- * ids, not records, unless it holds the records' read scope.
+ * flow is active, only for a key with the scopes the flow acts with), and a reader of runs sees of
+ * each node what the records it holds allow (ids, a status, no record data, errors included),
+ * unless it holds the records' read scope.
  */
 class RunScopesTest extends ApiTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private LocalHttpServer peer;
   private TenantClient tenant;
@@ -256,6 +260,193 @@ class RunScopesTest extends ApiTest {
                 .single())
         .as("what is stored stays whole")
         .contains("passport X123 of Ada", "ada@partner.example");
+  }
+
+  /** A contact with a name, a phone and a number custom field (score 97531). */
+  private String secretContact(String email) {
+    ApiResponse field =
+        tenant
+            .api()
+            .post(
+                "/api/v1/custom-fields",
+                Map.of(
+                    "object_type",
+                    "contact",
+                    "field_label",
+                    "Score",
+                    "field_key",
+                    "score",
+                    "field_type",
+                    "number"));
+    assertThat(field.status()).as(field.toString()).isIn(201, 409);
+    ApiResponse created =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of(
+                    "email",
+                    email,
+                    "first_name",
+                    "Alice",
+                    "last_name",
+                    "Secretname",
+                    "phone",
+                    "+4915550123",
+                    "custom_fields",
+                    Map.of("score", 97531)));
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    return created.text("/contact/id");
+  }
+
+  /**
+   * What each node's entry shows follows what the node read, not its keys' names: a transform of
+   * the contact into keys named status and count shows nothing of it, a transform of the webhook's
+   * own payload shows whole, and a call that sent the contact's name shows its status code only.
+   */
+  @Test
+  void eachNodeShowsWhatItsReadsAllowWhateverItsKeysAreNamed() {
+    String contactId = secretContact("transformed@example.com");
+    peer.answer("/echo", 200, "{\"echo\": \"Alice\"}");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node(
+                "mask",
+                "data_transform",
+                Map.of(
+                    "transformType",
+                    "map",
+                    "mappings",
+                    Map.of(
+                        "status",
+                        "{{contact.first_name}}",
+                        "count",
+                        "{{contact.custom_fields.score}}"))),
+            node(
+                "plain",
+                "data_transform",
+                Map.of("transformType", "map", "mappings", Map.of("plan", "{{trigger.plan}}"))),
+            node(
+                "call",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/echo"),
+                    "bodyTemplate",
+                    "{\"n\": \"{{data_transform_1.status}}\"}"))));
+    String runId =
+        fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId, "plan", "pro"));
+    JsonNode whole = awaitRun(tenant.api(), runId);
+    assertThat(whole.get("status").asString()).as(whole.toString()).isEqualTo("completed");
+
+    // a key with every scope: as stored
+    assertThat(whole.at("/node_log/1/output"))
+        .isEqualTo(JSON.readTree("{\"status\": \"Alice\", \"count\": \"97531\"}"));
+    assertThat(whole.at("/node_log/1/input/read/contact.first_name").asString()).isEqualTo("Alice");
+    assertThat(whole.at("/node_log/3/output/body/echo").asString()).isEqualTo("Alice");
+
+    JsonNode shown = runsOnly.get("/api/v1/automation-runs/" + runId).at("/run");
+
+    assertThat(shown.toString()).doesNotContain("Alice", "Secretname", "97531");
+    assertThat(shown.at("/node_log/1/output"))
+        .isEqualTo(JSON.readTree("{\"withheld\": [\"contacts:read\"]}"));
+    assertThat(shown.at("/node_log/1/input"))
+        .isEqualTo(
+            JSON.readTree(
+                "{\"read\": {\"withheld\": [\"contacts:read\"]}, \"withheld\": [\"contacts:read\"]}"));
+    assertThat(shown.at("/node_log/2/output")).isEqualTo(JSON.readTree("{\"plan\": \"pro\"}"));
+    assertThat(shown.at("/node_log/2/input")).isEqualTo(whole.at("/node_log/2/input"));
+    assertThat(shown.at("/node_log/3/output"))
+        .isEqualTo(JSON.readTree("{\"statusCode\": 200, \"withheld\": [\"contacts:read\"]}"));
+    assertThat(shown.at("/node_log/3/status").asString()).isEqualTo("completed");
+
+    // a key that may read contacts sees it whole
+    ApiClient contactReader =
+        keyFor(tenant.id(), List.of("automation_runs:read", "contacts:read"), null);
+    assertThat(contactReader.get("/api/v1/automation-runs/" + runId).at("/run")).isEqualTo(whole);
+  }
+
+  /**
+   * An error carries what a peer answered, or values filled in from a record: a reader without the
+   * record's scope sees the HTTP status and which scopes would show the rest, in the run's error
+   * and in its node's entry.
+   */
+  @Test
+  void errorsShowTheirStatusAloneToAReaderWithoutTheRecordsScopes() {
+    String contactId = secretContact("echoed@example.com");
+    peer.answer("/strict", 400, "{\"email\": \"echoed@example.com\", \"phone\": \"+4915550123\"}");
+    String hook = uniqueId("hook");
+    activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node(
+                "call",
+                "http_request",
+                http(
+                    "POST",
+                    peer.url("/strict"),
+                    "bodyTemplate",
+                    "{\"email\": \"{{contact.email}}\", \"phone\": \"{{contact.phone}}\"}"))));
+    String marker = uniqueId("mark");
+    activeAutomation(
+        tenant.api(),
+        chain(
+            marker,
+            node(
+                "mark",
+                "crm_update",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "recordId",
+                    "{{contact.first_name}} {{contact.last_name}}",
+                    "fieldMappings",
+                    Map.of("lead_status", "seen")))));
+    String called = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    String marked = fire(anonymous(), tenant.id(), marker, Map.of("contact_id", contactId));
+    JsonNode calledWhole = awaitRun(tenant.api(), called);
+    JsonNode markedWhole = awaitRun(tenant.api(), marked);
+    assertThat(calledWhole.get("status").asString()).isEqualTo("failed");
+    assertThat(markedWhole.get("status").asString()).isEqualTo("failed");
+    // a key with every scope reads the errors as they are
+    assertThat(calledWhole.get("error").asString())
+        .startsWith("node call (http_request) failed: HTTP 400 from 127.0.0.1: ")
+        .contains("echoed@example.com", "+4915550123");
+    assertThat(calledWhole.at("/node_log/1/error").asString()).contains("+4915550123");
+    assertThat(markedWhole.get("error").asString())
+        .startsWith("node mark (crm_update) failed: ")
+        .contains("Alice Secretname");
+
+    JsonNode call = runsOnly.get("/api/v1/automation-runs/" + called).at("/run");
+    JsonNode mark = runsOnly.get("/api/v1/automation-runs/" + marked).at("/run");
+
+    assertThat(call.toString() + mark.toString())
+        .doesNotContain("echoed@", "+4915550123", "Alice", "Secretname");
+    assertThat(call.get("error").asString())
+        .isEqualTo(
+            "node call (http_request) failed: HTTP 400; details withheld: they need contacts:read");
+    assertThat(call.at("/node_log/1/error").asString())
+        .isEqualTo("HTTP 400; details withheld: they need contacts:read");
+    assertThat(call.at("/node_log/1/status").asString()).isEqualTo("failed");
+    assertThat(call.at("/node_log/1/input/withheld"))
+        .isEqualTo(JSON.readTree("[\"contacts:read\"]"));
+    assertThat(call.at("/node_log/1/input/config").isMissingNode()).isTrue();
+    assertThat(mark.get("error").asString())
+        .isEqualTo("node mark (crm_update) failed: details withheld: they need contacts:read");
+    assertThat(mark.at("/node_log/1/error").asString())
+        .isEqualTo("details withheld: they need contacts:read");
+    // the listed runs too
+    assertThat(
+            runsOnly
+                .get("/api/v1/automation-runs?status=failed")
+                .at("/runs")
+                .valueStream()
+                .map(r -> r.get("error").asString()))
+        .containsExactlyInAnyOrder(call.get("error").asString(), mark.get("error").asString());
   }
 
   /**

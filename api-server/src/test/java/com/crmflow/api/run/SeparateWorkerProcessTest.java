@@ -13,6 +13,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.WorkerProcess;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import io.temporal.worker.WorkerFactory;
@@ -70,6 +71,7 @@ class SeparateWorkerProcessTest extends ApiTest {
   }
 
   @Autowired private WorkerFactory workers;
+  @Autowired private CauseHeader causeHeader;
 
   private LocalHttpServer peer;
   private WorkerProcess worker;
@@ -133,7 +135,9 @@ class SeparateWorkerProcessTest extends ApiTest {
 
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(peer.received("/done")).hasSize(1);
-    assertThat(peer.received("/done").get(0).header("Idempotency-Key")).isEqualTo(runId + ":call");
+    // keyed with the shared key: the worker's is the one api-server computes
+    assertThat(peer.received("/done").get(0).header("Idempotency-Key"))
+        .isEqualTo(causeHeader.idempotencyKey(tenant.id(), runId + ":call"));
     // sealed in the canvas and in Temporal, unsealed by the worker process with the shared key
     assertThat(peer.received("/done").get(0).header("Authorization"))
         .isEqualTo("Bearer t1-sk-live");

@@ -95,4 +95,34 @@ public final class Flows {
             node("again", "email", Map.of("subject", "Following up"))),
         List.of(edge("e1", "hello", "wait"), edge("e2", "wait", "again")));
   }
+
+  /** A crm_event_trigger on contact.updated with this id → a data_transform: writes nothing. */
+  public static Map<String, Object> noteOfContactUpdates(String triggerId) {
+    return canvas(
+        List.of(
+            node(triggerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
+            node(
+                "note",
+                "data_transform",
+                Map.of("transformType", "map", "mappings", Map.of("seen", "{{trigger.event}}")))),
+        List.of(edge("e1", triggerId, "note")));
+  }
+
+  /** A webhook_trigger with this id → crm_update "set-title" of the body's contact_id, title. */
+  public static Map<String, Object> titleFromTheBody(String hookId) {
+    return canvas(
+        List.of(
+            node(hookId, "webhook_trigger", Map.of()),
+            node(
+                "set-title",
+                "crm_update",
+                Map.of(
+                    "entityType",
+                    "contact",
+                    "recordId",
+                    "{{trigger.contact_id}}",
+                    "fieldMappings",
+                    Map.of("title", "{{trigger.title}}")))),
+        List.of(edge("e1", hookId, "set-title")));
+  }
 }

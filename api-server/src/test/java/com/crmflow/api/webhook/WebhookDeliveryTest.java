@@ -13,6 +13,7 @@ import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
 import io.temporal.client.WorkflowClient;
@@ -60,6 +61,7 @@ class WebhookDeliveryTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private ClosedWorkflowSweep sweep;
+  @Autowired private CauseHeader causeHeader;
   private TenantClient tenant;
 
   @BeforeEach
@@ -524,9 +526,9 @@ class WebhookDeliveryTest extends ApiTest {
   }
 
   /**
-   * A delivery of an event a run's write produced names that run and its node (CRM-Cause), so a
-   * subscription aimed at the service's own public trigger continues the run's chain; a client's
-   * event has none.
+   * A delivery of an event a run's write produced names that run and its node to this deployment (a
+   * CRM-Cause token), so a subscription aimed at the service's own public trigger continues the
+   * run's chain; a client's event has none.
    */
   @Test
   void aDeliveryOfAnEventARunWroteNamesTheRunAsItsCause() {
@@ -562,12 +564,23 @@ class WebhookDeliveryTest extends ApiTest {
             .get("/api/v1/automation-runs?sequence_id=" + automation)
             .at("/runs/0/id")
             .asString();
+    // the run's delivery carries a token only this deployment reads, naming the run for its
+    // tenant; the client's none
     List<String> causes =
         RECEIVER.received(path).stream()
-            .map(r -> String.valueOf(r.header("CRM-Cause")))
-            .sorted()
+            .map(r -> r.header("CRM-Cause"))
+            .map(
+                token ->
+                    token == null
+                        ? "none"
+                        : causeHeader
+                            .read(tenant.id(), token)
+                            .map(CauseHeader.Cause::runAndNode)
+                            .orElse("unreadable"))
             .toList();
-    assertThat(causes).containsExactly(runId + ":stamp", "null");
+    assertThat(causes).containsExactlyInAnyOrder("none", runId + ":stamp");
+    assertThat(RECEIVER.received(path))
+        .allSatisfy(r -> assertThat(String.valueOf(r.header("CRM-Cause"))).doesNotContain(runId));
     assertThat(
             jdbc.sql(
                     "select cause from webhook_delivery where tenant_id = :t and cause is not null")

@@ -29,16 +29,21 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.beans.factory.DisposableBean;
@@ -118,6 +123,8 @@ public class OutboundHttpClient implements DisposableBean {
         HttpClients.custom()
             .addExecInterceptorLast(
                 "micrometer-observation", new ObservationExecChainHandler(observations))
+            .addExecInterceptorAfter(
+                "micrometer-observation", "own-trace-context-only", OutboundHttpClient::ownTrace)
             .setConnectionManager(
                 PoolingHttpClientConnectionManagerBuilder.create()
                     .setDnsResolver(new GuardedDnsResolver(policy, resolver))
@@ -176,9 +183,12 @@ public class OutboundHttpClient implements DisposableBean {
             .build());
     ScheduledFuture<?> timer =
         DEADLINES.schedule(request::cancel, deadline.toMillis(), TimeUnit.MILLISECONDS);
+    HttpClientContext context = HttpClientContext.create();
+    context.setAttribute(GIVEN_HEADERS, new LinkedHashMap<>(headers));
     try {
       return client.execute(
           request,
+          context,
           response -> {
             Map<String, List<String>> received = new LinkedHashMap<>();
             for (Header header : response.getHeaders()) {
@@ -210,6 +220,42 @@ public class OutboundHttpClient implements DisposableBean {
     } finally {
       timer.cancel(false);
     }
+  }
+
+  /** The context attribute with the headers a caller of {@link #send} gave. */
+  private static final String GIVEN_HEADERS = "crmflow.given-headers";
+
+  /**
+   * The trace context fields that carry what callers put in: {@code tracestate} (vendors' entries)
+   * and {@code baggage}. The service's traces continue a caller's trace id, but these go to no one
+   * else.
+   */
+  private static final List<String> CALLERS_TRACE_FIELDS = List.of("tracestate", "baggage");
+
+  /**
+   * Runs after the observation has written the trace context into the request: of it, only the
+   * {@code traceparent} leaves, so that a public trigger's caller cannot hand a third party an
+   * entry of its own through a run. A header of those names that the call itself sets (an
+   * http_request node's own) is sent as set.
+   */
+  private static ClassicHttpResponse ownTrace(
+      ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
+      throws IOException, HttpException {
+    @SuppressWarnings("unchecked")
+    Map<String, String> given =
+        scope.clientContext.getAttribute(GIVEN_HEADERS) instanceof Map<?, ?> map
+            ? (Map<String, String>) map
+            : Map.of();
+    for (String field : CALLERS_TRACE_FIELDS) {
+      request.removeHeaders(field);
+      given.forEach(
+          (name, value) -> {
+            if (name.equalsIgnoreCase(field)) {
+              request.addHeader(name, value);
+            }
+          });
+    }
+    return chain.proceed(request, scope);
   }
 
   @Override

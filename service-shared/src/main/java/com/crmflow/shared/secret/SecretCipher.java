@@ -20,9 +20,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
+import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -181,6 +183,61 @@ public class SecretCipher {
     return decrypt(cipherBytes(sealed), associatedData(tenantId));
   }
 
+  /**
+   * {@code value} sealed for one purpose and tenant, as URL-safe base64 without padding: a token
+   * that tells its holder nothing, and that only a process with this deployment's key opens, for
+   * the same purpose and tenant ({@link #openToken}).
+   *
+   * @throws IllegalStateException when this process has no key
+   */
+  public String sealToken(String purpose, UUID tenantId, String value) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(encrypt(value, tokenData(purpose, tenantId)));
+  }
+
+  /**
+   * The value of a token {@link #sealToken} made for this purpose and tenant; empty for anything
+   * else (another purpose, tenant or deployment, damaged, not a token at all, or no key here).
+   */
+  public Optional<String> openToken(String purpose, UUID tenantId, String token) {
+    if (key == null || token == null || token.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      byte[] sealed = Base64.getUrlDecoder().decode(token.trim());
+      return Optional.of(decrypt(sealed, tokenData(purpose, tenantId)));
+    } catch (IllegalArgumentException | IllegalStateException notOurs) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * HMAC-SHA256 of {@code value} under this deployment's key, for one purpose, as URL-safe base64
+   * without padding: the same for the same value while the key stays, and no clue to the value for
+   * whoever lacks the key. A process without a key answers the plain SHA-256 of the same input.
+   */
+  public String keyedHash(String purpose, String value) {
+    byte[] input = (purpose + "\n" + value).getBytes(StandardCharsets.UTF_8);
+    try {
+      byte[] hash;
+      if (key == null) {
+        hash = MessageDigest.getInstance("SHA-256").digest(input);
+      } else {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+        hash = mac.doFinal(input);
+      }
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 unavailable", e);
+    }
+  }
+
+  private static byte[] tokenData(String purpose, UUID tenantId) {
+    return ("token:" + purpose + ":tenant:" + tenantId).getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] cipherBytes(String sealed) {
     try {
       return Base64.getDecoder().decode(NodeSecrets.cipherText(sealed));
@@ -250,7 +307,8 @@ public class SecretCipher {
   /** The plain text, or null when this key does not open the value. */
   private static String open(
       SecretKeySpec key, byte[] stored, int offset, byte[] header, byte[] associatedData) {
-    if (stored.length <= offset + NONCE_BYTES) {
+    // shorter than nonce and tag: no key opens it (and GCM would not say so, it would throw)
+    if (stored.length < offset + NONCE_BYTES + TAG_BITS / 8) {
       return null;
     }
     try {

@@ -30,7 +30,8 @@ final class ChatMessageNode implements NodeExecutor {
                 ConfigField.template("messageTemplate", "Message").asMultiline().asRequired()),
             NodeAccess.writes(NodeAccess.CHAT),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"));
+        .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"))
+        .withMechanics("ok", "ts");
   }
 
   @Override

@@ -52,7 +52,8 @@ final class ConditionNode implements NodeExecutor {
                     .help("required unless the operator is is_empty or is_not_empty")),
             NodeAccess.NONE,
             List.of("true", "false"))
-        .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"))
+        .withMechanics("result");
   }
 
   @Override

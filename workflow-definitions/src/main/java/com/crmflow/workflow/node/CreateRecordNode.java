@@ -32,7 +32,8 @@ final class CreateRecordNode implements NodeExecutor {
                     .help("task: title, due_date; note: content; opportunity: name, stage, value")),
             NodeAccess.writes("{entityType}"),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"))
+        .withMechanics(CrmWrites.MECHANICS);
   }
 
   @Override

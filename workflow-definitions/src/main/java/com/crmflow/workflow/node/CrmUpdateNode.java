@@ -42,7 +42,8 @@ final class CrmUpdateNode implements NodeExecutor {
                             + " contact without one, the run's contact")),
             NodeAccess.writes("{entityType}"),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"));
+        .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"))
+        .withMechanics(CrmWrites.MECHANICS);
   }
 
   @Override

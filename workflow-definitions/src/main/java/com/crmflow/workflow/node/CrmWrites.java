@@ -13,6 +13,12 @@ final class CrmWrites {
 
   private CrmWrites() {}
 
+  /**
+   * The keys of a write's output of its own making: what it wrote (entity_type), the record's id,
+   * and the automations its events do not start.
+   */
+  static final String[] MECHANICS = {"entity_type", "id", "automations_not_started"};
+
   static void checkComplete(CanvasNode node, List<CanvasProblem> problems) {
     if (node.config("fieldMappings") instanceof Map<?, ?> m && m.isEmpty()) {
       problems.add(CanvasProblem.node(node.id(), "data.config.fieldMappings", "maps no field"));

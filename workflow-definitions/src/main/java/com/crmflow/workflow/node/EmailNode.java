@@ -77,7 +77,8 @@ final class EmailNode implements NodeExecutor {
             NodeAccess.reads(FlowAccess.CONTACT),
             List.of())
         .withAdvice(NodeDescriptor.Advice.MESSAGE)
-        .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"));
+        .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"))
+        .withMechanics("messageId", "status");
   }
 
   @Override

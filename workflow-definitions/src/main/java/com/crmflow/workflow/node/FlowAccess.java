@@ -7,6 +7,7 @@ import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,6 +46,9 @@ public record FlowAccess(
     boolean postsToChat) {
 
   public static final String CONTACT = "contact";
+
+  /** The variable of the run's trigger payload. */
+  private static final String TRIGGER = "trigger";
 
   /** The analysis of the canvas (every node, reachable or not) with the built-in node types. */
   public static FlowAccess of(Canvas canvas) {
@@ -102,6 +106,78 @@ public record FlowAccess(
       }
     }
     return new FlowAccess(Set.copyOf(variables), Set.copyOf(read), Set.copyOf(written), chat);
+  }
+
+  /**
+   * The record types whose data each node's log entry (its input, output and error) can hold, by
+   * node id: what the node reads and writes itself, and what the variables it reads hold: {@code
+   * contact} the contact, {@code trigger} what the run's payload holds (the record of each
+   * crm_event_trigger's event, and {@code payloadHolds}), and {@code <type>_<n>} what the nodes of
+   * that type hold (every one of them: the ordinal names the n-th node run, not a node of the
+   * canvas), up to what those read in turn. An email renders its stored template against the
+   * trigger too. A trigger's entry holds the payload's records.
+   *
+   * @param payloadHolds record types the run's payload holds beyond the event records (an
+   *     enrollment's contact)
+   */
+  public static Map<String, Set<String>> heldByNode(
+      Canvas canvas, NodeCatalog catalog, Set<String> payloadHolds) {
+    Set<String> payload = new TreeSet<>(payloadHolds);
+    Map<String, Set<String>> held = new LinkedHashMap<>();
+    Map<String, Set<String>> sources = new LinkedHashMap<>();
+    for (CanvasNode node : canvas.nodes()) {
+      NodeAccess access =
+          catalog.descriptor(node.type()).map(NodeDescriptor::access).orElse(NodeAccess.NONE);
+      Set<String> own = new TreeSet<>(records(node, access.reads()));
+      own.addAll(records(node, access.writes()));
+      own.remove(NodeAccess.CHAT);
+      held.put(node.id(), own);
+      if (catalog.isTrigger(node.type())) {
+        payload.addAll(own);
+      }
+      Set<String> read = new TreeSet<>();
+      Map<String, Object> config =
+          node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
+      for (String text : strings(config)) {
+        TemplateReference.in(text).forEach(reference -> read.add(reference.source()));
+      }
+      for (String path : pathsLookedUp(node)) {
+        read.add(TemplateResolver.sourceOf(path));
+      }
+      if (NodeType.EMAIL.value().equals(node.type())) {
+        read.add(TRIGGER);
+      }
+      sources.put(node.id(), read);
+    }
+    for (CanvasNode node : canvas.nodes()) {
+      if (catalog.isTrigger(node.type())) {
+        held.get(node.id()).addAll(payload);
+      }
+    }
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (CanvasNode node : canvas.nodes()) {
+        Set<String> into = held.get(node.id());
+        for (String source : sources.get(node.id())) {
+          if (CONTACT.equals(source)) {
+            grew |= into.add(CONTACT);
+          } else if (TRIGGER.equals(source)) {
+            grew |= into.addAll(payload);
+          } else {
+            String writer = new TemplateReference(source, source, List.of()).nodeType();
+            for (CanvasNode other : canvas.nodes()) {
+              if (writer != null && writer.equals(other.type())) {
+                grew |= into.addAll(held.get(other.id()));
+              }
+            }
+          }
+        }
+      }
+    }
+    Map<String, Set<String>> answer = new LinkedHashMap<>();
+    held.forEach((id, records) -> answer.put(id, Set.copyOf(records)));
+    return answer;
   }
 
   /** The record types of these access entries for this node ({@code {field}} resolved). */

@@ -74,7 +74,8 @@ final class HttpRequestNode implements NodeExecutor {
             NodeAccess.NONE,
             List.of())
         .withAdvice(NodeDescriptor.Advice.CALL)
-        .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"))
+        .withMechanics("statusCode");
   }
 
   /**

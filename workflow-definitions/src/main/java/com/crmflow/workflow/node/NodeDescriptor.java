@@ -21,6 +21,10 @@ import java.util.List;
  *     {@code false}); empty: one unlabelled output
  * @param advice what the optimizer advises on a node of the type, beside what it says of any node
  * @param summary the line a node's card on the canvas shows, or null: its first text values
+ * @param mechanics the keys of its output whose values the node makes itself (a status code, the
+ *     branch taken, a wake-up time, the id of what it wrote), never a value it read or a peer
+ *     answered: all that a reader of runs without the scopes of the records the node holds sees of
+ *     its output (api-server's {@code RunVisibility})
  */
 public record NodeDescriptor(
     NodeType type,
@@ -32,7 +36,8 @@ public record NodeDescriptor(
     NodeAccess access,
     List<String> outputs,
     List<Advice> advice,
-    Summary summary) {
+    Summary summary,
+    List<String> mechanics) {
 
   public static final String TRIGGERS = "triggers";
   public static final String ACTIONS = "actions";
@@ -90,6 +95,23 @@ public record NodeDescriptor(
     access = access == null ? NodeAccess.NONE : access;
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
     advice = advice == null ? List.of() : List.copyOf(advice);
+    mechanics = mechanics == null ? List.of() : List.copyOf(mechanics);
+  }
+
+  /** A type whose output shows nothing to a reader without the scopes of what it holds. */
+  public NodeDescriptor(
+      NodeType type,
+      String label,
+      String group,
+      String icon,
+      String description,
+      List<ConfigField> fields,
+      NodeAccess access,
+      List<String> outputs,
+      List<Advice> advice,
+      Summary summary) {
+    this(
+        type, label, group, icon, description, fields, access, outputs, advice, summary, List.of());
   }
 
   /** A type without advice of its own, whose cards show their first text values. */
@@ -108,13 +130,39 @@ public record NodeDescriptor(
   /** The same type with this advice. */
   public NodeDescriptor withAdvice(Advice... given) {
     return new NodeDescriptor(
-        type, label, group, icon, description, fields, access, outputs, List.of(given), summary);
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        List.of(given),
+        summary,
+        mechanics);
   }
 
   /** The same type with this card line. */
   public NodeDescriptor withSummary(Summary line) {
     return new NodeDescriptor(
-        type, label, group, icon, description, fields, access, outputs, advice, line);
+        type, label, group, icon, description, fields, access, outputs, advice, line, mechanics);
+  }
+
+  /** The same type, whose output has these keys of its own making ({@link #mechanics}). */
+  public NodeDescriptor withMechanics(String... keys) {
+    return new NodeDescriptor(
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        List.of(keys));
   }
 
   public boolean advises(Advice which) {

@@ -8,6 +8,7 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FlowAccessTest {
@@ -188,5 +189,66 @@ class FlowAccessTest {
                     post("{{ create_record_1 }}"))
                 .recordsRead())
         .containsExactly("opportunity");
+  }
+
+  @Test
+  void eachNodeHoldsWhatItReadsAndWritesAndWhatTheVariablesItReadsHold() {
+    CanvasNode event =
+        node("on-deal", "crm_event_trigger", Map.of("eventType", "opportunity.updated"));
+    CanvasNode mask =
+        node(
+            "mask",
+            "data_transform",
+            Map.of("transformType", "map", "mappings", Map.of("status", "{{contact.first_name}}")));
+    CanvasNode plain =
+        node(
+            "plain",
+            "data_transform",
+            Map.of("transformType", "map", "mappings", Map.of("at", "{{trigger.timestamp}}")));
+    CanvasNode call =
+        node(
+            "call",
+            "http_request",
+            Map.of("method", "POST", "url", "https://x", "bodyTemplate", "{{data_transform_1}}"));
+    CanvasNode mark =
+        node(
+            "mark",
+            "crm_update",
+            Map.of("entityType", "account", "fieldMappings", Map.of("a", "b")));
+    CanvasNode answer =
+        node(
+            "answer",
+            "http_request",
+            Map.of(
+                "method", "POST", "url", "https://x", "bodyTemplate", "{{http_request_1.body}}"));
+    CanvasNode mail = node("mail", "email", Map.of("subject", "Hello"));
+    CanvasNode wait = node("wait", "delay", Map.of("delayHours", 1));
+    Canvas canvas =
+        new Canvas(List.of(event, mask, plain, call, mark, answer, mail, wait), List.of());
+
+    Map<String, Set<String>> held =
+        FlowAccess.heldByNode(canvas, NodeExecutors.catalog(), Set.of());
+
+    assertThat(held.get("on-deal")).containsExactly("opportunity");
+    assertThat(held.get("mask")).containsExactly("contact");
+    // the trigger's payload holds the event's record
+    assertThat(held.get("plain")).containsExactly("opportunity");
+    // data_transform_1 is either transform: what both hold
+    assertThat(held.get("call")).containsExactlyInAnyOrder("contact", "opportunity");
+    assertThat(held.get("mark")).containsExactly("account");
+    // through a chain of outputs
+    assertThat(held.get("answer")).containsExactlyInAnyOrder("contact", "opportunity");
+    // an email goes to the contact and renders its stored template against the trigger
+    assertThat(held.get("mail")).containsExactlyInAnyOrder("contact", "opportunity");
+    assertThat(held.get("wait")).isEmpty();
+
+    // an enrollment's payload names its contact
+    assertThat(
+            FlowAccess.heldByNode(
+                    new Canvas(List.of(HOOK, plain), List.of()),
+                    NodeExecutors.catalog(),
+                    Set.of("contact"))
+                .get("plain"))
+        .containsExactly("contact");
   }
 }

@@ -30,12 +30,13 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
- * http_request nodes over the JDK HttpClient. Sends {@code Idempotency-Key: <run id>:<node id>} so
- * a receiver can recognise retries, and the same value as {@link CauseHeader} so that a call of the
- * service's own public trigger continues this run's chain of causes. Network errors, 5xx and 429
- * are retried by Temporal with backoff (429/503 honour Retry-After); other 4xx fail the node at
- * once. Redirects are not followed; bodies over 1 MiB are refused. Calls go through {@link
- * OutboundHttpClient}, which refuses internal addresses when it dials.
+ * http_request nodes over the JDK HttpClient. Sends an {@code Idempotency-Key} that is the same on
+ * every attempt of the node, so a receiver can recognise retries, and the run's {@link CauseHeader}
+ * token, so that a call of the service's own public trigger or API continues this run's chain of
+ * causes; neither tells the receiver the run. Network errors, 5xx and 429 are retried by Temporal
+ * with backoff (429/503 honour Retry-After); other 4xx fail the node at once. Redirects are not
+ * followed; bodies over 1 MiB are refused. Calls go through {@link OutboundHttpClient}, which
+ * refuses internal addresses when it dials.
  */
 @Component("httpRequestActivities")
 public class HttpRequestActivitiesImpl implements HttpRequestActivities {
@@ -48,6 +49,7 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   private final OutboundHttpClient http;
   private final SecretCipher secrets;
   private final List<OutboundCallObserver> observers;
+  private final CauseHeader causes;
 
   /**
    * @param observers none in the worker application; api-server's trigger admission
@@ -55,9 +57,11 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
   public HttpRequestActivitiesImpl(
       OutboundHttpClient http,
       SecretCipher secrets,
+      CauseHeader causes,
       ObjectProvider<OutboundCallObserver> observers) {
     this.http = http;
     this.secrets = secrets;
+    this.causes = causes;
     this.observers = observers.orderedStream().toList();
   }
 
@@ -95,9 +99,15 @@ public class HttpRequestActivitiesImpl implements HttpRequestActivities {
                     name, NodeSecrets.isSealed(value) ? unsealed(command, name, value) : value);
               }
             });
-    headers.put("Idempotency-Key", command.idempotencyKey());
-    // the idempotency key is "<run id>:<node id>": the cause the service's own trigger reads
-    CauseHeader.put(headers, command.idempotencyKey());
+    // the workflow names the call "<run id>:<node id>"; the receiver learns neither
+    UUID tenant = UUID.fromString(command.tenantId());
+    headers.keySet().removeIf(name -> name.equalsIgnoreCase("Idempotency-Key"));
+    headers.put("Idempotency-Key", causes.idempotencyKey(tenant, command.idempotencyKey()));
+    CauseHeader.put(
+        headers,
+        CauseHeader.Cause.parse(command.idempotencyKey())
+            .flatMap(run -> causes.value(tenant, run))
+            .orElse(null));
     OutboundHttpClient.Response response;
     observers.forEach(observer -> observer.callStarted(command.idempotencyKey()));
     try {

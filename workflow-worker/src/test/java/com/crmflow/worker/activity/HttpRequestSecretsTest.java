@@ -3,6 +3,7 @@ package com.crmflow.worker.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.shared.outbound.DestinationPolicy;
 import com.crmflow.shared.outbound.OutboundCallObserver;
 import com.crmflow.shared.outbound.OutboundHttpClient;
@@ -21,11 +22,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
-/** The activity unseals credential headers, against a real server on loopback. */
+/**
+ * The activity unseals credential headers and names its run only to this deployment, against a real
+ * server on loopback.
+ */
 class HttpRequestSecretsTest {
 
   private static final String KEY = Base64.getEncoder().encodeToString(new byte[32]);
   private static final UUID TENANT = UUID.randomUUID();
+  private static final UUID RUN = UUID.randomUUID();
 
   private HttpServer server;
   private final Map<String, String> received = new ConcurrentHashMap<>();
@@ -52,7 +57,10 @@ class HttpRequestSecretsTest {
 
   private HttpRequestActivitiesImpl activities(SecretCipher cipher) {
     return new HttpRequestActivitiesImpl(
-        http, cipher, new DefaultListableBeanFactory().getBeanProvider(OutboundCallObserver.class));
+        http,
+        cipher,
+        new CauseHeader(cipher),
+        new DefaultListableBeanFactory().getBeanProvider(OutboundCallObserver.class));
   }
 
   private HttpRequestCommand command(Map<String, String> headers, Map<String, String> variables) {
@@ -62,7 +70,7 @@ class HttpRequestSecretsTest {
         headers,
         null,
         5,
-        "run:node",
+        RUN + ":node",
         TENANT.toString(),
         variables);
   }
@@ -80,6 +88,25 @@ class HttpRequestSecretsTest {
     assertThat(response.statusCode()).isEqualTo(204);
     assertThat(received).containsEntry("Authorization", "Bearer abc-123");
     assertThat(received).containsEntry("X-plain", "as written");
+  }
+
+  @Test
+  void theReceiverGetsAStableKeyAndATokenForThisDeploymentNotTheRun() {
+    SecretCipher cipher = new SecretCipher(KEY, "");
+    CauseHeader causes = new CauseHeader(cipher);
+    Map<String, String> headers = new LinkedHashMap<>();
+    // a node's own headers of those names are replaced
+    headers.put("idempotency-key", "mine");
+    headers.put("crm-cause", RUN + ":forged");
+
+    activities(cipher).send(command(headers, Map.of()));
+
+    assertThat(received)
+        .containsEntry("Idempotency-key", causes.idempotencyKey(TENANT, RUN + ":node"))
+        .containsKey("Crm-cause");
+    assertThat(received.values()).noneMatch(value -> value.contains(RUN.toString()));
+    assertThat(causes.read(TENANT, received.get("Crm-cause")))
+        .contains(new CauseHeader.Cause(RUN, "node"));
   }
 
   @Test

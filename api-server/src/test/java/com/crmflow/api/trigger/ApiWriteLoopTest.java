@@ -1,0 +1,297 @@
+package com.crmflow.api.trigger;
+
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.http;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.Flows.noteOfContactUpdates;
+import static com.crmflow.api.support.Flows.titleFromTheBody;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.shared.outbound.CauseHeader;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Loops through the authenticated API end: a write made with a run's CRM-Cause token carries that
+ * run's cause, so an automation whose http_request writes its contact back through {@code PATCH
+ * /api/v1/contacts/{id}} runs once, and the answer of that write names what it did not start. And
+ * whatever the cause, an automation starts at most crm.events.max-runs-per-record-per-minute runs
+ * for one record in a minute.
+ */
+class ApiWriteLoopTest extends ApiTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Longer than the dispatcher (every 250 ms) and a run take to act on a follow-up event. */
+  private static final Duration QUIET = Duration.ofSeconds(3);
+
+  @Autowired private MeterRegistry meters;
+  @Autowired private CrmProperties properties;
+  @Autowired private CauseHeader causeHeader;
+
+  private TenantClient tenant;
+  private String contactId;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+    contactId = contact("loop@example.com");
+  }
+
+  private String contact(String email) {
+    return tenant
+        .api()
+        .post("/api/v1/contacts", Map.of("email", email, "first_name", "Lou"))
+        .text("/contact/id");
+  }
+
+  private double refused(String reason) {
+    return meters.get("crm.events.starts.refused").tag("reason", reason).counter().count();
+  }
+
+  private List<JsonNode> runsOf(String sequenceId) {
+    return tenant
+        .api()
+        .get("/api/v1/automation-runs?limit=100&sequence_id=" + sequenceId)
+        .json()
+        .at("/runs")
+        .valueStream()
+        .toList();
+  }
+
+  private long pendingEvents() {
+    return jdbc.sql(
+            "select count(*) from event_outbox where tenant_id = :t and dispatched_at is null")
+        .param("t", tenant.id())
+        .query(Long.class)
+        .single();
+  }
+
+  /**
+   * Waits until the automation has {@code runs} runs, none running, and every event is dispatched;
+   * then checks over {@link #QUIET} that no more start.
+   */
+  private void awaitSettled(String sequenceId, int runs) {
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                runsOf(sequenceId).size() >= runs
+                    && runsOf(sequenceId).stream()
+                        .noneMatch(r -> r.get("status").asString().equals("running"))
+                    && pendingEvents() == 0);
+    await()
+        .during(QUIET)
+        .atMost(QUIET.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> pendingEvents() == 0 && runsOf(sequenceId).size() == runs);
+  }
+
+  private static JsonNode logEntry(JsonNode run, String nodeId) {
+    for (JsonNode entry : run.get("node_log")) {
+      if (entry.get("nodeId").asString().equals(nodeId)) {
+        return entry;
+      }
+    }
+    throw new AssertionError("no entry of " + nodeId + " in " + run);
+  }
+
+  /** The tenant's contact.updated events with their cause (null: none), oldest first. */
+  private List<JsonNode> contactUpdates() {
+    return jdbc
+        .sql(
+            """
+            select jsonb_build_object('event_id', event_id, 'cause', cause)::text
+            from event_outbox where tenant_id = :t and event = 'contact.updated' order by id
+            """)
+        .param("t", tenant.id())
+        .query(String.class)
+        .list()
+        .stream()
+        .map(JSON::readTree)
+        .toList();
+  }
+
+  /**
+   * crm_event_trigger on contact.updated → http_request PATCHing the event's contact through the
+   * API with the tenant's key, stored in the node as a secret header.
+   */
+  @Test
+  void anAutomationThatWritesItsContactBackThroughTheApiRunsOnce() {
+    String triggerId = uniqueId("on-update");
+    String writeBack =
+        activeAutomation(
+            tenant.api(),
+            "Write back",
+            canvas(
+                List.of(
+                    node(triggerId, "crm_event_trigger", Map.of("eventType", "contact.updated")),
+                    node(
+                        "patch",
+                        "http_request",
+                        http(
+                            "PATCH",
+                            baseUrl() + "/api/v1/contacts/{{trigger.data.contact_id}}",
+                            "headers",
+                            Map.of("Authorization", "Bearer " + tenant.key()),
+                            "bodyTemplate",
+                            "{\"title\": \"{{trigger.timestamp}}\"}"))),
+                List.of(edge("e1", triggerId, "patch"))));
+    double cyclesBefore = refused(CrmEventTriggers.CYCLE);
+
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
+    awaitSettled(writeBack, 1);
+
+    JsonNode run = awaitRun(tenant.api(), runsOf(writeBack).get(0).get("id").asString());
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.get("cause").isNull()).as("an API client's event").isTrue();
+    // the run's write went through: the contact's title is the event's timestamp
+    assertThat(tenant.api().get("/api/v1/contacts/" + contactId).text("/contact/title"))
+        .isEqualTo(run.at("/trigger_payload/timestamp").asString());
+    // its event carries the run as its cause
+    List<JsonNode> updates = contactUpdates();
+    assertThat(updates).hasSize(2);
+    assertThat(updates.get(0).get("cause").isNull()).isTrue();
+    JsonNode cause = updates.get(1).get("cause");
+    assertThat(cause.get("run_id").asString()).isEqualTo(run.get("id").asString());
+    assertThat(cause.get("node_id").asString()).isEqualTo("patch");
+    assertThat(cause.get("chain").valueStream().map(JsonNode::asString)).containsExactly(writeBack);
+    assertThat(cause.get("root").asString()).isEqualTo(updates.get(0).get("event_id").asString());
+    // the answer of the write names what it did not start, and the run's log shows it
+    JsonNode answer = logEntry(run, "patch").get("output");
+    assertThat(answer.get("statusCode").asInt()).isEqualTo(200);
+    assertThat(answer.at("/headers/" + ApiWriteCauses.NOT_STARTED).asString())
+        .isEqualTo("\"" + writeBack + "\";reason=cycle;event=\"contact.updated\"");
+    assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(1);
+    assertThat(
+            jdbc.sql(
+                    """
+                    select granted::text from event_outbox
+                    where tenant_id = :t and event = 'contact.updated' and cause is not null
+                    """)
+                .param("t", tenant.id())
+                .query(String.class)
+                .single())
+        .isEqualTo("[]");
+  }
+
+  @Test
+  void aTokenOfAnotherTenantsRunOrNoneMakesAnApiWriteAClients() {
+    TenantClient other = newTenant();
+    String listener =
+        activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
+    tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
+    awaitSettled(listener, 1);
+    CauseHeader.Cause listenerRun =
+        new CauseHeader.Cause(UUID.fromString(runsOf(listener).get(0).get("id").asString()), "x");
+
+    for (String header :
+        List.of(
+            listenerRun.runAndNode(),
+            causeHeader.value(other.id(), listenerRun).orElseThrow(),
+            "garbage")) {
+      ApiResponse written =
+          tenant
+              .api()
+              .withHeader(CauseHeader.NAME, header)
+              .patch("/api/v1/contacts/" + contactId, Map.of("title", header));
+      assertThat(written.status()).as(written.toString()).isEqualTo(200);
+      assertThat(written.header(ApiWriteCauses.NOT_STARTED)).isNull();
+    }
+    // each was a client's write: each started the listener, no event has a cause
+    awaitSettled(listener, 4);
+    assertThat(contactUpdates()).allSatisfy(u -> assertThat(u.get("cause").isNull()).isTrue());
+  }
+
+  /**
+   * The breaker, whatever the cause: a client's updates past the limit start no more runs of the
+   * automation for that contact in the minute, and a run's write in that minute lists the refusal.
+   */
+  @Test
+  void anAutomationStartsAtMostItsLimitOfRunsPerRecordInAMinute() {
+    int limit = properties.events().maxRunsPerRecordPerMinute();
+    String listener =
+        activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
+    String hookId = uniqueId("hook");
+    String hook = activeAutomation(tenant.api(), "Titles from outside", titleFromTheBody(hookId));
+    double breakerBefore = refused(CrmEventTriggers.BREAKER);
+    // the limit counts per minute of the clock: start early in one
+    await()
+        .atMost(Duration.ofSeconds(40))
+        .until(() -> LocalTime.now(ZoneOffset.UTC).getSecond() < 30);
+
+    for (int i = 0; i <= limit; i++) {
+      ApiResponse updated =
+          tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "t" + i));
+      assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+    }
+    String hooked =
+        fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contactId, "title", "run"));
+    awaitSettled(listener, limit);
+
+    assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
+    // the client's update past the limit and the run's write: counted on the minute's window
+    assertThat(
+            jdbc
+                .sql(
+                    """
+                    select jsonb_build_object('record', record_key, 'runs', runs,
+                                              'refused', refused)::text
+                    from automation_start_window where tenant_id = :t and sequence_id = :s
+                    """)
+                .param("t", tenant.id())
+                .param("s", UUID.fromString(listener))
+                .query(String.class)
+                .list()
+                .stream()
+                .map(JSON::readTree)
+                .toList())
+        .containsExactly(
+            JSON.readTree(
+                "{\"record\": \"contact:"
+                    + contactId
+                    + "\", \"runs\": "
+                    + limit
+                    + ", \"refused\": 2}"));
+    JsonNode run = awaitRun(tenant.api(), hooked);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode notStarted = logEntry(run, "set-title").at("/output/automations_not_started");
+    assertThat(notStarted).as(run.toString()).hasSize(1);
+    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(listener);
+    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("breaker");
+    assertThat(notStarted.at("/0/message").asString())
+        .isEqualTo(
+            "contact.updated from this write starts no run of automation \"Listener\": it has"
+                + " started "
+                + limit
+                + " runs for this event's record in this minute, the most"
+                + " crm.events.max-runs-per-record-per-minute ("
+                + limit
+                + ") allows");
+    assertThat(runsOf(hook)).hasSize(1);
+
+    // another contact is a count of its own
+    tenant.api().patch("/api/v1/contacts/" + contact("other@example.com"), Map.of("title", "x"));
+    awaitSettled(listener, limit + 1);
+  }
+}
