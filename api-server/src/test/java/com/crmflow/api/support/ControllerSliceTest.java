@@ -53,7 +53,8 @@ public abstract class ControllerSliceTest {
   /**
    * What {@code @WebMvcTest} scans: the web components of the service's packages (its type filter
    * picks them), not the application class, which would bring in the in-process worker. The
-   * idempotency interceptor stores answers, so it stays with the full-service tests.
+   * idempotency interceptor stores answers and the API-write causes interceptor reads runs and the
+   * event outbox, so both stay with the full-service tests.
    */
   @Configuration(proxyBeanMethods = false)
   @EnableConfigurationProperties(CrmProperties.class)
@@ -63,7 +64,10 @@ public abstract class ControllerSliceTest {
         @ComponentScan.Filter(type = FilterType.CUSTOM, classes = TypeExcludeFilter.class),
         @ComponentScan.Filter(
             type = FilterType.REGEX,
-            pattern = "com\\.crmflow\\.api\\.idempotency\\..*")
+            pattern = {
+              "com\\.crmflow\\.api\\.idempotency\\..*",
+              "com\\.crmflow\\.api\\.trigger\\.ApiWriteCauses"
+            })
       })
   static class WebLayer {}
 
