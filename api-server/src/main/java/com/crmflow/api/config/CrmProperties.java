@@ -249,12 +249,15 @@ public record CrmProperties(
    *     own public trigger by its runs) may start for one root (an API client's event, say, or a
    *     run no event started), over all the chains that grow from it: past it, such an event starts
    *     no automation
+   * @param redeliverInterval how often the events routed to waiting runs (wait_until) that did not
+   *     reach their workflow right after their dispatch are signalled again
    */
   public record Events(
       @DefaultValue("250ms") @NotNull Duration dispatchInterval,
       @DefaultValue("1m") @NotNull Duration setAsideAfter,
       @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth,
-      @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause) {}
+      @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause,
+      @DefaultValue("1s") @NotNull Duration redeliverInterval) {}
 
   /**
    * Outbound webhooks.

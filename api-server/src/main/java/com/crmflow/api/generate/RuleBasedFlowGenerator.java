@@ -86,7 +86,8 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     CanvasNode trigger;
     String last; // tail of the main line, or of the current branch
     String condition; // open condition node, if any
-    String branchLabel; // "true" or "false" while inside a condition
+    String branchLabel; // "true" or "false" while inside a condition ("met" or "timeout": a wait)
+    String elseLabel = "false"; // the branch "otherwise" opens
     int column;
     Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
     final List<FlowGenerator.Unclear> unclear = new ArrayList<>();
@@ -94,7 +95,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
-      int y = branchLabel == null ? 0 : ("true".equals(branchLabel) ? -150 : 150);
+      int y = branchLabel == null ? 0 : (elseLabel.equals(branchLabel) ? 150 : -150);
       nodes.add(
           new CanvasNode(id, type, new Position(column++ * 250.0, y), new NodeData(label, config)));
       typeCounts.merge(type, 1, Integer::sum);
@@ -129,7 +130,9 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     java.util.Deque<String> clauses =
         new java.util.ArrayDeque<>(
             lateTriggerFirst(
-                List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim()))))));
+                List.of(
+                    CLAUSE_BREAK.split(
+                        waitWithItsLimit(triggerFirst(PhraseBook.toEnglish(prompt.trim())))))));
     while (!clauses.isEmpty()) {
       String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {
@@ -154,7 +157,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       }
       if (lower.startsWith("else") || lower.startsWith("otherwise")) {
         if (flow.condition != null) {
-          flow.branchLabel = "false";
+          flow.branchLabel = flow.elseLabel;
           flow.last = flow.condition;
           flow.column = columnAfter(flow, flow.condition);
         }
@@ -504,6 +507,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     flow.branchLabel = null;
     flow.condition = flow.add(NodeType.CONDITION.value(), capitalise(clause), config);
     flow.branchLabel = "true";
+    flow.elseLabel = "false";
   }
 
   /** A condition's field, operator and value, or the clause as unclear. */
@@ -613,7 +617,9 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Matcher url = URL.matcher(clause);
     Matcher channel = CHANNEL.matcher(clause);
     Matcher duration = DURATION.matcher(lower);
-    if (lower.startsWith("wait")
+    if (WAIT_UNTIL.matcher(lower).find()) {
+      waitUntil(flow, clause, lower);
+    } else if (lower.startsWith("wait")
         || lower.startsWith("delay")
         || lower.startsWith("after") && duration.find(0)) {
       delay(flow, clause, lower);
@@ -688,6 +694,68 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     if (!next.isEmpty()) {
       step(flow, next, next.toLowerCase(Locale.ROOT));
     }
+  }
+
+  /** "wait until they reply", "wait for an answer", "wait until the deal changes stage". */
+  private static final Pattern WAIT_UNTIL =
+      Pattern.compile(
+          "^(?:wait|hold)\\s+(?:until|till|for)\\s+(?!day\\b)(?!\\d)"
+              + "(?=.*\\b(?:repl(?:y|ies|ied)|respon(?:d|ds|se)|answers?|writes? back|customer"
+              + "|books? a meeting|meeting is booked|stage|deal (?:moves|changes)))");
+
+  /** A wait's limit in a clause of its own: "wait until they reply, at most 3 days". */
+  private static final Pattern WAIT_LIMIT =
+      Pattern.compile(
+          "(?i)((?:wait|hold)\\s+(?:until|till|for)\\s+[^,;.]+?)\\s*[,;]\\s*"
+              + "((?:at most|for at most|up to|for up to|no (?:more|longer) than|max(?:imum)?"
+              + "|within)\\s+\\S+\\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?))");
+
+  private static String waitWithItsLimit(String prompt) {
+    return WAIT_LIMIT.matcher(prompt).replaceAll("$1 $2");
+  }
+
+  /**
+   * wait_until: the event the clause waits for (a reply, a customer, a meeting, a deal's stage), at
+   * most its duration (3 days when it names none); the steps after it go on its {@code met} edge,
+   * and "otherwise" opens its {@code timeout} edge.
+   */
+  private static void waitUntil(Builder flow, String clause, String lower) {
+    Map<String, Object> config = new LinkedHashMap<>();
+    if (lower.contains("customer")) {
+      config.put("eventType", "contact.updated");
+      config.put("filterField", "lifecycle_stage");
+      config.put("filterValue", "customer");
+    } else if (lower.contains("meeting")) {
+      config.put("eventType", "meeting.booked");
+    } else if (lower.contains("stage") || lower.matches(".*\\bdeal (?:moves|changes).*")) {
+      config.put("eventType", "opportunity.stage_changed");
+    } else {
+      config.put("eventType", "conversation.message_received");
+    }
+    Matcher m = DURATION.matcher(lower);
+    double minutes = 0;
+    while (m.find()) {
+      double n = number(m.group(1));
+      String unit = m.group(2);
+      minutes +=
+          unit.startsWith("w")
+              ? n * 7 * 24 * 60
+              : unit.startsWith("d") ? n * 24 * 60 : unit.startsWith("h") ? n * 60 : n;
+    }
+    if (minutes == 0) {
+      minutes = 3 * 24 * 60;
+    }
+    if (minutes % (24 * 60) == 0) {
+      config.put("timeoutDays", whole(minutes / (24 * 60)));
+    } else if (minutes % 60 == 0) {
+      config.put("timeoutHours", whole(minutes / 60));
+    } else {
+      config.put("timeoutMinutes", whole(minutes));
+    }
+    flow.branchLabel = null;
+    flow.condition = flow.add(NodeType.WAIT_UNTIL.value(), capitalise(clause), config);
+    flow.branchLabel = "met";
+    flow.elseLabel = "timeout";
   }
 
   private static void email(Builder flow, String clause, String lower) {

@@ -3,6 +3,7 @@ package com.crmflow.api.trigger;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventCause;
+import com.crmflow.api.event.EventFilter;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.run.AutomationRun;
@@ -21,7 +22,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -396,25 +396,8 @@ public class CrmEventTriggers implements OutboxEventHandler {
         id -> sequences.find(tenantId, id).map(Sequence::name).orElse("(deleted flow)"));
   }
 
-  /**
-   * No filterField: every event matches. filterField with filterValue: the field (a dot path into
-   * {@code data}) equals the value, compared as text. filterField alone: the field is present and
-   * not empty.
-   */
   static boolean matches(Map<String, Object> config, Map<String, Object> data) {
-    Object field = config.get("filterField");
-    if (!(field instanceof String path) || path.isBlank()) {
-      return true;
-    }
-    Object value = data;
-    for (String part : path.trim().split("\\.")) {
-      value = value instanceof Map<?, ?> map ? map.get(part) : null;
-    }
-    Object wanted = config.get("filterValue");
-    if (wanted == null || String.valueOf(wanted).isEmpty()) {
-      return value != null && !String.valueOf(value).isEmpty();
-    }
-    return value != null && Objects.equals(String.valueOf(value), String.valueOf(wanted));
+    return EventFilter.matches(config.get("filterField"), config.get("filterValue"), data);
   }
 
   private List<Listening> listening(UUID tenantId, String event) {

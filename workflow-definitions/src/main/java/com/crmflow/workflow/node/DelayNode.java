@@ -6,7 +6,6 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunResume;
-import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
@@ -132,15 +131,6 @@ final class DelayNode implements NodeExecutor {
   }
 
   private static String describe(double days, double hours) {
-    StringBuilder out = new StringBuilder();
-    if (days > 0) {
-      out.append(TemplateResolver.asString(days)).append(days == 1 ? " day" : " days");
-    }
-    if (hours > 0) {
-      out.append(out.isEmpty() ? "" : " ")
-          .append(TemplateResolver.asString(hours))
-          .append(hours == 1 ? " hour" : " hours");
-    }
-    return out.toString();
+    return NodeDurations.describe(days, hours, 0);
   }
 }

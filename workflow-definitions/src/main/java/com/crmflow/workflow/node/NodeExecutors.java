@@ -18,6 +18,7 @@ public final class NodeExecutors {
           new CrmEventTriggerNode(),
           new EmailNode(),
           new DelayNode(),
+          new WaitUntilNode(),
           new ConditionNode(),
           new HttpRequestNode(),
           new ChatMessageNode(),

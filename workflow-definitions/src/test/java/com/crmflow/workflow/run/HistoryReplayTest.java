@@ -35,8 +35,10 @@ import org.junit.jupiter.api.Test;
  * distributed run whose entries carry their input), {@link FlowHistoryRecorder} (an enrollment, a
  * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
  * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
- * defaults, with its crm calls through the crm queue and as local activities) and {@link
- * ContactReadBesideTest} (a chat beside an email that reads a changed contact).
+ * defaults, with its crm calls through the crm queue and as local activities), {@link
+ * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
+ * runs failed their workflow) and {@link ContactReadBesideTest} (a chat beside an email that reads
+ * a changed contact).
  */
 class HistoryReplayTest {
 
@@ -82,7 +84,9 @@ class HistoryReplayTest {
             "local-tour-crm-queue.json",
             "local-tour-crm-calls-local.json",
             "remote-contact-read-beside.json",
-            "remote-contact-read-beside-as-ran.json");
+            "remote-contact-read-beside-as-ran.json",
+            "local-wait-until-met.json",
+            "local-failed-run-completes.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -144,6 +148,11 @@ class HistoryReplayTest {
         .contains("\"node-input-contact\"");
     assertThat(activityInputs(dir.resolve("remote-contact-read-beside-as-ran.json")))
         .contains("\"messageTemplate\":\"For old@example.com\"");
+    // a wait_until met by a signalled reply: its deadline's timer cancelled
+    assertThat(Files.readString(dir.resolve("local-wait-until-met.json")))
+        .contains(
+            "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED", "record_event", "EVENT_TYPE_TIMER_CANCELED");
+    assertThat(markerPayloads(dir.resolve("local-wait-until-met.json"))).contains("watch_record");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
