@@ -5,7 +5,6 @@ import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.nodetype.NodeTypes;
-import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -52,7 +51,7 @@ class CanvasController {
       Caller caller,
       @PathVariable UUID sequenceId,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              content = @Content(schema = @Schema(implementation = Canvas.class)))
+              content = @Content(schema = @Schema(implementation = CanvasBody.class)))
           @RequestBody
           JsonNode body) {
     CanvasSnapshot saved = canvases.replace(caller, sequenceId, JsonBodies.requireObject(body));
@@ -172,7 +171,7 @@ class CanvasController {
       @PathVariable UUID sequenceId,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               required = false,
-              content = @Content(schema = @Schema(implementation = Canvas.class)))
+              content = @Content(schema = @Schema(implementation = CanvasBody.class)))
           @RequestBody(required = false)
           JsonNode body) {
     CanvasService.Judged judged = canvases.judge(caller.tenantId(), sequenceId, body);

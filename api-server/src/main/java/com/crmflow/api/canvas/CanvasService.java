@@ -68,10 +68,15 @@ public class CanvasService {
    *
    * @param secretsFrom the version whose stored secrets the mask keeps: the latest (null) or the
    *     version a restore copies
+   * @param settings the flow's settings it leaves, or null: the latest version's
    */
-  private record Edit(List<StoredNode> nodes, List<StoredEdge> edges, CanvasSnapshot secretsFrom) {
+  private record Edit(
+      List<StoredNode> nodes,
+      List<StoredEdge> edges,
+      CanvasSnapshot secretsFrom,
+      FlowSettings settings) {
     Edit(List<StoredNode> nodes, List<StoredEdge> edges) {
-      this(nodes, edges, null);
+      this(nodes, edges, null, null);
     }
   }
 
@@ -150,8 +155,14 @@ public class CanvasService {
     return new Canvas(nodes, edges);
   }
 
-  /** The nodes and edges of a canvas body, read with their shape checked. */
-  private record Sent(List<CanvasInput.NodeInput> nodes, List<CanvasInput.EdgeInput> edges) {}
+  /**
+   * The nodes, edges and settings of a canvas body, read with their shape checked; settings null
+   * when the body sends none.
+   */
+  private record Sent(
+      List<CanvasInput.NodeInput> nodes,
+      List<CanvasInput.EdgeInput> edges,
+      FlowSettings settings) {}
 
   private Sent read(JsonNode body) {
     List<FieldProblem> problems = new ArrayList<>();
@@ -165,17 +176,21 @@ public class CanvasService {
       edgeInputs.add(input.edge(e, "edges[" + edgeInputs.size() + "]"));
     }
     for (String key : body.propertyNames()) {
-      if (!key.equals("nodes") && !key.equals("edges")) {
+      if (!key.equals("nodes") && !key.equals("edges") && !key.equals("settings")) {
         problems.add(new FieldProblem(key, "is not a field of a canvas"));
       }
     }
+    FlowSettings settings = FlowSettings.read(body.get("settings"), problems);
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    return new Sent(nodeInputs, edgeInputs);
+    return new Sent(nodeInputs, edgeInputs, settings);
   }
 
-  /** PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. */
+  /**
+   * PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. The
+   * flow's settings are those sent, or the latest version's when the body sends none.
+   */
   @Transactional
   public CanvasSnapshot replace(Caller caller, UUID sequenceId, JsonNode body) {
     Sent sent = read(body);
@@ -212,14 +227,14 @@ public class CanvasService {
                     e.label(),
                     now));
           }
-          return new Edit(nodes, edges);
+          return new Edit(nodes, edges, null, sent.settings());
         });
   }
 
   /** POST /generate: the generated flow replaces the canvas. */
   @Transactional
   public CanvasSnapshot replaceWith(Caller caller, UUID sequenceId, Canvas canvas) {
-    return write(caller, sequenceId, current -> wholeCanvas(canvas, null));
+    return write(caller, sequenceId, current -> wholeCanvas(canvas, null, null));
   }
 
   /**
@@ -229,14 +244,14 @@ public class CanvasService {
   @Transactional
   public CanvasSnapshot restore(Caller caller, UUID sequenceId, int version) {
     CanvasSnapshot old = version(caller.tenantId(), sequenceId, version);
-    return write(caller, sequenceId, current -> wholeCanvas(old.toCanvas(), old));
+    return write(caller, sequenceId, current -> wholeCanvas(old.toCanvas(), old, old.settings()));
   }
 
   /**
    * An edit that replaces the whole canvas with these nodes and edges, stamped now; its kept
    * secrets come from {@code secretsFrom} (null: the current version's).
    */
-  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom) {
+  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom, FlowSettings settings) {
     OffsetDateTime now = now();
     List<StoredNode> nodes =
         canvas.nodes().stream()
@@ -246,7 +261,7 @@ public class CanvasService {
         canvas.edges().stream()
             .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), now))
             .toList();
-    return new Edit(nodes, edges, secretsFrom);
+    return new Edit(nodes, edges, secretsFrom, settings);
   }
 
   /** POST /nodes: a new node with a server-made UUID id. */
@@ -443,7 +458,13 @@ public class CanvasService {
             changed.secretsFrom() != null ? changed.secretsFrom() : current,
             changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList(),
             problems);
-    CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());
+    CanvasSnapshot next =
+        new CanvasSnapshot(
+            current.version() + 1,
+            nodes,
+            changed.edges(),
+            changed.settings() != null ? changed.settings() : current.settings(),
+            now());
     Canvas canvas = next.toCanvas();
 
     writeProblems(tenantId, sequenceId, canvas).forEach(p -> problems.add(asFieldProblem(p)));

@@ -137,6 +137,7 @@ class GenerateController {
         canvas.edges().stream()
             .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), null))
             .toList(),
+        null,
         null);
   }
 

@@ -617,7 +617,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Matcher url = URL.matcher(clause);
     Matcher channel = CHANNEL.matcher(clause);
     Matcher duration = DURATION.matcher(lower);
-    if (WAIT_UNTIL.matcher(lower).find()) {
+    if (WINDOW_ALONE.matcher(lower).matches() && windowed(flow) != null) {
+      // "send a welcome email, only between 9 and 5 their time": the window of that email
+      windowed(flow).data().config().put("window", window(clause, lower));
+    } else if (WAIT_UNTIL.matcher(lower).find()) {
       waitUntil(flow, clause, lower);
     } else if (lower.startsWith("wait")
         || lower.startsWith("delay")
@@ -694,6 +697,76 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     if (!next.isEmpty()) {
       step(flow, next, next.toLowerCase(Locale.ROOT));
     }
+  }
+
+  /** "between 9 and 5", "between 9:30am and 4pm". */
+  private static final Pattern BETWEEN =
+      Pattern.compile(
+          "(?i)\\bbetween\\s+(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm)?\\s+and\\s+(\\d{1,2})"
+              + "(?:[:.](\\d{2}))?\\s*(am|pm)?");
+
+  /** A clause that only says when to send: "only between 9 and 5 their time". */
+  private static final Pattern WINDOW_ALONE =
+      Pattern.compile(
+          "^(?:only\\s+)?(?:send(?:\\s+it|\\s+them)?\\s+)?(?:only\\s+)?between\\s+[0-9:.apm\\s]+"
+              + "and\\s+[0-9:.apm\\s]+(?:(?:in\\s+)?(?:their|the contact's|local)\\s+time)?"
+              + "(?:\\s+(?:on\\s+)?(?:weekdays|business days|monday to friday))?\\s*$");
+
+  /** The last node, if a window can be its: an email or a delay. */
+  private static CanvasNode windowed(Builder flow) {
+    if (flow.nodes.isEmpty()) {
+      return null;
+    }
+    CanvasNode last = flow.nodes.get(flow.nodes.size() - 1);
+    return List.of(NodeType.EMAIL.value(), NodeType.DELAY.value()).contains(last.type())
+            && last.data().config() != null
+        ? last
+        : null;
+  }
+
+  /**
+   * The send window a clause names: "between 9 and 5" (a "to" not after its "from" without am/pm is
+   * in the afternoon: 5 is 17:00), in the contact's zone unless the clause names one; every day
+   * unless it says weekdays.
+   */
+  private static Map<String, Object> window(String clause, String lower) {
+    Matcher between = BETWEEN.matcher(lower);
+    if (!between.find()) {
+      return null;
+    }
+    int fromHour = hour(between.group(1), between.group(3));
+    int toHour = hour(between.group(4), between.group(6));
+    if (toHour <= fromHour && between.group(6) == null && toHour < 12) {
+      toHour += 12;
+    }
+    Map<String, Object> window = new LinkedHashMap<>();
+    window.put(
+        "days",
+        lower.matches(".*\\b(weekdays?|business days|monday to friday|mon-fri)\\b.*")
+            ? List.of(1, 2, 3, 4, 5)
+            : List.of(1, 2, 3, 4, 5, 6, 7));
+    window.put(
+        "from",
+        String.format(
+            Locale.ROOT, "%02d:%s", fromHour, between.group(2) == null ? "00" : between.group(2)));
+    window.put(
+        "to",
+        String.format(
+            Locale.ROOT,
+            "%02d:%s",
+            toHour % 24,
+            between.group(5) == null ? "00" : between.group(5)));
+    Matcher zone = ZONE.matcher(clause);
+    window.put("timezone", zone.find() ? zone.group(1) : "contact");
+    return window;
+  }
+
+  private static int hour(String digits, String half) {
+    int hour = Integer.parseInt(digits) % 24;
+    if ("pm".equals(half) && hour < 12) {
+      return hour + 12;
+    }
+    return "am".equals(half) && hour == 12 ? 0 : hour;
   }
 
   /** "wait until they reply", "wait for an answer", "wait until the deal changes stage". */
@@ -779,6 +852,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     config.put("subject", subject);
     config.put("bodyHint", clause);
+    Map<String, Object> window = window(clause, lower);
+    if (window != null) {
+      config.put("window", window);
+    }
     flow.add(NodeType.EMAIL.value(), "Email: " + subject, config);
   }
 

@@ -99,7 +99,8 @@ class NodeTypeController {
                 "time",
                 "timezone",
                 "days",
-                "cron"
+                "cron",
+                "window"
               })
           String kind,
       boolean required,

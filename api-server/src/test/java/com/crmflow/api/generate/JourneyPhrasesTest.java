@@ -89,4 +89,28 @@ class JourneyPhrasesTest extends ApiTest {
     assertThat(wait.get("timeoutDays").asInt()).isEqualTo(14);
     assertThat(label(flow, "wait_until", "chat_message")).isEqualTo("met");
   }
+
+  @Test
+  void sendBetweenNineAndFiveTheirTime() {
+    ApiResponse flow =
+        generated(
+            "When a contact is created, wait 2 days, send a tips email, send between 9 and 5 their"
+                + " time");
+    assertThat(types(flow)).containsExactly("crm_event_trigger", "delay", "email");
+    JsonNode window = node(flow, "email").at("/data/config/window");
+    assertThat(window.get("from").asString()).isEqualTo("09:00");
+    assertThat(window.get("to").asString()).isEqualTo("17:00");
+    assertThat(window.get("timezone").asString()).isEqualTo("contact");
+    assertThat(window.get("days").toString()).isEqualTo("[1,2,3,4,5,6,7]");
+
+    ApiResponse weekdays =
+        generated(
+            "When a webhook arrives, send a reminder email between 8:30am and 6pm Europe/Berlin on"
+                + " weekdays");
+    JsonNode berlin = node(weekdays, "email").at("/data/config/window");
+    assertThat(berlin.get("from").asString()).isEqualTo("08:30");
+    assertThat(berlin.get("to").asString()).isEqualTo("18:00");
+    assertThat(berlin.get("timezone").asString()).isEqualTo("Europe/Berlin");
+    assertThat(berlin.get("days").toString()).isEqualTo("[1,2,3,4,5]");
+  }
 }

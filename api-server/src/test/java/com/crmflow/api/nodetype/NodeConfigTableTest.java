@@ -126,6 +126,7 @@ class NodeConfigTableTest {
       case BOOLEAN -> notes.add("boolean");
       case TIME -> notes.add("`HH:mm`");
       case DAYS -> notes.add("days 0–6");
+      case WINDOW -> notes.add("send window `{days: [1–7], from, to, timezone}`");
       default -> {}
     }
     if (field.template() && field.kind() == FieldKind.TEMPLATE) {

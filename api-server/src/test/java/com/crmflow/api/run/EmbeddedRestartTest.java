@@ -299,6 +299,73 @@ class EmbeddedRestartTest {
     }
   }
 
+  /**
+   * A run waits in a delay for its send window across a stop and a start: it goes on when the
+   * window opens, not before, and its delay keeps the moment it computed and its log entry.
+   */
+  @Test
+  void aRunWaitingForItsSendWindowGoesOnWhenTheWindowOpensAfterARestart(@TempDir Path dataDir) {
+    Instant now = Instant.now();
+    // the next whole minute at least 40 s away, in UTC: the window opens after the restart
+    Instant opens =
+        now.plusSeconds(40).truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plusSeconds(60);
+    String from = opens.atZone(java.time.ZoneOffset.UTC).toLocalTime().toString();
+    String to = opens.plusSeconds(600).atZone(java.time.ZoneOffset.UTC).toLocalTime().toString();
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      ApiTest.TenantClient tenant;
+      String runId;
+      JsonNode waiting;
+      try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
+        tenant = WholeService.newTenant(first);
+        activeAutomation(
+            tenant.api(),
+            Flows.chain(
+                "hook",
+                node(
+                    "wait",
+                    "delay",
+                    Map.of(
+                        "window",
+                        Map.of(
+                            "days",
+                            List.of(1, 2, 3, 4, 5, 6, 7),
+                            "from",
+                            from,
+                            "to",
+                            to,
+                            "timezone",
+                            "UTC"))),
+                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/open")))));
+        runId =
+            fire(new ApiClient(WholeService.baseUrl(first), null), tenant.id(), "hook", Map.of());
+        ApiClient api = tenant.api();
+        String id = runId;
+        waiting =
+            await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                    () -> api.get("/api/v1/automation-runs/" + id).at("/run/node_log/1"),
+                    entry -> "running".equals(entry.path("status").asString()));
+      }
+      assertThat(Instant.parse(waiting.at("/output/until").asString())).isEqualTo(opens);
+      assertThat(waiting.at("/output/zone").asString()).isEqualTo("UTC");
+
+      try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        JsonNode run = awaitRun(api, runId, Duration.ofSeconds(150));
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        JsonNode wait = run.at("/node_log/1");
+        assertThat(wait.get("startedAt").asString()).isEqualTo(waiting.get("startedAt").asString());
+        assertThat(wait.at("/output/window/until").asString())
+            .isEqualTo(waiting.at("/output/until").asString());
+        assertThat(Instant.parse(run.at("/node_log/2/startedAt").asString()))
+            .as("not before the window opened")
+            .isAfterOrEqualTo(opens);
+        assertThat(peer.received("/open")).hasSize(1);
+      }
+    }
+  }
+
   /** Rita enrolled in welcome email → delay → follow-up email, once she waits on the delay. */
   private static String enrollInWaitingSequence(ApiClient api) {
     String contactId =

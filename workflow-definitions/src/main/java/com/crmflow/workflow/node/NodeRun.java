@@ -56,4 +56,11 @@ public interface NodeRun {
 
   /** Events routed to the node before this execution of the run had them (its watch's answer). */
   void routed(CanvasNode node, List<RecordEvent> events);
+
+  /**
+   * Logs the node as running now with this output, as {@link NodeExecutor#runningOutput} does
+   * before a node starts: for a node that learns when it wakes only once it runs (a send window in
+   * the contact's zone), before it waits.
+   */
+  void running(CanvasNode node, Map<String, Object> output);
 }

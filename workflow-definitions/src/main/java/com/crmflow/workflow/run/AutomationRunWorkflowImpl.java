@@ -85,6 +85,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private final Map<String, List<RecordEvent>> recordEvents = new HashMap<>();
 
   private final Set<String> recordEventsTaken = new HashSet<>();
+
+  /** Where each node's log entry stands while it runs: its seq, start and variables then. */
+  private record Started(int seq, String startedAt, Map<String, Object> atStart) {}
+
+  private final Map<String, Started> started = new HashMap<>();
   private int logSeq;
   private int active;
   private String failure;
@@ -294,6 +299,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
+    started.put(node.id(), new Started(seq, startedAt, atStart));
     Map<String, Object> output;
     try {
       NodeExecutor executor = executor(node);
@@ -512,6 +518,23 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   @Override
   public void activitySpan(CanvasNode node, String spanId) {
     recording.activitySpan(node.id(), spanId);
+  }
+
+  @Override
+  public void running(CanvasNode node, Map<String, Object> output) {
+    Started start = started.get(node.id());
+    recording.record(
+        new NodeLogEntry(
+            start.seq(),
+            node.id(),
+            node.type(),
+            RunResult.RUNNING,
+            start.startedAt(),
+            null,
+            output,
+            null),
+        inputOf(node, start.atStart()));
+    recording.flush();
   }
 
   @Override

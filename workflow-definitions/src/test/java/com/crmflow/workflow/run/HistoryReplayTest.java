@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
  * defaults, with its crm calls through the crm queue and as local activities), {@link
  * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
- * runs failed their workflow) and {@link ContactReadBesideTest} (a chat beside an email that reads
- * a changed contact).
+ * runs failed their workflow, a delay that ends in a send window) and {@link ContactReadBesideTest}
+ * (a chat beside an email that reads a changed contact).
  */
 class HistoryReplayTest {
 
@@ -86,7 +86,8 @@ class HistoryReplayTest {
             "remote-contact-read-beside.json",
             "remote-contact-read-beside-as-ran.json",
             "local-wait-until-met.json",
-            "local-failed-run-completes.json");
+            "local-failed-run-completes.json",
+            "local-delay-in-window.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -153,6 +154,9 @@ class HistoryReplayTest {
         .contains(
             "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED", "record_event", "EVENT_TYPE_TIMER_CANCELED");
     assertThat(markerPayloads(dir.resolve("local-wait-until-met.json"))).contains("watch_record");
+    // the window's zone looked up as the delay ran, its moment logged before its timer
+    assertThat(markerPayloads(dir.resolve("local-delay-in-window.json")))
+        .contains("window_zone", "Asia/Tokyo");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

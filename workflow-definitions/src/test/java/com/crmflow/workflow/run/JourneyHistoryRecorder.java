@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-wait-until-met.json}: a wait_until met by a reply signalled to the run.
  *   <li>{@code local-failed-run-completes.json}: a run whose call is refused (404), recorded before
  *       a failed run failed its workflow: the workflow completed with the result {@code failed}.
+ *   <li>{@code local-delay-in-window.json}: an hour's delay that ends inside 09:00–10:00 in the
+ *       contact's zone (Asia/Tokyo, looked up by the {@code window_zone} activity).
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -65,6 +67,9 @@ public final class JourneyHistoryRecorder {
                                 "data",
                                 Map.of("contact_id", "c-1", "content", "Yes please"))));
               });
+      case "local-delay-in-window" ->
+          record(
+              target, embedded(name, SendWindowWaitTest.windowedDelay()), (client, watches) -> {});
       case "local-failed-run-completes" ->
           record(target, embedded(name, Canvases.failureBesideADelay()), (client, watches) -> {});
       default -> throw new IllegalArgumentException("no history named " + name);
@@ -94,8 +99,9 @@ public final class JourneyHistoryRecorder {
       ScriptedHttp http = new ScriptedHttp(0);
       Worker automation = env.newWorker(TaskQueues.AUTOMATION);
       automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
-      automation.registerActivitiesImplementations(recorder, http, watches);
-      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder, watches);
+      SendWindowWaitTest.TokyoContacts zones = new SendWindowWaitTest.TokyoContacts();
+      automation.registerActivitiesImplementations(recorder, http, watches, zones);
+      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder, watches, zones);
       env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
       env.start();
       WorkflowClient client = env.getWorkflowClient();
