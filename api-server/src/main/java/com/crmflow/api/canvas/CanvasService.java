@@ -231,10 +231,14 @@ public class CanvasService {
         });
   }
 
-  /** POST /generate: the generated flow replaces the canvas. */
+  /**
+   * POST /generate and PUT /steps: the flow replaces the canvas, with these settings (null: the
+   * latest version's).
+   */
   @Transactional
-  public CanvasSnapshot replaceWith(Caller caller, UUID sequenceId, Canvas canvas) {
-    return write(caller, sequenceId, current -> wholeCanvas(canvas, null, null));
+  public CanvasSnapshot replaceWith(
+      Caller caller, UUID sequenceId, Canvas canvas, FlowSettings settings) {
+    return write(caller, sequenceId, current -> wholeCanvas(canvas, null, settings));
   }
 
   /**

@@ -2,11 +2,13 @@ package com.crmflow.api.enrollment;
 
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
@@ -59,6 +61,7 @@ class EnrollmentService {
   private final TransactionTemplate transaction;
 
   private final NodeTypes nodeTypes;
+  private final Reenrollment reenrollment;
 
   EnrollmentService(
       EnrollmentRepository enrollments,
@@ -72,7 +75,9 @@ class EnrollmentService {
       WorkflowClient temporal,
       TransactionTemplate transaction,
       LinkedTraces traces,
-      NodeTypes nodeTypes) {
+      NodeTypes nodeTypes,
+      Reenrollment reenrollment) {
+    this.reenrollment = reenrollment;
     this.nodeTypes = nodeTypes;
     this.traces = traces;
     this.enrollments = enrollments;
@@ -104,11 +109,9 @@ class EnrollmentService {
     UUID tenantId = caller.tenantId();
     Target target = target(tenantId, body, true);
     Sequence sequence = target.sequence();
-    Canvas canvas =
-        canvases
-            .version(tenantId, sequence.id(), sequence.currentVersion())
-            .orElseThrow()
-            .toCanvas();
+    CanvasSnapshot version =
+        canvases.version(tenantId, sequence.id(), sequence.currentVersion()).orElseThrow();
+    Canvas canvas = version.toCanvas();
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
     String firstStep = firstStep(canvas);
     UUID newRunId = UUID.randomUUID();
@@ -123,6 +126,17 @@ class EnrollmentService {
               if (!upserted.runId().equals(newRunId)) {
                 return upserted; // already active: same enrollment, nothing new starts
               }
+              reenrollment
+                  .claim(
+                      tenantId,
+                      sequence.id(),
+                      version.settings(),
+                      EventNames.CONTACT + ":" + target.contact().id(),
+                      newRunId)
+                  .ifPresent(
+                      refusal -> {
+                        throw ApiException.conflict(refusal.message() + " Nothing was enrolled.");
+                      });
               Map<String, Object> payload = new LinkedHashMap<>();
               payload.put("enrollment_id", upserted.id().toString());
               payload.put("sequence_id", sequence.id().toString());

@@ -121,18 +121,38 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   @Override
   public Reading read(String prompt, boolean automation) {
     Builder flow = new Builder();
-    Optional<Canvas> canvas = generate(flow, prompt, automation);
-    return new Reading(canvas, flow.unclear);
+    String english = PhraseBook.toEnglish(prompt.trim());
+    Matcher once = ONCE.matcher(english);
+    Reenroll reenroll = null;
+    if (once.find()) {
+      reenroll =
+          once.group(1) == null
+              ? new Reenroll("never", null)
+              : new Reenroll(
+                  "after",
+                  (int)
+                      Math.round(number(once.group(1)) * (once.group(2).startsWith("w") ? 7 : 1)));
+      english = (english.substring(0, once.start()) + " " + english.substring(once.end())).trim();
+    }
+    Optional<Canvas> canvas = generate(flow, english, automation);
+    return new Reading(canvas, flow.unclear, reenroll);
   }
+
+  /**
+   * A re-enrollment rule in a prompt: "only once per contact" (never), "at most once every 30 days
+   * per contact" (after 30 days), with the comma or word that ties it to the rest.
+   */
+  private static final Pattern ONCE =
+      Pattern.compile(
+          "(?i)[,;]?\\s*(?:but\\s+|and\\s+)?(?:only|just|at most|no more than)\\s+once"
+              + "(?:\\s+every\\s+(\\d+|a|one|two|three|four|seven|ten)\\s*(days?|weeks?))?"
+              + "\\s+(?:per|for each|for every|a)\\s+(?:contact|person|lead|customer|deal|record)\\b");
 
   private Optional<Canvas> generate(Builder flow, String prompt, boolean automation) {
     flow.start = automation ? RecordFields.Start.PAYLOAD : RecordFields.Start.NONE;
     java.util.Deque<String> clauses =
         new java.util.ArrayDeque<>(
-            lateTriggerFirst(
-                List.of(
-                    CLAUSE_BREAK.split(
-                        waitWithItsLimit(triggerFirst(PhraseBook.toEnglish(prompt.trim())))))));
+            lateTriggerFirst(List.of(CLAUSE_BREAK.split(waitWithItsLimit(triggerFirst(prompt))))));
     while (!clauses.isEmpty()) {
       String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {

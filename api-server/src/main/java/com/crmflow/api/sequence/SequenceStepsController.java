@@ -115,7 +115,7 @@ class SequenceStepsController {
       edges.add(
           new CanvasEdge("edge-" + (i + 1), nodes.get(i).id(), nodes.get(i + 1).id(), null, null));
     }
-    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges)));
+    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges), null));
   }
 
   @SuppressWarnings("unchecked")

@@ -1,11 +1,14 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.canvas.FlowSettings;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.event.EventFilter;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.reenroll.Reenrollment;
+import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
@@ -13,6 +16,7 @@ import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.shared.outbound.CauseHeader;
+import com.crmflow.workflow.event.EventNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.context.Context;
@@ -66,6 +70,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
   private final RunStarter starter;
   private final LinkedTraces traces;
   private final SequenceRepository sequences;
+  private final Reenrollment reenrollment;
   private final int maxChainDepth;
   private final int maxRunsPerCause;
   private final Map<String, Counter> refused = new HashMap<>();
@@ -78,7 +83,9 @@ public class CrmEventTriggers implements OutboxEventHandler {
       SequenceRepository sequences,
       CrmProperties properties,
       MeterRegistry meters,
-      LinkedTraces traces) {
+      LinkedTraces traces,
+      Reenrollment reenrollment) {
+    this.reenrollment = reenrollment;
     this.traces = traces;
     this.jdbc = jdbc;
     this.json = json;
@@ -101,8 +108,13 @@ public class CrmEventTriggers implements OutboxEventHandler {
     }
   }
 
-  /** An active automation's crm_event_trigger for one event name. */
-  record Listening(UUID sequenceId, int version, String nodeId, Map<String, Object> config) {}
+  /** An active automation's crm_event_trigger for one event name, with the flow's settings. */
+  record Listening(
+      UUID sequenceId,
+      int version,
+      String nodeId,
+      Map<String, Object> config,
+      FlowSettings settings) {}
 
   @Override
   public List<Runnable> dispatch(List<DispatchedEvent> events) {
@@ -141,6 +153,23 @@ public class CrmEventTriggers implements OutboxEventHandler {
             UUID.nameUUIDFromBytes(
                 ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
                     .getBytes(StandardCharsets.UTF_8));
+        if (trigger.settings().limitsReenrollment()) {
+          Optional<Reenrollment.Refusal> held =
+              reenrollment.claim(
+                  event.tenantId(),
+                  trigger.sequenceId(),
+                  trigger.settings(),
+                  RunRecords.of(EventNames.recordOf(event.event()), event.envelope()),
+                  runId);
+          if (held.isPresent()) {
+            log.info(
+                "Event {} starts no run of automation {}: {}",
+                event.eventId(),
+                trigger.sequenceId(),
+                held.get().message());
+            continue;
+          }
+        }
         // the run's trace starts here, linked to the request or activity that wrote the event
         Optional<AutomationRun> inserted =
             traces.inNewTraceFrom(
@@ -404,7 +433,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
     return jdbc.sql(
             """
             select s.id, s.current_version, n ->> 'id' as node_id,
-                   (n -> 'data' -> 'config')::text as config
+                   (n -> 'data' -> 'config')::text as config, cv.settings::text as settings
             from sequence s
             join canvas_version cv on cv.sequence_id = s.id and cv.version = s.current_version
             cross join lateral jsonb_array_elements(cv.nodes) n
@@ -423,7 +452,11 @@ public class CrmEventTriggers implements OutboxEventHandler {
                     rs.getString("node_id"),
                     rs.getString("config") == null
                         ? Map.of()
-                        : json.readMap(rs.getString("config"))))
+                        : json.readMap(rs.getString("config")),
+                    FlowSettings.fromStored(
+                        rs.getString("settings") == null
+                            ? null
+                            : json.readMap(rs.getString("settings")))))
         .list();
   }
 }

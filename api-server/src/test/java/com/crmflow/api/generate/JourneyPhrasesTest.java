@@ -113,4 +113,23 @@ class JourneyPhrasesTest extends ApiTest {
     assertThat(berlin.get("timezone").asString()).isEqualTo("Europe/Berlin");
     assertThat(berlin.get("days").toString()).isEqualTo("[1,2,3,4,5]");
   }
+
+  @Test
+  void onlyOncePerContact() {
+    ApiResponse flow =
+        generated(
+            "When a webhook arrives, send a welcome email with subject \"Welcome\", only once per"
+                + " contact");
+    assertThat(types(flow)).containsExactly("webhook_trigger", "email");
+    assertThat(flow.at("/settings/reenroll").asString()).isEqualTo("never");
+    assertThat(node(flow, "email").at("/data/config/subject").asString()).isEqualTo("Welcome");
+
+    ApiResponse monthly =
+        generated(
+            "When a contact is updated, at most once every 30 days per contact, create a task to"
+                + " call them");
+    assertThat(types(monthly)).containsExactly("crm_event_trigger", "create_record");
+    assertThat(monthly.at("/settings/reenroll").asString()).isEqualTo("after");
+    assertThat(monthly.at("/settings/reenroll_after_days").asInt()).isEqualTo(30);
+  }
 }
