@@ -87,7 +87,16 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     String last; // tail of the main line, or of the current branch
     String condition; // open condition node, if any
     String branchLabel; // "true" or "false" while inside a condition ("met" or "timeout": a wait)
-    String elseLabel = "false"; // the branch "otherwise" opens
+    String firstLabel = "true"; // the open branching node's first branch
+    java.util.Deque<String> elseLabels = new java.util.ArrayDeque<>(); // what "otherwise" opens
+
+    /** Opens the branching node's first branch; each "otherwise" opens the next of the others. */
+    void branches(String first, List<String> others) {
+      branchLabel = first;
+      firstLabel = first;
+      elseLabels = new java.util.ArrayDeque<>(others);
+    }
+
     int column;
     Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
     final List<FlowGenerator.Unclear> unclear = new ArrayList<>();
@@ -95,7 +104,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
-      int y = branchLabel == null ? 0 : (elseLabel.equals(branchLabel) ? 150 : -150);
+      int y = branchLabel == null ? 0 : (firstLabel.equals(branchLabel) ? -150 : 150);
       nodes.add(
           new CanvasNode(id, type, new Position(column++ * 250.0, y), new NodeData(label, config)));
       typeCounts.merge(type, 1, Integer::sum);
@@ -177,7 +186,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       }
       if (lower.startsWith("else") || lower.startsWith("otherwise")) {
         if (flow.condition != null) {
-          flow.branchLabel = flow.elseLabel;
+          flow.branchLabel = flow.elseLabels.isEmpty() ? flow.branchLabel : flow.elseLabels.poll();
           flow.last = flow.condition;
           flow.column = columnAfter(flow, flow.condition);
         }
@@ -526,8 +535,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     flow.branchLabel = null;
     flow.condition = flow.add(NodeType.CONDITION.value(), capitalise(clause), config);
-    flow.branchLabel = "true";
-    flow.elseLabel = "false";
+    flow.branches("true", List.of("false"));
   }
 
   /** A condition's field, operator and value, or the clause as unclear. */
@@ -637,7 +645,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Matcher url = URL.matcher(clause);
     Matcher channel = CHANNEL.matcher(clause);
     Matcher duration = DURATION.matcher(lower);
-    if (WINDOW_ALONE.matcher(lower).matches() && windowed(flow) != null) {
+    Matcher split = SPLIT.matcher(lower);
+    if (split.find()) {
+      split(flow, clause, split.group(1));
+    } else if (WINDOW_ALONE.matcher(lower).matches() && windowed(flow) != null) {
       // "send a welcome email, only between 9 and 5 their time": the window of that email
       windowed(flow).data().config().put("window", window(clause, lower));
     } else if (WAIT_UNTIL.matcher(lower).find()) {
@@ -717,6 +728,33 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     if (!next.isEmpty()) {
       step(flow, next, next.toLowerCase(Locale.ROOT));
     }
+  }
+
+  /** "split 50/50", "split the contacts 70/30", "a/b test 40/30/30". */
+  private static final Pattern SPLIT =
+      Pattern.compile(
+          "^(?:split|a/b[- ]test)\\b[^0-9]*(\\d{1,3}(?:\\.\\d+)?(?:\\s*/\\s*\\d{1,3}(?:\\.\\d+)?)+)");
+
+  /**
+   * split: branches A, B, ... by the percents named; the steps after it go on A, and each
+   * "otherwise" opens the next branch.
+   */
+  private static void split(Builder flow, String clause, String percents) {
+    List<Map<String, Object>> branches = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    for (String percent : percents.split("\\s*/\\s*")) {
+      String label = String.valueOf((char) ('A' + labels.size()));
+      labels.add(label);
+      Map<String, Object> branch = new LinkedHashMap<>();
+      branch.put("label", label);
+      branch.put("percent", whole(Double.parseDouble(percent)));
+      branches.add(branch);
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("branches", branches);
+    flow.branchLabel = null;
+    flow.condition = flow.add(NodeType.SPLIT.value(), capitalise(clause), config);
+    flow.branches(labels.get(0), labels.subList(1, labels.size()));
   }
 
   /** "between 9 and 5", "between 9:30am and 4pm". */
@@ -847,8 +885,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     flow.branchLabel = null;
     flow.condition = flow.add(NodeType.WAIT_UNTIL.value(), capitalise(clause), config);
-    flow.branchLabel = "met";
-    flow.elseLabel = "timeout";
+    flow.branches("met", List.of("timeout"));
   }
 
   private static void email(Builder flow, String clause, String lower) {

@@ -113,6 +113,22 @@ class NodeTypeDocs {
                 .maximum(BigDecimal.valueOf(6)));
       }
       case WINDOW -> window(property);
+      case BRANCHES -> {
+        property.setTypes(Set.of("array"));
+        property.setItems(
+            new Schema<>()
+                .types(Set.of("object"))
+                .addProperty("label", new Schema<>().types(Set.of("string")).maxLength(100))
+                .addProperty(
+                    "percent",
+                    new Schema<>()
+                        .types(Set.of("number"))
+                        .exclusiveMinimumValue(BigDecimal.ZERO)
+                        .maximum(BigDecimal.valueOf(100)))
+                .required(List.of("label", "percent")));
+        property.setMinItems(2);
+        property.setMaxItems(20);
+      }
       default -> property.setTypes(Set.of("string"));
     }
     if (!field.options().isEmpty()) {

@@ -132,4 +132,24 @@ class JourneyPhrasesTest extends ApiTest {
     assertThat(monthly.at("/settings/reenroll").asString()).isEqualTo("after");
     assertThat(monthly.at("/settings/reenroll_after_days").asInt()).isEqualTo(30);
   }
+
+  @Test
+  void splitFiftyFifty() {
+    ApiResponse flow =
+        generated(
+            "When a webhook arrives, split 50/50, send an email with subject \"Offer A\","
+                + " otherwise send an email with subject \"Offer B\"");
+    assertThat(types(flow)).containsExactly("webhook_trigger", "split", "email", "email");
+    JsonNode branches = node(flow, "split").at("/data/config/branches");
+    assertThat(branches.toString())
+        .isEqualTo("[{\"label\":\"A\",\"percent\":50},{\"label\":\"B\",\"percent\":50}]");
+    List<String> labels =
+        flow.at("/edges")
+            .valueStream()
+            .filter(
+                e -> e.get("source").asString().equals(node(flow, "split").get("id").asString()))
+            .map(e -> e.get("label").asString())
+            .toList();
+    assertThat(labels).containsExactlyInAnyOrder("A", "B");
+  }
 }

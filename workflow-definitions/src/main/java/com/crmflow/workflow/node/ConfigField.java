@@ -252,6 +252,7 @@ public record ConfigField(
       case DAYS -> checks.add(ConfigCheck.DAYS_OF_WEEK);
       case CRON -> checks.add(ConfigCheck.CRON);
       case WINDOW -> checks.add(ConfigCheck.WINDOW);
+      case BRANCHES -> checks.add(ConfigCheck.BRANCHES);
     }
     if (maxLength != null) {
       int most = maxLength;

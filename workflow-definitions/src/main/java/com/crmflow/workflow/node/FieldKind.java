@@ -36,7 +36,12 @@ public enum FieldKind {
    * (Sunday), from and to HH:mm, timezone {@code contact} or an IANA zone; the console shows the
    * zone beside it.
    */
-  WINDOW;
+  WINDOW,
+  /**
+   * A split's branches: {@code [{label, percent}]}, labels unique, percents summing to 100; each
+   * label is an output of the node ({@link NodeDescriptor#outputsField}).
+   */
+  BRANCHES;
 
   /** The name the API and the console use: {@code key_value}. */
   public String value() {

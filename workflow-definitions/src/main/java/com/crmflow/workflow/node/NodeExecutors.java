@@ -20,6 +20,7 @@ public final class NodeExecutors {
           new DelayNode(),
           new WaitUntilNode(),
           new ConditionNode(),
+          new SplitNode(),
           new HttpRequestNode(),
           new ChatMessageNode(),
           new CrmUpdateNode(),

@@ -309,4 +309,21 @@ public final class Canvases {
             branch("reply", "met", "met"),
             branch("reply", "gave-up", "timeout")));
   }
+
+  /** webhook → split 50/50 → "A": a call to /a, "B": a call to /b. */
+  static Canvas splitFiftyFifty() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "split",
+                "split",
+                Map.of(
+                    "branches",
+                    List.of(
+                        Map.of("label", "A", "percent", 50), Map.of("label", "B", "percent", 50)))),
+            node("a", "http_request", Map.of("method", "POST", "url", "https://example.com/a")),
+            node("b", "http_request", Map.of("method", "POST", "url", "https://example.com/b"))),
+        List.of(edge("hook", "split"), branch("split", "a", "A"), branch("split", "b", "B")));
+  }
 }

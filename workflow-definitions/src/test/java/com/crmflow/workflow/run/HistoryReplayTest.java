@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
  * defaults, with its crm calls through the crm queue and as local activities), {@link
  * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
- * runs failed their workflow, a delay that ends in a send window) and {@link ContactReadBesideTest}
- * (a chat beside an email that reads a changed contact).
+ * runs failed their workflow, a delay that ends in a send window, a split) and {@link
+ * ContactReadBesideTest} (a chat beside an email that reads a changed contact).
  */
 class HistoryReplayTest {
 
@@ -87,7 +87,8 @@ class HistoryReplayTest {
             "remote-contact-read-beside-as-ran.json",
             "local-wait-until-met.json",
             "local-failed-run-completes.json",
-            "local-delay-in-window.json");
+            "local-delay-in-window.json",
+            "local-split.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  *       a failed run failed its workflow: the workflow completed with the result {@code failed}.
  *   <li>{@code local-delay-in-window.json}: an hour's delay that ends inside 09:00–10:00 in the
  *       contact's zone (Asia/Tokyo, looked up by the {@code window_zone} activity).
+ *   <li>{@code local-split.json}: a 50/50 split and the call on the branch the run drew.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -70,6 +71,8 @@ public final class JourneyHistoryRecorder {
       case "local-delay-in-window" ->
           record(
               target, embedded(name, SendWindowWaitTest.windowedDelay()), (client, watches) -> {});
+      case "local-split" ->
+          record(target, embedded(name, Canvases.splitFiftyFifty()), (client, watches) -> {});
       case "local-failed-run-completes" ->
           record(target, embedded(name, Canvases.failureBesideADelay()), (client, watches) -> {});
       default -> throw new IllegalArgumentException("no history named " + name);
