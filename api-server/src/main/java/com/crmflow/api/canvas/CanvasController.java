@@ -6,7 +6,6 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -58,7 +57,7 @@ class CanvasController {
       Caller caller,
       @PathVariable UUID sequenceId,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              content = @Content(schema = @Schema(implementation = Canvas.class)))
+              content = @Content(schema = @Schema(implementation = CanvasBody.class)))
           @RequestBody
           JsonNode body,
       @Parameter(description = TriggerLoosening.CONFIRM_DOC)
@@ -215,7 +214,7 @@ class CanvasController {
       @PathVariable UUID sequenceId,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               required = false,
-              content = @Content(schema = @Schema(implementation = Canvas.class)))
+              content = @Content(schema = @Schema(implementation = CanvasBody.class)))
           @RequestBody(required = false)
           JsonNode body) {
     CanvasService.Judged judged = canvases.judge(caller.tenantId(), sequenceId, body);

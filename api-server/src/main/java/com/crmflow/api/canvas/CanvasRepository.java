@@ -33,6 +33,10 @@ public class CanvasRepository {
                 rs.getInt("version"),
                 json.mapper().readValue(rs.getString("nodes"), NODES),
                 json.mapper().readValue(rs.getString("edges"), EDGES),
+                FlowSettings.fromStored(
+                    rs.getString("settings") == null
+                        ? null
+                        : json.readMap(rs.getString("settings"))),
                 rs.getObject("created_at", OffsetDateTime.class));
   }
 
@@ -61,7 +65,7 @@ public class CanvasRepository {
   private Optional<CanvasSnapshot> load(VersionKey key) {
     return jdbc.sql(
             """
-            select version, nodes, edges, created_at from canvas_version
+            select version, nodes, edges, settings, created_at from canvas_version
             where tenant_id = :tenantId and sequence_id = :sequenceId and version = :version
             """)
         .param("tenantId", key.tenantId())
@@ -81,14 +85,20 @@ public class CanvasRepository {
   void insert(UUID tenantId, UUID sequenceId, CanvasSnapshot snapshot) {
     jdbc.sql(
             """
-            insert into canvas_version (tenant_id, sequence_id, version, nodes, edges)
-            values (:tenantId, :sequenceId, :version, :nodes::jsonb, :edges::jsonb)
+            insert into canvas_version (tenant_id, sequence_id, version, nodes, edges, settings)
+            values (:tenantId, :sequenceId, :version, :nodes::jsonb, :edges::jsonb,
+                    :settings::jsonb)
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .param("version", snapshot.version())
         .param("nodes", json.write(snapshot.nodes()))
         .param("edges", json.write(snapshot.edges()))
+        .param(
+            "settings",
+            snapshot.settings().stored().isEmpty()
+                ? null
+                : json.write(snapshot.settings().stored()))
         .update();
   }
 

@@ -71,10 +71,15 @@ public class CanvasService {
    *
    * @param secretsFrom the version whose stored secrets the mask keeps: the latest (null) or the
    *     version a restore copies
+   * @param settings the flow's settings it leaves, or null: the latest version's
    */
-  private record Edit(List<StoredNode> nodes, List<StoredEdge> edges, CanvasSnapshot secretsFrom) {
+  private record Edit(
+      List<StoredNode> nodes,
+      List<StoredEdge> edges,
+      CanvasSnapshot secretsFrom,
+      FlowSettings settings) {
     Edit(List<StoredNode> nodes, List<StoredEdge> edges) {
-      this(nodes, edges, null);
+      this(nodes, edges, null, null);
     }
   }
 
@@ -153,8 +158,14 @@ public class CanvasService {
     return new Canvas(nodes, edges);
   }
 
-  /** The nodes and edges of a canvas body, read with their shape checked. */
-  private record Sent(List<CanvasInput.NodeInput> nodes, List<CanvasInput.EdgeInput> edges) {}
+  /**
+   * The nodes, edges and settings of a canvas body, read with their shape checked; settings null
+   * when the body sends none.
+   */
+  private record Sent(
+      List<CanvasInput.NodeInput> nodes,
+      List<CanvasInput.EdgeInput> edges,
+      FlowSettings settings) {}
 
   private Sent read(JsonNode body) {
     List<FieldProblem> problems = new ArrayList<>();
@@ -168,18 +179,20 @@ public class CanvasService {
       edgeInputs.add(input.edge(e, "edges[" + edgeInputs.size() + "]"));
     }
     for (String key : body.propertyNames()) {
-      if (!key.equals("nodes") && !key.equals("edges")) {
+      if (!key.equals("nodes") && !key.equals("edges") && !key.equals("settings")) {
         problems.add(new FieldProblem(key, "is not a field of a canvas"));
       }
     }
+    FlowSettings settings = FlowSettings.read(body.get("settings"), problems);
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    return new Sent(nodeInputs, edgeInputs);
+    return new Sent(nodeInputs, edgeInputs, settings);
   }
 
   /**
-   * PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made.
+   * PUT /canvas: the whole canvas. Client node and edge ids are kept; missing ones are made. The
+   * flow's settings are those sent, or the latest version's when the body sends none.
    *
    * @param looserConfirmed whether the caller confirmed a change that loosens an active
    *     automation's triggers ({@link TriggerLoosening})
@@ -222,15 +235,23 @@ public class CanvasService {
                     e.label(),
                     now));
           }
-          return new Edit(nodes, edges);
+          return new Edit(nodes, edges, null, sent.settings());
         });
   }
 
-  /** POST /generate, the linear builder's steps: the flow replaces the canvas. */
+  /**
+   * POST /generate and PUT /steps: the flow replaces the canvas, with these settings (null: the
+   * latest version's).
+   */
   @Transactional
   public CanvasSnapshot replaceWith(
-      Caller caller, UUID sequenceId, Canvas canvas, boolean looserConfirmed) {
-    return write(caller, sequenceId, looserConfirmed, current -> wholeCanvas(canvas, null));
+      Caller caller,
+      UUID sequenceId,
+      Canvas canvas,
+      FlowSettings settings,
+      boolean looserConfirmed) {
+    return write(
+        caller, sequenceId, looserConfirmed, current -> wholeCanvas(canvas, null, settings));
   }
 
   /**
@@ -253,7 +274,7 @@ public class CanvasService {
         looserConfirmed,
         current -> {
           CanvasSnapshot restored = restoredSecrets ? old : withTriggerSecretsOf(current, old);
-          return wholeCanvas(restored.toCanvas(), restored);
+          return wholeCanvas(restored.toCanvas(), restored, old.settings());
         });
   }
 
@@ -294,14 +315,14 @@ public class CanvasService {
               node.createdAt(),
               node.updatedAt()));
     }
-    return new CanvasSnapshot(old.version(), nodes, old.edges(), old.createdAt());
+    return new CanvasSnapshot(old.version(), nodes, old.edges(), old.settings(), old.createdAt());
   }
 
   /**
    * An edit that replaces the whole canvas with these nodes and edges, stamped now; its kept
    * secrets come from {@code secretsFrom} (null: the current version's).
    */
-  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom) {
+  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom, FlowSettings settings) {
     OffsetDateTime now = now();
     List<StoredNode> nodes =
         canvas.nodes().stream()
@@ -311,7 +332,7 @@ public class CanvasService {
         canvas.edges().stream()
             .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), now))
             .toList();
-    return new Edit(nodes, edges, secretsFrom);
+    return new Edit(nodes, edges, secretsFrom, settings);
   }
 
   /** POST /nodes: a new node with a server-made UUID id. */
@@ -520,7 +541,13 @@ public class CanvasService {
             changed.secretsFrom() != null ? changed.secretsFrom() : current,
             changed.nodes().stream().map(n -> withServerConfig(tenantId, n)).toList(),
             problems);
-    CanvasSnapshot next = new CanvasSnapshot(current.version() + 1, nodes, changed.edges(), now());
+    CanvasSnapshot next =
+        new CanvasSnapshot(
+            current.version() + 1,
+            nodes,
+            changed.edges(),
+            changed.settings() != null ? changed.settings() : current.settings(),
+            now());
     Canvas canvas = next.toCanvas();
 
     writeProblems(tenantId, sequenceId, canvas).forEach(p -> problems.add(asFieldProblem(p)));

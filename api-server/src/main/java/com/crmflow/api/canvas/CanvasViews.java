@@ -53,12 +53,20 @@ public final class CanvasViews {
     return snapshot.edges().stream().map(e -> edge(sequenceId, e)).toList();
   }
 
-  /** A version of a canvas: its nodes and edges. */
+  /** A version of a canvas: its nodes, edges and the flow's settings. */
   public record CanvasView(
-      UUID sequenceId, int version, List<NodeView> nodes, List<EdgeView> edges) {}
+      UUID sequenceId,
+      int version,
+      List<NodeView> nodes,
+      List<EdgeView> edges,
+      FlowSettings settings) {}
 
   static CanvasView canvas(UUID sequenceId, CanvasSnapshot snapshot) {
     return new CanvasView(
-        sequenceId, snapshot.version(), nodes(sequenceId, snapshot), edges(sequenceId, snapshot));
+        sequenceId,
+        snapshot.version(),
+        nodes(sequenceId, snapshot),
+        edges(sequenceId, snapshot),
+        snapshot.settings());
   }
 }

@@ -252,13 +252,16 @@ public record CrmProperties(
    * @param maxRunsPerRecordPerMinute the most runs an automation's crm_event_trigger starts for one
    *     record (an event's contact, opportunity, conversation) in one minute of the clock, causes
    *     or not: past it, its starts for the record are refused until the minute ends (0: no limit)
+   * @param redeliverInterval how often the events routed to waiting runs (wait_until) that did not
+   *     reach their workflow right after their dispatch are signalled again
    */
   public record Events(
       @DefaultValue("250ms") @NotNull Duration dispatchInterval,
       @DefaultValue("1m") @NotNull Duration setAsideAfter,
       @DefaultValue("5") @Min(1) @Max(100) int maxChainDepth,
       @DefaultValue("50") @Min(1) @Max(100000) int maxRunsPerCause,
-      @DefaultValue("60") @Min(0) @Max(100000) int maxRunsPerRecordPerMinute) {}
+      @DefaultValue("60") @Min(0) @Max(100000) int maxRunsPerRecordPerMinute,
+      @DefaultValue("1s") @NotNull Duration redeliverInterval) {}
 
   /**
    * Outbound webhooks.

@@ -54,6 +54,7 @@ class ConversationService {
     String direction = Objects.requireNonNullElse((String) fields.get("direction"), "inbound");
     UUID requestedConversation = (UUID) fields.get("conversation_id");
     UUID conversationId;
+    String channel;
     if (requestedConversation != null) {
       conversationId = requestedConversation;
       Conversation existing =
@@ -73,15 +74,26 @@ class ConversationService {
             List.of(
                 new FieldProblem("conversation_id", "belongs to contact " + existing.contactId())));
       }
+      channel = existing.channel();
     } else {
-      String channel = Objects.requireNonNullElse((String) fields.get("channel"), "email");
+      channel = Objects.requireNonNullElse((String) fields.get("channel"), "email");
       Conversation created =
           conversations.insert(tenantId, contactId, channel, (String) fields.get("subject"));
       conversationId = created.id();
       events.emit(tenantId, EventNames.CONVERSATION_CREATED, created.asEventData());
     }
     if (content != null) {
-      conversations.addMessage(tenantId, conversationId, direction, content);
+      Message message = conversations.addMessage(tenantId, conversationId, direction, content);
+      if ("inbound".equals(direction)) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("conversation_id", conversationId.toString());
+        data.put("contact_id", contactId.toString());
+        data.put("message_id", message.id().toString());
+        data.put("channel", channel);
+        data.put("direction", direction);
+        data.put("content", content);
+        events.emit(tenantId, EventNames.CONVERSATION_MESSAGE_RECEIVED, data);
+      }
     }
     return conversationId;
   }

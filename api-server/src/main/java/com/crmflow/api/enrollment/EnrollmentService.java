@@ -4,11 +4,13 @@ import static com.crmflow.api.auth.Scope.CONTACTS_READ;
 
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
+import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
@@ -61,6 +63,7 @@ class EnrollmentService {
   private final TransactionTemplate transaction;
 
   private final NodeTypes nodeTypes;
+  private final Reenrollment reenrollment;
 
   EnrollmentService(
       EnrollmentRepository enrollments,
@@ -74,7 +77,9 @@ class EnrollmentService {
       WorkflowClient temporal,
       TransactionTemplate transaction,
       LinkedTraces traces,
-      NodeTypes nodeTypes) {
+      NodeTypes nodeTypes,
+      Reenrollment reenrollment) {
+    this.reenrollment = reenrollment;
     this.nodeTypes = nodeTypes;
     this.traces = traces;
     this.enrollments = enrollments;
@@ -106,11 +111,9 @@ class EnrollmentService {
     UUID tenantId = caller.tenantId();
     Named named = named(caller, body);
     Sequence sequence = sequence(tenantId, named.sequenceId(), true);
-    Canvas canvas =
-        canvases
-            .version(tenantId, sequence.id(), sequence.currentVersion())
-            .orElseThrow()
-            .toCanvas();
+    CanvasSnapshot version =
+        canvases.version(tenantId, sequence.id(), sequence.currentVersion()).orElseThrow();
+    Canvas canvas = version.toCanvas();
     // before the contact is looked up: an answer that differs by the contact must not reach a key
     // the sequence's scopes refuse
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
@@ -128,6 +131,17 @@ class EnrollmentService {
               if (!upserted.runId().equals(newRunId)) {
                 return upserted; // already active: same enrollment, nothing new starts
               }
+              reenrollment
+                  .claim(
+                      tenantId,
+                      sequence.id(),
+                      version.settings(),
+                      EventNames.CONTACT + ":" + target.contact().id(),
+                      newRunId)
+                  .ifPresent(
+                      refusal -> {
+                        throw ApiException.conflict(refusal.message() + " Nothing was enrolled.");
+                      });
               Map<String, Object> payload = new LinkedHashMap<>();
               payload.put("enrollment_id", upserted.id().toString());
               payload.put("sequence_id", sequence.id().toString());

@@ -145,7 +145,11 @@ final class CanvasContract {
           .append(". config ")
           .append(fields.isEmpty() ? "{}" : String.join(", ", fields))
           .append('.');
-      if (type.branches()) {
+      if (type.outputsField() != null) {
+        out.append(" It has one outgoing edge per entry of ")
+            .append(type.outputsField())
+            .append(", labelled with the entry's label.");
+      } else if (type.branches()) {
         out.append(" Its outgoing edges are labelled ")
             .append(
                 String.join(" and ", type.outputs().stream().map(o -> "\"" + o + "\"").toList()))

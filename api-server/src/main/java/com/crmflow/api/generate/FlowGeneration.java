@@ -62,9 +62,13 @@ class FlowGeneration {
    * @param generator who drafted it (or, with no flow, who answered last: the offline parser)
    * @param unclear the clauses the offline parser could not tie to one record or field; the flow is
    *     not used when there are any
+   * @param reenroll the re-enrollment rule the prompt names, or null
    */
   record Generated(
-      Optional<Canvas> canvas, Generator generator, List<FlowGenerator.Unclear> unclear) {}
+      Optional<Canvas> canvas,
+      Generator generator,
+      List<FlowGenerator.Unclear> unclear,
+      FlowGenerator.Reenroll reenroll) {}
 
   private final FlowGenerator offline;
   private final CustomFieldRepository customFields;
@@ -115,11 +119,11 @@ class FlowGeneration {
           customFields.list(tenantId, null).stream().map(CustomField::fieldKey).toList();
       Optional<Canvas> drafted = withinTimeout(prompt, automation, keys);
       if (drafted.isPresent()) {
-        return new Generated(drafted, Generator.LLM, List.of());
+        return new Generated(drafted, Generator.LLM, List.of(), null);
       }
     }
     FlowGenerator.Reading read = offline.read(prompt, automation);
-    return new Generated(read.flow(), Generator.OFFLINE, read.unclear());
+    return new Generated(read.flow(), Generator.OFFLINE, read.unclear(), read.reenroll());
   }
 
   /**

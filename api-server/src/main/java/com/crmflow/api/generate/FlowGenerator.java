@@ -22,11 +22,17 @@ public interface FlowGenerator {
    * @param flow the flow, or empty when nothing usable was understood
    * @param unclear the clauses that could not be tied to one record or field: a flow read with any
    *     of them is not used (a wrong flow that looks right is worse than a question)
+   * @param reenroll what the prompt says of the flow's re-enrollment ("only once per contact"), or
+   *     null: nothing
    */
-  record Reading(Optional<Canvas> flow, List<Unclear> unclear) {
+  record Reading(Optional<Canvas> flow, List<Unclear> unclear, Reenroll reenroll) {
 
     public Reading {
       unclear = List.copyOf(unclear);
+    }
+
+    public Reading(Optional<Canvas> flow, List<Unclear> unclear) {
+      this(flow, unclear, null);
     }
 
     /** Whether the flow can be used as it is: something was read, and nothing was unclear. */
@@ -42,4 +48,10 @@ public interface FlowGenerator {
    * @param question what the prompt must say for the clause to be read
    */
   record Unclear(String clause, String question) {}
+
+  /**
+   * A re-enrollment rule a prompt names ({@code settings.reenroll} and {@code
+   * reenroll_after_days}).
+   */
+  record Reenroll(String rule, Integer afterDays) {}
 }

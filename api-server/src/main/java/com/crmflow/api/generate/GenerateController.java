@@ -6,6 +6,7 @@ import com.crmflow.api.auth.Scope;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.CanvasViews;
+import com.crmflow.api.canvas.FlowSettings;
 import com.crmflow.api.canvas.StoredEdge;
 import com.crmflow.api.canvas.StoredNode;
 import com.crmflow.api.canvas.TriggerLoosening;
@@ -124,17 +125,24 @@ class GenerateController {
           "The generated flow is not valid.",
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
+    FlowSettings latest = canvases.latest(caller.tenantId(), sequenceId).settings();
+    // the prompt's re-enrollment rule, beside the flow's other settings as they are
+    FlowSettings settings =
+        generated.reenroll() == null
+            ? latest
+            : new FlowSettings(
+                latest.timezone(), generated.reenroll().rule(), generated.reenroll().afterDays());
     CanvasSnapshot saved =
         Boolean.TRUE.equals(body.preview())
-            ? unsaved(canvas)
-            : canvases.replaceWith(caller, sequenceId, canvas, looserConfirmed);
+            ? unsaved(canvas, settings)
+            : canvases.replaceWith(caller, sequenceId, canvas, settings, looserConfirmed);
     response.setHeader(GENERATOR_HEADER, generated.generator().header());
     CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
-    return new GeneratedFlow(shown.nodes(), shown.edges());
+    return new GeneratedFlow(shown.nodes(), shown.edges(), shown.settings());
   }
 
   /** The generated flow as a canvas that is shown and not stored. */
-  private static CanvasSnapshot unsaved(Canvas canvas) {
+  private static CanvasSnapshot unsaved(Canvas canvas, FlowSettings settings) {
     return new CanvasSnapshot(
         0,
         canvas.nodes().stream()
@@ -143,6 +151,7 @@ class GenerateController {
         canvas.edges().stream()
             .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), null))
             .toList(),
+        settings,
         null);
   }
 
@@ -158,6 +167,10 @@ class GenerateController {
     }
   }
 
-  /** {@code {nodes, edges}}: the flow generated and saved as the canvas's new version. */
-  record GeneratedFlow(List<CanvasViews.NodeView> nodes, List<CanvasViews.EdgeView> edges) {}
+  /**
+   * {@code {nodes, edges, settings}}: the flow generated and saved as the canvas's new version,
+   * with the flow's settings (a re-enrollment rule the prompt names among them).
+   */
+  record GeneratedFlow(
+      List<CanvasViews.NodeView> nodes, List<CanvasViews.EdgeView> edges, FlowSettings settings) {}
 }

@@ -86,7 +86,17 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     CanvasNode trigger;
     String last; // tail of the main line, or of the current branch
     String condition; // open condition node, if any
-    String branchLabel; // "true" or "false" while inside a condition
+    String branchLabel; // "true" or "false" while inside a condition ("met" or "timeout": a wait)
+    String firstLabel = "true"; // the open branching node's first branch
+    java.util.Deque<String> elseLabels = new java.util.ArrayDeque<>(); // what "otherwise" opens
+
+    /** Opens the branching node's first branch; each "otherwise" opens the next of the others. */
+    void branches(String first, List<String> others) {
+      branchLabel = first;
+      firstLabel = first;
+      elseLabels = new java.util.ArrayDeque<>(others);
+    }
+
     int column;
     Integer day; // the day of a "day 0 ..., day 3 ..." plan reached so far
     final List<FlowGenerator.Unclear> unclear = new ArrayList<>();
@@ -94,7 +104,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
 
     String add(String type, String label, Map<String, Object> config) {
       String id = UUID.randomUUID().toString();
-      int y = branchLabel == null ? 0 : ("true".equals(branchLabel) ? -150 : 150);
+      int y = branchLabel == null ? 0 : (firstLabel.equals(branchLabel) ? -150 : 150);
       nodes.add(
           new CanvasNode(id, type, new Position(column++ * 250.0, y), new NodeData(label, config)));
       typeCounts.merge(type, 1, Integer::sum);
@@ -120,16 +130,38 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
   @Override
   public Reading read(String prompt, boolean automation) {
     Builder flow = new Builder();
-    Optional<Canvas> canvas = generate(flow, prompt, automation);
-    return new Reading(canvas, flow.unclear);
+    String english = PhraseBook.toEnglish(prompt.trim());
+    Matcher once = ONCE.matcher(english);
+    Reenroll reenroll = null;
+    if (once.find()) {
+      reenroll =
+          once.group(1) == null
+              ? new Reenroll("never", null)
+              : new Reenroll(
+                  "after",
+                  (int)
+                      Math.round(number(once.group(1)) * (once.group(2).startsWith("w") ? 7 : 1)));
+      english = (english.substring(0, once.start()) + " " + english.substring(once.end())).trim();
+    }
+    Optional<Canvas> canvas = generate(flow, english, automation);
+    return new Reading(canvas, flow.unclear, reenroll);
   }
+
+  /**
+   * A re-enrollment rule in a prompt: "only once per contact" (never), "at most once every 30 days
+   * per contact" (after 30 days), with the comma or word that ties it to the rest.
+   */
+  private static final Pattern ONCE =
+      Pattern.compile(
+          "(?i)[,;]?\\s*(?:but\\s+|and\\s+)?(?:only|just|at most|no more than)\\s+once"
+              + "(?:\\s+every\\s+(\\d+|a|one|two|three|four|seven|ten)\\s*(days?|weeks?))?"
+              + "\\s+(?:per|for each|for every|a)\\s+(?:contact|person|lead|customer|deal|record)\\b");
 
   private Optional<Canvas> generate(Builder flow, String prompt, boolean automation) {
     flow.start = automation ? RecordFields.Start.PAYLOAD : RecordFields.Start.NONE;
     java.util.Deque<String> clauses =
         new java.util.ArrayDeque<>(
-            lateTriggerFirst(
-                List.of(CLAUSE_BREAK.split(triggerFirst(PhraseBook.toEnglish(prompt.trim()))))));
+            lateTriggerFirst(List.of(CLAUSE_BREAK.split(waitWithItsLimit(triggerFirst(prompt))))));
     while (!clauses.isEmpty()) {
       String clause = clauses.poll().trim().replaceAll("^(?i)(and|then)\\s+", "").trim();
       if (clause.isEmpty()) {
@@ -154,7 +186,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
       }
       if (lower.startsWith("else") || lower.startsWith("otherwise")) {
         if (flow.condition != null) {
-          flow.branchLabel = "false";
+          flow.branchLabel = flow.elseLabels.isEmpty() ? flow.branchLabel : flow.elseLabels.poll();
           flow.last = flow.condition;
           flow.column = columnAfter(flow, flow.condition);
         }
@@ -503,7 +535,7 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     flow.branchLabel = null;
     flow.condition = flow.add(NodeType.CONDITION.value(), capitalise(clause), config);
-    flow.branchLabel = "true";
+    flow.branches("true", List.of("false"));
   }
 
   /** A condition's field, operator and value, or the clause as unclear. */
@@ -613,7 +645,15 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     Matcher url = URL.matcher(clause);
     Matcher channel = CHANNEL.matcher(clause);
     Matcher duration = DURATION.matcher(lower);
-    if (lower.startsWith("wait")
+    Matcher split = SPLIT.matcher(lower);
+    if (split.find()) {
+      split(flow, clause, split.group(1));
+    } else if (WINDOW_ALONE.matcher(lower).matches() && windowed(flow) != null) {
+      // "send a welcome email, only between 9 and 5 their time": the window of that email
+      windowed(flow).data().config().put("window", window(clause, lower));
+    } else if (WAIT_UNTIL.matcher(lower).find()) {
+      waitUntil(flow, clause, lower);
+    } else if (lower.startsWith("wait")
         || lower.startsWith("delay")
         || lower.startsWith("after") && duration.find(0)) {
       delay(flow, clause, lower);
@@ -690,6 +730,164 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
   }
 
+  /** "split 50/50", "split the contacts 70/30", "a/b test 40/30/30". */
+  private static final Pattern SPLIT =
+      Pattern.compile(
+          "^(?:split|a/b[- ]test)\\b[^0-9]*(\\d{1,3}(?:\\.\\d+)?(?:\\s*/\\s*\\d{1,3}(?:\\.\\d+)?)+)");
+
+  /**
+   * split: branches A, B, ... by the percents named; the steps after it go on A, and each
+   * "otherwise" opens the next branch.
+   */
+  private static void split(Builder flow, String clause, String percents) {
+    List<Map<String, Object>> branches = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    for (String percent : percents.split("\\s*/\\s*")) {
+      String label = String.valueOf((char) ('A' + labels.size()));
+      labels.add(label);
+      Map<String, Object> branch = new LinkedHashMap<>();
+      branch.put("label", label);
+      branch.put("percent", whole(Double.parseDouble(percent)));
+      branches.add(branch);
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("branches", branches);
+    flow.branchLabel = null;
+    flow.condition = flow.add(NodeType.SPLIT.value(), capitalise(clause), config);
+    flow.branches(labels.get(0), labels.subList(1, labels.size()));
+  }
+
+  /** "between 9 and 5", "between 9:30am and 4pm". */
+  private static final Pattern BETWEEN =
+      Pattern.compile(
+          "(?i)\\bbetween\\s+(\\d{1,2})(?:[:.](\\d{2}))?\\s*(am|pm)?\\s+and\\s+(\\d{1,2})"
+              + "(?:[:.](\\d{2}))?\\s*(am|pm)?");
+
+  /** A clause that only says when to send: "only between 9 and 5 their time". */
+  private static final Pattern WINDOW_ALONE =
+      Pattern.compile(
+          "^(?:only\\s+)?(?:send(?:\\s+it|\\s+them)?\\s+)?(?:only\\s+)?between\\s+[0-9:.apm\\s]+"
+              + "and\\s+[0-9:.apm\\s]+(?:(?:in\\s+)?(?:their|the contact's|local)\\s+time)?"
+              + "(?:\\s+(?:on\\s+)?(?:weekdays|business days|monday to friday))?\\s*$");
+
+  /** The last node, if a window can be its: an email or a delay. */
+  private static CanvasNode windowed(Builder flow) {
+    if (flow.nodes.isEmpty()) {
+      return null;
+    }
+    CanvasNode last = flow.nodes.get(flow.nodes.size() - 1);
+    return List.of(NodeType.EMAIL.value(), NodeType.DELAY.value()).contains(last.type())
+            && last.data().config() != null
+        ? last
+        : null;
+  }
+
+  /**
+   * The send window a clause names: "between 9 and 5" (a "to" not after its "from" without am/pm is
+   * in the afternoon: 5 is 17:00), in the contact's zone unless the clause names one; every day
+   * unless it says weekdays.
+   */
+  private static Map<String, Object> window(String clause, String lower) {
+    Matcher between = BETWEEN.matcher(lower);
+    if (!between.find()) {
+      return null;
+    }
+    int fromHour = hour(between.group(1), between.group(3));
+    int toHour = hour(between.group(4), between.group(6));
+    if (toHour <= fromHour && between.group(6) == null && toHour < 12) {
+      toHour += 12;
+    }
+    Map<String, Object> window = new LinkedHashMap<>();
+    window.put(
+        "days",
+        lower.matches(".*\\b(weekdays?|business days|monday to friday|mon-fri)\\b.*")
+            ? List.of(1, 2, 3, 4, 5)
+            : List.of(1, 2, 3, 4, 5, 6, 7));
+    window.put(
+        "from",
+        String.format(
+            Locale.ROOT, "%02d:%s", fromHour, between.group(2) == null ? "00" : between.group(2)));
+    window.put(
+        "to",
+        String.format(
+            Locale.ROOT,
+            "%02d:%s",
+            toHour % 24,
+            between.group(5) == null ? "00" : between.group(5)));
+    Matcher zone = ZONE.matcher(clause);
+    window.put("timezone", zone.find() ? zone.group(1) : "contact");
+    return window;
+  }
+
+  private static int hour(String digits, String half) {
+    int hour = Integer.parseInt(digits) % 24;
+    if ("pm".equals(half) && hour < 12) {
+      return hour + 12;
+    }
+    return "am".equals(half) && hour == 12 ? 0 : hour;
+  }
+
+  /** "wait until they reply", "wait for an answer", "wait until the deal changes stage". */
+  private static final Pattern WAIT_UNTIL =
+      Pattern.compile(
+          "^(?:wait|hold)\\s+(?:until|till|for)\\s+(?!day\\b)(?!\\d)"
+              + "(?=.*\\b(?:repl(?:y|ies|ied)|respon(?:d|ds|se)|answers?|writes? back|customer"
+              + "|books? a meeting|meeting is booked|stage|deal (?:moves|changes)))");
+
+  /** A wait's limit in a clause of its own: "wait until they reply, at most 3 days". */
+  private static final Pattern WAIT_LIMIT =
+      Pattern.compile(
+          "(?i)((?:wait|hold)\\s+(?:until|till|for)\\s+[^,;.]+?)\\s*[,;]\\s*"
+              + "((?:at most|for at most|up to|for up to|no (?:more|longer) than|max(?:imum)?"
+              + "|within)\\s+\\S+\\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?))");
+
+  private static String waitWithItsLimit(String prompt) {
+    return WAIT_LIMIT.matcher(prompt).replaceAll("$1 $2");
+  }
+
+  /**
+   * wait_until: the event the clause waits for (a reply, a customer, a meeting, a deal's stage), at
+   * most its duration (3 days when it names none); the steps after it go on its {@code met} edge,
+   * and "otherwise" opens its {@code timeout} edge.
+   */
+  private static void waitUntil(Builder flow, String clause, String lower) {
+    Map<String, Object> config = new LinkedHashMap<>();
+    if (lower.contains("customer")) {
+      config.put("eventType", "contact.updated");
+      config.put("filterField", "lifecycle_stage");
+      config.put("filterValue", "customer");
+    } else if (lower.contains("meeting")) {
+      config.put("eventType", "meeting.booked");
+    } else if (lower.contains("stage") || lower.matches(".*\\bdeal (?:moves|changes).*")) {
+      config.put("eventType", "opportunity.stage_changed");
+    } else {
+      config.put("eventType", "conversation.message_received");
+    }
+    Matcher m = DURATION.matcher(lower);
+    double minutes = 0;
+    while (m.find()) {
+      double n = number(m.group(1));
+      String unit = m.group(2);
+      minutes +=
+          unit.startsWith("w")
+              ? n * 7 * 24 * 60
+              : unit.startsWith("d") ? n * 24 * 60 : unit.startsWith("h") ? n * 60 : n;
+    }
+    if (minutes == 0) {
+      minutes = 3 * 24 * 60;
+    }
+    if (minutes % (24 * 60) == 0) {
+      config.put("timeoutDays", whole(minutes / (24 * 60)));
+    } else if (minutes % 60 == 0) {
+      config.put("timeoutHours", whole(minutes / 60));
+    } else {
+      config.put("timeoutMinutes", whole(minutes));
+    }
+    flow.branchLabel = null;
+    flow.condition = flow.add(NodeType.WAIT_UNTIL.value(), capitalise(clause), config);
+    flow.branches("met", List.of("timeout"));
+  }
+
   private static void email(Builder flow, String clause, String lower) {
     Map<String, Object> config = new LinkedHashMap<>();
     String subject = null;
@@ -711,6 +909,10 @@ public class RuleBasedFlowGenerator implements FlowGenerator {
     }
     config.put("subject", subject);
     config.put("bodyHint", clause);
+    Map<String, Object> window = window(clause, lower);
+    if (window != null) {
+      config.put("window", window);
+    }
     flow.add(NodeType.EMAIL.value(), "Email: " + subject, config);
   }
 

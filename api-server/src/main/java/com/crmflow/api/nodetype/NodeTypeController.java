@@ -38,7 +38,11 @@ class NodeTypeController {
       @Schema(description = "the console's icon name") String icon,
       String description,
       @Schema(description = "whether the linear builder offers it as a step") boolean step,
-      @Schema(description = "its outgoing edges' labels when it branches; empty: one output")
+      @Schema(
+              description =
+                  "its outgoing edges' labels when it branches, or one {field}: the labels of that"
+                      + " config field's entries ({branches}: a split's branch labels); empty: one"
+                      + " output")
           List<String> outputs,
       @Schema(description = "record types it reads (chat: the chat integration)")
           List<String> reads,
@@ -99,7 +103,9 @@ class NodeTypeController {
                 "time",
                 "timezone",
                 "days",
-                "cron"
+                "cron",
+                "window",
+                "branches"
               })
           String kind,
       boolean required,

@@ -64,6 +64,36 @@ class NodeTypeDocs {
     return schema;
   }
 
+  /** A send window: {days, from, to, timezone}. */
+  private static void window(Schema<Object> property) {
+    property.setTypes(Set.of("object"));
+    property.addProperty(
+        "days",
+        new Schema<>()
+            .types(Set.of("array"))
+            .items(
+                new Schema<>()
+                    .types(Set.of("integer"))
+                    .minimum(BigDecimal.ONE)
+                    .maximum(BigDecimal.valueOf(7)))
+            .description("days of the week, 1 (Monday) to 7 (Sunday)"));
+    property.addProperty(
+        "from", new Schema<>().types(Set.of("string")).description("HH:mm, 24-hour, local time"));
+    property.addProperty(
+        "to",
+        new Schema<>()
+            .types(Set.of("string"))
+            .description("HH:mm; not after from: the window runs past midnight"));
+    property.addProperty(
+        "timezone",
+        new Schema<>()
+            .types(Set.of("string"))
+            .description(
+                "contact (the contact's, else the flow's, else the tenant's) or an IANA zone"));
+    property.setRequired(List.of("days", "from", "to", "timezone"));
+    property.setAdditionalProperties(false);
+  }
+
   private static Schema<?> property(ConfigField field) {
     Schema<Object> property = new Schema<>();
     switch (field.kind()) {
@@ -81,6 +111,23 @@ class NodeTypeDocs {
                 .types(Set.of("integer"))
                 .minimum(BigDecimal.ZERO)
                 .maximum(BigDecimal.valueOf(6)));
+      }
+      case WINDOW -> window(property);
+      case BRANCHES -> {
+        property.setTypes(Set.of("array"));
+        property.setItems(
+            new Schema<>()
+                .types(Set.of("object"))
+                .addProperty("label", new Schema<>().types(Set.of("string")).maxLength(100))
+                .addProperty(
+                    "percent",
+                    new Schema<>()
+                        .types(Set.of("number"))
+                        .exclusiveMinimumValue(BigDecimal.ZERO)
+                        .maximum(BigDecimal.valueOf(100)))
+                .required(List.of("label", "percent")));
+        property.setMinItems(2);
+        property.setMaxItems(20);
       }
       default -> property.setTypes(Set.of("string"));
     }

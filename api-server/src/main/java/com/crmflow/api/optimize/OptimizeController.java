@@ -3,6 +3,7 @@ package com.crmflow.api.optimize;
 import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
+import com.crmflow.api.canvas.CanvasBody;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.nodetype.NodeTypes;
@@ -41,7 +42,7 @@ class OptimizeController {
       @PathVariable UUID sequenceId,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               required = false,
-              content = @Content(schema = @Schema(implementation = Canvas.class)))
+              content = @Content(schema = @Schema(implementation = CanvasBody.class)))
           @RequestBody(required = false)
           JsonNode body) {
     Sequence sequence = canvases.sequence(caller.tenantId(), sequenceId);

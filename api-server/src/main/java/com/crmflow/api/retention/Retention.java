@@ -78,14 +78,16 @@ public class Retention implements SchedulingConfigurer {
     int events = inBatches(batch -> rows.deleteDispatchedEvents(cutOff, batch));
     int handOvers = inBatches(batch -> rows.deleteHandOvers(cutOff, batch));
     int nodeEffects = inBatches(batch -> rows.deleteNodeEffects(cutOff, batch));
-    if (deliveries + events + handOvers + nodeEffects > 0) {
+    int routed = inBatches(batch -> rows.deleteRecordEventDeliveries(cutOff, batch));
+    if (deliveries + events + handOvers + nodeEffects + routed > 0) {
       log.info(
           "Retention: deleted {} finished webhook deliveries, {} dispatched events, {} hand-over"
-              + " marks and {} node effects of ended runs, older than {}",
+              + " marks, {} node effects and {} routed record events of ended runs, older than {}",
           deliveries,
           events,
           handOvers,
           nodeEffects,
+          routed,
           cutOff);
     }
   }

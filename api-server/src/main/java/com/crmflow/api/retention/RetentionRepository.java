@@ -62,6 +62,24 @@ class RetentionRepository {
         .update();
   }
 
+  /**
+   * Events routed to waiting runs (wait_until) before the cut-off, in runs that have ended: only a
+   * run still going can enter its watch again and be answered with them.
+   */
+  int deleteRecordEventDeliveries(OffsetDateTime createdBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from record_event_delivery where (run_id, watcher, event_id) in (
+                select d.run_id, d.watcher, d.event_id from record_event_delivery d
+                join automation_run r on r.id = d.run_id
+                where d.created_at < :before and r.status <> 'running'
+                limit :batch)
+            """)
+        .param("before", createdBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** Idempotency-Keys first used before the cut-off, with the answers kept for their repeats. */
   int deleteIdempotentRequests(OffsetDateTime firstUsedBefore, int batch) {
     return jdbc.sql(

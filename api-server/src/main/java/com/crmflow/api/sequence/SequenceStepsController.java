@@ -116,7 +116,7 @@ class SequenceStepsController {
           new CanvasEdge("edge-" + (i + 1), nodes.get(i).id(), nodes.get(i + 1).id(), null, null));
     }
     // steps are no triggers: a step list takes triggers away, which loosens nothing
-    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges), false));
+    return answer(id, canvases.replaceWith(caller, id, new Canvas(nodes, edges), null, false));
   }
 
   @SuppressWarnings("unchecked")

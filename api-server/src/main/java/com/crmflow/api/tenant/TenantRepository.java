@@ -19,7 +19,7 @@ public class TenantRepository {
     return jdbc.sql(
             """
             insert into tenant (id, name) values (:id, :name)
-            returning id, name, is_default, created_at
+            returning id, name, is_default, created_at, default_timezone
             """)
         .param("id", UUID.randomUUID())
         .param("name", name)
@@ -36,13 +36,15 @@ public class TenantRepository {
             """)
         .param("id", UUID.randomUUID())
         .update();
-    return jdbc.sql("select id, name, is_default, created_at from tenant where is_default")
+    return jdbc.sql(
+            "select id, name, is_default, created_at, default_timezone from tenant where is_default")
         .query(Tenant.class)
         .single();
   }
 
   public Optional<Tenant> find(UUID id) {
-    return jdbc.sql("select id, name, is_default, created_at from tenant where id = :id")
+    return jdbc.sql(
+            "select id, name, is_default, created_at, default_timezone from tenant where id = :id")
         .param("id", id)
         .query(Tenant.class)
         .optional();
@@ -53,7 +55,11 @@ public class TenantRepository {
   }
 
   public List<Tenant> list() {
-    return jdbc.sql("select id, name, is_default, created_at from tenant order by created_at, id")
+    return jdbc.sql(
+            """
+            select id, name, is_default, created_at, default_timezone from tenant
+            order by created_at, id
+            """)
         .query(Tenant.class)
         .list();
   }
@@ -89,6 +95,28 @@ public class TenantRepository {
             .param("window", quota == null ? null : quota.windowSeconds(), java.sql.Types.INTEGER)
             .update()
         == 1;
+  }
+
+  /** Sets the tenant's time zone; empty when there is no such tenant. */
+  public Optional<Tenant> setDefaultTimezone(UUID id, String zone) {
+    return jdbc.sql(
+            """
+            update tenant set default_timezone = :zone where id = :id
+            returning id, name, is_default, created_at, default_timezone
+            """)
+        .param("id", id)
+        .param("zone", zone)
+        .query(Tenant.class)
+        .optional();
+  }
+
+  /** The tenant's time zone (UTC for an unknown tenant). */
+  public String defaultTimezone(UUID id) {
+    return jdbc.sql("select default_timezone from tenant where id = :id")
+        .param("id", id)
+        .query(String.class)
+        .optional()
+        .orElse("UTC");
   }
 
   public boolean any() {

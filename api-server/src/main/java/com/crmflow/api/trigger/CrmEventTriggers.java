@@ -1,16 +1,21 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.canvas.FlowSettings;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventCause;
+import com.crmflow.api.event.EventFilter;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.reenroll.Reenrollment;
+import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.tracing.LinkedTraces;
+import com.crmflow.workflow.event.EventNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.context.Context;
@@ -20,7 +25,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -72,6 +76,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
   private final LinkedTraces traces;
   private final SequenceRepository sequences;
   private final RecordBreaker breaker;
+  private final Reenrollment reenrollment;
   private final int maxChainDepth;
   private final int maxRunsPerCause;
   private final Map<String, Counter> refused = new HashMap<>();
@@ -85,7 +90,9 @@ public class CrmEventTriggers implements OutboxEventHandler {
       CrmProperties properties,
       MeterRegistry meters,
       LinkedTraces traces,
-      RecordBreaker breaker) {
+      RecordBreaker breaker,
+      Reenrollment reenrollment) {
+    this.reenrollment = reenrollment;
     this.traces = traces;
     this.breaker = breaker;
     this.jdbc = jdbc;
@@ -111,8 +118,13 @@ public class CrmEventTriggers implements OutboxEventHandler {
     }
   }
 
-  /** An active automation's crm_event_trigger for one event name. */
-  record Listening(UUID sequenceId, int version, String nodeId, Map<String, Object> config) {}
+  /** An active automation's crm_event_trigger for one event name, with the flow's settings. */
+  record Listening(
+      UUID sequenceId,
+      int version,
+      String nodeId,
+      Map<String, Object> config,
+      FlowSettings settings) {}
 
   @Override
   public List<Runnable> dispatch(List<DispatchedEvent> events) {
@@ -154,6 +166,23 @@ public class CrmEventTriggers implements OutboxEventHandler {
             UUID.nameUUIDFromBytes(
                 ("crm-event:" + event.eventId() + ":" + trigger.sequenceId())
                     .getBytes(StandardCharsets.UTF_8));
+        if (trigger.settings().limitsReenrollment()) {
+          Optional<Reenrollment.Refusal> held =
+              reenrollment.claim(
+                  event.tenantId(),
+                  trigger.sequenceId(),
+                  trigger.settings(),
+                  RunRecords.of(EventNames.recordOf(event.event()), event.envelope()),
+                  runId);
+          if (held.isPresent()) {
+            log.info(
+                "Event {} starts no run of automation {}: {}",
+                event.eventId(),
+                trigger.sequenceId(),
+                held.get().message());
+            continue;
+          }
+        }
         // the run's trace starts here, linked to the request or activity that wrote the event
         Optional<AutomationRun> inserted =
             traces.inNewTraceFrom(
@@ -428,32 +457,15 @@ public class CrmEventTriggers implements OutboxEventHandler {
         id -> sequences.find(tenantId, id).map(Sequence::name).orElse("(deleted flow)"));
   }
 
-  /**
-   * No filterField: every event matches. filterField with filterValue: the field (a dot path into
-   * {@code data}) equals the value, compared as text. filterField alone: the field is present and
-   * not empty.
-   */
   static boolean matches(Map<String, Object> config, Map<String, Object> data) {
-    Object field = config.get("filterField");
-    if (!(field instanceof String path) || path.isBlank()) {
-      return true;
-    }
-    Object value = data;
-    for (String part : path.trim().split("\\.")) {
-      value = value instanceof Map<?, ?> map ? map.get(part) : null;
-    }
-    Object wanted = config.get("filterValue");
-    if (wanted == null || String.valueOf(wanted).isEmpty()) {
-      return value != null && !String.valueOf(value).isEmpty();
-    }
-    return value != null && Objects.equals(String.valueOf(value), String.valueOf(wanted));
+    return EventFilter.matches(config.get("filterField"), config.get("filterValue"), data);
   }
 
   private List<Listening> listening(UUID tenantId, String event) {
     return jdbc.sql(
             """
             select s.id, s.current_version, n ->> 'id' as node_id,
-                   (n -> 'data' -> 'config')::text as config
+                   (n -> 'data' -> 'config')::text as config, cv.settings::text as settings
             from sequence s
             join canvas_version cv on cv.sequence_id = s.id and cv.version = s.current_version
             cross join lateral jsonb_array_elements(cv.nodes) n
@@ -472,7 +484,11 @@ public class CrmEventTriggers implements OutboxEventHandler {
                     rs.getString("node_id"),
                     rs.getString("config") == null
                         ? Map.of()
-                        : json.readMap(rs.getString("config"))))
+                        : json.readMap(rs.getString("config")),
+                    FlowSettings.fromStored(
+                        rs.getString("settings") == null
+                            ? null
+                            : json.readMap(rs.getString("settings")))))
         .list();
   }
 }

@@ -96,7 +96,9 @@ class TriggerController {
 
   /**
    * {@code {received, runId}}, as the spec names them (camelCase here); for a call whose {@code
-   * CRM-Cause} the loop rules refuse, {@code runId} is null and {@code notStarted} says why.
+   * CRM-Cause} the loop rules refuse ({@code reason} cycle, depth or budget), or whose record the
+   * flow's re-enrollment rule holds back ({@code reason} reenroll), {@code runId} is null and
+   * {@code notStarted} says why.
    */
   record TriggerAccepted(
       boolean received,

@@ -4,8 +4,11 @@ import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
 import com.crmflow.api.canvas.CanvasSecrets;
+import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.reenroll.Reenrollment;
+import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunInputs;
 import com.crmflow.api.run.RunRepository;
@@ -27,6 +30,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -57,6 +61,8 @@ class TriggerService {
   private final RunCauses causes;
   private final CauseHeader causeHeader;
   private final CrmEventTriggers eventTriggers;
+  private final Reenrollment reenrollment;
+  private final TransactionTemplate transaction;
 
   TriggerService(
       CanvasRepository canvases,
@@ -69,7 +75,11 @@ class TriggerService {
       JsonMapper mapper,
       RunCauses causes,
       CauseHeader causeHeader,
-      CrmEventTriggers eventTriggers) {
+      CrmEventTriggers eventTriggers,
+      Reenrollment reenrollment,
+      TransactionTemplate transaction) {
+    this.reenrollment = reenrollment;
+    this.transaction = transaction;
     this.causes = causes;
     this.causeHeader = causeHeader;
     this.eventTriggers = eventTriggers;
@@ -153,8 +163,8 @@ class TriggerService {
   }
 
   /**
-   * A call whose cause the loop rules refuse: no run, answered 200 with why ({@code reason}, {@code
-   * message}).
+   * A call whose cause the loop rules refuse, or whose record the flow's re-enrollment rule holds
+   * back: no run, answered 200 with why ({@code reason}, {@code message}).
    */
   static final class NotStarted extends RuntimeException {
     private final transient Map<String, String> reason;
@@ -194,8 +204,9 @@ class TriggerService {
   private Optional<AutomationRun> accept(Call call, TriggerTarget trigger) {
     UUID tenant = call.tenant();
     String nodeId = call.nodeId();
-    Canvas canvas =
-        canvases.versionOrEmpty(tenant, trigger.sequenceId(), trigger.currentVersion()).toCanvas();
+    CanvasSnapshot version =
+        canvases.versionOrEmpty(tenant, trigger.sequenceId(), trigger.currentVersion());
+    Canvas canvas = version.toCanvas();
     CanvasNode node =
         canvas.node(nodeId).orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
@@ -253,22 +264,40 @@ class TriggerService {
       throw overloaded(admitted);
     }
     Optional<AutomationRun> inserted;
+    RunRepository.NewRun run =
+        new RunRepository.NewRun(
+                runId,
+                tenant,
+                trigger.sequenceId(),
+                trigger.currentVersion(),
+                nodeId,
+                nodeId,
+                payload,
+                key,
+                null)
+            .causedBy(cause == null ? null : cause.asMap());
     try {
+      String record =
+          version.settings().limitsReenrollment() ? RunRecords.of(canvas, payload) : null;
       inserted =
-          runs.insertAccepted(
-              new RunRepository.NewRun(
-                      runId,
-                      tenant,
-                      trigger.sequenceId(),
-                      trigger.currentVersion(),
-                      nodeId,
-                      nodeId,
-                      payload,
-                      key,
-                      null)
-                  .causedBy(cause == null ? null : cause.asMap()),
-              trigger.type(),
-              NodeLogEntry.timestamp(Instant.now()));
+          record == null
+              ? insertAccepted(run, trigger.type())
+              : transaction.execute(
+                  tx -> {
+                    reenrollment
+                        .claim(tenant, trigger.sequenceId(), version.settings(), record, runId)
+                        .ifPresent(
+                            refusal -> {
+                              throw new NotStarted(
+                                  Map.of(
+                                      "reason", Reenrollment.REASON, "message", refusal.message()));
+                            });
+                    Optional<AutomationRun> stored = insertAccepted(run, trigger.type());
+                    if (stored.isEmpty()) {
+                      tx.setRollbackOnly(); // nothing stored: nothing claimed
+                    }
+                    return stored;
+                  });
     } catch (RuntimeException notStored) {
       admission.ended(runId);
       throw notStored;
@@ -280,6 +309,10 @@ class TriggerService {
     // a concurrent delivery with the same key won the insert, or the target is out of date
     admission.ended(runId);
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
+  }
+
+  private Optional<AutomationRun> insertAccepted(RunRepository.NewRun run, String triggerType) {
+    return runs.insertAccepted(run, triggerType, NodeLogEntry.timestamp(Instant.now()));
   }
 
   /** 503: this process has as many runs due as it can keep on time; nothing was stored. */

@@ -82,7 +82,11 @@ class NodeConfigTableTest {
       if (!fields.isEmpty()) {
         out.append(' ').append(String.join(", ", fields));
       }
-      if (type.branches()) {
+      if (type.outputsField() != null) {
+        out.append("; outgoing edges `type: conditional`, one per entry of ")
+            .append(type.outputsField())
+            .append(", `label:` its label");
+      } else if (type.branches()) {
         out.append("; outgoing edges `type: conditional`, `label: ")
             .append(String.join(" / ", type.outputs()))
             .append('`');
@@ -126,6 +130,8 @@ class NodeConfigTableTest {
       case BOOLEAN -> notes.add("boolean");
       case TIME -> notes.add("`HH:mm`");
       case DAYS -> notes.add("days 0–6");
+      case WINDOW -> notes.add("send window `{days: [1–7], from, to, timezone}`");
+      case BRANCHES -> notes.add("`[{label, percent}]`");
       default -> {}
     }
     if (field.template() && field.kind() == FieldKind.TEMPLATE) {

@@ -213,6 +213,162 @@ class EmbeddedRestartTest {
     }
   }
 
+  /**
+   * Two runs wait in a wait_until for their contact's reply across a stop and a start: the reply
+   * sent just before the stop (committed, dispatched or not, signalled or not) and the reply sent
+   * after the start each meet their run's wait once.
+   */
+  @Test
+  void runsWaitingForAReplyHearTheRepliesSentJustBeforeAndAfterARestartOnce(@TempDir Path dataDir) {
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      ApiTest.TenantClient tenant;
+      String early;
+      String late;
+      String adaRun;
+      String bobRun;
+      String bobWaitStarted = null;
+      try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
+        tenant = WholeService.newTenant(first);
+        ApiClient api = tenant.api();
+        activeAutomation(
+            api,
+            canvas(
+                List.of(
+                    node("hook", "webhook_trigger", Map.of()),
+                    node(
+                        "reply",
+                        "wait_until",
+                        Map.of("eventType", "conversation.message_received", "timeoutDays", 1)),
+                    node(
+                        "met",
+                        "http_request",
+                        Map.of(
+                            "method",
+                            "POST",
+                            "url",
+                            peer.url("/met/{{contact.email}}"),
+                            "bodyTemplate",
+                            "{\"said\": \"{{wait_until_1.event.data.content}}\"}"))),
+                List.of(edge("e1", "hook", "reply"), edge("e2", "reply", "met", "met"))));
+        early =
+            api.post("/api/v1/contacts", Map.of("email", "ada@example.com")).text("/contact/id");
+        late = api.post("/api/v1/contacts", Map.of("email", "bob@example.com")).text("/contact/id");
+        ApiClient anonymous = new ApiClient(WholeService.baseUrl(first), null);
+        adaRun = fire(anonymous, tenant.id(), "hook", Map.of("contact_id", early));
+        bobRun = fire(anonymous, tenant.id(), "hook", Map.of("contact_id", late));
+        for (String runId : List.of(adaRun, bobRun)) {
+          JsonNode waiting =
+              await()
+                  .atMost(Patience.EVENTUALLY)
+                  .until(
+                      () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1"),
+                      entry -> "running".equals(entry.path("status").asString()));
+          bobWaitStarted = waiting.get("startedAt").asString();
+        }
+        assertThat(
+                api.post(
+                        "/api/v1/conversations",
+                        Map.of(
+                            "contact_id", early, "content", "Just before", "direction", "inbound"))
+                    .status())
+            .isEqualTo(201);
+      } // stopped at once, wherever the reply's dispatch and signal stood
+
+      try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        JsonNode ada = awaitRun(api, adaRun);
+        assertThat(ada.get("status").asString()).as(ada.toString()).isEqualTo("completed");
+        assertThat(ada.at("/node_log/1/output/event/data/content").asString())
+            .isEqualTo("Just before");
+        assertThat(api.get("/api/v1/automation-runs/" + bobRun).text("/run/status"))
+            .isEqualTo("running");
+
+        assertThat(
+                api.post(
+                        "/api/v1/conversations",
+                        Map.of("contact_id", late, "content", "Just after", "direction", "inbound"))
+                    .status())
+            .isEqualTo(201);
+        JsonNode bob = awaitRun(api, bobRun);
+        assertThat(bob.get("status").asString()).as(bob.toString()).isEqualTo("completed");
+        assertThat(bob.at("/node_log/1/output/event/data/content").asString())
+            .isEqualTo("Just after");
+        assertThat(bob.at("/node_log/1/startedAt").asString())
+            .as("the same wait, started before the restart")
+            .isEqualTo(bobWaitStarted);
+        assertThat(peer.received("/met/ada@example.com")).hasSize(1);
+        assertThat(peer.received("/met/bob@example.com")).hasSize(1);
+      }
+    }
+  }
+
+  /**
+   * A run waits in a delay for its send window across a stop and a start: it goes on when the
+   * window opens, not before, and its delay keeps the moment it computed and its log entry.
+   */
+  @Test
+  void aRunWaitingForItsSendWindowGoesOnWhenTheWindowOpensAfterARestart(@TempDir Path dataDir) {
+    Instant now = Instant.now();
+    // the next whole minute at least 40 s away, in UTC: the window opens after the restart
+    Instant opens =
+        now.plusSeconds(40).truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plusSeconds(60);
+    String from = opens.atZone(java.time.ZoneOffset.UTC).toLocalTime().toString();
+    String to = opens.plusSeconds(600).atZone(java.time.ZoneOffset.UTC).toLocalTime().toString();
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      ApiTest.TenantClient tenant;
+      String runId;
+      JsonNode waiting;
+      try (ConfigurableApplicationContext first = WholeService.start(dataDir, new String[0])) {
+        tenant = WholeService.newTenant(first);
+        activeAutomation(
+            tenant.api(),
+            Flows.chain(
+                "hook",
+                node(
+                    "wait",
+                    "delay",
+                    Map.of(
+                        "window",
+                        Map.of(
+                            "days",
+                            List.of(1, 2, 3, 4, 5, 6, 7),
+                            "from",
+                            from,
+                            "to",
+                            to,
+                            "timezone",
+                            "UTC"))),
+                node("call", "http_request", Map.of("method", "POST", "url", peer.url("/open")))));
+        runId =
+            fire(new ApiClient(WholeService.baseUrl(first), null), tenant.id(), "hook", Map.of());
+        ApiClient api = tenant.api();
+        String id = runId;
+        waiting =
+            await()
+                .atMost(Patience.EVENTUALLY)
+                .until(
+                    () -> api.get("/api/v1/automation-runs/" + id).at("/run/node_log/1"),
+                    entry -> "running".equals(entry.path("status").asString()));
+      }
+      assertThat(Instant.parse(waiting.at("/output/until").asString())).isEqualTo(opens);
+      assertThat(waiting.at("/output/zone").asString()).isEqualTo("UTC");
+
+      try (ConfigurableApplicationContext second = WholeService.start(dataDir, new String[0])) {
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        JsonNode run = awaitRun(api, runId);
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        JsonNode wait = run.at("/node_log/1");
+        assertThat(wait.get("startedAt").asString()).isEqualTo(waiting.get("startedAt").asString());
+        assertThat(wait.at("/output/window/until").asString())
+            .isEqualTo(waiting.at("/output/until").asString());
+        assertThat(Instant.parse(run.at("/node_log/2/startedAt").asString()))
+            .as("not before the window opened")
+            .isAfterOrEqualTo(opens);
+        assertThat(peer.received("/open")).hasSize(1);
+      }
+    }
+  }
+
   /** Rita enrolled in welcome email → delay → follow-up email, once she waits on the delay. */
   private static String enrollInWaitingSequence(ApiClient api) {
     String contactId =

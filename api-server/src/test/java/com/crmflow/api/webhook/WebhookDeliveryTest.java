@@ -127,7 +127,7 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(listed.toString()).doesNotContain(SECRET);
     assertThat(listed.at("/available_events").valueStream().map(JsonNode::asString).toList())
         .containsExactlyElementsOf(EventNames.ALL)
-        .hasSize(15);
+        .hasSize(16);
 
     ApiResponse patched =
         tenant

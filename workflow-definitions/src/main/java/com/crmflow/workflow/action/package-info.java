@@ -1,5 +1,5 @@
 /**
- * The activity interfaces of side-effect nodes (http_request, email, chat, crm writes) and the
- * records they take and give back.
+ * The activity interfaces of side-effect nodes (http_request, email, chat, crm writes) and of the
+ * record watches (wait_until), and the records they take and give back.
  */
 package com.crmflow.workflow.action;

@@ -24,6 +24,8 @@ public record NodeType(String value, boolean trigger) {
   public static final NodeType DATA_TRANSFORM = new NodeType("data_transform", false);
   public static final NodeType SCHEDULE_TRIGGER = new NodeType("schedule_trigger", true);
   public static final NodeType CRM_EVENT_TRIGGER = new NodeType("crm_event_trigger", true);
+  public static final NodeType WAIT_UNTIL = new NodeType("wait_until", false);
+  public static final NodeType SPLIT = new NodeType("split", false);
 
   public boolean isTrigger() {
     return trigger;

@@ -1,5 +1,7 @@
 package com.crmflow.workflow.contract;
 
+import com.crmflow.workflow.action.RecordEvent;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -7,10 +9,20 @@ import io.temporal.workflow.WorkflowMethod;
 @WorkflowInterface
 public interface AutomationRunWorkflow {
 
+  /** The signal that routes a CRM event to a node that watches its record. */
+  String RECORD_EVENT = "record_event";
+
   static String workflowId(String runId) {
     return "run-" + runId;
   }
 
   @WorkflowMethod
   RunResult run(RunInput input);
+
+  /**
+   * A CRM event about a record one of the run's nodes watches (a wait_until node), routed by
+   * api-server: taken once per event, in the order of arrival.
+   */
+  @SignalMethod(name = RECORD_EVENT)
+  void recordEvent(RecordEvent event);
 }

@@ -2,7 +2,6 @@ package com.crmflow.workflow.contract;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import java.util.List;
 import java.util.Map;
 
@@ -87,12 +86,11 @@ public record RunInput(
   }
 
   /**
-   * The delay's log entry and wake-up time if it was waiting when the workflow was lost, or null.
+   * The node's log entry and wake-up time if it was waiting when the workflow was lost (a delay, a
+   * wait_until's deadline, an email waiting for its send window), or null.
    */
   public RunResume.WaitingDelay waitingDelay(CanvasNode node) {
-    return resume == null || !NodeType.DELAY.value().equals(node.type())
-        ? null
-        : resume.waiting().get(node.id());
+    return resume == null ? null : resume.waiting().get(node.id());
   }
 
   /** The same input with another canvas (to measure the rest of it on its own). */

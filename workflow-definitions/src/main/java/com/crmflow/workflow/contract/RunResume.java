@@ -10,8 +10,9 @@ import java.util.Map;
  * @param done the nodes logged as finished (completed, skipped, or failed), by node id: the walk
  *     passes them again without running them, with their logged outcome (so no email or call is
  *     made twice, and their outputs are variables again)
- * @param waiting the delays logged as running, by node id: they wait until their logged wake-up
- *     time, not their full length again, and keep their log entry
+ * @param waiting the nodes logged as running with a wake-up time (a delay, a wait_until's deadline,
+ *     an email waiting for its send window), by node id: they wait until their logged wake-up time,
+ *     not their full length again, and keep their log entry
  * @param lastSeq the highest seq in the log: new entries are numbered after it
  */
 public record RunResume(
@@ -20,6 +21,6 @@ public record RunResume(
   /** A finished node's logged outcome. */
   public record NodeOutcome(String status, Map<String, Object> output, String error) {}
 
-  /** A delay that was waiting: its log entry's seq and when it wakes (ISO-8601). */
+  /** A node that was waiting: its log entry's seq and when it wakes (ISO-8601). */
   public record WaitingDelay(int seq, String until) {}
 }

@@ -1,7 +1,10 @@
 package com.crmflow.workflow.enrollment;
 
+import com.crmflow.workflow.action.RecordEvent;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
+import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -20,4 +23,8 @@ public interface EnrollmentWorkflow {
 
   @WorkflowMethod
   RunResult run(RunInput input);
+
+  /** As {@link AutomationRunWorkflow#recordEvent}: the run's interpreter takes it. */
+  @SignalMethod(name = AutomationRunWorkflow.RECORD_EVENT)
+  void recordEvent(RecordEvent event);
 }

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.enrollment;
 
+import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.node.NodeCatalog;
@@ -12,7 +13,7 @@ import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
  */
 public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
 
-  private final NodeCatalog catalog;
+  private final AutomationRunWorkflowImpl interpreter;
 
   /** An enrollment of the built-in node types ({@link NodeExecutors#catalog()}). */
   public EnrollmentWorkflowImpl() {
@@ -21,11 +22,16 @@ public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
 
   /** An enrollment that runs the node types of this catalog. */
   public EnrollmentWorkflowImpl(NodeCatalog catalog) {
-    this.catalog = catalog;
+    this.interpreter = new AutomationRunWorkflowImpl(catalog);
   }
 
   @Override
   public RunResult run(RunInput input) {
-    return new AutomationRunWorkflowImpl(catalog).run(input);
+    return interpreter.run(input);
+  }
+
+  @Override
+  public void recordEvent(RecordEvent event) {
+    interpreter.recordEvent(event);
   }
 }

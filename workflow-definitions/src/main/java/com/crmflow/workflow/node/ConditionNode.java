@@ -5,10 +5,8 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -67,24 +65,7 @@ final class ConditionNode implements NodeExecutor {
           CanvasProblem.node(
               node.id(), "data.config.value", "is required for operator " + operator));
     }
-    Set<String> labels = new HashSet<>();
-    for (CanvasEdge edge : canvas.outgoing(node.id())) {
-      if (!"true".equals(edge.label()) && !"false".equals(edge.label())) {
-        problems.add(
-            CanvasProblem.edge(
-                edge.id(), "label", "an edge leaving a condition is labelled true or false"));
-      } else if (!labels.add(edge.label())) {
-        problems.add(
-            CanvasProblem.edge(
-                edge.id(),
-                "label",
-                "condition " + node.id() + " has two '" + edge.label() + "' edges"));
-      }
-    }
-    if (labels.isEmpty()) {
-      problems.add(
-          CanvasProblem.node(node.id(), null, "a condition needs a true or a false branch"));
-    }
+    BranchEdges.check(node, canvas, descriptor().outputs(), false, problems);
   }
 
   @Override
@@ -100,7 +81,6 @@ final class ConditionNode implements NodeExecutor {
   /** The edges of the result's branch (and unlabelled ones). */
   @Override
   public Predicate<CanvasEdge> edgesTaken(Map<String, Object> output) {
-    String branch = String.valueOf(output.get("result"));
-    return edge -> edge.label() == null || edge.label().equals(branch);
+    return BranchEdges.of(output.get("result"));
   }
 }

@@ -57,6 +57,12 @@ public interface ConfigCheck {
 
   ConfigCheck DAYS_OF_WEEK = Checks::daysOfWeekProblem;
 
+  /** A split's branches: {@code [{label, percent}]}, 2 to 20, labels unique, summing to 100. */
+  ConfigCheck BRANCHES = SplitNode::problem;
+
+  /** A send window: {@code {days: [1..7], from: "HH:mm", to: "HH:mm", timezone}}. */
+  ConfigCheck WINDOW = SendWindow::problem;
+
   ConfigCheck STRING_MAP =
       value ->
           value instanceof Map<?, ?> map && map.values().stream().allMatch(v -> v instanceof String)

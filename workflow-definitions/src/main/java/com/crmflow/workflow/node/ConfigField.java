@@ -251,6 +251,8 @@ public record ConfigField(
       case TIMEZONE -> checks.add(ConfigCheck.TIMEZONE);
       case DAYS -> checks.add(ConfigCheck.DAYS_OF_WEEK);
       case CRON -> checks.add(ConfigCheck.CRON);
+      case WINDOW -> checks.add(ConfigCheck.WINDOW);
+      case BRANCHES -> checks.add(ConfigCheck.BRANCHES);
     }
     if (maxLength != null) {
       int most = maxLength;

@@ -6,7 +6,6 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunResume;
-import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
@@ -18,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * delay: a durable timer of delayDays and delayHours. A resumed run's delay that was waiting, and a
- * retry's delay that a failure cut short, wake at the time logged for them.
+ * delay: a durable timer of delayDays, delayHours and delayMinutes. With a send window it ends at
+ * the first moment inside the window at or after its length ({@link SendWindows}). A resumed run's
+ * delay that was waiting, and a retry's delay that a failure cut short, wake at the time logged for
+ * them.
  */
 final class DelayNode implements NodeExecutor {
 
@@ -47,38 +48,79 @@ final class DelayNode implements NodeExecutor {
                 ConfigField.number("delayDays", "Days", 0, 3650)
                     .duration(ChronoUnit.DAYS)
                     .check(ConfigCheck.NON_NEGATIVE_NUMBER)
-                    .help("delayDays and delayHours together above 0"),
+                    .help(
+                        "delayDays, delayHours and delayMinutes together above 0, unless a window"
+                            + " is set"),
                 ConfigField.number("delayHours", "Hours", 0, 3650)
                     .duration(ChronoUnit.HOURS)
-                    .check(ConfigCheck.NON_NEGATIVE_NUMBER)),
+                    .check(ConfigCheck.NON_NEGATIVE_NUMBER),
+                ConfigField.number("delayMinutes", "Minutes", 0, 5_256_000)
+                    .duration(ChronoUnit.MINUTES),
+                SendWindows.field()
+                    .help(
+                        "the delay ends at the first moment inside it at or after its length; "
+                            + SendWindows.field().help())),
             NodeAccess.NONE,
             List.of())
         .withAdvice(NodeDescriptor.Advice.WAIT)
-        .withSummary(NodeDescriptor.Summary.of(" ", "delayDays", "delayHours").lead("Wait"))
+        .withSummary(
+            NodeDescriptor.Summary.of(" ", "delayDays", "delayHours", "delayMinutes", "window")
+                .lead("Wait"))
         .withMechanics("until", "waitedSeconds");
+  }
+
+  /** A window in the contact's zone reads the contact (its timezone). */
+  @Override
+  public NodeAccess accessOf(CanvasNode node) {
+    SendWindow window = SendWindows.of(node);
+    return window != null && window.contactsZone()
+        ? NodeAccess.reads(FlowAccess.CONTACT)
+        : descriptor().access();
   }
 
   @Override
   public void checkComplete(CanvasNode node, Canvas canvas, List<CanvasProblem> problems) {
-    double days = NodeConfig.number(node.config("delayDays"));
-    double hours = NodeConfig.number(node.config("delayHours"));
-    if (days + hours <= 0) {
+    if (duration(node).isZero() && SendWindows.of(node) == null) {
       problems.add(
           CanvasProblem.node(
-              node.id(), "data.config.delayDays", "a delay needs delayDays or delayHours above 0"));
+              node.id(),
+              "data.config.delayDays",
+              "a delay needs delayDays, delayHours or delayMinutes above 0, or a send window"));
     }
   }
 
-  /** "until" lets operators (and the enrollment list's next step time) see when it wakes. */
+  /**
+   * "until" lets operators (and the enrollment list's next step time) see when it wakes. A delay
+   * with a window logs it when it runs, with the zone it used ({@link SendWindows#await}).
+   */
   @Override
   public Map<String, Object> runningOutput(CanvasNode node, NodeRun run) {
+    if (SendWindows.of(node) != null) {
+      return null;
+    }
     return Map.of("until", NodeLogEntry.timestamp(wakeUp(node, run)));
   }
 
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
-    double days = NodeConfig.number(node.config("delayDays"));
-    double hours = NodeConfig.number(node.config("delayHours"));
+    SendWindow window = SendWindows.of(node);
+    if (window != null) {
+      Duration length = duration(node);
+      Map<String, Object> output = new LinkedHashMap<>();
+      output.put("waitedSeconds", length.toSeconds());
+      output.put(
+          "window",
+          SendWindows.await(
+              node,
+              run,
+              window,
+              Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(length),
+              SendWindows.logged(node, run),
+              length.isZero()
+                  ? "wait for the window"
+                  : "wait " + describe(node) + " and for the window"));
+      return output;
+    }
     Duration duration = duration(node);
     boolean wakesAtLoggedTime = loggedWakeUp(node, run) != null;
     Instant wakeUp = wakeUp(node, run);
@@ -91,7 +133,7 @@ final class DelayNode implements NodeExecutor {
       boolean cutByFailure = run.since(FAILURE_CUTS_DELAYS);
       Promise<Void> timer =
           Workflow.newTimer(
-              left, TimerOptions.newBuilder().setSummary("wait " + describe(days, hours)).build());
+              left, TimerOptions.newBuilder().setSummary("wait " + describe(node)).build());
       if (cutByFailure) {
         Workflow.await(() -> timer.isCompleted() || run.failed());
         if (!timer.isCompleted()) {
@@ -128,20 +170,15 @@ final class DelayNode implements NodeExecutor {
   private static Duration duration(CanvasNode node) {
     double hours =
         NodeConfig.number(node.config("delayDays")) * 24
-            + NodeConfig.number(node.config("delayHours"));
+            + NodeConfig.number(node.config("delayHours"))
+            + NodeConfig.number(node.config("delayMinutes")) / 60;
     return Duration.ofMillis(Math.round(hours * 3_600_000));
   }
 
-  private static String describe(double days, double hours) {
-    StringBuilder out = new StringBuilder();
-    if (days > 0) {
-      out.append(TemplateResolver.asString(days)).append(days == 1 ? " day" : " days");
-    }
-    if (hours > 0) {
-      out.append(out.isEmpty() ? "" : " ")
-          .append(TemplateResolver.asString(hours))
-          .append(hours == 1 ? " hour" : " hours");
-    }
-    return out.toString();
+  private static String describe(CanvasNode node) {
+    return NodeDurations.describe(
+        NodeConfig.number(node.config("delayDays")),
+        NodeConfig.number(node.config("delayHours")),
+        NodeConfig.number(node.config("delayMinutes")));
   }
 }

@@ -18,14 +18,16 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * email: reads the contact (as it is now) and the template, renders, sends over SMTP (the
- * integrations queue), and books the email. The recipient is {@code to} (variables allowed) or the
- * run's contact; an email to a contact with do_not_email is skipped, not failed.
+ * email: waits for its send window if it has one ({@link SendWindows}), reads the contact (as it is
+ * now) and the template, renders, sends over SMTP (the integrations queue), and books the email.
+ * The recipient is {@code to} (variables allowed) or the run's contact; an email to a contact with
+ * do_not_email is skipped, not failed.
  *
  * <p>The node's own {@code to}, {@code subject} and {@code body} render against the whole run
  * scope, as every config value does (they are part of the canvas, so {@link FlowAccess} sees what
@@ -73,7 +75,8 @@ final class EmailNode implements NodeExecutor {
                     .help("a stored email template"),
                 ConfigField.template("to", "To (default: the run’s contact)"),
                 ConfigField.text("bodyHint", "Body hint")
-                    .help("what the body should say when the author did not write it; not sent")),
+                    .help("what the body should say when the author did not write it; not sent"),
+                SendWindows.field().help("the email waits for it; " + SendWindows.field().help())),
             NodeAccess.reads(FlowAccess.CONTACT),
             List.of())
         .withAdvice(NodeDescriptor.Advice.MESSAGE)
@@ -92,6 +95,26 @@ final class EmailNode implements NodeExecutor {
 
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    SendWindow window = SendWindows.of(node);
+    Map<String, Object> waited =
+        window == null
+            ? null
+            : SendWindows.await(
+                node,
+                run,
+                window,
+                Instant.ofEpochMilli(Workflow.currentTimeMillis()),
+                SendWindows.logged(node, run),
+                "wait for the send window");
+    Map<String, Object> output = send(node, run);
+    if (waited != null) {
+      output.put("window", waited);
+    }
+    return output;
+  }
+
+  /** Reads the contact and template, renders, sends and books the email. */
+  private Map<String, Object> send(CanvasNode node, NodeRun run) {
     RunInput input = run.input();
     Map<String, Object> scope = run.scope();
     String contactId = run.contactId();

@@ -30,7 +30,18 @@ public enum FieldKind {
   /** Days of the week, 0 (Sunday) to 6 (Saturday). */
   DAYS,
   /** A 5-field cron expression. */
-  CRON;
+  CRON,
+  /**
+   * A send window ({@link SendWindow}): {@code {days, from, to, timezone}}, days 1 (Monday) to 7
+   * (Sunday), from and to HH:mm, timezone {@code contact} or an IANA zone; the console shows the
+   * zone beside it.
+   */
+  WINDOW,
+  /**
+   * A split's branches: {@code [{label, percent}]}, labels unique, percents summing to 100; each
+   * label is an output of the node ({@link NodeDescriptor#outputsField}).
+   */
+  BRANCHES;
 
   /** The name the API and the console use: {@code key_value}. */
   public String value() {

@@ -74,7 +74,7 @@ public record FlowAccess(
         variables.add(TemplateResolver.sourceOf(path));
       }
       NodeAccess access =
-          catalog.descriptor(node.type()).map(NodeDescriptor::access).orElse(NodeAccess.NONE);
+          catalog.find(node.type()).map(type -> type.accessOf(node)).orElse(NodeAccess.NONE);
       read.addAll(records(node, access.reads()));
       for (String target : records(node, access.writes())) {
         if (NodeAccess.CHAT.equals(target)) {

@@ -18,7 +18,8 @@ import java.util.List;
  * @param fields the config fields, in the form's order
  * @param access what the node reads and writes
  * @param outputs the labels of its outgoing edges when it branches (a condition's {@code true} and
- *     {@code false}); empty: one unlabelled output
+ *     {@code false}), or one {@code {field}}: the labels that config field of each node names (a
+ *     split's {@code {branches}}); empty: one unlabelled output
  * @param advice what the optimizer advises on a node of the type, beside what it says of any node
  * @param summary the line a node's card on the canvas shows, or null: its first text values
  * @param mechanics the keys of its output whose values the node makes itself (a status code, the
@@ -185,6 +186,14 @@ public record NodeDescriptor(
   /** Whether the linear builder offers it as a step: no trigger, no branches. */
   public boolean isStep() {
     return !isTrigger() && !branches();
+  }
+
+  /**
+   * The config field whose entries' labels are a node's outputs ({@code branches} of {@code
+   * {branches}}), or null when the outputs are the type's own.
+   */
+  public String outputsField() {
+    return outputs.size() == 1 ? NodeAccess.fieldOf(outputs.get(0)) : null;
   }
 
   public ConfigField field(String key) {

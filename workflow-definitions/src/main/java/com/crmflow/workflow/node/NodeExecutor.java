@@ -28,6 +28,15 @@ public interface NodeExecutor {
     return descriptor().type();
   }
 
+  /**
+   * What a node of the type reads and writes: its descriptor's {@link NodeDescriptor#access},
+   * unless the node's config reads more (a delay whose send window is the contact's zone reads the
+   * contact).
+   */
+  default NodeAccess accessOf(CanvasNode node) {
+    return descriptor().access();
+  }
+
   /** The config keys this type reads, each with what it must hold when present. */
   default Map<String, ConfigCheck> configFields() {
     Map<String, ConfigCheck> checks = new LinkedHashMap<>();

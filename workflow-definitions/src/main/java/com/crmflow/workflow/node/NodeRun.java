@@ -1,7 +1,9 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.RunInput;
+import java.util.List;
 import java.util.Map;
 
 /** What a node may use of the run it runs in. Implemented by the interpreter. */
@@ -44,4 +46,21 @@ public interface NodeRun {
 
   /** The run's contact: the one loaded at the start, or the trigger payload's contact_id. */
   String contactId();
+
+  /**
+   * The events routed to the node (it watches a record for them: wait_until), oldest first, each
+   * once: those signalled to the run and those {@link #routed} handed over. A live view: it grows
+   * as signals arrive, so a node awaits it with {@code Workflow.await}.
+   */
+  List<RecordEvent> recordEvents(CanvasNode node);
+
+  /** Events routed to the node before this execution of the run had them (its watch's answer). */
+  void routed(CanvasNode node, List<RecordEvent> events);
+
+  /**
+   * Logs the node as running now with this output, as {@link NodeExecutor#runningOutput} does
+   * before a node starts: for a node that learns when it wakes only once it runs (a send window in
+   * the contact's zone), before it waits.
+   */
+  void running(CanvasNode node, Map<String, Object> output);
 }

@@ -9,6 +9,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.STATUS_SEARCH_ATTRIBUTE;
 
 import com.crmflow.workflow.CrmSearchAttributes;
+import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -37,6 +38,7 @@ import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -78,6 +80,16 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private final Map<String, Integer> executedByType = new HashMap<>();
   private final Map<String, Boolean> edgeTaken = new HashMap<>();
   private final Set<String> settled = new HashSet<>();
+
+  /** The events routed to each watching node (by node id), each once, in order of arrival. */
+  private final Map<String, List<RecordEvent>> recordEvents = new HashMap<>();
+
+  private final Set<String> recordEventsTaken = new HashSet<>();
+
+  /** Where each node's log entry stands while it runs: its seq, start and variables then. */
+  private record Started(int seq, String startedAt, Map<String, Object> atStart) {}
+
+  private final Map<String, Started> started = new HashMap<>();
   private int logSeq;
   private int active;
   private String failure;
@@ -287,6 +299,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     int seq = waiting != null ? waiting.seq() : ++logSeq;
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
+    started.put(node.id(), new Started(seq, startedAt, atStart));
     Map<String, Object> output;
     try {
       NodeExecutor executor = executor(node);
@@ -435,7 +448,42 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     return executor.execute(node, this);
   }
 
+  /**
+   * A signal: kept for the node it is routed to, once per event (api-server delivers at least once,
+   * and a resumed run's watch answers again with what was routed before). The run id is compared
+   * when a node reads its events ({@link #recordEvents}): a signal may come before the run's input.
+   */
+  @Override
+  public void recordEvent(RecordEvent event) {
+    if (event == null || event.watcher() == null || event.eventId() == null) {
+      return;
+    }
+    if (recordEventsTaken.add(event.watcher() + "\n" + event.eventId())) {
+      recordEvents.computeIfAbsent(event.watcher(), watcher -> new ArrayList<>()).add(event);
+    }
+  }
+
   // ------------------------------------------------------------- what nodes use of the run
+
+  @Override
+  public List<RecordEvent> recordEvents(CanvasNode node) {
+    return recordEvents.getOrDefault(node.id(), List.of()).stream()
+        .filter(event -> input.runId().equals(event.runId()))
+        .toList();
+  }
+
+  @Override
+  public void routed(CanvasNode node, List<RecordEvent> events) {
+    if (events == null || events.isEmpty()) {
+      return;
+    }
+    events.forEach(this::recordEvent);
+    // routed before this execution had them: in the outbox's order with any signalled since
+    List<RecordEvent> mine = recordEvents.get(node.id());
+    if (mine != null) {
+      mine.sort(Comparator.comparingLong(RecordEvent::seq));
+    }
+  }
 
   @Override
   public RunInput input() {
@@ -470,6 +518,23 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   @Override
   public void activitySpan(CanvasNode node, String spanId) {
     recording.activitySpan(node.id(), spanId);
+  }
+
+  @Override
+  public void running(CanvasNode node, Map<String, Object> output) {
+    Started start = started.get(node.id());
+    recording.record(
+        new NodeLogEntry(
+            start.seq(),
+            node.id(),
+            node.type(),
+            RunResult.RUNNING,
+            start.startedAt(),
+            null,
+            output,
+            null),
+        inputOf(node, start.atStart()));
+    recording.flush();
   }
 
   @Override

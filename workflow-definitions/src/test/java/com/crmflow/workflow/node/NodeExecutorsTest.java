@@ -131,6 +131,7 @@ class NodeExecutorsTest {
       boolean evaluatedInWorkflowCode =
           type.isTrigger()
               || type.equals(NodeType.CONDITION)
+              || type.equals(NodeType.SPLIT)
               || type.equals(NodeType.DATA_TRANSFORM);
       assertThat(executor.waits()).as(type.value()).isEqualTo(!evaluatedInWorkflowCode);
     }

@@ -312,4 +312,44 @@ public final class Canvases {
     }
     return new Canvas(nodes, edges);
   }
+
+  /**
+   * webhook → wait_until (a conversation.message_received, at most 3 days) → "/met" on met,
+   * "/timeout" on timeout.
+   */
+  static Canvas waitForAReply() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "reply",
+                "wait_until",
+                Map.of("eventType", "conversation.message_received", "timeoutDays", 3)),
+            node("met", "http_request", Map.of("method", "POST", "url", "https://example.com/met")),
+            node(
+                "gave-up",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/timeout"))),
+        List.of(
+            edge("hook", "reply"),
+            branch("reply", "met", "met"),
+            branch("reply", "gave-up", "timeout")));
+  }
+
+  /** webhook → split 50/50 → "A": a call to /a, "B": a call to /b. */
+  static Canvas splitFiftyFifty() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                "split",
+                "split",
+                Map.of(
+                    "branches",
+                    List.of(
+                        Map.of("label", "A", "percent", 50), Map.of("label", "B", "percent", 50)))),
+            node("a", "http_request", Map.of("method", "POST", "url", "https://example.com/a")),
+            node("b", "http_request", Map.of("method", "POST", "url", "https://example.com/b"))),
+        List.of(edge("hook", "split"), branch("split", "a", "A"), branch("split", "b", "B")));
+  }
 }

@@ -36,8 +36,10 @@ import org.junit.jupiter.api.Test;
  * schedule across a DST change, a webhook delivery with retries, a run through email, chat_message,
  * crm_update and create_record), {@link TourHistoryRecorder} (the README's tour on the embedded
  * defaults, with its crm calls through the crm queue and as local activities), {@link
- * ContactReadBesideTest} (a chat beside an email that reads a changed contact) and {@link
- * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded).
+ * ContactReadBesideTest} (a chat beside an email that reads a changed contact), {@link
+ * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded) and {@link
+ * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
+ * runs failed their workflow, a delay that ends in a send window, a split).
  */
 class HistoryReplayTest {
 
@@ -87,7 +89,11 @@ class HistoryReplayTest {
             "local-url-values-as-text.json",
             "local-url-values-encoded.json",
             "remote-url-values-as-text.json",
-            "remote-url-values-encoded.json");
+            "remote-url-values-encoded.json",
+            "local-wait-until-met.json",
+            "local-failed-run-completes.json",
+            "local-delay-in-window.json",
+            "local-split.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -169,6 +175,14 @@ class HistoryReplayTest {
         .containsOnlyOnce("http_request");
     assertThat(markerPayloads(dir.resolve("remote-url-values-encoded.json")))
         .contains("\"url-values-encoded\"");
+    // a wait_until met by a signalled reply: its deadline's timer cancelled
+    assertThat(Files.readString(dir.resolve("local-wait-until-met.json")))
+        .contains(
+            "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED", "record_event", "EVENT_TYPE_TIMER_CANCELED");
+    assertThat(markerPayloads(dir.resolve("local-wait-until-met.json"))).contains("watch_record");
+    // the window's zone looked up as the delay ran, its moment logged before its timer
+    assertThat(markerPayloads(dir.resolve("local-delay-in-window.json")))
+        .contains("window_zone", "Asia/Tokyo");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

@@ -1,0 +1,111 @@
+package com.crmflow.workflow.node;
+
+import com.crmflow.workflow.action.SendWindowActivities;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunResume;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.TimerOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The wait of a node with a send window (a delay that ends in it, an email that goes out in it):
+ * its zone (the contact's, looked up when the node runs), the first moment inside the window, the
+ * node's running log entry that shows both, and the durable timer.
+ */
+final class SendWindows {
+
+  private SendWindows() {}
+
+  /** The config field of a window, on the nodes that take one. */
+  static ConfigField field() {
+    return ConfigField.of(SendWindow.KEY, "Send window", FieldKind.WINDOW)
+        .help(
+            "days 1 (Monday) to 7 (Sunday), from and to HH:mm, timezone: contact (the contact's,"
+                + " else the flow's, else the tenant's) or an IANA zone");
+  }
+
+  /** The node's window, or null. */
+  static SendWindow of(CanvasNode node) {
+    return SendWindow.of(node.config(SendWindow.KEY));
+  }
+
+  /**
+   * When the node logged that it wakes, before its workflow was lost (a resumed run) or its run
+   * failed (a retry): it wakes then, not at a moment computed again.
+   */
+  static Instant logged(CanvasNode node, NodeRun run) {
+    RunResume.WaitingDelay waiting = run.input().waitingDelay(node);
+    String until =
+        waiting != null
+            ? waiting.until()
+            : run.input().delaysWakeUp() == null ? null : run.input().delaysWakeUp().get(node.id());
+    return until == null ? null : Instant.parse(until);
+  }
+
+  /**
+   * Waits until the first moment inside the window at or after {@code earliest} (or until {@code
+   * logged}), logging the node running with that moment and the zone first, and answers them as the
+   * node's output shows them: {@code {until, zone, zone_from, opens}}.
+   *
+   * @param logged when the node logged before that it wakes, or null
+   * @param summary the timer's summary in the Temporal UI
+   * @throws NodeCut the run failed in another branch while the node waited
+   */
+  static Map<String, Object> await(
+      CanvasNode node,
+      NodeRun run,
+      SendWindow window,
+      Instant earliest,
+      Instant logged,
+      String summary) {
+    Map<String, Object> shown = new LinkedHashMap<>();
+    ZoneId zone;
+    String from;
+    if (window.contactsZone()) {
+      RunInput input = run.input();
+      String contactId = run.contactId();
+      SendWindowActivities.WindowZone found =
+          CrmActivities.call(
+              SendWindowActivities.class,
+              node,
+              run,
+              zones ->
+                  zones.zone(
+                      input.tenantId(), input.sequenceId(), input.canvasVersion(), contactId),
+              input.tenantId(),
+              input.sequenceId(),
+              input.canvasVersion(),
+              contactId);
+      zone = ZoneId.of(found.zone());
+      from = found.from();
+    } else {
+      zone = ZoneId.of(window.timezone());
+      from = "node";
+    }
+    Instant until = logged != null ? logged : window.firstOpen(earliest, zone);
+    shown.put("until", NodeLogEntry.timestamp(until));
+    shown.put("zone", zone.getId());
+    shown.put("zone_from", from);
+    shown.put("opens", until.atZone(zone).toOffsetDateTime().toString());
+    if (logged == null) {
+      run.running(node, shown);
+    }
+    Duration left = Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), until);
+    if (left.compareTo(Duration.ZERO) > 0) {
+      Promise<Void> timer =
+          Workflow.newTimer(left, TimerOptions.newBuilder().setSummary(summary).build());
+      Workflow.await(() -> timer.isCompleted() || run.failed());
+      if (!timer.isCompleted()) {
+        throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);
+      }
+    }
+    return shown;
+  }
+}

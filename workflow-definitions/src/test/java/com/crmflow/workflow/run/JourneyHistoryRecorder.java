@@ -1,0 +1,132 @@
+package com.crmflow.workflow.run;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
+import com.crmflow.workflow.action.RecordEvent;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Records the histories of the journey's building blocks for {@link HistoryReplayTest}, each a run
+ * as api-server starts a trigger's run on its embedded defaults ({@link RunInputBuilder#embedded},
+ * with {@link InterpreterChanges#CHANGES}):
+ *
+ * <ul>
+ *   <li>{@code local-wait-until-met.json}: a wait_until met by a reply signalled to the run.
+ *   <li>{@code local-failed-run-completes.json}: a run whose call is refused (404), recorded before
+ *       a failed run failed its workflow: the workflow completed with the result {@code failed}.
+ *   <li>{@code local-delay-in-window.json}: an hour's delay that ends inside 09:00–10:00 in the
+ *       contact's zone (Asia/Tokyo, looked up by the {@code window_zone} activity).
+ *   <li>{@code local-split.json}: a 50/50 split and the call on the branch the run drew.
+ * </ul>
+ *
+ * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
+ * second argument; it writes that one file.
+ */
+public final class JourneyHistoryRecorder {
+
+  private JourneyHistoryRecorder() {}
+
+  public static void main(String[] args) throws Exception {
+    Path target =
+        Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
+    String name = args[1];
+    Files.createDirectories(target);
+    switch (name) {
+      case "local-wait-until-met" ->
+          record(
+              target,
+              embedded(name, Canvases.waitForAReply()),
+              (client, watches) -> {
+                watches.entered(name + "/reply").get(20, TimeUnit.SECONDS);
+                client
+                    .newWorkflowStub(
+                        AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(name))
+                    .recordEvent(
+                        new RecordEvent(
+                            name,
+                            "reply",
+                            42,
+                            "7d1f0c0e-0000-4000-8000-000000000042",
+                            Map.of(
+                                "event",
+                                "conversation.message_received",
+                                "tenant_id",
+                                "tenant",
+                                "data",
+                                Map.of("contact_id", "c-1", "content", "Yes please"))));
+              });
+      case "local-delay-in-window" ->
+          record(
+              target, embedded(name, SendWindowWaitTest.windowedDelay()), (client, watches) -> {});
+      case "local-split" ->
+          record(target, embedded(name, Canvases.splitFiftyFifty()), (client, watches) -> {});
+      case "local-failed-run-completes" ->
+          record(target, embedded(name, Canvases.failureBesideADelay()), (client, watches) -> {});
+      default -> throw new IllegalArgumentException("no history named " + name);
+    }
+  }
+
+  private static RunInput embedded(String runId, Canvas canvas) {
+    return RunInputBuilder.run(runId, canvas)
+        .payload(Map.of("contact_id", "c-1"))
+        .embedded()
+        .startedWithChanges(InterpreterChanges.CHANGES)
+        .build();
+  }
+
+  /** What the recording does while the run goes on: signal it, say. */
+  interface During {
+    void accept(WorkflowClient client, InMemoryRecordWatches watches) throws Exception;
+  }
+
+  /** Runs the input to its end, doing {@code during} meanwhile, and writes its history. */
+  private static void record(Path dir, RunInput input, During during) throws Exception {
+    try (TestWorkflowEnvironment env =
+        WorkflowTestEnvironments.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(true))) {
+      InMemoryRecorder recorder = new InMemoryRecorder();
+      InMemoryRecordWatches watches = new InMemoryRecordWatches();
+      ScriptedHttp http = new ScriptedHttp(0);
+      Worker automation = env.newWorker(TaskQueues.AUTOMATION);
+      automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+      SendWindowWaitTest.TokyoContacts zones = new SendWindowWaitTest.TokyoContacts();
+      automation.registerActivitiesImplementations(recorder, http, watches, zones);
+      env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder, watches, zones);
+      env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
+      env.start();
+      WorkflowClient client = env.getWorkflowClient();
+      String workflowId = AutomationRunWorkflow.workflowId(input.runId());
+      WorkflowClient.start(
+          client.newWorkflowStub(
+                  AutomationRunWorkflow.class,
+                  WorkflowOptions.newBuilder()
+                      .setTaskQueue(TaskQueues.AUTOMATION)
+                      .setWorkflowId(workflowId)
+                      .build())
+              ::run,
+          input);
+      during.accept(client, watches);
+      try {
+        WorkflowStub.fromTyped(client.newWorkflowStub(AutomationRunWorkflow.class, workflowId))
+            .getResult(Object.class);
+      } catch (RuntimeException failed) {
+        // a failed run's history is recorded as it is
+      }
+      Files.writeString(
+          dir.resolve(input.runId() + ".json"), client.fetchHistory(workflowId).toJson(true));
+    }
+  }
+}
