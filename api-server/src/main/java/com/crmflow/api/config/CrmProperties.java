@@ -38,6 +38,7 @@ public record CrmProperties(
     @DefaultValue @Valid Bootstrap bootstrap,
     @DefaultValue @Valid ApiKeys apiKeys,
     @DefaultValue @Valid RateLimit rateLimit,
+    @DefaultValue @Valid Buckets buckets,
     @DefaultValue @Valid Generate generate,
     @DefaultValue @Valid Runs runs,
     @DefaultValue @Valid Trigger trigger,
@@ -108,6 +109,25 @@ public record CrmProperties(
    */
   public record RateLimit(
       @DefaultValue("true") boolean enabled, @DefaultValue("1200") @Min(1) int requestsPerMinute) {}
+
+  /**
+   * Where the token buckets of the per-key rate limit and the tenants' trigger quotas live.
+   *
+   * @param shared in the service's PostgreSQL (table {@code token_bucket}, Bucket4j's PostgreSQL
+   *     integration), so that every api-server of a deployment draws on one bucket per key; false:
+   *     in this process's memory (one process is the whole deployment on the embedded defaults)
+   * @param localPercent the share of a bucket's quota (0 to 50 %) a process may take between two
+   *     synchronizations with the shared bucket (Bucket4j's delaying optimization): 0 synchronizes
+   *     every call (concurrent calls on one bucket still go in one statement)
+   * @param localFor the longest a process goes without synchronizing when {@code localPercent} is
+   *     above 0
+   * @param keepIdle how long a bucket's row is kept after the bucket is full again
+   */
+  public record Buckets(
+      @DefaultValue("false") boolean shared,
+      @DefaultValue("0") @Min(0) @Max(50) int localPercent,
+      @DefaultValue("1s") @NotNull Duration localFor,
+      @DefaultValue("1m") @NotNull Duration keepIdle) {}
 
   /**
    * POST /generate.

@@ -31,10 +31,13 @@ class BenchScriptsSmokeIT {
         BenchScript.run(
             "bench/trigger-bench.sh",
             List.of("20", "2"),
-            withJar(Map.of("WARMUP", "0", "FLOWS", "a b")),
+            withJar(Map.of("WARMUP", "0", "FLOWS", "a b", "BUCKETS", "shared")),
             4);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .contains("trigger quota on, its buckets shared in PostgreSQL");
     for (String flow : List.of("flow-a", "flow-b")) {
       assertThat(run.lines())
           .as(run.output())

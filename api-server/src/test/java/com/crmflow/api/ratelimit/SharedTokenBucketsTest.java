@@ -1,0 +1,120 @@
+package com.crmflow.api.ratelimit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.RefusedPort;
+import java.time.Duration;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/**
+ * Token buckets shared through the service's PostgreSQL: two instances over one database, as two
+ * api-servers are, draw on one bucket per key and budget.
+ */
+class SharedTokenBucketsTest extends ApiTest {
+
+  @Autowired private DataSource dataSource;
+
+  private static CrmProperties.Buckets shared(int localPercent, Duration keepIdle) {
+    return new CrmProperties.Buckets(true, localPercent, Duration.ofSeconds(1), keepIdle);
+  }
+
+  @Test
+  void twoProcessesOverOneDatabaseDrawOnOneBucket() {
+    PerKeyLimiter first =
+        new TokenBuckets(shared(0, Duration.ofMinutes(1)), dataSource).limiter("api-key");
+    PerKeyLimiter second =
+        new TokenBuckets(shared(0, Duration.ofMinutes(1)), dataSource).limiter("api-key");
+    UUID key = UUID.randomUUID();
+
+    for (int i = 0; i < 10; i++) {
+      PerKeyLimiter.Decision taken =
+          (i % 2 == 0 ? first : second).tryConsume(key, 10, Duration.ofHours(1));
+      assertThat(taken.allowed()).as("call %d of 10", i + 1).isTrue();
+      assertThat(taken.remaining())
+          .as("left after call %d, whichever took it", i + 1)
+          .isEqualTo(9 - i);
+    }
+    for (PerKeyLimiter either : new PerKeyLimiter[] {first, second}) {
+      PerKeyLimiter.Decision refused = either.tryConsume(key, 10, Duration.ofHours(1));
+      assertThat(refused.allowed()).isFalse();
+      // one token comes back every 6 minutes
+      assertThat(refused.retryAfterSeconds()).isBetween(300L, 360L);
+    }
+    assertThat(
+            jdbc.sql("select count(*) from token_bucket where id = :id and expires_at > :now")
+                .param("id", "api-key:" + key + ":10/3600000ms")
+                .param("now", System.currentTimeMillis())
+                .query(Long.class)
+                .single())
+        .as("the bucket's one row, kept until it is full again")
+        .isEqualTo(1);
+    // another budget of the same key is another bucket, full
+    assertThat(second.tryConsume(key, 11, Duration.ofHours(1)).remaining()).isEqualTo(10);
+  }
+
+  @Test
+  void aProcessTakingItsLocalShareLetsInAtMostTheOtherProcessesSharesBeyondTheQuota() {
+    PerKeyLimiter first =
+        new TokenBuckets(shared(10, Duration.ofMinutes(1)), dataSource).limiter("trigger");
+    PerKeyLimiter second =
+        new TokenBuckets(shared(10, Duration.ofMinutes(1)), dataSource).limiter("trigger");
+    UUID key = UUID.randomUUID();
+
+    int allowed = 0;
+    for (int i = 0; i < 300; i++) {
+      if ((i % 2 == 0 ? first : second).tryConsume(key, 100, Duration.ofHours(1)).allowed()) {
+        allowed++;
+      }
+    }
+    // 10 % of 100 each may take unsynchronized: the other one's 10 at most beyond the quota
+    assertThat(allowed).isBetween(100, 110);
+  }
+
+  @Test
+  void aDatabaseThatCannotBeReachedLeavesEachProcessLimitingOnItsOwn() {
+    try (RefusedPort nothing = new RefusedPort()) {
+      PGSimpleDataSource unreachable = new PGSimpleDataSource();
+      unreachable.setServerNames(new String[] {"127.0.0.1"});
+      unreachable.setPortNumbers(new int[] {nothing.port()});
+      unreachable.setConnectTimeout(2);
+      PerKeyLimiter limiter =
+          new TokenBuckets(shared(0, Duration.ofMinutes(1)), unreachable).limiter("trigger");
+      UUID key = UUID.randomUUID();
+
+      assertThat(limiter.tryConsume(key, 2, Duration.ofHours(1)).allowed()).isTrue();
+      assertThat(limiter.tryConsume(key, 2, Duration.ofHours(1)).allowed()).isTrue();
+      PerKeyLimiter.Decision refused = limiter.tryConsume(key, 2, Duration.ofHours(1));
+      assertThat(refused.allowed()).as("still limited, in this process").isFalse();
+      assertThat(refused.retryAfterSeconds()).isBetween(1700L, 1800L);
+    }
+  }
+
+  @Test
+  void theRowOfABucketFullAgainIsRemovedOnceItsKeepIsOver() {
+    TokenBuckets buckets = new TokenBuckets(shared(0, Duration.ZERO), dataSource);
+    UUID key = UUID.randomUUID();
+    String id = "trigger:" + key + ":1/1000ms";
+    assertThat(buckets.limiter("trigger").tryConsume(key, 1, Duration.ofSeconds(1)).allowed())
+        .isTrue();
+    assertThat(rows(id)).isEqualTo(1);
+
+    // full again a second later, kept no longer than that
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> buckets.removeIdleNow() >= 0 && rows(id) == 0);
+  }
+
+  private long rows(String id) {
+    return jdbc.sql("select count(*) from token_bucket where id = :id")
+        .param("id", id)
+        .query(Long.class)
+        .single();
+  }
+}
