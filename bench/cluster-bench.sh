@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Trigger → completion on the cluster shape (deploy/cluster/start.sh), with bench/TriggerBench.java:
-#   [FLOWS="a b"] [SHARDS="1 4"] [WORKERS="1 2"] [WARMUP=3000] [DEV_SERVER=1] bench/cluster-bench.sh [N] [CONCURRENCY]
+#   [FLOWS="a b"] [SHARDS="1 4"] [WORKERS="1 2"] [WARMUP=3000] [PREWARM=0] [JIT_CURVE=S] [DEV_SERVER=1]
+#   [FAIRNESS=1] bench/cluster-bench.sh [N] [CONCURRENCY]
 # First, unless DEV_SERVER=0, the same flows on the embedded defaults (the Temporal CLI's dev
 # server), through bench/trigger-bench.sh with the same N, CONCURRENCY and WARMUP, so that both
 # shapes are measured in one run; its lines carry the label dev-flow-<flow>.
@@ -10,15 +11,27 @@
 # of bench/trigger-bench.sh:
 #   flow A: webhook_trigger → http_request POST to the harness's sink
 #   flow B: webhook_trigger → delay 1 s → http_request POST to the sink
-# each triggered N times through api-1 with CONCURRENCY at once. It prints the harness's RESULT
-# lines, then the CPU each completed run cost each kind of process (the api-servers, the workers,
-# the Temporal server, PostgreSQL; from /proc over the measured part) and how busy the machine was.
+# each triggered N times with CONCURRENCY at once, through every api-server in turn (round-robin,
+# as a load balancer in front of them sends them). It prints the harness's RESULT lines, then the
+# CPU each completed run cost each kind of process (the api-servers, the workers, the Temporal
+# server, PostgreSQL; from /proc over the measured part) and how busy the machine was.
 # WARMUP triggers (the harness sends at most 20 s of them) go first and are not measured.
+# PREWARM=N: before measuring each configuration, N unmeasured triggers per flow (beyond the
+# harness's 20 s cap on warm-up), so that the figures are those of a warm cluster (the JIT of every
+# JVM done, the caches full), as trigger-bench.sh's PREWARM.
+# JIT_CURVE=S: every S seconds from the cluster's start to the end of its measurements, the runs
+# completed so far and the CPU per run completed in those S seconds of each kind of process: how
+# the cost falls from the warm-up to the warm steady state (the windows of trigger-bench.sh's
+# JIT_CURVE, per kind of process).
+# FAIRNESS=1: instead of the flows, bench/FairnessBench.java on the cluster (4 history shards, two
+# workers): tenant B's runs alone, then while tenant A floods its trigger, every call through both
+# api-servers in turn; its RESULT and TARGET lines say whether B keeps its share (RUNS, CALLERS,
+# B_INTERVAL_MS and the other settings of fairness-bench.sh pass through).
 # CLUSTER_DIR set: that cluster (started by start.sh with the same environment, its shard count the
 # one in SHARDS) is used and left running; the bench then makes its tenant with CRM_ADMIN_TOKEN.
 # Last, a table of every configuration: completed/s, end-to-end p50/p99, lost/duplicates and the
 # CPU per completed run of each kind of process.
-# Needs curl and python3.
+# Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
@@ -50,6 +63,7 @@ BENCH_DIRS=()
 RESULTS=$(mktemp) # the RESULT and CPU lines of every configuration, for the table at the end
 cleanup() {
   local rc=$? dir
+  [[ -n ${CURVE:-} ]] && kill "$CURVE" 2> /dev/null
   for dir in "${BENCH_DIRS[@]}"; do
     CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
     rm -rf "$dir"
@@ -72,7 +86,11 @@ new_cluster() { # shards: exports the settings of a new cluster on free ports
   export FRONTEND_MEMBERSHIP_PORT=${ports[8]} HISTORY_MEMBERSHIP_PORT=${ports[9]}
   export MATCHING_MEMBERSHIP_PORT=${ports[10]} WORKER_MEMBERSHIP_PORT=${ports[11]}
   export CRM_ADMIN_TOKEN=bench-admin-token CRM_HTTP_ALLOW_PRIVATE_ADDRESSES=true
-  export CRM_RATE_LIMIT_ENABLED=false CRM_TRIGGER_QUOTA_ENABLED=false LOGGING_LEVEL_ROOT=WARN
+  export LOGGING_LEVEL_ROOT=WARN
+  # the fairness bench measures the tenants' quotas and shares; the flows measure the runs alone
+  if [[ -z ${FAIRNESS:-} ]]; then
+    export CRM_RATE_LIMIT_ENABLED=false CRM_TRIGGER_QUOTA_ENABLED=false
+  fi
   export CLUSTER_API_JAVA_OPTS=${CLUSTER_API_JAVA_OPTS:--Xmx1g}
 }
 
@@ -112,10 +130,54 @@ make_flows() { # suffix: flows A and B of a new tenant
   make_flow "bench B $1" "{\"nodes\":[{\"id\":\"bench-b\",\"type\":\"webhook_trigger\",\"position\":{\"x\":0,\"y\":0},\"data\":{\"label\":\"in\",\"config\":{}}},{\"id\":\"wait\",\"type\":\"delay\",\"position\":{\"x\":250,\"y\":0},\"data\":{\"label\":\"1 s\",\"config\":{\"delayHours\":0.000277778}}},$sink],\"edges\":[{\"id\":\"e1\",\"source\":\"bench-b\",\"target\":\"wait\"},{\"id\":\"e2\",\"source\":\"wait\",\"target\":\"call\"}]}"
 }
 
+# the trigger URLs of a flow on every api-server, for the harness's round-robin
+trigger_urls() { # flow
+  local port urls=()
+  for port in ${CLUSTER_API_PORTS:-8080 8081}; do
+    urls+=("http://127.0.0.1:$port/api/webhooks/automation/$TENANT/bench-$1")
+  done
+  local IFS=,
+  echo "${urls[*]}"
+}
+
+# runs completed so far in the cluster's database
+completed_runs() {
+  PGPASSWORD=$(cat "$CLUSTER_DIR/postgres-password") psql -h 127.0.0.1 -p "${CLUSTER_PG_PORT:-55432}" \
+    -U postgres -d crm -tAq -c "select count(*) from automation_run where status = 'completed'" 2> /dev/null
+}
+
+# JIT_CURVE: every S seconds, the CPU per run completed in those S seconds of each kind of process
+jit_curve() { # seconds, workers
+  local every=$1 workers=$2 n0 n1 before after
+  read -r -a before < <(cpu_ticks "$workers")
+  n0=$(completed_runs) || n0=0
+  while sleep "$every"; do
+    read -r -a after < <(cpu_ticks "$workers") || break
+    n1=$(completed_runs) || break
+    if [[ $n1 -gt $n0 ]]; then
+      python3 - "$n1" "$((n1 - n0))" "$TICK" "$((after[0] - before[0]))" "$((after[1] - before[1]))" \
+        "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY'
+import sys
+total, n, tick = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+kinds = dict(zip(["api-servers", "workers", "temporal", "postgres"], map(float, sys.argv[4:8])))
+print(f"JIT curve: {total} runs completed; the last {n}: "
+      + ", ".join(f"{k} {1000 * v / tick / n:.2f} ms" for k, v in kinds.items())
+      + f", all {1000 * sum(kinds.values()) / tick / n:.2f} ms per run")
+PY
+    fi
+    before=("${after[@]}")
+    n0=$n1
+  done
+}
+
 measure() { # label, workers, flow
   local label=$1 workers=$2 flow=$3 log
   log=$(mktemp)
-  "$JAVA" "$HARNESS" --url "$API/api/webhooks/automation/$TENANT/bench-$flow" --sink-port "$SINK_PORT" \
+  if [[ ${PREWARM:-0} -gt 0 ]]; then
+    "$JAVA" "$HARNESS" --url "$(trigger_urls "$flow")" --sink-port "$SINK_PORT" --n "$PREWARM" \
+      --concurrency "$C" --timeout-s 300 --label "prewarm-$label" | grep RESULT | sed 's/^/prewarm: /'
+  fi
+  "$JAVA" "$HARNESS" --url "$(trigger_urls "$flow")" --sink-port "$SINK_PORT" \
     --n "$N" --concurrency "$C" --warmup "${WARMUP:-3000}" --timeout-s 300 --label "$label" \
     2>&1 | tee "$log" | tee -a "$RESULTS" | while IFS= read -r line; do
       echo "$line"
@@ -182,6 +244,16 @@ for label, r in rows.items():
 PY
 }
 
+if [[ -n ${FAIRNESS:-} ]]; then
+  ((OWN_CLUSTER)) && new_cluster 4
+  deploy/cluster/start.sh | sed 's/^/cluster: /'
+  BASE_URL=http://127.0.0.1:$(echo "${CLUSTER_API_PORTS:-8080 8081}" | awk '{print $1}')
+  TRIGGER_BASE_URLS=$(for port in ${CLUSTER_API_PORTS:-8080 8081}; do printf 'http://127.0.0.1:%s,' "$port"; done)
+  WATCH_PIDS="api-1=$(pid_of api-1) api-2=$(pid_of api-2) temporal=$(pid_of temporal) postgres=$(pid_of postgres)"
+  BASE_URL=$BASE_URL TRIGGER_BASE_URLS=${TRIGGER_BASE_URLS%,} ADMIN_TOKEN=$CRM_ADMIN_TOKEN \
+    WATCH_PIDS=$WATCH_PIDS "$JAVA" bench/FairnessBench.java
+  exit 0
+fi
 if [[ ${DEV_SERVER:-1} != 0 ]]; then
   dev_server
 fi
@@ -192,6 +264,11 @@ for shards in ${SHARDS:-1 4}; do
   deploy/cluster/start.sh | sed 's/^/cluster: /'
   API=http://127.0.0.1:$(echo "${CLUSTER_API_PORTS:-8080 8081}" | awk '{print $1}')
   make_flows "s$shards"
+  CURVE=
+  if [[ -n ${JIT_CURVE:-} ]]; then
+    jit_curve "$JIT_CURVE" 2 &
+    CURVE=$!
+  fi
   for workers in ${WORKERS:-1 2}; do
     if ((workers == 1)); then
       deploy/cluster/stop.sh worker-2 > /dev/null
@@ -202,6 +279,7 @@ for shards in ${SHARDS:-1 4}; do
       measure "cluster-s$shards-w$workers-flow-$flow" "$workers" "$flow"
     done
   done
+  [[ -n $CURVE ]] && kill "$CURVE" 2> /dev/null
   # a cluster the bench was given is left as it was found: every part running
   ((OWN_CLUSTER)) || deploy/cluster/start.sh > /dev/null
 done
