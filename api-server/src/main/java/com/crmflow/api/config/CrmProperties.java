@@ -41,6 +41,7 @@ public record CrmProperties(
     @DefaultValue @Valid Buckets buckets,
     @DefaultValue @Valid Generate generate,
     @DefaultValue @Valid Runs runs,
+    @DefaultValue @Valid Enrollments enrollments,
     @DefaultValue @Valid Trigger trigger,
     @DefaultValue @Valid Schedules schedules,
     @DefaultValue @Valid Events events,
@@ -109,6 +110,24 @@ public record CrmProperties(
    */
   public record RateLimit(
       @DefaultValue("true") boolean enabled, @DefaultValue("1200") @Min(1) int requestsPerMinute) {}
+
+  /**
+   * Enrollments.
+   *
+   * @param bulk bulk enrollments ({@code POST /api/v1/sequences/{id}/enrollments/bulk})
+   */
+  public record Enrollments(@DefaultValue @Valid Bulk bulk) {
+
+    /**
+     * The pace of a bulk enrollment job.
+     *
+     * @param pageSize contacts enrolled per page
+     * @param pause the pause after each page (a job enrolls at most page-size contacts per pause)
+     */
+    public record Bulk(
+        @DefaultValue("100") @Min(1) @Max(1000) int pageSize,
+        @DefaultValue("100ms") @NotNull Duration pause) {}
+  }
 
   /**
    * Where the token buckets of the per-key rate limit and the tenants' trigger quotas live.
@@ -289,13 +308,17 @@ public record CrmProperties(
    * The sweep that ends run records whose workflow closed without telling us.
    *
    * @param interval how often it looks
-   * @param batch records checked per look
+   * @param batch records looked at per look while it looks for workflows Temporal lost (after the
+   *     namespace was made again)
    * @param olderThan only records running at least this long are checked
+   * @param lookBack how far back a process's first look goes for workflows closed from outside
+   *     (then each look goes back to the one before it)
    */
   public record CloseCheck(
       @DefaultValue("30s") @NotNull Duration interval,
       @DefaultValue("100") @Min(1) int batch,
-      @DefaultValue("1m") @NotNull Duration olderThan) {}
+      @DefaultValue("1m") @NotNull Duration olderThan,
+      @DefaultValue("3d") @NotNull Duration lookBack) {}
 
   /**
    * Removal of old records.

@@ -74,8 +74,20 @@ class ClosedWorkflowSweepTest extends ApiTest {
             });
   }
 
-  /** Enough rounds of the sweep to look at every running run at least once. */
-  private void sweepEveryRunningRun() {
+  /** Looks of the sweep until the run has left running (20 s at most). */
+  private void sweepUntilEnded(String runId) {
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              sweep.checkNextBatches(Duration.ZERO);
+              return !run(runId).get("status").asString().equals("running");
+            });
+  }
+
+  /** Enough looks of a walk for lost workflows to look at every running run at least once. */
+  private void walkEveryRunningRun() {
+    sweep.lookForLostWorkflows();
     long running =
         jdbc.sql(
                 "select count(*) from automation_run where status = 'running' and workflow_started")
@@ -205,7 +217,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     await().until(() -> run(runId).get("status").asString().equals("cancelled"));
     markRunning(runId);
 
-    sweepEveryRunningRun();
+    sweepUntilEnded(runId);
 
     JsonNode ended = run(runId);
     assertThat(ended.get("status").asString()).isEqualTo("cancelled");
@@ -225,7 +237,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
         .param("id", UUID.fromString(forgotten))
         .update();
 
-    sweepEveryRunningRun();
+    walkEveryRunningRun();
 
     JsonNode ended = run(forgotten);
     assertThat(ended.get("status").asString()).isEqualTo("failed");
@@ -249,7 +261,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     String completing = endedRun(quickHook, "completed");
     markRunning(completing);
 
-    sweepEveryRunningRun();
+    walkEveryRunningRun();
 
     for (String runId : new String[] {waiting, completing}) {
       JsonNode run = run(runId);
