@@ -110,8 +110,52 @@ class EnrollmentService {
             .orElseThrow()
             .toCanvas();
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
-    String firstStep = firstStep(canvas);
-    UUID newRunId = UUID.randomUUID();
+    Enrollment enrollment =
+        enroll(
+            new SequenceToEnroll(tenantId, sequence, canvas, firstStep(canvas)),
+            target.contact().id());
+    return new Enrolled(enrollment, sequence.name());
+  }
+
+  /**
+   * A sequence as an enrollment starts it: its current canvas version and first step.
+   *
+   * @param sequence an active sequence (not an automation)
+   */
+  record SequenceToEnroll(UUID tenantId, Sequence sequence, Canvas canvas, String firstStep) {}
+
+  /** The sequence, if it is an active sequence (not an automation), as enrollments start it. */
+  Optional<SequenceToEnroll> sequenceToEnroll(UUID tenantId, UUID sequenceId) {
+    return sequences
+        .find(tenantId, sequenceId)
+        .filter(s -> !s.isAutomation() && Sequence.ACTIVE.equals(s.status()))
+        .map(
+            s -> {
+              Canvas canvas =
+                  canvases.version(tenantId, s.id(), s.currentVersion()).orElseThrow().toCanvas();
+              return new SequenceToEnroll(tenantId, s, canvas, firstStep(canvas));
+            });
+  }
+
+  /**
+   * Enrolls one contact of the sequence's tenant, as {@link #enroll(Caller, JsonNode)} does once
+   * the caller is checked; true when this started a new run (false: the enrollment was active).
+   */
+  boolean enrollOne(SequenceToEnroll sequence, UUID contactId) {
+    UUID before = UUID.randomUUID();
+    return enroll(sequence, contactId, before).runId().equals(before);
+  }
+
+  private Enrollment enroll(SequenceToEnroll toEnroll, UUID contactId) {
+    return enroll(toEnroll, contactId, UUID.randomUUID());
+  }
+
+  /** Enrolls the contact with {@code newRunId} as its run, unless its enrollment is active. */
+  private Enrollment enroll(SequenceToEnroll toEnroll, UUID contactId, UUID newRunId) {
+    Sequence sequence = toEnroll.sequence();
+    Canvas canvas = toEnroll.canvas();
+    String firstStep = toEnroll.firstStep();
+    UUID tenantId = toEnroll.tenantId();
     AutomationRun[] started = new AutomationRun[1];
     // the enrollment's run traces on its own (its steps may come days later), linked to this call
     Context[] runTrace = new Context[1];
@@ -119,14 +163,14 @@ class EnrollmentService {
         transaction.execute(
             tx -> {
               Enrollment upserted =
-                  enrollments.upsert(tenantId, sequence.id(), target.contact().id(), newRunId);
+                  enrollments.upsert(tenantId, sequence.id(), contactId, newRunId);
               if (!upserted.runId().equals(newRunId)) {
                 return upserted; // already active: same enrollment, nothing new starts
               }
               Map<String, Object> payload = new LinkedHashMap<>();
               payload.put("enrollment_id", upserted.id().toString());
               payload.put("sequence_id", sequence.id().toString());
-              payload.put("contact_id", target.contact().id().toString());
+              payload.put("contact_id", contactId.toString());
               payload.put("enrolled_at", upserted.enrolledAt().toString());
               started[0] =
                   traces.inNewTraceFromHere(
@@ -147,7 +191,7 @@ class EnrollmentService {
                                     EnrollmentWorkflow.workflowId(
                                         tenantId.toString(),
                                         sequence.id().toString(),
-                                        target.contact().id().toString()),
+                                        contactId.toString()),
                                     upserted.id()))
                             .orElseThrow();
                       });
@@ -160,7 +204,7 @@ class EnrollmentService {
         starter.startSoon(started[0], canvas, false);
       }
     }
-    return new Enrolled(enrollment, sequence.name());
+    return enrollment;
   }
 
   /**
