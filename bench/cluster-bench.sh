@@ -29,32 +29,21 @@
 # B_INTERVAL_MS and the other settings of fairness-bench.sh pass through).
 # CLUSTER_DIR set: that cluster (started by start.sh with the same environment, its shard count the
 # one in SHARDS) is used and left running; the bench then makes its tenant with CRM_ADMIN_TOKEN.
+# PG_STATEMENTS=1: PostgreSQL runs with pg_stat_statements, and after each measurement a STATEMENTS
+# line says how many statements each completed run cost each database (crm, temporal,
+# temporal_visibility) and which five statements were called most (bench/cluster-settings.sh).
 # Last, a table of every configuration: completed/s, end-to-end p50/p99, lost/duplicates and the
 # CPU per completed run of each kind of process.
 # Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/cluster-env.sh
+. bench/cluster-env.sh
 N=${1:-2000}
 C=${2:-32}
 HARNESS=${HARNESS:-bench/TriggerBench.java}
 JAVA=${JAVA:-java}
 TICK=$(getconf CLK_TCK)
-
-# ports free at once, below 32768 (Temporal keeps its members' ports in a PostgreSQL smallint)
-free_ports() { # count
-  python3 - "$1" <<'PY'
-import random, socket, sys
-socks = []
-while len(socks) < int(sys.argv[1]):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", random.randrange(10000, 32000)))
-        socks.append(s)
-    except OSError:
-        s.close()
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-PY
-}
 
 OWN_CLUSTER=1
 [[ -n ${CLUSTER_DIR:-} ]] && OWN_CLUSTER=0
@@ -73,44 +62,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-new_cluster() { # shards: exports the settings of a new cluster on free ports
-  local ports
-  read -r -a ports <<< "$(free_ports 13)"
-  export CLUSTER_DIR
-  CLUSTER_DIR=$(mktemp -d)
-  BENCH_DIRS+=("$CLUSTER_DIR")
-  export NUM_HISTORY_SHARDS=$1 CLUSTER_UI=0 CLUSTER_WORKERS=2
-  export CLUSTER_API_PORTS="${ports[0]} ${ports[1]}" CLUSTER_PG_PORT=${ports[2]}
-  export FRONTEND_GRPC_PORT=${ports[3]} FRONTEND_HTTP_PORT=${ports[4]} HISTORY_GRPC_PORT=${ports[5]}
-  export MATCHING_GRPC_PORT=${ports[6]} WORKER_GRPC_PORT=${ports[7]}
-  export FRONTEND_MEMBERSHIP_PORT=${ports[8]} HISTORY_MEMBERSHIP_PORT=${ports[9]}
-  export MATCHING_MEMBERSHIP_PORT=${ports[10]} WORKER_MEMBERSHIP_PORT=${ports[11]}
-  export CRM_ADMIN_TOKEN=bench-admin-token CRM_HTTP_ALLOW_PRIVATE_ADDRESSES=true
-  export LOGGING_LEVEL_ROOT=WARN
-  # the fairness bench measures the tenants' quotas and shares; the flows measure the runs alone
-  if [[ -z ${FAIRNESS:-} ]]; then
-    export CRM_RATE_LIMIT_ENABLED=false CRM_TRIGGER_QUOTA_ENABLED=false
-  fi
-  export CLUSTER_API_JAVA_OPTS=${CLUSTER_API_JAVA_OPTS:--Xmx1g}
+
+# PG_STATEMENTS: the counts start again (pg_stat_statements_reset), before a measured part
+statements_reset() {
+  [[ -n ${PG_STATEMENTS:-} ]] || return 0
+  cluster_sql crm "create extension if not exists pg_stat_statements" > /dev/null
+  cluster_sql crm "select pg_stat_statements_reset()" > /dev/null
+}
+# PG_STATEMENTS: statements per completed run, by database, and the five called most
+statements_per_run() { # label, completed runs
+  [[ -n ${PG_STATEMENTS:-} && ${2:-0} -gt 0 ]] || return 0
+  local per_db top
+  per_db=$(cluster_sql crm "select string_agg(d.datname || ' ' || round(s.calls::numeric / $2, 1), ', ' order by d.datname)
+    from (select dbid, sum(calls) as calls from pg_stat_statements group by dbid) s
+    join pg_database d on d.oid = s.dbid where d.datname in ('crm', 'temporal', 'temporal_visibility')")
+  echo "STATEMENTS $1 per completed run: $per_db"
+  cluster_sql crm "select round(s.calls::numeric / $2, 2) || ' per run  ' || d.datname || '  ' || left(regexp_replace(s.query, '\s+', ' ', 'g'), 110)
+    from pg_stat_statements s join pg_database d on d.oid = s.dbid order by s.calls desc limit 5" \
+    | sed "s/^/STATEMENTS $1 top: /"
 }
 
-pid_of() { cat "$CLUSTER_DIR/$1.pid"; }
-ticks_of() { # pids...: user + system ticks
-  local total=0 pid
-  for pid in "$@"; do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0)))
-  done
-  echo $total
-}
-# CPU ticks of the api-servers, the workers, the Temporal server and PostgreSQL (all its processes)
-cpu_ticks() { # workers
-  local postgres apis=0 workers=0 n
-  postgres=$(pid_of postgres)
-  for n in 1 2; do apis=$((apis + $(ticks_of "$(pid_of api-$n)"))); done
-  for n in $(seq 1 "$1"); do workers=$((workers + $(ticks_of "$(pid_of worker-$n)"))); done
-  # shellcheck disable=SC2046
-  echo "$apis $workers $(ticks_of "$(pid_of temporal)") $(ticks_of "$postgres" $(pgrep -P "$postgres" || true))"
-}
 machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
 
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
@@ -142,8 +113,7 @@ trigger_urls() { # flow
 
 # runs completed so far in the cluster's database
 completed_runs() {
-  PGPASSWORD=$(cat "$CLUSTER_DIR/postgres-password") psql -h 127.0.0.1 -p "${CLUSTER_PG_PORT:-55432}" \
-    -U postgres -d crm -tAq -c "select count(*) from automation_run where status = 'completed'" 2> /dev/null
+  cluster_sql crm "select count(*) from automation_run where status = 'completed'" 2> /dev/null
 }
 
 # JIT_CURVE: every S seconds, the CPU per run completed in those S seconds of each kind of process
@@ -182,6 +152,7 @@ measure() { # label, workers, flow
     2>&1 | tee "$log" | tee -a "$RESULTS" | while IFS= read -r line; do
       echo "$line"
       if [[ $line == *": firing $N triggers"* ]]; then
+        statements_reset
         cpu_ticks "$workers" > "$log.cpu"
         machine_ticks > "$log.machine"
       fi
@@ -192,6 +163,7 @@ measure() { # label, workers, flow
   read -r -a before < "$log.cpu"
   read -r busy_before total_before < "$log.machine"
   completed=$(grep -o 'completed=[0-9]*' "$log" | tail -1 | cut -d= -f2)
+  statements_per_run "$label" "${completed:-0}" | tee -a "$RESULTS"
   python3 - "$label" "${completed:-0}" "$TICK" "$((total_after - total_before))" \
     "$((busy_after - busy_before))" "$((after[0] - before[0]))" "$((after[1] - before[1]))" \
     "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY' | tee -a "$RESULTS"

@@ -129,6 +129,39 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theWaitingBenchEnrollsWaitsAndBurstsAndPrintsEachFigure() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/waiting-bench.sh",
+            List.of("20"),
+            withJar(Map.of("DELAY_SECONDS", "20", "WAIT_WINDOW_S", "2", "QUIET_N", "10")),
+            6);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT enrollments=20 job_s="))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "RESULT waiting_cpu_ms_per_run_hour service=[0-9.]+ temporal=[0-9.]+"
+                            + " postgres=[0-9.]+ .*"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("RESULT disk_bytes_per_waiting_run temporal=\\d+ service=-?\\d+ .*"))
+        .anySatisfy(line -> assertThat(line).matches("RESULT heap_after_full_gc_mb=\\d+ .*"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("RESULT burst runs=20 ")
+                    .endsWith(" lost=0 emails_twice=0"))
+        .anySatisfy(
+            line -> assertThat(line).matches("RESULT trigger_e2e_p95_ms quiet=\\d+ burst=\\d+"));
+  }
+
+  @Test
   void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
     // 900 triggers keep the service busy well past the 6 s after it answers, when the profiler
     // attaches for 4 s; counted from its answer, not its launch, since a start slowed by the other
