@@ -51,12 +51,9 @@ SINK_PORT=$(free_ports 1)
 BENCH_DIRS=()
 RESULTS=$(mktemp) # the RESULT and CPU lines of every configuration, for the table at the end
 cleanup() {
-  local rc=$? dir
+  local rc=$?
   [[ -n ${CURVE:-} ]] && kill "$CURVE" 2> /dev/null
-  for dir in "${BENCH_DIRS[@]}"; do
-    CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
-    rm -rf "$dir"
-  done
+  remove_clusters
   rm -f "$RESULTS"
   exit $rc
 }

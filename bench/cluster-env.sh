@@ -43,6 +43,15 @@ new_cluster() { # shards
   fi
 }
 
+# stops and removes every cluster new_cluster made
+remove_clusters() {
+  local dir
+  for dir in "${BENCH_DIRS[@]}"; do
+    CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
+    rm -rf "$dir"
+  done
+}
+
 # psql on the cluster's PostgreSQL
 cluster_sql() { # database, sql
   PGPASSWORD=$(cat "$CLUSTER_DIR/postgres-password") psql -h 127.0.0.1 -p "${CLUSTER_PG_PORT:-55432}" \

@@ -72,14 +72,11 @@ stop_service() {
   wait $SERVICE 2> /dev/null || true
 }
 cleanup() {
-  local rc=$? dir
+  local rc=$?
   stop_service
   mkdir -p target
   cp "$DATA/service.log" target/waiting-bench-service.log 2> /dev/null || true
-  for dir in "${BENCH_DIRS[@]}"; do
-    CLUSTER_DIR=$dir deploy/cluster/stop.sh > /dev/null 2>&1 || true
-    rm -rf "$dir"
-  done
+  remove_clusters
   rm -rf "$DATA"
   exit $rc
 }

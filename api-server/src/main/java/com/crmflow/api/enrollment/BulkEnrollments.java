@@ -82,16 +82,7 @@ class BulkEnrollments implements SchedulingConfigurer {
         sequences
             .find(caller.tenantId(), sequenceId)
             .orElseThrow(() -> ApiException.notFound("Sequence", sequenceId));
-    if (sequence.isAutomation()) {
-      throw ApiException.unprocessable(
-          "Sequence " + sequenceId + " is an automation; contacts enroll in sequences only.",
-          List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
-    }
-    if (!Sequence.ACTIVE.equals(sequence.status())) {
-      throw ApiException.unprocessable(
-          "Sequence " + sequenceId + " is " + sequence.status() + "; enroll in an active one.",
-          List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
-    }
+    EnrollmentService.requireEnrollable(sequence);
     if (!caller.has(Scope.CONTACTS_READ)) {
       throw ApiException.forbidden(
           "A bulk enrollment reads the contacts its filter matches: the key needs scope "

@@ -321,16 +321,7 @@ class EnrollmentService {
                         List.of(
                             new FieldProblem("sequence_id", "no sequence with id " + sequenceId))));
     if (mustBeActive) {
-      if (sequence.isAutomation()) {
-        throw ApiException.unprocessable(
-            "Sequence " + sequenceId + " is an automation; contacts enroll in sequences only.",
-            List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
-      }
-      if (!Sequence.ACTIVE.equals(sequence.status())) {
-        throw ApiException.unprocessable(
-            "Sequence " + sequenceId + " is " + sequence.status() + "; enroll in an active one.",
-            List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
-      }
+      requireEnrollable(sequence);
     }
     Contact contact;
     if (contactId != null) {
@@ -360,6 +351,23 @@ class EnrollmentService {
                                   "contact_email", "no contact with email " + wanted))));
     }
     return new Target(sequence, contact);
+  }
+
+  /**
+   * @throws ApiException 422 when the sequence is an automation, or not active: contacts enroll in
+   *     active sequences only
+   */
+  static void requireEnrollable(Sequence sequence) {
+    if (sequence.isAutomation()) {
+      throw ApiException.unprocessable(
+          "Sequence " + sequence.id() + " is an automation; contacts enroll in sequences only.",
+          List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
+    }
+    if (!Sequence.ACTIVE.equals(sequence.status())) {
+      throw ApiException.unprocessable(
+          "Sequence " + sequence.id() + " is " + sequence.status() + "; enroll in an active one.",
+          List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
+    }
   }
 
   private static UUID uuid(

@@ -81,6 +81,15 @@ class BulkEnrollmentApiTest extends ApiTest {
     return id;
   }
 
+  /** Starts a bulk enrollment of every lead in the sequence. */
+  private ApiResponse bulkOfLeads(String sequenceId) {
+    return tenant
+        .api()
+        .post(
+            "/api/v1/sequences/" + sequenceId + "/enrollments/bulk",
+            Map.of("filter", Map.of("lifecycle_stage", "lead")));
+  }
+
   private JsonNode awaitJob(String sequenceId, String jobId) {
     JsonNode[] job = new JsonNode[1];
     await()
@@ -126,12 +135,7 @@ class BulkEnrollmentApiTest extends ApiTest {
                 Map.of("sequence_id", sequenceId, "contact_id", leads.get(0)));
     assertThat(one.status()).isEqualTo(201);
 
-    ApiResponse started =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/" + sequenceId + "/enrollments/bulk",
-                Map.of("filter", Map.of("lifecycle_stage", "lead")));
+    ApiResponse started = bulkOfLeads(sequenceId);
 
     assertThat(started.status()).as(started.toString()).isEqualTo(202);
     assertThat(started.text("/job/status")).isEqualTo("running");
@@ -147,12 +151,7 @@ class BulkEnrollmentApiTest extends ApiTest {
     assertThat(runsOf(sequenceId)).as("one run per lead").isEqualTo(7);
 
     // the same job again: every lead is enrolled already, nothing new starts
-    ApiResponse again =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/" + sequenceId + "/enrollments/bulk",
-                Map.of("filter", Map.of("lifecycle_stage", "lead")));
+    ApiResponse again = bulkOfLeads(sequenceId);
     JsonNode second = awaitJob(sequenceId, again.text("/job/id"));
     assertThat(second.get("enrolled").asLong()).isZero();
     assertThat(second.get("already_active").asLong()).isEqualTo(7);
@@ -162,12 +161,7 @@ class BulkEnrollmentApiTest extends ApiTest {
   @Test
   void aJobWhoseApiServerDiedGoesOnFromItsLastPageAndEnrollsNobodyTwice() {
     String sequenceId = waitingSequence();
-    ApiResponse started =
-        tenant
-            .api()
-            .post(
-                "/api/v1/sequences/" + sequenceId + "/enrollments/bulk",
-                Map.of("filter", Map.of("lifecycle_stage", "lead")));
+    ApiResponse started = bulkOfLeads(sequenceId);
     String jobId = started.text("/job/id");
     JsonNode done = awaitJob(sequenceId, jobId);
     assertThat(done.get("enrolled").asLong()).isEqualTo(7);

@@ -25,12 +25,16 @@ class SharedTokenBucketsTest extends ApiTest {
     return new CrmProperties.Buckets(true, localPercent, Duration.ofSeconds(1), keepIdle);
   }
 
+  /** The policy's limiter of one process (an api-server) over the test's database. */
+  private PerKeyLimiter process(int localPercent, String policy) {
+    return new TokenBuckets(shared(localPercent, Duration.ofMinutes(1)), dataSource)
+        .limiter(policy);
+  }
+
   @Test
   void twoProcessesOverOneDatabaseDrawOnOneBucket() {
-    PerKeyLimiter first =
-        new TokenBuckets(shared(0, Duration.ofMinutes(1)), dataSource).limiter("api-key");
-    PerKeyLimiter second =
-        new TokenBuckets(shared(0, Duration.ofMinutes(1)), dataSource).limiter("api-key");
+    PerKeyLimiter first = process(0, "api-key");
+    PerKeyLimiter second = process(0, "api-key");
     UUID key = UUID.randomUUID();
 
     for (int i = 0; i < 10; i++) {
@@ -61,10 +65,8 @@ class SharedTokenBucketsTest extends ApiTest {
 
   @Test
   void aProcessTakingItsLocalShareLetsInAtMostTheOtherProcessesSharesBeyondTheQuota() {
-    PerKeyLimiter first =
-        new TokenBuckets(shared(10, Duration.ofMinutes(1)), dataSource).limiter("trigger");
-    PerKeyLimiter second =
-        new TokenBuckets(shared(10, Duration.ofMinutes(1)), dataSource).limiter("trigger");
+    PerKeyLimiter first = process(10, "trigger");
+    PerKeyLimiter second = process(10, "trigger");
     UUID key = UUID.randomUUID();
 
     int allowed = 0;

@@ -65,13 +65,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
   /** Terminates the run's workflow as an operator would, and sweeps until the run has ended. */
   private void terminateAndSweep(String runId, String reason) {
     temporal.newUntypedWorkflowStub("run-" + runId).terminate(reason);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () -> {
-              sweep.checkNextBatches(Duration.ZERO);
-              return !run(runId).get("status").asString().equals("running");
-            });
+    sweepUntilEnded(runId);
   }
 
   /** Looks of the sweep until the run has left running (20 s at most). */
