@@ -96,10 +96,7 @@ public final class PerKeyLimiter {
     BucketKey bucketKey = new BucketKey(key, quota, window);
     ConsumptionProbe probe;
     try {
-      probe =
-          buckets
-              .get(bucketKey, k -> store.bucket(policy, key, quota, window))
-              .tryConsumeAndReturnRemaining(1);
+      probe = take(bucketKey, quota, window);
     } catch (RuntimeException unreachable) {
       if (store == IN_MEMORY) {
         throw unreachable;
@@ -115,6 +112,21 @@ public final class PerKeyLimiter {
         probe.getRemainingTokens(),
         ceilSeconds(probe.getNanosToWaitForReset()),
         Math.max(1, ceilSeconds(probe.getNanosToWaitForRefill())));
+  }
+
+  /** A token from the key's bucket; a shared bucket's call that fails is made once more. */
+  private ConsumptionProbe take(BucketKey bucketKey, long quota, Duration window) {
+    Bucket bucket =
+        buckets.get(bucketKey, k -> store.bucket(policy, bucketKey.key(), quota, window));
+    try {
+      return bucket.tryConsumeAndReturnRemaining(1);
+    } catch (RuntimeException failed) {
+      if (store == IN_MEMORY) {
+        throw failed;
+      }
+      // a transaction that lost a race (the row made or removed meanwhile): once more
+      return bucket.tryConsumeAndReturnRemaining(1);
+    }
   }
 
   private void warn(RuntimeException unreachable) {

@@ -96,11 +96,14 @@ public class TokenBuckets {
     String id = policy + ":" + key + ":" + quota + "/" + window.toMillis() + "ms";
     RemoteBucketBuilder<String> builder = shared.builder();
     long localTokens = quota * settings.localPercent() / 100;
-    builder =
-        builder.withOptimization(
-            localTokens > 0
-                ? Optimizations.delaying(new DelayParameters(localTokens, settings.localFor()))
-                : Optimizations.batching());
+    if (localTokens > 0) {
+      builder =
+          builder.withOptimization(
+              Optimizations.delaying(new DelayParameters(localTokens, settings.localFor())));
+    }
+    // no batching: concurrent calls batched into one command on a bucket whose row is not there
+    // yet (new, or removed once idle) fail together with BucketNotFoundException instead of
+    // making the row (Bucket4j 8.18), and each call alone queues on the row's lock anyway
     return builder.build(id, () -> PerKeyLimiter.configuration(quota, window));
   }
 

@@ -7,7 +7,12 @@ import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.RefusedPort;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -61,6 +66,29 @@ class SharedTokenBucketsTest extends ApiTest {
         .isEqualTo(1);
     // another budget of the same key is another bucket, full
     assertThat(second.tryConsume(key, 11, Duration.ofHours(1)).remaining()).isEqualTo(10);
+  }
+
+  @Test
+  void concurrentCallsOfTwoProcessesOnANewBucketAreHeldToItsQuota() throws Exception {
+    PerKeyLimiter first = process(0, "trigger");
+    PerKeyLimiter second = process(0, "trigger");
+    UUID key = UUID.randomUUID();
+    ExecutorService callers = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<Boolean>> calls = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        PerKeyLimiter process = i % 2 == 0 ? first : second;
+        calls.add(callers.submit(() -> process.tryConsume(key, 20, Duration.ofHours(1)).allowed()));
+      }
+      int allowed = 0;
+      for (Future<Boolean> call : calls) {
+        allowed += call.get() ? 1 : 0;
+      }
+      // the bucket's row is made by the first calls of both at once: none of them falls back
+      assertThat(allowed).isEqualTo(20);
+    } finally {
+      callers.shutdownNow();
+    }
   }
 
   @Test
