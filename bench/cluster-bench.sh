@@ -52,7 +52,7 @@ BENCH_DIRS=()
 RESULTS=$(mktemp) # the RESULT and CPU lines of every configuration, for the table at the end
 cleanup() {
   local rc=$?
-  [[ -n ${CURVE:-} ]] && kill "$CURVE" 2> /dev/null
+  if [[ -n ${CURVE:-} ]]; then kill "$CURVE" 2> /dev/null || true; fi
   remove_clusters
   rm -f "$RESULTS"
   exit $rc
@@ -248,7 +248,7 @@ for shards in ${SHARDS:-1 4}; do
       measure "cluster-s$shards-w$workers-flow-$flow" "$workers" "$flow"
     done
   done
-  [[ -n $CURVE ]] && kill "$CURVE" 2> /dev/null
+  if [[ -n $CURVE ]]; then kill "$CURVE" 2> /dev/null || true; fi
   # a cluster the bench was given is left as it was found: every part running
   ((OWN_CLUSTER)) || deploy/cluster/start.sh > /dev/null
 done

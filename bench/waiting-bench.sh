@@ -86,7 +86,8 @@ json() { python3 -c "import sys,json; d=json.load(sys.stdin); print($1)"; }
 if [[ -n ${CLUSTER:-} ]]; then
   new_cluster 4
   export CRM_ENROLLMENTS_BULK_PAGE_SIZE=${PAGE:-500}
-  export LOGGING_LEVEL_COM_CRMFLOW_WORKER_ACTIVITY_EMAILACTIVITIESIMPL=$EMAIL_LOG
+  # an environment variable names a logger in lower case: the package, then
+  export LOGGING_LEVEL_COM_CRMFLOW_WORKER_ACTIVITY=$EMAIL_LOG
   deploy/cluster/start.sh | sed 's/^/cluster: /'
   read -r -a API_PORTS <<< "$CLUSTER_API_PORTS"
   API=http://127.0.0.1:${API_PORTS[0]}
@@ -214,7 +215,9 @@ done
 done_at=$(date +%s.%N)
 sleep 2
 completed=$(sequence_runs completed)
-twice=$(captured | grep -o 'captured email [^ ]*' | sort | uniq -d | wc -l)
+twice=$(captured | { grep -o 'captured email [^ ]*' || true; } | sort | uniq -d | wc -l)
+captures=$(captured | grep -c 'captured email ' || true)
+((captures >= 2 * N)) || { echo "only $captures of $((2 * N)) emails captured in the logs" >&2; exit 1; }
 python3 -c "import sys; n,c,tw,f,u,d=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3]),*map(float,sys.argv[4:]); print(f'RESULT burst runs={n} service_up_after_s={u-f:.1f} last_second_email_after_s={d-f:.1f} lost={n-c} emails_twice={tw}')" \
   "$N" "$completed" "$twice" "$fired" "$up" "$done_at"
 echo "RESULT trigger_e2e_p95_ms quiet=$QUIET_P95 burst=$BURST_P95"
