@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +40,9 @@ import java.util.regex.Pattern;
  *
  * <p>Environment: BASE_URL, ADMIN_TOKEN (required); RUNS (B's runs per phase, 60), B_INTERVAL_MS
  * (500), CALLERS (32), FLOOD_WARMUP_S (A's flood before B is measured, 5), SAMPLE_MS (100),
- * A_QUOTA (A's own trigger quota per second, set through the admin API; unset: the default).
+ * A_QUOTA (A's own trigger quota per second, set through the admin API; unset: the default),
+ * TRIGGER_BASE_URLS (the services the triggers go to, separated by commas, in turn as a round-robin
+ * balancer sends them: the api-servers of a cluster; unset: BASE_URL).
  */
 public class FairnessBench {
 
@@ -50,6 +53,7 @@ public class FairnessBench {
           .build();
 
   static String base;
+  static List<String> triggerBases;
   static String adminToken;
 
   record Tenant(String id, String key) {}
@@ -78,6 +82,10 @@ public class FairnessBench {
 
   static void run() throws Exception {
     base = env("BASE_URL", null).replaceAll("/$", "");
+    triggerBases =
+        Arrays.stream(env("TRIGGER_BASE_URLS", base).split(","))
+            .map(url -> url.trim().replaceAll("/$", ""))
+            .toList();
     adminToken = env("ADMIN_TOKEN", null);
     int runs = Integer.parseInt(env("RUNS", "60"));
     int intervalMs = Integer.parseInt(env("B_INTERVAL_MS", "500"));
@@ -162,7 +170,7 @@ public class FairnessBench {
     AtomicBoolean flooding = new AtomicBoolean(true);
     Map<Integer, Long> floodAnswers = new ConcurrentHashMap<>();
     ExecutorService flood = Executors.newFixedThreadPool(callers, daemon());
-    String floodUrl = base + "/api/webhooks/automation/" + a.id() + "/" + triggerA;
+    String floodPath = "/api/webhooks/automation/" + a.id() + "/" + triggerA;
     for (int c = 0; c < callers; c++) {
       flood.submit(
           () -> {
@@ -172,7 +180,7 @@ public class FairnessBench {
               try {
                 status =
                     HTTP.send(
-                            HttpRequest.newBuilder(URI.create(floodUrl))
+                            HttpRequest.newBuilder(URI.create(triggerBase(n) + floodPath))
                                 .timeout(Duration.ofSeconds(30))
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofString("{\"n\":" + n++ + "}"))
@@ -259,7 +267,7 @@ public class FairnessBench {
     List<String> runIds = new ArrayList<>();
     List<Long> sentAtMillis = new ArrayList<>();
     List<Double> answers = new ArrayList<>();
-    String url = base + "/api/webhooks/automation/" + b.id() + "/" + trigger;
+    String path = "/api/webhooks/automation/" + b.id() + "/" + trigger;
     for (int i = 0; i < runs; i++) {
       long due = started + (long) i * intervalMs * 1_000_000L;
       long sleep = due - System.nanoTime();
@@ -272,7 +280,7 @@ public class FairnessBench {
       long t0 = System.nanoTime();
       HttpResponse<String> answer =
           HTTP.send(
-              HttpRequest.newBuilder(URI.create(url))
+              HttpRequest.newBuilder(URI.create(triggerBase(i) + path))
                   .timeout(Duration.ofSeconds(30))
                   .header("Content-Type", "application/json")
                   .POST(HttpRequest.BodyPublishers.ofString(body))
@@ -413,6 +421,11 @@ public class FairnessBench {
          "edges":[{"id":"e1","source":"%s","target":"%s"}]}
         """
         .formatted(triggerId, step, triggerId, field(step, "id"));
+  }
+
+  /** The service the n-th trigger call goes to: each of TRIGGER_BASE_URLS in turn. */
+  static String triggerBase(long n) {
+    return triggerBases.get((int) (n % triggerBases.size()));
   }
 
   static String call(String method, String path, String bearer, String body, int expected)

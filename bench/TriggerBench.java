@@ -39,6 +39,8 @@ import java.util.regex.Pattern;
  *        [--timeout-s 120] [--header 'X-Secret: abc']... [--sink-host 127.0.0.1] [--sink-port 18080]
  *        [--sink-path /sink] [--request-timeout-s 30] [--warmup 0] [--label name] [--sink-delay-ms 0]
  *        [--send-deadline-s 0]   (stop issuing new triggers after S seconds; 0 = no limit; unsent are reported)
+ *   --url takes several URLs separated by commas: the triggers go to them in turn (round-robin, as a
+ *   load balancer in front of several api-servers sends them).
  *   --warmup W sends W unmeasured triggers first (<= 20 s sending, <= 15 s waiting for their completions).
  *   java TriggerBench.java --sink-only [--sink-port 18080]   (just run the sink, print arrivals count every 5 s)
  *
@@ -103,7 +105,7 @@ public class TriggerBench {
                 .connectTimeout(Duration.ofSeconds(10))
                 .executor(Executors.newFixedThreadPool(Math.max(4, Math.min(concurrency, 64))))
                 .build();
-        URI target = URI.create(url);
+        List<URI> target = Arrays.stream(url.split(",")).map(String::trim).map(URI::create).toList();
 
         try {
             // optional warm-up (not measured; sink arrivals for these ids are ignored)
@@ -219,7 +221,7 @@ public class TriggerBench {
     }
 
     /** Fires n POSTs with at most `concurrency` in flight (closed loop: each worker sends the next after a response). */
-    static void fire(HttpClient client, URI target, List<String[]> headers, int n, int concurrency, int reqTimeoutS,
+    static void fire(HttpClient client, List<URI> targets, List<String[]> headers, int n, int concurrency, int reqTimeoutS,
                      int sendDeadlineS, long[] latNs, int[] status, Object[] idsAndT0) throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         long stopAt = sendDeadlineS > 0 ? System.nanoTime() + sendDeadlineS * 1_000_000_000L : Long.MAX_VALUE;
@@ -232,7 +234,7 @@ public class TriggerBench {
                     long t0 = System.currentTimeMillis();
                     sentIds.put(id, Boolean.TRUE);
                     String body = "{\"id\":\"" + id + "\",\"t0\":" + t0 + "}";
-                    HttpRequest.Builder rb = HttpRequest.newBuilder(target)
+                    HttpRequest.Builder rb = HttpRequest.newBuilder(targets.get(i % targets.size()))
                             .timeout(Duration.ofSeconds(reqTimeoutS))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(body));

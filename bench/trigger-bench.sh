@@ -20,6 +20,10 @@
 # http_request), which waits through the whole bench, as some run always does in a real service.
 # PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT (defaults 8090, 7299, 8299, 55439,
 # 18080): other ports, so that two benches on one machine do not meet.
+# BUCKETS=memory|shared: the trigger quota on (the tenant's own quota 100,000 calls a second, so
+# that none is refused), its buckets in the service's memory or shared in its PostgreSQL
+# (crm.buckets.shared): the two runs' CPU per completed run differ by what a shared bucket costs a
+# call. Unset: the quota and the rate limit off.
 # BENCH_SERVICE=floor: instead of the service, bench/TemporalFloorService.java on the packaged service's
 # libraries (the least a Temporal-backed service on this stack does per run: no database, no run
 # records, no tracing; see its Javadoc), flow A only, measured the same way; its lines carry the
@@ -37,6 +41,12 @@ PGPORT=${PGPORT:-55439}
 TEMPORAL_PORT=${TEMPORAL_PORT:-7299}
 TEMPORAL_UI_PORT=${TEMPORAL_UI_PORT:-8299}
 SINK_PORT=${SINK_PORT:-18080}
+case ${BUCKETS:-off} in
+  off) LIMITS=(--crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false) ;;
+  memory) LIMITS=(--crm.buckets.shared=false) ;;
+  shared) LIMITS=(--crm.buckets.shared=true) ;;
+  *) echo "BUCKETS is memory or shared (unset: no quota), not ${BUCKETS}" >&2; exit 64 ;;
+esac
 case ${BENCH_SERVICE:-service} in
   service) FLOOR= ; FLOWS=${FLOWS:-a b} ;;
   floor)
@@ -65,7 +75,7 @@ else
     --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=$TEMPORAL_PORT \
     --crm.embedded.temporal-ui-port=$TEMPORAL_UI_PORT \
     --crm.bootstrap.api-key=$KEY --crm.admin-token=$ADMIN_TOKEN --crm.http.allow-private-addresses=true \
-    --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false --logging.level.root=WARN \
+    "${LIMITS[@]}" --logging.level.root=WARN \
     ${SERVICE_ARGS:-} > "$DATA/service.log" 2>&1 &
   READY=/actuator/health LOG=target/trigger-bench-service.log
 fi
@@ -97,6 +107,11 @@ else
   delay_flow "bench B" bench-b "1 s" '{"delayHours":0.000277778}'
   # the tenant of the bootstrap key, whose automations the trigger URLs name
   TENANT=$(api "localhost:$PORT/api/v1/me" | python3 -c 'import sys,json;print(json.load(sys.stdin)["tenant_id"])')
+  if [[ ${BUCKETS:-off} != off ]]; then
+    curl -sf -X PUT -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+      -d '{"requests":100000,"window_seconds":1}' "localhost:$PORT/admin/v1/tenants/$TENANT/trigger-quota" > /dev/null
+    echo "trigger quota on, its buckets $([[ $BUCKETS == shared ]] && echo "shared in PostgreSQL" || echo "in memory")"
+  fi
   if [[ -n ${WAITING_RUN:-} ]]; then
     delay_flow "bench W" bench-w "1 day" '{"delayDays":1}'
     curl -sf -H 'Content-Type: application/json' -d '{"id":"waiting","t0":0}' \

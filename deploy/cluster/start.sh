@@ -27,6 +27,10 @@
 #   below 32768 (the server keeps its members' ports in a PostgreSQL smallint)
 #   CLUSTER_API_JAVA_OPTS (-Xmx512m), CLUSTER_WORKER_JAVA_OPTS (-Xmx384m), JAVA (java)
 #   CLUSTER_START_TIMEOUT  seconds each part may take to become healthy (default 180)
+#   CLUSTER_PG_OPTS      further options of PostgreSQL's command line ("-c name=value ...")
+#   TEMPORAL_DYNAMIC_CONFIG  the Temporal server's dynamic config file (default
+#                        deploy/temporal/development-sql.yaml); SQL_MAX_CONNS, SQL_VIS_MAX_CONNS and
+#                        the other variables of its config template pass through
 # The service's own settings pass through to every api-server and worker: CRM_BOOTSTRAP_API_KEY,
 # CRM_ADMIN_TOKEN, CRM_HTTP_ALLOW_PRIVATE_ADDRESSES, CRM_SECRETS_KEY or CRM_SECRETS_KEY_FILE (when
 # neither is set, a key is made once in $CLUSTER_DIR/secrets.key), SPRING_MAIL_HOST/PORT, and any
@@ -55,6 +59,83 @@ for var in FRONTEND_GRPC_PORT FRONTEND_HTTP_PORT HISTORY_GRPC_PORT MATCHING_GRPC
   fi
 done
 mkdir -p "$CLUSTER_DIR/logs"
+
+# --- ports --------------------------------------------------------------------------------------
+# Each part's ports: a part to be started needs them free, and a running part must be the one
+# listening on them. A port held by another process (a server told to stop that still answers)
+# would take the part's calls: start.sh refuses, naming the port and the process that holds it.
+# Listening sockets and their owners are read from /proc (as ss -ltnp does).
+listening_inodes() { # port: the inodes of the TCP sockets listening on it (IPv4, IPv6)
+  local hex
+  hex=$(printf ':%04X' "$1")
+  awk -v port="$hex" '$4 == "0A" && substr($2, length($2) - 4) == port {print $10}' \
+    /proc/net/tcp /proc/net/tcp6 2> /dev/null
+}
+port_pids() { # port: the pids of the processes listening on it
+  local inode fd
+  for inode in $(listening_inodes "$1"); do
+    for fd in $(find /proc/[0-9]*/fd -lname "socket:\[$inode\]" 2> /dev/null); do
+      fd=${fd#/proc/}
+      echo "${fd%%/*}"
+    done
+  done | sort -u
+}
+describe_pid() { # pid: "pid N (its command line)"
+  local cmd
+  cmd=$(tr '\0\n' '  ' < "/proc/$1/cmdline" 2> /dev/null | cut -c1-160)
+  echo "pid $1 (${cmd% })"
+}
+# the ports of each part, as "VARIABLE=port" (the Temporal server's defaults are its image's)
+part_ports() { # part
+  case $1 in
+    postgres) echo "CLUSTER_PG_PORT=$PG_PORT" ;;
+    temporal)
+      echo "FRONTEND_GRPC_PORT=$FRONTEND_GRPC_PORT FRONTEND_HTTP_PORT=${FRONTEND_HTTP_PORT:-7243}" \
+        "HISTORY_GRPC_PORT=${HISTORY_GRPC_PORT:-7234} MATCHING_GRPC_PORT=${MATCHING_GRPC_PORT:-7235}" \
+        "WORKER_GRPC_PORT=${WORKER_GRPC_PORT:-7239} FRONTEND_MEMBERSHIP_PORT=${FRONTEND_MEMBERSHIP_PORT:-6933}" \
+        "HISTORY_MEMBERSHIP_PORT=${HISTORY_MEMBERSHIP_PORT:-6934} MATCHING_MEMBERSHIP_PORT=${MATCHING_MEMBERSHIP_PORT:-6935}" \
+        "WORKER_MEMBERSHIP_PORT=${WORKER_MEMBERSHIP_PORT:-6939}"
+      ;;
+    ui) echo "CLUSTER_UI_PORT=$UI_PORT" ;;
+    api-*) echo "CLUSTER_API_PORTS=${API_PORTS[$((${1#api-} - 1))]}" ;;
+  esac
+}
+# whether a running part's pid (or a process it started) is the one listening on the port
+owned_by() { # pid, port
+  local holder
+  for holder in $(port_pids "$2"); do
+    [[ $holder == "$1" || $(awk '{print $4}' "/proc/$holder/stat" 2> /dev/null) == "$1" ]] && return 0
+  done
+  return 1
+}
+# prints what is wrong with the part's ports: taken by another process (a part to start), or
+# served by another process than the part (a running part); nothing when all is well
+check_ports() { # part
+  local pair var port holder pid
+  pid=$(pid_of "$1") || pid=
+  for pair in $(part_ports "$1"); do
+    var=${pair%%=*} port=${pair##*=}
+    [[ -n $pid ]] && owned_by "$pid" "$port" && continue
+    for holder in $(port_pids "$port"); do
+      if [[ -n $pid ]]; then
+        echo "$1 runs as pid $pid, but 127.0.0.1:$port ($var) is served by $(describe_pid "$holder")"
+      else
+        echo "port $port ($var, for $1) is taken by $(describe_pid "$holder")"
+      fi
+    done
+  done
+}
+ports_wrong=$(
+  for part in postgres temporal $([[ ${CLUSTER_UI:-1} != 0 ]] && echo ui) \
+    $(for i in "${!API_PORTS[@]}"; do echo "api-$((i + 1))"; done); do
+    check_ports "$part"
+  done
+)
+if [[ -n $ports_wrong ]]; then
+  sed 's/^/start.sh: /' <<< "$ports_wrong" >&2
+  echo "start.sh: stop those processes, or choose other ports (the settings named above)" >&2
+  exit 1
+fi
 
 API_JAR=${CLUSTER_API_JAR:-$(ls "$ROOT"/api-server/target/api-server-*.jar 2>/dev/null | grep -v plain | head -1 || true)}
 WORKER_JAR=${CLUSTER_WORKER_JAR:-$(ls "$ROOT"/workflow-worker/target/*-exec.jar 2>/dev/null | head -1 || true)}
@@ -137,7 +218,7 @@ if ! alive postgres; then
   fi
   launch postgres "${AS_PG[@]}" "$PGBIN/postgres" -D "$CLUSTER_DIR/postgres" -p "$PG_PORT" \
     -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300 \
-    -c shared_buffers=256MB
+    -c shared_buffers=256MB ${CLUSTER_PG_OPTS:-}
   await postgres "accepting connections" grep -q "ready to accept connections" "$(log_of postgres)"
 fi
 echo "postgres    127.0.0.1:$PG_PORT (user postgres, password in $PW_FILE)"
@@ -146,7 +227,7 @@ echo "postgres    127.0.0.1:$PG_PORT (user postgres, password in $PW_FILE)"
 export DB=postgres12 POSTGRES_SEEDS=127.0.0.1 DB_PORT=$PG_PORT POSTGRES_PORT=$PG_PORT
 export POSTGRES_USER=postgres POSTGRES_PWD=$PG_PASSWORD
 export BIND_ON_IP=127.0.0.1 TEMPORAL_BROADCAST_ADDRESS=127.0.0.1
-export DYNAMIC_CONFIG_FILE_PATH="$ROOT/deploy/temporal/development-sql.yaml"
+export DYNAMIC_CONFIG_FILE_PATH=${TEMPORAL_DYNAMIC_CONFIG:-$ROOT/deploy/temporal/development-sql.yaml}
 if ! alive temporal; then
   SCHEMA=${TOOL[temporal-server-source]}/schema/postgresql/v12
   sql() { # database, command...
@@ -187,6 +268,12 @@ if ! alive temporal; then
     --env docker --allow-no-auth start
 fi
 await temporal "serving" "${TOOL[temporal]}" operator cluster health --address "$TEMPORAL_TARGET"
+# the server that answered must be the one started here, not another still holding the port
+if ! owned_by "$(pid_of temporal)" "$FRONTEND_GRPC_PORT"; then
+  echo "start.sh: the Temporal server answering on $TEMPORAL_TARGET is not the one started here" \
+    "(pid $(pid_of temporal || echo '?')): $(for p in $(port_pids "$FRONTEND_GRPC_PORT"); do describe_pid "$p"; done)" >&2
+  exit 1
+fi
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 if ! "${TOOL[temporal]}" operator namespace describe --address "$TEMPORAL_TARGET" -n "$NAMESPACE" > /dev/null 2>&1; then
   "${TOOL[temporal]}" operator namespace create --address "$TEMPORAL_TARGET" -n "$NAMESPACE" \

@@ -5,7 +5,9 @@ import com.crmflow.api.audit.AuditInterceptor;
 import com.crmflow.api.audit.SecurityEventLog;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.RateLimitInterceptor;
+import com.crmflow.api.ratelimit.TokenBuckets;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -31,11 +33,21 @@ class ApiSecurityConfig implements WebMvcConfigurer {
   private final CrmProperties properties;
   private final AuditInterceptor auditInterceptor;
 
+  private final TokenBuckets buckets;
+
+  /**
+   * @param buckets the rate limit's buckets; in memory where none are configured (the web layer's
+   *     slice tests)
+   */
   ApiSecurityConfig(
-      ApiKeyService apiKeys, CrmProperties properties, AuditInterceptor auditInterceptor) {
+      ApiKeyService apiKeys,
+      CrmProperties properties,
+      AuditInterceptor auditInterceptor,
+      ObjectProvider<TokenBuckets> buckets) {
     this.apiKeys = apiKeys;
     this.properties = properties;
     this.auditInterceptor = auditInterceptor;
+    this.buckets = buckets.getIfAvailable(TokenBuckets::inMemory);
   }
 
   @Override
@@ -46,7 +58,7 @@ class ApiSecurityConfig implements WebMvcConfigurer {
         .addPathPatterns("/api/**")
         .excludePathPatterns(PUBLIC_TRIGGER);
     registry
-        .addInterceptor(new RateLimitInterceptor(properties.rateLimit()))
+        .addInterceptor(new RateLimitInterceptor(properties.rateLimit(), buckets))
         .addPathPatterns("/api/**")
         .excludePathPatterns(PUBLIC_TRIGGER);
     registry.addInterceptor(new AdminTokenInterceptor(properties)).addPathPatterns("/admin/**");

@@ -38,8 +38,10 @@ public record CrmProperties(
     @DefaultValue @Valid Bootstrap bootstrap,
     @DefaultValue @Valid ApiKeys apiKeys,
     @DefaultValue @Valid RateLimit rateLimit,
+    @DefaultValue @Valid Buckets buckets,
     @DefaultValue @Valid Generate generate,
     @DefaultValue @Valid Runs runs,
+    @DefaultValue @Valid Enrollments enrollments,
     @DefaultValue @Valid Trigger trigger,
     @DefaultValue @Valid Schedules schedules,
     @DefaultValue @Valid Events events,
@@ -108,6 +110,43 @@ public record CrmProperties(
    */
   public record RateLimit(
       @DefaultValue("true") boolean enabled, @DefaultValue("1200") @Min(1) int requestsPerMinute) {}
+
+  /**
+   * Enrollments.
+   *
+   * @param bulk bulk enrollments ({@code POST /api/v1/sequences/{id}/enrollments/bulk})
+   */
+  public record Enrollments(@DefaultValue @Valid Bulk bulk) {
+
+    /**
+     * The pace of a bulk enrollment job.
+     *
+     * @param pageSize contacts enrolled per page
+     * @param pause the pause after each page (a job enrolls at most page-size contacts per pause)
+     */
+    public record Bulk(
+        @DefaultValue("100") @Min(1) @Max(1000) int pageSize,
+        @DefaultValue("100ms") @NotNull Duration pause) {}
+  }
+
+  /**
+   * Where the token buckets of the per-key rate limit and the tenants' trigger quotas live.
+   *
+   * @param shared in the service's PostgreSQL (table {@code token_bucket}, Bucket4j's PostgreSQL
+   *     integration), so that every api-server of a deployment draws on one bucket per key; false:
+   *     in this process's memory (one process is the whole deployment on the embedded defaults)
+   * @param localPercent the share of a bucket's quota (0 to 50 %) a process may take between two
+   *     synchronizations with the shared bucket (Bucket4j's delaying optimization): 0 synchronizes
+   *     every call (concurrent calls on one bucket still go in one statement)
+   * @param localFor the longest a process goes without synchronizing when {@code localPercent} is
+   *     above 0
+   * @param keepIdle how long a bucket's row is kept after the bucket is full again
+   */
+  public record Buckets(
+      @DefaultValue("false") boolean shared,
+      @DefaultValue("0") @Min(0) @Max(50) int localPercent,
+      @DefaultValue("1s") @NotNull Duration localFor,
+      @DefaultValue("1m") @NotNull Duration keepIdle) {}
 
   /**
    * POST /generate.
@@ -276,13 +315,17 @@ public record CrmProperties(
    * The sweep that ends run records whose workflow closed without telling us.
    *
    * @param interval how often it looks
-   * @param batch records checked per look
+   * @param batch records looked at per look while it looks for workflows Temporal lost (after the
+   *     namespace was made again)
    * @param olderThan only records running at least this long are checked
+   * @param lookBack how far back a process's first look goes for workflows closed from outside
+   *     (then each look goes back to the one before it)
    */
   public record CloseCheck(
       @DefaultValue("30s") @NotNull Duration interval,
       @DefaultValue("100") @Min(1) int batch,
-      @DefaultValue("1m") @NotNull Duration olderThan) {}
+      @DefaultValue("1m") @NotNull Duration olderThan,
+      @DefaultValue("3d") @NotNull Duration lookBack) {}
 
   /**
    * Removal of old records.

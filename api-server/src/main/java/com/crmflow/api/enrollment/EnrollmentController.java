@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -33,12 +34,17 @@ class EnrollmentController {
   private final EnrollmentService service;
   private final EnrollmentRepository enrollments;
   private final SequenceRepository sequences;
+  private final BulkEnrollments bulk;
 
   EnrollmentController(
-      EnrollmentService service, EnrollmentRepository enrollments, SequenceRepository sequences) {
+      EnrollmentService service,
+      EnrollmentRepository enrollments,
+      SequenceRepository sequences,
+      BulkEnrollments bulk) {
     this.service = service;
     this.enrollments = enrollments;
     this.sequences = sequences;
+    this.bulk = bulk;
   }
 
   /**
@@ -93,6 +99,51 @@ class EnrollmentController {
     return new EnrollmentPage(
         page, enrollments.count(caller.tenantId(), id, status), paging.limit(), paging.offset());
   }
+
+  /**
+   * 202 {@code {job}}: a durable job that enrolls every contact the filter matches, a page at a
+   * time (see {@link BulkEnrollments}); its progress at {@code GET .../enrollments/bulk/{jobId}}.
+   * The scopes of one enrollment (sequences:write and those the sequence's nodes act with) and
+   * contacts:read.
+   */
+  @PostMapping("/{id}/enrollments/bulk")
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  @ResponseStatus(HttpStatus.ACCEPTED)
+  BulkJobAnswer enrollInBulk(
+      Caller caller,
+      @PathVariable UUID id,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = BulkEnrollmentInput.class)))
+          @RequestBody
+          JsonNode body) {
+    return new BulkJobAnswer(bulk.start(caller, id, JsonBodies.requireObject(body)).view());
+  }
+
+  /** 200 {@code {job}}: how far the bulk enrollment is. */
+  @GetMapping("/{id}/enrollments/bulk/{jobId}")
+  @RequiresScope(Scope.SEQUENCES_READ)
+  BulkJobAnswer bulkJob(Caller caller, @PathVariable UUID id, @PathVariable UUID jobId) {
+    return new BulkJobAnswer(
+        bulk.find(caller.tenantId(), id, jobId)
+            .orElseThrow(() -> ApiException.notFound("Bulk enrollment", jobId))
+            .view());
+  }
+
+  /** {@code {job}}. */
+  record BulkJobAnswer(BulkEnrollmentJob.View job) {}
+
+  /**
+   * The body of a bulk enrollment: contact fields to match (each for equality; {@code email}
+   * exactly, {@code search} as the contact list's search), all of them; {@code {}} for every
+   * contact.
+   */
+  record BulkEnrollmentInput(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              example = "{\"lifecycle_stage\": \"lead\"}",
+              description =
+                  "lifecycle_stage, lead_status, lead_source, company, job_title, email, search")
+          Map<String, String> filter) {}
 
   private static EnrollmentAnswer answer(EnrollmentService.Enrolled enrolled) {
     return new EnrollmentAnswer(enrolled.enrollment().view(), enrolled.sequenceName());

@@ -6,6 +6,7 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.canvas.FlowSettings;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
@@ -118,8 +119,72 @@ class EnrollmentService {
     // the sequence's scopes refuse
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling a contact in this sequence", nodeTypes);
     Target target = new Target(sequence, contact(tenantId, named));
-    String firstStep = firstStep(canvas);
-    UUID newRunId = UUID.randomUUID();
+    Enrollment enrollment;
+    try {
+      enrollment =
+          enroll(
+              new SequenceToEnroll(
+                  tenantId, sequence, canvas, version.settings(), firstStep(canvas)),
+              target.contact().id());
+    } catch (NotReenrolled refused) {
+      throw ApiException.conflict(refused.getMessage() + " Nothing was enrolled.");
+    }
+    return new Enrolled(enrollment, sequence.name());
+  }
+
+  /**
+   * A sequence as an enrollment starts it: its current canvas version and first step.
+   *
+   * @param sequence an active sequence (not an automation)
+   */
+  record SequenceToEnroll(
+      UUID tenantId, Sequence sequence, Canvas canvas, FlowSettings settings, String firstStep) {}
+
+  /** The sequence, if it is an active sequence (not an automation), as enrollments start it. */
+  Optional<SequenceToEnroll> sequenceToEnroll(UUID tenantId, UUID sequenceId) {
+    return sequences
+        .find(tenantId, sequenceId)
+        .filter(s -> !s.isAutomation() && Sequence.ACTIVE.equals(s.status()))
+        .map(
+            s -> {
+              CanvasSnapshot version =
+                  canvases.version(tenantId, s.id(), s.currentVersion()).orElseThrow();
+              Canvas canvas = version.toCanvas();
+              return new SequenceToEnroll(
+                  tenantId, s, canvas, version.settings(), firstStep(canvas));
+            });
+  }
+
+  /**
+   * Enrolls one contact of the sequence's tenant, as {@link #enroll(Caller, JsonNode)} does once
+   * the caller is checked; true when this started a new run (false: the enrollment was active).
+   */
+  boolean enrollOne(SequenceToEnroll sequence, UUID contactId) {
+    UUID before = UUID.randomUUID();
+    try {
+      return enroll(sequence, contactId, before).runId().equals(before);
+    } catch (NotReenrolled refused) {
+      return false; // the flow's re-enrollment rule holds this contact: counted as not enrolled
+    }
+  }
+
+  /** The flow's re-enrollment rule refuses the contact a new run (nothing is stored). */
+  private static final class NotReenrolled extends RuntimeException {
+    NotReenrolled(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private Enrollment enroll(SequenceToEnroll toEnroll, UUID contactId) {
+    return enroll(toEnroll, contactId, UUID.randomUUID());
+  }
+
+  /** Enrolls the contact with {@code newRunId} as its run, unless its enrollment is active. */
+  private Enrollment enroll(SequenceToEnroll toEnroll, UUID contactId, UUID newRunId) {
+    Sequence sequence = toEnroll.sequence();
+    Canvas canvas = toEnroll.canvas();
+    String firstStep = toEnroll.firstStep();
+    UUID tenantId = toEnroll.tenantId();
     AutomationRun[] started = new AutomationRun[1];
     // the enrollment's run traces on its own (its steps may come days later), linked to this call
     Context[] runTrace = new Context[1];
@@ -127,7 +192,7 @@ class EnrollmentService {
         transaction.execute(
             tx -> {
               Enrollment upserted =
-                  enrollments.upsert(tenantId, sequence.id(), target.contact().id(), newRunId);
+                  enrollments.upsert(tenantId, sequence.id(), contactId, newRunId);
               if (!upserted.runId().equals(newRunId)) {
                 return upserted; // already active: same enrollment, nothing new starts
               }
@@ -135,17 +200,17 @@ class EnrollmentService {
                   .claim(
                       tenantId,
                       sequence.id(),
-                      version.settings(),
-                      EventNames.CONTACT + ":" + target.contact().id(),
+                      toEnroll.settings(),
+                      EventNames.CONTACT + ":" + contactId,
                       newRunId)
                   .ifPresent(
                       refusal -> {
-                        throw ApiException.conflict(refusal.message() + " Nothing was enrolled.");
+                        throw new NotReenrolled(refusal.message());
                       });
               Map<String, Object> payload = new LinkedHashMap<>();
               payload.put("enrollment_id", upserted.id().toString());
               payload.put("sequence_id", sequence.id().toString());
-              payload.put("contact_id", target.contact().id().toString());
+              payload.put("contact_id", contactId.toString());
               payload.put("enrolled_at", upserted.enrolledAt().toString());
               started[0] =
                   traces.inNewTraceFromHere(
@@ -166,7 +231,7 @@ class EnrollmentService {
                                     EnrollmentWorkflow.workflowId(
                                         tenantId.toString(),
                                         sequence.id().toString(),
-                                        target.contact().id().toString()),
+                                        contactId.toString()),
                                     upserted.id(),
                                     null))
                             .orElseThrow();
@@ -180,7 +245,7 @@ class EnrollmentService {
         starter.startSoon(started[0], canvas, false);
       }
     }
-    return new Enrolled(enrollment, sequence.name());
+    return enrollment;
   }
 
   /**
@@ -317,16 +382,7 @@ class EnrollmentService {
                         List.of(
                             new FieldProblem("sequence_id", "no sequence with id " + sequenceId))));
     if (mustBeActive) {
-      if (sequence.isAutomation()) {
-        throw ApiException.unprocessable(
-            "Sequence " + sequenceId + " is an automation; contacts enroll in sequences only.",
-            List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
-      }
-      if (!Sequence.ACTIVE.equals(sequence.status())) {
-        throw ApiException.unprocessable(
-            "Sequence " + sequenceId + " is " + sequence.status() + "; enroll in an active one.",
-            List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
-      }
+      requireEnrollable(sequence);
     }
     return sequence;
   }
@@ -361,6 +417,23 @@ class EnrollmentService {
                                   "contact_email", "no contact with email " + wanted))));
     }
     return contact;
+  }
+
+  /**
+   * @throws ApiException 422 when the sequence is an automation, or not active: contacts enroll in
+   *     active sequences only
+   */
+  static void requireEnrollable(Sequence sequence) {
+    if (sequence.isAutomation()) {
+      throw ApiException.unprocessable(
+          "Sequence " + sequence.id() + " is an automation; contacts enroll in sequences only.",
+          List.of(new FieldProblem("sequence_id", "flow_type is automation, not sequence")));
+    }
+    if (!Sequence.ACTIVE.equals(sequence.status())) {
+      throw ApiException.unprocessable(
+          "Sequence " + sequence.id() + " is " + sequence.status() + "; enroll in an active one.",
+          List.of(new FieldProblem("sequence_id", "status is " + sequence.status())));
+    }
   }
 
   private static UUID uuid(

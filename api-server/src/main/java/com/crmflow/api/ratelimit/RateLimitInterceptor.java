@@ -15,7 +15,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * RateLimit-Policy: "api-key";q=<per minute>;w=60} and {@code RateLimit: "api-key";r=<left>;t=<s>}
  * (draft-ietf-httpapi-ratelimit-headers-11), and for older clients {@code RateLimit-Limit}, {@code
  * RateLimit-Remaining} and {@code RateLimit-Reset}; a refused request gets 429 with {@code
- * Retry-After}. Buckets live in this process: with several API servers each enforces its own.
+ * Retry-After}. The buckets are {@link TokenBuckets}': shared by every api-server with {@code
+ * crm.buckets.shared}, else this process's own.
  */
 public class RateLimitInterceptor implements HandlerInterceptor {
 
@@ -23,10 +24,11 @@ public class RateLimitInterceptor implements HandlerInterceptor {
   static final String POLICY = "api-key";
 
   private final CrmProperties.RateLimit settings;
-  private final PerKeyLimiter limiter = new PerKeyLimiter();
+  private final PerKeyLimiter limiter;
 
-  public RateLimitInterceptor(CrmProperties.RateLimit settings) {
+  public RateLimitInterceptor(CrmProperties.RateLimit settings, TokenBuckets buckets) {
     this.settings = settings;
+    this.limiter = buckets.limiter(POLICY);
   }
 
   @Override

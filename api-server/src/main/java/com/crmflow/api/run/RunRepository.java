@@ -515,6 +515,20 @@ public class RunRepository {
         .list();
   }
 
+  /** The run, if it is running, its workflow started, and created longer than that ago. */
+  Optional<StartedRun> runningStarted(UUID id, int olderThanSeconds) {
+    return jdbc.sql(
+            """
+            select id, workflow_id from automation_run
+            where id = :id and status = 'running' and workflow_started
+              and created_at < now() - make_interval(secs => :age)
+            """)
+        .param("id", id)
+        .param("age", olderThanSeconds)
+        .query(StartedRun.class)
+        .optional();
+  }
+
   /**
    * The run that retries this one, if there is one. Locks this run's row until the transaction
    * ends, so that of two retries of the same run asked for at once, the second sees the first.

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 
@@ -44,6 +45,30 @@ class RunsClosedElsewhere implements MirroredRecords {
     return runs.runningStartedAfter(afterId, (int) minimumAge.toSeconds(), limit).stream()
         .map(run -> new Open(run.id(), run.workflowId(), run.id().toString()))
         .toList();
+  }
+
+  @Override
+  public Optional<Open> openFor(String workflowId, String runIdMemo, Duration minimumAge) {
+    UUID runId = runIdOf(workflowId, runIdMemo);
+    if (runId == null) {
+      return Optional.empty();
+    }
+    return runs.runningStarted(runId, (int) minimumAge.toSeconds())
+        .filter(run -> run.workflowId().equals(workflowId))
+        .map(run -> new Open(run.id(), run.workflowId(), run.id().toString()));
+  }
+
+  /** A run's id: its workflow's memo names it (every run's does); else {@code run-<id>}. */
+  private static UUID runIdOf(String workflowId, String runIdMemo) {
+    String id =
+        runIdMemo != null
+            ? runIdMemo
+            : workflowId.startsWith("run-") ? workflowId.substring("run-".length()) : null;
+    try {
+      return id == null ? null : UUID.fromString(id);
+    } catch (IllegalArgumentException notARun) {
+      return null;
+    }
   }
 
   @Override

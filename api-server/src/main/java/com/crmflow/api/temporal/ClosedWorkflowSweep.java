@@ -3,8 +3,10 @@ package com.crmflow.api.temporal;
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
+import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowTargetOptions;
@@ -12,7 +14,10 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TerminatedFailure;
 import io.temporal.failure.TimeoutFailure;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +25,10 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.FixedDelayTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
@@ -34,44 +41,70 @@ import org.springframework.stereotype.Component;
  * the workflow (a payload over its size limit, a history over its length limit). Its run read
  * "running" for good, its webhook delivery "pending".
  *
- * <p>Every interval the sweep takes, of each kind of {@link MirroredRecords}, the next batch of
- * open records whose workflow started (in id order, round and round, so every open record is looked
- * at in turn however many there are) and asks Temporal for each one's workflow. A closed execution
- * ends its record, the way its kind says, with how it closed.
+ * <p><b>Closed from outside.</b> Every interval the sweep asks Temporal's visibility for the
+ * executions that closed other than by completing (failed, terminated, timed out, cancelled) since
+ * its last look ({@link #VISIBILITY_LAG} earlier, as visibility records an execution's close a
+ * moment after it), and a process's first look {@code crm.close-check.look-back} back. Each such
+ * execution's open record, of whichever {@link MirroredRecords} kind, ends the way its kind says,
+ * with how it closed. A look costs what the closed executions cost, nothing per record that waits:
+ * a hundred thousand runs waiting on a delay are never looked at one by one.
  *
- * <p>A record whose workflow Temporal does not know at all ends failed too, saying so: its state is
- * gone (a Temporal database that was reset or replaced, a retention shorter than the record's
- * life), and nothing would ever end it otherwise; a retry from its node log goes on from there.
+ * <p><b>Lost by Temporal.</b> A record whose workflow Temporal does not know at all ends failed,
+ * saying so: its state is gone, and nothing would ever end it otherwise; a retry from its node log
+ * goes on from there. Temporal loses workflows when its database is reset or replaced, and then the
+ * namespace is made again with a new id. The sweep reads the namespace's id every look and keeps
+ * the one it saw (table {@code temporal_namespace_seen}); when it differs, it walks every open
+ * record once, {@code crm.close-check.batch} per look in id order, asking Temporal for each one's
+ * workflow, and keeps the new id once the walk is through.
  *
  * <p>Left alone: a completed workflow (its record's end is on its way), an execution of another
  * record under the same workflow id, and every record while Temporal cannot be reached (the next
- * round tries again).
+ * look tries again, from where the last one that got through began).
  */
 @Component
 public class ClosedWorkflowSweep implements SchedulingConfigurer {
 
+  /** How long after its close an execution may reach the visibility store. */
+  static final Duration VISIBILITY_LAG = Duration.ofMinutes(5);
+
   private static final Logger log = LoggerFactory.getLogger(ClosedWorkflowSweep.class);
   private static final UUID FIRST = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
 
+  private static final String CLOSED_FROM_OUTSIDE =
+      "(ExecutionStatus = 'Failed' OR ExecutionStatus = 'Terminated'"
+          + " OR ExecutionStatus = 'TimedOut' OR ExecutionStatus = 'Canceled')";
+
   private final List<MirroredRecords> kinds;
   private final WorkflowClient client;
+  private final JdbcClient jdbc;
+  private final Clock clock;
   private final int batch;
   private final Duration olderThan;
-
-  /** Per kind, where its next batch starts (records after this id). */
-  private final Map<MirroredRecords, UUID> after = new HashMap<>();
-
+  private final Duration lookBack;
   private final Duration interval;
 
+  /** Where the last look that got through began; null before the first. */
+  private Instant lookedSince;
+
+  /** The namespace id the walk for lost workflows is for; null while none is under way. */
+  private String walkingFor;
+
+  /** Per kind, where the walk's next batch starts (records after this id). */
+  private final Map<MirroredRecords, UUID> after = new HashMap<>();
+
   ClosedWorkflowSweep(
-      List<MirroredRecords> kinds, WorkflowClient client, CrmProperties properties) {
-    this.interval = properties.closeCheck().interval();
-    int batch = properties.closeCheck().batch();
-    Duration olderThan = properties.closeCheck().olderThan();
+      List<MirroredRecords> kinds,
+      WorkflowClient client,
+      JdbcClient jdbc,
+      CrmProperties properties) {
     this.kinds = kinds;
     this.client = client;
-    this.batch = batch;
-    this.olderThan = olderThan;
+    this.jdbc = jdbc;
+    this.clock = Clock.systemUTC();
+    this.interval = properties.closeCheck().interval();
+    this.batch = properties.closeCheck().batch();
+    this.olderThan = properties.closeCheck().olderThan();
+    this.lookBack = properties.closeCheck().lookBack();
   }
 
   /**
@@ -92,17 +125,95 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
   }
 
   /**
-   * Looks at the next batch of each kind of record, of those created longer than {@code minimumAge}
-   * ago.
+   * One look: the executions closed from outside since the last look, and, while a walk for lost
+   * workflows is under way, its next batch of each kind of record; of the records created longer
+   * than {@code minimumAge} ago.
    *
    * @return how many records it ended
    */
   public synchronized int checkNextBatches(Duration minimumAge) {
+    String namespaceId;
+    try {
+      namespaceId = namespaceId();
+    } catch (RuntimeException unreachable) {
+      log.warn("Could not look at Temporal's namespace: {}", unreachable.toString());
+      return 0;
+    }
     int ended = 0;
+    Instant lookStarted = clock.instant();
+    try {
+      ended +=
+          endClosedSince(
+              lookedSince == null ? lookStarted.minus(lookBack) : lookedSince.minus(VISIBILITY_LAG),
+              minimumAge);
+      lookedSince = lookStarted;
+    } catch (RuntimeException unreachable) {
+      log.warn("Could not list the workflows closed in Temporal: {}", unreachable.toString());
+      return ended;
+    }
+    String seen = seenNamespaceId();
+    if (seen == null) {
+      see(namespaceId);
+    } else if (!seen.equals(namespaceId) && !namespaceId.equals(walkingFor)) {
+      log.warn(
+          "Temporal's namespace {} has another id ({}, was {}): looking for the workflows it lost",
+          client.getOptions().getNamespace(),
+          namespaceId,
+          seen);
+      walkingFor = namespaceId;
+      after.clear();
+    }
+    if (walkingFor != null) {
+      ended += walkForLost(minimumAge);
+    }
+    return ended;
+  }
+
+  /**
+   * Walks every open record once more for workflows Temporal lost, as after a new namespace id (for
+   * an operator who replaced Temporal's database under the same namespace id, and for tests).
+   */
+  public synchronized void lookForLostWorkflows() {
+    walkingFor = namespaceId();
+    after.clear();
+  }
+
+  /** Ends the open records of the executions closed other than by completing since then. */
+  private int endClosedSince(Instant since, Duration minimumAge) {
+    String query =
+        CLOSED_FROM_OUTSIDE + " AND CloseTime >= '" + since.truncatedTo(ChronoUnit.SECONDS) + "'";
+    int ended = 0;
+    try (Stream<WorkflowExecutionMetadata> closed = client.listExecutions(query)) {
+      for (WorkflowExecutionMetadata execution :
+          (Iterable<WorkflowExecutionMetadata>) closed::iterator) {
+        String workflowId = execution.getExecution().getWorkflowId();
+        String runIdMemo = execution.getMemo("run_id", String.class, String.class);
+        for (MirroredRecords kind : kinds) {
+          Optional<MirroredRecords.Open> open = kind.openFor(workflowId, runIdMemo, minimumAge);
+          if (open.isPresent()) {
+            Optional<ClosedExecution> how = closedElsewhere(open.get());
+            if (how.isPresent() && endClosed(kind, open.get(), how.get())) {
+              ended++;
+            }
+          }
+        }
+      }
+    }
+    return ended;
+  }
+
+  /** The next batch of each kind of open record, each asked for its workflow. */
+  private int walkForLost(Duration minimumAge) {
+    int ended = 0;
+    boolean through = true;
     for (MirroredRecords kind : kinds) {
-      List<MirroredRecords.Open> open =
-          kind.openAfter(after.getOrDefault(kind, FIRST), minimumAge, batch);
-      after.put(kind, open.size() < batch ? FIRST : open.get(open.size() - 1).id());
+      UUID from = after.getOrDefault(kind, FIRST);
+      if (from == null) {
+        continue; // this kind's walk is through
+      }
+      List<MirroredRecords.Open> open = kind.openAfter(from, minimumAge, batch);
+      after.put(kind, open.size() < batch ? null : open.get(open.size() - 1).id());
+      through &= open.size() < batch;
       for (MirroredRecords.Open record : open) {
         Optional<ClosedExecution> closed;
         try {
@@ -113,15 +224,51 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
               kind.kind(),
               record.id(),
               unreachable.toString());
-          after.put(kind, FIRST); // from the start again next round, rather than skip any
-          break;
+          after.put(kind, from); // this batch again next look, rather than skip any
+          return ended;
         }
         if (closed.isPresent() && endClosed(kind, record, closed.get())) {
           ended++;
         }
       }
     }
+    if (through) {
+      see(walkingFor);
+      walkingFor = null;
+      after.clear();
+    }
     return ended;
+  }
+
+  private String namespaceId() {
+    return client
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeNamespace(
+            DescribeNamespaceRequest.newBuilder()
+                .setNamespace(client.getOptions().getNamespace())
+                .build())
+        .getNamespaceInfo()
+        .getId();
+  }
+
+  private String seenNamespaceId() {
+    return jdbc.sql("select namespace_id from temporal_namespace_seen where namespace = :namespace")
+        .param("namespace", client.getOptions().getNamespace())
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
+  private void see(String namespaceId) {
+    jdbc.sql(
+            """
+            insert into temporal_namespace_seen (namespace, namespace_id) values (:namespace, :id)
+            on conflict (namespace) do update set namespace_id = :id, seen_at = now()
+            """)
+        .param("namespace", client.getOptions().getNamespace())
+        .param("id", namespaceId)
+        .update();
   }
 
   private static boolean endClosed(
@@ -129,7 +276,7 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
     try {
       return endAndLog(kind, record, closed);
     } catch (RuntimeException notEnded) {
-      // the record's own trouble: the others are still looked at, and it again next round
+      // the record's own trouble: the others are still looked at, and it again next look
       log.error("Could not end {} {}", kind.kind(), record.id(), notEnded);
       return false;
     }

@@ -2,6 +2,7 @@ package com.crmflow.api.temporal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -25,6 +26,14 @@ public interface MirroredRecords {
 
   /** Open records whose workflow started, created longer than {@code minimumAge} ago, by id. */
   List<Open> openAfter(UUID afterId, Duration minimumAge, int limit);
+
+  /**
+   * The open record of this kind whose workflow is this execution, created longer than {@code
+   * minimumAge} ago; empty when the execution is none of this kind's, or its record has ended.
+   *
+   * @param runIdMemo the execution's memo {@code run_id} (null when it has none)
+   */
+  Optional<Open> openFor(String workflowId, String runIdMemo, Duration minimumAge);
 
   /**
    * Ends the record, whose workflow Temporal closed without the record's end.

@@ -2,6 +2,7 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.PerKeyLimiter;
+import com.crmflow.api.ratelimit.TokenBuckets;
 import com.crmflow.api.tenant.TenantRepository;
 import com.crmflow.api.tenant.TriggerQuota;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -15,8 +16,9 @@ import org.springframework.stereotype.Component;
 /**
  * Each tenant's quota of public trigger calls: a token bucket per tenant, of the tenant's own quota
  * (admin API) or the default ({@code crm.trigger.quota}). A tenant's own quota is read from the
- * database at most every {@link #REREAD_AFTER}; the instance that sets it applies it at once.
- * Buckets live in this process: with several api-servers each enforces its own.
+ * database at most every {@link #REREAD_AFTER}; the instance that sets it applies it at once. The
+ * buckets are {@link TokenBuckets}': shared by every api-server with {@code crm.buckets.shared}, so
+ * that a tenant gets its quota once however many api-servers its calls reach.
  */
 @Component
 public class TriggerQuotas {
@@ -45,13 +47,14 @@ public class TriggerQuotas {
 
   private final CrmProperties.Trigger.Quota settings;
   private final TenantRepository tenants;
-  private final PerKeyLimiter limiter = new PerKeyLimiter();
+  private final PerKeyLimiter limiter;
   private final Cache<UUID, Optional<TriggerQuota>> own =
       Caffeine.newBuilder().expireAfterWrite(REREAD_AFTER).maximumSize(100_000).build();
 
-  TriggerQuotas(CrmProperties properties, TenantRepository tenants) {
+  TriggerQuotas(CrmProperties properties, TenantRepository tenants, TokenBuckets buckets) {
     this.settings = properties.trigger().quota();
     this.tenants = tenants;
+    this.limiter = buckets.limiter(POLICY);
   }
 
   /** Whether trigger calls are limited per tenant at all (crm.trigger.quota.enabled). */

@@ -4,6 +4,7 @@ import com.crmflow.api.temporal.MirroredRecords;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 
@@ -31,6 +32,23 @@ class DeliveriesClosedElsewhere implements MirroredRecords {
     return webhooks.pendingStartedAfter(afterId, (int) minimumAge.toSeconds(), limit).stream()
         .map(id -> new Open(id, WebhookDeliveryWorkflow.workflowId(id.toString()), null))
         .toList();
+  }
+
+  @Override
+  public Optional<Open> openFor(String workflowId, String runIdMemo, Duration minimumAge) {
+    String prefix = WebhookDeliveryWorkflow.workflowId("");
+    if (!workflowId.startsWith(prefix)) {
+      return Optional.empty();
+    }
+    UUID id;
+    try {
+      id = UUID.fromString(workflowId.substring(prefix.length()));
+    } catch (IllegalArgumentException notADelivery) {
+      return Optional.empty();
+    }
+    return webhooks.pendingStarted(id, (int) minimumAge.toSeconds())
+        ? Optional.of(new Open(id, workflowId, null))
+        : Optional.empty();
   }
 
   @Override

@@ -422,6 +422,21 @@ class WebhookRepository {
         .list();
   }
 
+  /** Whether the delivery is pending, its workflow started, created longer than that ago. */
+  boolean pendingStarted(UUID id, int olderThanSeconds) {
+    return jdbc.sql(
+                """
+            select count(*) from webhook_delivery
+            where id = :id and status = 'pending' and workflow_started
+              and created_at < now() - make_interval(secs => :age)
+            """)
+            .param("id", id)
+            .param("age", olderThanSeconds)
+            .query(Long.class)
+            .single()
+        > 0;
+  }
+
   /**
    * Ends a pending delivery as stopped, saying why.
    *

@@ -31,10 +31,13 @@ class BenchScriptsSmokeIT {
         BenchScript.run(
             "bench/trigger-bench.sh",
             List.of("20", "2"),
-            withJar(Map.of("WARMUP", "0", "FLOWS", "a b")),
+            withJar(Map.of("WARMUP", "0", "FLOWS", "a b", "BUCKETS", "shared")),
             4);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .contains("trigger quota on, its buckets shared in PostgreSQL");
     for (String flow : List.of("flow-a", "flow-b")) {
       assertThat(run.lines())
           .as(run.output())
@@ -123,6 +126,39 @@ class BenchScriptsSmokeIT {
         .anySatisfy(line -> assertThat(line).startsWith("RESULT all_waiting_after_enroll_s="))
         .anySatisfy(line -> assertThat(line).startsWith("RESULT heap_after_full_gc: "))
         .anySatisfy(line -> assertThat(line).startsWith("RESULT rss_mb service="));
+  }
+
+  @Test
+  void theWaitingBenchEnrollsWaitsAndBurstsAndPrintsEachFigure() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/waiting-bench.sh",
+            List.of("20"),
+            withJar(Map.of("DELAY_SECONDS", "20", "WAIT_WINDOW_S", "2", "QUIET_N", "10")),
+            6);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(line -> assertThat(line).startsWith("RESULT enrollments=20 job_s="))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "RESULT waiting_cpu_ms_per_run_hour service=[0-9.]+ temporal=[0-9.]+"
+                            + " postgres=[0-9.]+ .*"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("RESULT disk_bytes_per_waiting_run temporal=\\d+ service=-?\\d+ .*"))
+        .anySatisfy(line -> assertThat(line).matches("RESULT heap_after_full_gc_mb=\\d+ .*"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("RESULT burst runs=20 ")
+                    .endsWith(" lost=0 emails_twice=0"))
+        .anySatisfy(
+            line -> assertThat(line).matches("RESULT trigger_e2e_p95_ms quiet=\\d+ burst=\\d+"));
   }
 
   @Test

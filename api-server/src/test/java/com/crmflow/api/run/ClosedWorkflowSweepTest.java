@@ -68,6 +68,11 @@ class ClosedWorkflowSweepTest extends ApiTest {
   /** Terminates the run's workflow as an operator would, and sweeps until the run has ended. */
   private void terminateAndSweep(String runId, String reason) {
     temporal.newUntypedWorkflowStub("run-" + runId).terminate(reason);
+    sweepUntilEnded(runId);
+  }
+
+  /** Looks of the sweep until the run has left running (20 s at most). */
+  private void sweepUntilEnded(String runId) {
     await()
         .atMost(Patience.EVENTUALLY)
         .until(
@@ -77,8 +82,9 @@ class ClosedWorkflowSweepTest extends ApiTest {
             });
   }
 
-  /** Enough rounds of the sweep to look at every running run at least once. */
-  private void sweepEveryRunningRun() {
+  /** Enough looks of a walk for lost workflows to look at every running run at least once. */
+  private void walkEveryRunningRun() {
+    sweep.lookForLostWorkflows();
     long running =
         jdbc.sql(
                 "select count(*) from automation_run where status = 'running' and workflow_started")
@@ -212,7 +218,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     await().until(() -> run(runId).get("status").asString().equals("cancelled"));
     markRunning(runId);
 
-    sweepEveryRunningRun();
+    sweepUntilEnded(runId);
 
     JsonNode ended = run(runId);
     assertThat(ended.get("status").asString()).isEqualTo("cancelled");
@@ -232,7 +238,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
         .param("id", UUID.fromString(forgotten))
         .update();
 
-    sweepEveryRunningRun();
+    walkEveryRunningRun();
 
     JsonNode ended = run(forgotten);
     assertThat(ended.get("status").asString()).isEqualTo("failed");
@@ -256,7 +262,7 @@ class ClosedWorkflowSweepTest extends ApiTest {
     String completing = endedRun(quickHook, "completed");
     markRunning(completing);
 
-    sweepEveryRunningRun();
+    walkEveryRunningRun();
 
     for (String runId : new String[] {waiting, completing}) {
       JsonNode run = run(runId);

@@ -198,8 +198,119 @@ class ClusterShapeIT {
     assertThat(cluster.pid("temporal")).isEqualTo(temporal);
   }
 
+  /**
+   * A tenant's burst spread over both api-servers is held to its quota once (the buckets are shared
+   * in PostgreSQL), within what the bucket refills while the burst lasts; and a flood of runs that
+   * stay due (each waits on a peer that holds its call) is answered 503 with Retry-After by each
+   * api-server's admission once its share is taken, as on the embedded defaults.
+   */
   @Test
   @Order(2)
+  void aTenantsBurstThroughBothApiServersIsHeldToItsQuotaAndTheAdmissionAnswers503()
+      throws Exception {
+    ApiTest.TenantClient limited =
+        WholeService.newTenant(cluster.apiUrl(2), ApiServerProcess.ADMIN_TOKEN);
+    ApiResponse quota =
+        new ApiClient(cluster.apiUrl(2), ApiServerProcess.ADMIN_TOKEN)
+            .put(
+                "/admin/v1/tenants/" + limited.id() + "/trigger-quota",
+                Map.of("requests", 30, "window_seconds", 60));
+    assertThat(quota.status()).as(quota.toString()).isEqualTo(200);
+    // every call counts, an unknown node's too (404 within the quota): no run is started
+    long burstStarted = System.nanoTime();
+    List<ApiResponse> burst =
+        inParallel(
+            90,
+            n ->
+                anonymous(1 + n % 2)
+                    .post(
+                        "/api/webhooks/automation/" + limited.id() + "/no-such-trigger",
+                        Map.of("n", n)));
+    double burstSeconds = (System.nanoTime() - burstStarted) / 1e9;
+    long within = burst.stream().filter(r -> r.status() == 404).count();
+    assertThat(burst)
+        .as("each call answered 404 (within the quota) or 429")
+        .allMatch(r -> r.status() == 404 || r.status() == 429);
+    // 30 at once, and the bucket's refill (30 a minute) while the burst lasted
+    assertThat(within)
+        .as("calls let in over %.1f s through both api-servers", burstSeconds)
+        .isBetween(30L, 30L + (long) Math.ceil(burstSeconds / 2) + 1);
+    ApiResponse refused = burst.stream().filter(r -> r.status() == 429).findFirst().orElseThrow();
+    assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"trigger\";q=30;w=60");
+    assertThat(Integer.parseInt(refused.header("Retry-After"))).isBetween(1, 2);
+
+    String held = "held-" + UUID.randomUUID().toString().substring(0, 8);
+    activeAutomation(
+        on(1), chain(held, node("call", "http_request", http("POST", peer.url("/held")))));
+    peer.hold("/held");
+    List<ApiResponse> flood;
+    try {
+      flood =
+          inParallel(
+              200,
+              n ->
+                  anonymous(1 + n % 2)
+                      .post(
+                          "/api/webhooks/automation/" + tenant.id() + "/" + held, Map.of("n", n)));
+    } finally {
+      peer.release("/held");
+    }
+    List<ApiResponse> overloaded = flood.stream().filter(r -> r.status() == 503).toList();
+    List<String> accepted =
+        flood.stream().filter(r -> r.status() == 200).map(r -> r.text("/runId")).toList();
+    assertThat(accepted.size() + overloaded.size()).as("200 or 503 each").isEqualTo(flood.size());
+    // each api-server: its 32 due, and at most one limit's worth more
+    assertThat(accepted).hasSizeBetween(32, 2 * 2 * 32);
+    assertThat(overloaded).isNotEmpty();
+    assertThat(overloaded.get(0).header("Retry-After")).isNotBlank();
+    assertThat(overloaded.get(0).text("/detail"))
+        .contains("at capacity for this tenant's triggers");
+    for (String runId : accepted) {
+      assertThat(awaitRun(on(2), runId).get("status").asString()).isEqualTo("completed");
+    }
+  }
+
+  /**
+   * Fires the trigger, again after each 503 of the admission (a loaded machine's runs take a while
+   * to reach their delay, and until then they are due), as a client that honours Retry-After does.
+   */
+  private String fireUntilAdmitted(ApiClient api, String hook, Map<String, Object> payload) {
+    ApiResponse[] answer = new ApiResponse[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .pollDelay(Duration.ZERO)
+        .until(
+            () -> {
+              answer[0] = api.post("/api/webhooks/automation/" + tenant.id() + "/" + hook, payload);
+              assertThat(answer[0].status()).as(answer[0].toString()).isIn(200, 503);
+              return answer[0].status() == 200;
+            });
+    return answer[0].text("/runId");
+  }
+
+  /** {@code calls} requests, 16 at a time; their answers in order. */
+  private static List<ApiResponse> inParallel(
+      int calls, java.util.function.IntFunction<ApiResponse> call) throws Exception {
+    ExecutorService callers = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<ApiResponse>> sent = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        int n = i;
+        sent.add(callers.submit(() -> call.apply(n)));
+      }
+      List<ApiResponse> answers = new ArrayList<>();
+      for (Future<ApiResponse> each : sent) {
+        answers.add(each.get(2, TimeUnit.MINUTES));
+      }
+      return answers;
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
+  @Test
+  @Order(3)
   void aRunTriggeredOnOneApiServerIsReadCancelledAndRetriedThroughTheOther() {
     // waits an hour: cancelled through api-2
     String waiting = "wait-" + UUID.randomUUID().toString().substring(0, 8);
@@ -243,7 +354,7 @@ class ClusterShapeIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void eachCrmEventStartsItsAutomationOnceAndEachWebhookIsDeliveredOnce() {
     String trigger = "created-" + UUID.randomUUID().toString().substring(0, 8);
     String sequenceId =
@@ -300,7 +411,7 @@ class ClusterShapeIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void everyWaitingRunCompletesOnceAcrossAKillOrRestartOfEachPart() throws Exception {
     String contactId =
         on(1).post("/api/v1/contacts", Map.of("email", "waiting@example.com")).text("/contact/id");
@@ -311,7 +422,7 @@ class ClusterShapeIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void eachScheduleFiresOncePerSlot() {
     // a minute a slot: at least two slots since the schedule was activated before the scenarios
     await()
@@ -334,7 +445,7 @@ class ClusterShapeIT {
    * the figures are the benchmark's (docs/benchmarks.md).
    */
   @Test
-  @Order(6)
+  @Order(7)
   void theClusterBenchRunsOnThisClusterAndPrintsItsResults() {
     String output =
         cluster.run(
@@ -401,11 +512,8 @@ class ClusterShapeIT {
         fired.add(
             callers.submit(
                 () ->
-                    fire(
-                        anonymous(1 + n % 2),
-                        tenant.id(),
-                        hook,
-                        Map.of("contact_id", contactId, "n", n))));
+                    fireUntilAdmitted(
+                        anonymous(1 + n % 2), hook, Map.of("contact_id", contactId, "n", n))));
       }
       runIds = new ArrayList<>();
       for (Future<String> each : fired) {

@@ -45,6 +45,26 @@ public final class ClusterScripts implements AutoCloseable {
    * @param settings further environment for the scripts (and so for every part)
    */
   public static ClusterScripts in(Path dir, Map<String, String> settings) {
+    Map<String, String> jars = new HashMap<>();
+    jars.put("CLUSTER_API_JAR", jar("target", "api-server-[0-9.]+(-SNAPSHOT)?\\.jar").toString());
+    jars.put("CLUSTER_WORKER_JAR", jar("../workflow-worker/target", ".*-exec\\.jar").toString());
+    jars.putAll(settings);
+    return on(dir, jars);
+  }
+
+  /**
+   * The settings of a cluster in {@code dir} on free ports, for a start.sh that is to stop before
+   * it needs the jars (which need not be built): jars of these names do not exist.
+   */
+  public static ClusterScripts unbuilt(Path dir, Map<String, String> settings) {
+    Map<String, String> jars = new HashMap<>();
+    jars.put("CLUSTER_API_JAR", dir.resolve("no-api-server.jar").toString());
+    jars.put("CLUSTER_WORKER_JAR", dir.resolve("no-worker.jar").toString());
+    jars.putAll(settings);
+    return on(dir, jars);
+  }
+
+  private static ClusterScripts on(Path dir, Map<String, String> settings) {
     List<Integer> ports = freePorts(12);
     Map<String, String> env = new HashMap<>();
     env.put("CLUSTER_DIR", dir.toAbsolutePath().toString());
@@ -59,8 +79,6 @@ public final class ClusterScripts implements AutoCloseable {
     env.put("HISTORY_MEMBERSHIP_PORT", String.valueOf(ports.get(9)));
     env.put("MATCHING_MEMBERSHIP_PORT", String.valueOf(ports.get(10)));
     env.put("WORKER_MEMBERSHIP_PORT", String.valueOf(ports.get(11)));
-    env.put("CLUSTER_API_JAR", jar("target", "api-server-[0-9.]+(-SNAPSHOT)?\\.jar").toString());
-    env.put("CLUSTER_WORKER_JAR", jar("../workflow-worker/target", ".*-exec\\.jar").toString());
     env.put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
     env.putAll(TestJvms.environment());
     env.putAll(settings);
@@ -152,6 +170,13 @@ public final class ClusterScripts implements AutoCloseable {
   public boolean running(String part) {
     return Files.exists(dir.resolve(part + ".pid"))
         && ProcessHandle.of(pid(part)).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  /**
+   * The port a setting of the scripts names ({@code CLUSTER_PG_PORT}, {@code FRONTEND_GRPC_PORT}).
+   */
+  public int port(String setting) {
+    return Integer.parseInt(env.get(setting));
   }
 
   public String apiUrl(int n) {
