@@ -3,6 +3,7 @@ package com.crmflow.api.config;
 import com.crmflow.api.web.ProblemDetailsErrorReportValve;
 import com.crmflow.api.web.RequestSizeLimitFilter;
 import com.crmflow.api.web.SecurityHeadersFilter;
+import java.time.Duration;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -12,9 +13,13 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.CacheControl;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.resource.EncodedResourceResolver;
+import org.springframework.web.servlet.resource.PathResourceResolver;
 
 @Configuration
 @EnableConfigurationProperties(CrmProperties.class)
@@ -40,7 +45,13 @@ class WebConfig {
     return registration;
   }
 
-  /** The web console (the console module's files under META-INF/resources/console). */
+  /**
+   * The web console (the console module's files under META-INF/resources/console). Its build names
+   * each script and style by a hash of its content (assets/), so a browser keeps them a year and
+   * never asks again; every other file, index.html first, is asked again on each load (no-cache) so
+   * that a new build is picked up at once. Each file is sent brotli- or gzip-compressed when the
+   * browser accepts it, from the .br and .gz files the build writes beside it.
+   */
   @Bean
   WebMvcConfigurer consoleAddress() {
     return new WebMvcConfigurer() {
@@ -49,7 +60,30 @@ class WebConfig {
         registry.addRedirectViewController("/console", "/console/");
         registry.addViewController("/console/").setViewName("forward:/console/index.html");
       }
+
+      @Override
+      public void addResourceHandlers(ResourceHandlerRegistry registry) {
+        consoleFiles(registry, "/console/assets/**", CONSOLE_FILES + "assets/", HASHED);
+        consoleFiles(registry, "/console/**", CONSOLE_FILES, CacheControl.noCache());
+      }
     };
+  }
+
+  private static final String CONSOLE_FILES = "classpath:/META-INF/resources/console/";
+
+  /** Named by their content: a changed file is a new name. */
+  private static final CacheControl HASHED =
+      CacheControl.maxAge(Duration.ofDays(365)).cachePublic().immutable();
+
+  private static void consoleFiles(
+      ResourceHandlerRegistry registry, String pattern, String location, CacheControl cache) {
+    registry
+        .addResourceHandler(pattern)
+        .addResourceLocations(location)
+        .setCacheControl(cache)
+        .resourceChain(true)
+        .addResolver(new EncodedResourceResolver())
+        .addResolver(new PathResourceResolver());
   }
 
   /** Requests Tomcat refuses itself get problem details too (see the valve). */

@@ -30,7 +30,14 @@ final class ChatMessageNode implements NodeExecutor {
                 ConfigField.template("messageTemplate", "Message").asMultiline().asRequired()),
             NodeAccess.writes(NodeAccess.CHAT),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"));
+        .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"))
+        .withOutput(
+            "ok",
+            "whether the chat service took it",
+            "channel",
+            "the channel it went to",
+            "ts",
+            "the message’s id in the channel");
   }
 
   @Override

@@ -52,7 +52,9 @@ final class ConditionNode implements NodeExecutor {
                     .help("required unless the operator is is_empty or is_not_empty")),
             NodeAccess.NONE,
             List.of("true", "false"))
-        .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"))
+        .withOutput(
+            "result", "true or false: the branch taken", "value", "the field’s value as compared");
   }
 
   @Override

@@ -32,7 +32,14 @@ final class CreateRecordNode implements NodeExecutor {
                     .help("task: title, due_date; note: content; opportunity: name, stage, value")),
             NodeAccess.writes("{entityType}"),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"))
+        .withOutput(
+            "entity_type",
+            "the record type created",
+            "id",
+            "the new record’s id",
+            "record",
+            "the new record, every field");
   }
 
   @Override

@@ -42,7 +42,14 @@ final class CrmUpdateNode implements NodeExecutor {
                             + " contact without one, the run's contact")),
             NodeAccess.writes("{entityType}"),
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"));
+        .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"))
+        .withOutput(
+            "entity_type",
+            "the record type changed",
+            "id",
+            "the record’s id",
+            "record",
+            "the record as changed, every field");
   }
 
   @Override

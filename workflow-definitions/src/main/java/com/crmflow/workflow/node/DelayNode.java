@@ -54,7 +54,8 @@ final class DelayNode implements NodeExecutor {
             NodeAccess.NONE,
             List.of())
         .withAdvice(NodeDescriptor.Advice.WAIT)
-        .withSummary(NodeDescriptor.Summary.of(" ", "delayDays", "delayHours").lead("Wait"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "delayDays", "delayHours").lead("Wait"))
+        .withOutput("waitedSeconds", "how long it waited, in seconds");
   }
 
   @Override

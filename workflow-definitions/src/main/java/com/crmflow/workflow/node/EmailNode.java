@@ -67,7 +67,7 @@ final class EmailNode implements NodeExecutor {
                 ConfigField.template("body", "Body")
                     .asMultiline()
                     .help("plain text; overrides the template's body"),
-                ConfigField.text("templateId", "Template id")
+                ConfigField.of("templateId", "Email template", FieldKind.EMAIL_TEMPLATE)
                     .asContent()
                     .check(ConfigCheck.UUID)
                     .help("a stored email template"),
@@ -77,7 +77,16 @@ final class EmailNode implements NodeExecutor {
             NodeAccess.reads(FlowAccess.CONTACT),
             List.of())
         .withAdvice(NodeDescriptor.Advice.MESSAGE)
-        .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"));
+        .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"))
+        .withOutput(
+            "messageId",
+            "the sent message’s id",
+            "to",
+            "the address it went to",
+            "subject",
+            "the subject as sent",
+            "status",
+            "sent, or captured when no mail server is set");
   }
 
   @Override

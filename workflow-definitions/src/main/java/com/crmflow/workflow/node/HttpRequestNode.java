@@ -65,7 +65,14 @@ final class HttpRequestNode implements NodeExecutor {
             NodeAccess.NONE,
             List.of())
         .withAdvice(NodeDescriptor.Advice.CALL)
-        .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"))
+        .withOutput(
+            "statusCode",
+            "the answer’s HTTP status",
+            "headers",
+            "the answer’s headers",
+            "body",
+            "the answer’s body (parsed when it is JSON)");
   }
 
   @Override

@@ -21,6 +21,10 @@ import java.util.List;
  *     {@code false}); empty: one unlabelled output
  * @param advice what the optimizer advises on a node of the type, beside what it says of any node
  * @param summary the line a node's card on the canvas shows, or null: its first text values
+ * @param outputFields what a node's output holds, for the variables of the nodes after it ({@code
+ *     {{<type>_<n>.<key>}}}); empty: not described
+ * @param outputsFrom the config field whose entries' {@code label}s are its outputs, when the
+ *     outputs are the node's own (a split's branches), or null: {@code outputs} as listed
  */
 public record NodeDescriptor(
     NodeType type,
@@ -32,7 +36,9 @@ public record NodeDescriptor(
     NodeAccess access,
     List<String> outputs,
     List<Advice> advice,
-    Summary summary) {
+    Summary summary,
+    List<OutputField> outputFields,
+    String outputsFrom) {
 
   public static final String TRIGGERS = "triggers";
   public static final String ACTIONS = "actions";
@@ -85,11 +91,48 @@ public record NodeDescriptor(
     }
   }
 
+  /**
+   * One field of what a node's output holds.
+   *
+   * @param key its path in the output ({@code statusCode}, {@code record.email}); {@code {field}}
+   *     stands for each key of that config field's object (a map's {@code mappings})
+   * @param description what it holds
+   */
+  public record OutputField(String key, String description) {}
+
   public NodeDescriptor {
     fields = List.copyOf(fields);
     access = access == null ? NodeAccess.NONE : access;
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
     advice = advice == null ? List.of() : List.copyOf(advice);
+    outputFields = outputFields == null ? List.of() : List.copyOf(outputFields);
+  }
+
+  /** A type as described, without the parts added by the {@code with…} methods. */
+  public NodeDescriptor(
+      NodeType type,
+      String label,
+      String group,
+      String icon,
+      String description,
+      List<ConfigField> fields,
+      NodeAccess access,
+      List<String> outputs,
+      List<Advice> advice,
+      Summary summary) {
+    this(
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        null,
+        null);
   }
 
   /** A type without advice of its own, whose cards show their first text values. */
@@ -108,13 +151,82 @@ public record NodeDescriptor(
   /** The same type with this advice. */
   public NodeDescriptor withAdvice(Advice... given) {
     return new NodeDescriptor(
-        type, label, group, icon, description, fields, access, outputs, List.of(given), summary);
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        List.of(given),
+        summary,
+        outputFields,
+        outputsFrom);
   }
 
   /** The same type with this card line. */
   public NodeDescriptor withSummary(Summary line) {
     return new NodeDescriptor(
-        type, label, group, icon, description, fields, access, outputs, advice, line);
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        line,
+        outputFields,
+        outputsFrom);
+  }
+
+  /**
+   * The same type with what its output holds, as pairs of key and description: {@code
+   * withOutput("statusCode", "the answer's status", "body", "the answer's body")}.
+   */
+  public NodeDescriptor withOutput(String... keysAndDescriptions) {
+    if (keysAndDescriptions.length % 2 != 0) {
+      throw new IllegalArgumentException("keys and descriptions come in pairs");
+    }
+    List<OutputField> described = new java.util.ArrayList<>();
+    for (int i = 0; i + 1 < keysAndDescriptions.length; i += 2) {
+      described.add(new OutputField(keysAndDescriptions[i], keysAndDescriptions[i + 1]));
+    }
+    return new NodeDescriptor(
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        described,
+        outputsFrom);
+  }
+
+  /**
+   * The same type, its outputs the {@code label}s of the entries of this config field (a list of
+   * objects): one labelled edge per entry.
+   */
+  public NodeDescriptor withOutputsFrom(String fieldKey) {
+    return new NodeDescriptor(
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        outputFields,
+        fieldKey);
   }
 
   public boolean advises(Advice which) {
@@ -131,7 +243,7 @@ public record NodeDescriptor(
 
   /** Whether its outgoing edges are labelled with its outputs. */
   public boolean branches() {
-    return !outputs.isEmpty();
+    return !outputs.isEmpty() || outputsFrom != null;
   }
 
   /** Whether the linear builder offers it as a step: no trigger, no branches. */
