@@ -20,5 +20,7 @@ export default defineConfig({
     setupFiles: ['./test/setup.js'],
     include: ['test/**/*.test.{js,jsx}'],
     css: false,
+    // a cap, not a wait: a test that types into a field takes seconds on a loaded machine
+    testTimeout: 60_000,
   },
 });

@@ -144,14 +144,18 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     if (loaded && openGenerate) promptField.current?.focus();
   }, [loaded, openGenerate]);
 
-  // the first fit once the stored canvas is on screen; an empty canvas keeps zoom 1
+  // the first fit once the stored canvas is on screen and measured (a fit before React Flow knows
+  // the nodes' sizes fits nothing); an empty canvas keeps zoom 1
   const fitted = useRef(false);
+  const measured = nodes.length > 0 && nodes.every((n) => n.measured?.width);
   useEffect(() => {
-    if (loaded && flow && !fitted.current) {
+    if (!loaded || !flow || fitted.current) return;
+    if (!nodes.length) fitted.current = true;
+    else if (measured) {
       fitted.current = true;
-      if (nodes.length) fit();
+      fit();
     }
-  }, [loaded, flow, nodes.length, fit]);
+  }, [loaded, flow, nodes.length, measured, fit]);
 
   // ---------------------------------------------------------------- undo and redo
 
@@ -197,9 +201,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     async (body, key) => {
       const ticket = ++asked.current;
       const answer = await post(`/api/sequences/${sequenceId}/validate`, body);
-      if (ticket !== asked.current) return null;
       const list = answer.problems.map((p) => fromValidation(p, body.nodes));
-      setChecked({ list, key });
+      if (ticket === asked.current) setChecked({ list, key });
       return { valid: answer.valid, list };
     },
     [sequenceId],
@@ -282,7 +285,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
         (n) => Math.abs(n.position.x - p.x) < (n.measured?.width || 180) + 30 && Math.abs(n.position.y - p.y) < (n.measured?.height || 70) + 30,
       );
     for (const dy of [0, 110, -110, 220, -220]) {
-      for (const dx of [0, 230, -230]) {
+      for (const dx of [0, 260, -260]) {
         const p = { x: at.x + dx, y: at.y + dy };
         if (free(p)) return p;
       }
@@ -339,7 +342,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     const keys = (event) => {
       if (busy || typing(event.target) || document.querySelector('[role=dialog]')) return;
       if (event.key === 'Delete' || event.key === 'Backspace') {
-        if (cannotWrite || !document.querySelector('main.editor')?.contains(event.target) && event.target !== document.body) return;
+        // from the canvas only: a key pressed on a toolbar button removes nothing
+        if (cannotWrite || !(document.querySelector('.flow')?.contains(event.target) || event.target === document.body)) return;
         // what has the focus goes, whatever else is selected: a focused edge alone, a focused node
         // with its edges; with neither focused, what is selected
         const focused = document.activeElement;
@@ -431,7 +435,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
       replacing(status === 'active' ? 'Activating…' : 'Pausing…', async () => {
         if (status === 'active') {
           const judged = await check(canvas, canvasKey);
-          if (judged && !judged.valid) {
+          if (!judged.valid) {
             setMessage({ checks: 'The flow cannot be activated yet' });
             return;
           }

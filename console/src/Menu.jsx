@@ -29,8 +29,11 @@ export default function Menu({ label, title, buttonText, buttonClass, disabled, 
   useLayoutEffect(() => {
     if (!open || !button.current || !menu.current) return;
     setPlace(menuPlace(button.current.getBoundingClientRect(), menu.current.scrollHeight));
-    menu.current.querySelector('[role=menuitem]:not(:disabled)')?.focus();
   }, [open]);
+  // once placed (a hidden menu takes no focus), its first entry has the focus
+  useEffect(() => {
+    if (open && place) menu.current?.querySelector('[role=menuitem]:not(:disabled)')?.focus();
+  }, [open, place]);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -39,10 +42,19 @@ export default function Menu({ label, title, buttonText, buttonClass, disabled, 
     };
     // the canvas moved or zoomed, the window changed: the menu would float away from its button
     const moved = () => setOpen(false);
+    // Escape closes it wherever the focus is
+    const escape = (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', escape);
     document.addEventListener('pointerdown', away, true);
     document.addEventListener('wheel', moved, true);
     window.addEventListener('resize', moved);
     return () => {
+      document.removeEventListener('keydown', escape);
       document.removeEventListener('pointerdown', away, true);
       document.removeEventListener('wheel', moved, true);
       window.removeEventListener('resize', moved);
@@ -58,7 +70,6 @@ export default function Menu({ label, title, buttonText, buttonClass, disabled, 
     const at = all.indexOf(document.activeElement);
     if (e.key === 'Escape') {
       e.preventDefault();
-      e.stopPropagation();
       close();
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();

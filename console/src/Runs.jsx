@@ -111,7 +111,10 @@ function RunList({ me, sequence, params }) {
     let live = true;
     const load = () =>
       get(`/api/v1/automation-runs?sequence_id=${sequence.id}&limit=100${status ? `&status=${status}` : ''}`)
-        .then((answer) => live && setRuns(answer.runs))
+        .then(
+          (answer) =>
+            live && setRuns(answer.runs.map((r) => ({ ...r, nodes_reached: answer.nodes_reached?.[r.id] }))),
+        )
         .catch((e) => live && setError(e.message));
     load();
     const timer = setInterval(load, 2000);

@@ -78,6 +78,7 @@ class ConsoleBrowserTest extends ApiTest {
         "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
     page.signIn(tenant.key());
 
+    page.click(By.xpath("//button[text()='New flow']"));
     page.type(By.id("new-name"), "Plan router");
     page.clickThrough(By.xpath("//button[text()='Create']"));
     assertThat(browser.getCurrentUrl()).contains("/canvas");
@@ -101,11 +102,16 @@ class ConsoleBrowserTest extends ApiTest {
     String condition = ids.get(1);
     String pro = ids.get(2);
     String free = ids.get(3);
+    // the checks list each card's problems, which sizes the cards: fit once they have
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector(".check-count[data-checking='false']")));
     page.click(By.cssSelector(".react-flow__controls-fitview"));
 
-    connect(trigger, condition);
-    connect(condition, pro); // the first edge out of a condition is its true branch
-    connect(condition, free);
+    connect(trigger, condition, null);
+    // a condition's branches leave from its true and false handles
+    connect(condition, pro, "true");
+    connect(condition, free, "false");
     assertThat(browser.findElements(By.cssSelector(".react-flow__edge"))).hasSize(3);
     assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
 
@@ -121,7 +127,7 @@ class ConsoleBrowserTest extends ApiTest {
     // free's url is left out: activation is refused
     page.click(By.xpath("//button[text()='Save']"));
     page.waitForStatus("Saved as version 1.");
-    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
     WebElement refused =
         wait.until(
             ExpectedConditions.visibilityOfElementLocated(
@@ -135,7 +141,7 @@ class ConsoleBrowserTest extends ApiTest {
     page.type(By.id("config-url"), peer.url("/free"));
     page.click(By.xpath("//button[text()='Save']"));
     page.waitForStatus("Saved as version 2.");
-    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
     page.waitForStatus("Active.");
     assertThat(
             tenant
@@ -239,12 +245,18 @@ class ConsoleBrowserTest extends ApiTest {
         .toList();
   }
 
-  /** Drags from the source node's bottom handle to the target node's top handle. */
-  private void connect(String source, String target) {
+  /**
+   * Drags from the source node's bottom handle (the one of this outcome, for a node that branches)
+   * to the target node's top handle.
+   */
+  private void connect(String source, String target, String outcome) {
     WebElement from =
         browser.findElement(
             By.cssSelector(
-                ".react-flow__node[data-id='" + source + "'] .react-flow__handle-bottom"));
+                ".react-flow__node[data-id='"
+                    + source
+                    + "'] .react-flow__handle-bottom"
+                    + (outcome == null ? "" : "[data-handleid='" + outcome + "']")));
     WebElement to =
         browser.findElement(
             By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));

@@ -5,9 +5,6 @@ import static com.crmflow.api.support.Flows.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
-import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.ConsolePage;
-import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,19 +13,14 @@ import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * What a designer needs to trust the console, one test per need, in headless Chromium against this
@@ -37,28 +29,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * replacements ask first with a diff; the run view shows what a node read, wrote and skipped.
  * Screenshots go to target/console (designer-*.png).
  */
-class ConsoleDesignerTest extends ApiTest {
+class ConsoleDesignerTest extends ConsoleTest {
 
-  private ConsolePage page;
-  private ChromeDriver browser;
-  private WebDriverWait wait;
-  private LocalHttpServer peer;
-
-  @BeforeEach
-  void start(TestInfo info) throws Exception {
-    peer = new LocalHttpServer();
-    page = ConsolePage.open(baseUrl(), "designer-" + info.getTestMethod().orElseThrow().getName());
-    browser = page.browser();
-    browser.manage().window().setSize(new Dimension(1440, 900));
-    wait = page.await();
-  }
-
-  @AfterEach
-  void stop() {
-    if (page != null) {
-      page.close();
-    }
-    peer.close();
+  @Override
+  protected String screenshotPrefix() {
+    return "designer";
   }
 
   // ---------------------------------------------------------------- 1. every flow findable
@@ -87,14 +62,14 @@ class ConsoleDesignerTest extends ApiTest {
           assertThat(flowNames()).contains("Draft flow", "Paused flow", "Active flow");
           assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("1–25 of 28");
           page.screenshot("list");
-          page.click(By.xpath("//button[page.text()='Next']"));
+          page.click(By.xpath("//button[text()='Next']"));
           wait.until(d -> flowNames().size() == 3);
           assertThat(page.text(By.cssSelector(".paging"))).isEqualTo("26–28 of 28");
 
           new Select(browser.findElement(By.id("filter-status"))).selectByValue("paused");
           wait.until(d -> flowNames().equals(List.of("Paused flow")));
           // the status toggle of the list: the paused flow goes active from here
-          page.click(By.xpath("//tr[@data-flow='Paused flow']//button[page.text()='Activate']"));
+          page.click(By.xpath("//tr[@data-flow='Paused flow']//button[text()='Activate']"));
           wait.until(d -> flowNames().isEmpty());
           assertThat(tenant.api().get("/api/v1/sequences/" + paused).text("/sequence/status"))
               .isEqualTo("active");
@@ -198,7 +173,7 @@ class ConsoleDesignerTest extends ApiTest {
           wait.until(d -> page.nodeIds().size() == 4);
           String email = page.nodeIds().get(3);
           page.type(By.id("node-label"), "Welcome mail");
-          page.click(By.xpath("//button[page.text()='Validate']"));
+          page.click(By.xpath("//button[text()='Validate']"));
           page.waitForStatus("The flow is not complete yet");
           WebElement card =
               wait.until(
@@ -232,7 +207,7 @@ class ConsoleDesignerTest extends ApiTest {
               .isEqualTo(1);
 
           // Activate judges the screen too: refused, nothing saved, nothing activated
-          page.click(By.xpath("//div[@class='toolbar']/button[page.text()='Activate']"));
+          page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
           page.waitForStatus("cannot be activated yet");
           ApiResponse stored = tenant.api().get("/api/v1/sequences/" + seq);
           assertThat(stored.text("/sequence/status")).isEqualTo("draft");
@@ -261,8 +236,7 @@ class ConsoleDesignerTest extends ApiTest {
           // "+" under a node adds the next node, connected and below it
           page.click(
               By.cssSelector(".react-flow__node[data-id='" + trigger + "'] .add-next-button"));
-          page.click(
-              By.cssSelector(".react-flow__node[data-id='" + trigger + "'] [data-next=delay]"));
+          page.click(By.cssSelector(".menu[data-for='" + trigger + "'] [data-next=delay]"));
           wait.until(d -> page.nodeIds().size() == 2);
           String delay = page.nodeIds().get(1);
           assertThat(page.edgeCount()).isEqualTo(1);
@@ -284,7 +258,7 @@ class ConsoleDesignerTest extends ApiTest {
           wait.until(d -> page.edgeCount() == 2);
 
           // Tidy up lays the flow out top to bottom
-          page.click(By.xpath("//button[page.text()='Tidy up']"));
+          page.click(By.xpath("//button[text()='Tidy up']"));
           awaitStill();
           assertThat(y(delay)).isGreaterThan(y(trigger));
           assertThat(y(email)).isGreaterThan(y(delay));
@@ -389,12 +363,12 @@ class ConsoleDesignerTest extends ApiTest {
               .contains("Call the CRM")
               .contains("url");
           page.screenshot("restore-diff");
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
           assertThat(version(tenant, seq)).isEqualTo(2);
           page.click(
               By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Replace']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
           page.waitForStatus("Version 1 restored");
           assertThat(version(tenant, seq)).isEqualTo(3);
           assertThat(
@@ -408,12 +382,12 @@ class ConsoleDesignerTest extends ApiTest {
           page.type(
               By.id("prompt"),
               "when a webhook arrives, wait 2 days, then send an email with subject Hi");
-          page.click(By.xpath("//button[page.text()='Generate']"));
+          page.click(By.xpath("//button[text()='Generate']"));
           dialog =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(By.cssSelector("[role=dialog]")));
           assertThat(dialog.getText()).contains("Replace the active flow").contains("−");
-          page.click(By.xpath("//div[@role='dialog']//button[page.text()='Cancel']"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           assertThat(page.nodeIds()).containsExactlyInAnyOrder("hook-l", "call", "wait");
           assertThat(version(tenant, seq)).isEqualTo(3);
 
@@ -434,7 +408,7 @@ class ConsoleDesignerTest extends ApiTest {
                   List.of(edge("e1", "hook-q", "hello"))));
           page.go("/sequences/" + quiet + "/canvas");
           wait.until(d -> page.nodeIds().size() == 2);
-          page.click(By.xpath("//button[page.text()='Optimize']"));
+          page.click(By.xpath("//button[text()='Optimize']"));
           page.waitForStatus("No suggestions");
         });
   }
@@ -508,8 +482,8 @@ class ConsoleDesignerTest extends ApiTest {
           WebElement row =
               wait.until(
                   ExpectedConditions.visibilityOfElementLocated(
-                      By.xpath("//a[page.text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
-          assertThat(page.text(By.xpath("//th[page.text()='Contact']"))).isEqualTo("Contact");
+                      By.xpath("//a[text()='" + runId.substring(0, 8) + "']/ancestor::tr")));
+          assertThat(page.text(By.xpath("//th[text()='Contact']"))).isEqualTo("Contact");
           assertThat(row.findElement(By.cssSelector(".run-contact")).getText())
               .isEqualTo("ada@example.com");
           assertThat(row.findElement(By.cssSelector(".run-payload")).getText())
@@ -717,14 +691,6 @@ class ConsoleDesignerTest extends ApiTest {
 
   private int version(TenantClient tenant, String seq) {
     return tenant.api().get("/api/v1/sequences/" + seq).at("/sequence/current_version").asInt();
-  }
-
-  /** The names in the list, read in one go (the list re-renders as it loads). */
-  @SuppressWarnings("unchecked")
-  private List<String> flowNames() {
-    return (List<String>)
-        browser.executeScript(
-            "return [...document.querySelectorAll('tr[data-flow]')].map(r => r.dataset.flow);");
   }
 
   /**

@@ -31,6 +31,7 @@ public final class ConsolePage implements AutoCloseable {
   private ConsolePage(ChromeDriver browser, String baseUrl, String screenshotPrefix) {
     this.browser = browser;
     this.wait = new WebDriverWait(browser, Patience.EVENTUALLY);
+    browser.manage().timeouts().scriptTimeout(Patience.EVENTUALLY);
     this.baseUrl = baseUrl;
     this.screenshotPrefix = screenshotPrefix;
   }
@@ -134,6 +135,32 @@ public final class ConsolePage implements AutoCloseable {
   public void selectNode(String id) {
     click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+  }
+
+  /** axe-core's script, from the console's npm packages (the console's build installs them). */
+  private static final Path AXE =
+      Path.of("..", "console", "node_modules", "axe-core", "axe.min.js").toAbsolutePath();
+
+  /**
+   * Runs axe-core on the page as it is (its script put in the page from here, past the console's
+   * Content-Security-Policy, which governs the page's own scripts) and answers the violations of
+   * impact serious or critical, each as "rule (impact): help: the elements".
+   */
+  @SuppressWarnings("unchecked")
+  public List<String> seriousAccessibilityViolations() throws IOException {
+    browser.executeScript(Files.readString(AXE));
+    List<String> found =
+        (List<String>)
+            browser.executeAsyncScript(
+                """
+                const done = arguments[arguments.length - 1];
+                axe.run(document, {resultTypes: ['violations']}).then(r => done(
+                    r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                        .map(v => v.id + ' (' + v.impact + '): ' + v.help + ': '
+                            + v.nodes.map(n => n.target.join(' ')).join(', '))),
+                    e => done(['axe failed: ' + e]));
+                """);
+    return found;
   }
 
   /** Keeps a screenshot as target/console/{prefix}-{name}.png. */
