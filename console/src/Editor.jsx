@@ -518,7 +518,11 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     });
 
   const selectedNode = nodes.find((n) => n.id === selected);
-  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite, busy }), [addNext, cannotWrite, busy]);
+  const names = useMemo(
+    () => ({ templates: Object.fromEntries((context.templates || []).map((t) => [t.id, t.name])) }),
+    [context.templates],
+  );
+  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite, busy, names }), [addNext, cannotWrite, busy, names]);
   const messageText =
     message && typeof message === 'object'
       ? problemList.length

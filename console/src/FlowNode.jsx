@@ -42,7 +42,8 @@ export function AddNext({ nodeId, outcome }) {
  */
 export function FlowNode({ id, data, type }) {
   const spec = NODE_TYPES[type] || { label: type, outputs: [] };
-  const summary = nodeSummary(type, data.config);
+  const actions = useContext(EditorActions);
+  const summary = nodeSummary(type, data.config, actions?.names);
   const outcomes = outcomesOf({ type, data });
   const updateInternals = useUpdateNodeInternals();
   const handlesKey = outcomes.join('\u0000');

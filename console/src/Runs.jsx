@@ -129,14 +129,16 @@ function RunList({ me, sequence, params }) {
       <p>
         <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
       </p>
-      <label htmlFor="run-status">Status</label>{' '}
-      <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-        {STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s || 'all'}
-          </option>
-        ))}
-      </select>
+      <div className="row">
+        <label htmlFor="run-status">Status</label>
+        <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s || 'all'}
+            </option>
+          ))}
+        </select>
+      </div>
       {error && (
         <p role="alert" className="error">
           {error}
@@ -179,7 +181,9 @@ function RunList({ me, sequence, params }) {
                       <code title={JSON.stringify(run.trigger_payload, null, 2)}>{payloadLine(run.trigger_payload)}</code>
                     </td>
                     <td>{run.canvas_version}</td>
-                    <td className="run-started">{run.started_at && new Date(run.started_at).toLocaleString()}</td>
+                    <td className="run-started" title={run.started_at}>
+                      {run.started_at && new Date(run.started_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' })}
+                    </td>
                     <td className="run-duration">
                       {end && run.started_at ? duration(end - new Date(run.started_at)) : ''}
                       {run.status === 'running' ? ' so far' : ''}

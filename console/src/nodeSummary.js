@@ -43,10 +43,16 @@ function objectLine(value) {
   return entries.map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : v}`).join(' · ');
 }
 
-/** A field's value as a card shows it, by the field's kind; empty when it is not set. */
-function shown(field, value) {
+/**
+ * A field's value as a card shows it, by the field's kind; empty when it is not set.
+ *
+ * @param names what ids stand for: {templates: {id: name}}
+ */
+function shown(field, value, names) {
   if (value === undefined || value === null || value === '') return '';
   switch (field.kind) {
+    case 'email_template':
+      return names?.templates?.[value] ? `template “${names.templates[value]}”` : 'a template';
     case 'window':
       return windowText(value);
     case 'number':
@@ -78,12 +84,12 @@ function firstValues(config) {
 }
 
 /** "Wait 2 days", "Welcome!", "POST https://…": empty when nothing is set yet. */
-export function nodeSummary(type, config) {
+export function nodeSummary(type, config, names) {
   const spec = NODE_TYPES[type]?.summary;
   const values = config || {};
   let summary;
   if (spec) {
-    const parts = spec.fields.map((f) => shown(f, values[f.key])).filter(Boolean);
+    const parts = spec.fields.map((f) => shown(f, values[f.key], names)).filter(Boolean);
     summary = parts.length ? [spec.lead, parts.join(spec.separator)].filter(Boolean).join(' ') : '';
   } else {
     summary = firstValues(values);

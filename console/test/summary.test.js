@@ -45,3 +45,10 @@ describe('times in lists', () => {
     expect(ago('2026-01-09T12:00:00Z', now)).toBe('1 day ago');
   });
 });
+
+describe('a template on a card', () => {
+  it('is named, not shown by its id', () => {
+    expect(nodeSummary('email', { templateId: 't-1' }, { templates: { 't-1': 'Welcome pack' } })).toBe('template “Welcome pack”');
+    expect(nodeSummary('email', { subject: 'Hi', templateId: 't-2' }, { templates: {} })).toBe('Hi · a template');
+  });
+});

@@ -102,11 +102,19 @@ class ConsoleBrowserTest extends ApiTest {
     String condition = ids.get(1);
     String pro = ids.get(2);
     String free = ids.get(3);
-    // the checks list each card's problems, which sizes the cards: fit once they have
+    // the checks list each card's problems, which sizes the cards after they are drawn: fit the
+    // view until every card is inside it, clear of its edges (where a drag pans the canvas)
     wait.until(
-        ExpectedConditions.presenceOfElementLocated(
-            By.cssSelector(".check-count[data-checking='false']")));
-    page.click(By.cssSelector(".react-flow__controls-fitview"));
+        d -> {
+          page.click(By.cssSelector(".react-flow__controls-fitview"));
+          return (Boolean)
+              browser.executeScript(
+                  "const c = document.querySelector('.flow').getBoundingClientRect();"
+                      + " return [...document.querySelectorAll('.react-flow__node')].every(n => {"
+                      + " const r = n.getBoundingClientRect();"
+                      + " return r.top >= c.top + 40 && r.bottom <= c.bottom - 40"
+                      + " && r.left >= c.left + 40 && r.right <= c.right - 40; });");
+        });
 
     connect(trigger, condition, null);
     // a condition's branches leave from its true and false handles
@@ -250,6 +258,7 @@ class ConsoleBrowserTest extends ApiTest {
    * to the target node's top handle.
    */
   private void connect(String source, String target, String outcome) {
+    page.awaitChecked();
     WebElement from =
         browser.findElement(
             By.cssSelector(

@@ -472,6 +472,7 @@ class ConsoleEditorTest extends ConsoleTest {
 
   /** Drags from the source's handle of this outcome to the target's top handle. */
   private void connect(String source, String outcome, String target) {
+    page.awaitChecked();
     WebElement from =
         browser.findElement(
             By.cssSelector(

@@ -131,6 +131,32 @@ public final class ConsolePage implements AutoCloseable {
     return browser.findElements(By.cssSelector(".react-flow__edge")).size();
   }
 
+  /**
+   * Waits until the editor's checks have judged the canvas on screen and the cards have taken the
+   * size their problems give them: the count is not checking, and every node's box reads the same
+   * twice in a row. A drag from a handle starts where the handle then is.
+   */
+  public void awaitChecked() {
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector(".check-count[data-checking='false']")));
+    String[] last = {null};
+    wait.until(
+        d -> {
+          String now =
+              String.valueOf(
+                  browser.executeScript(
+                      "return [...document.querySelectorAll('.react-flow__node')].map(n => {"
+                          + " const r = n.getBoundingClientRect();"
+                          + " return [r.x, r.y, r.width, r.height].join(','); }).join('|')"
+                          + " + (document.querySelector(\".check-count[data-checking='false']\")"
+                          + " ? '' : '!');"));
+          boolean still = now.equals(last[0]) && !now.endsWith("!");
+          last[0] = now;
+          return still;
+        });
+  }
+
   /** Clicks a node's card and waits for its settings. */
   public void selectNode(String id) {
     click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
