@@ -102,8 +102,10 @@ class ConsoleBrowserTest extends ApiTest {
     String condition = ids.get(1);
     String pro = ids.get(2);
     String free = ids.get(3);
-    // the checks list each card's problems, which sizes the cards after they are drawn: fit the
-    // view until every card is inside it, clear of its edges (where a drag pans the canvas)
+    // Tidy up puts the unconnected nodes side by side; the checks list each card's problems,
+    // which sizes the cards after they are drawn: fit the view until every card is inside it,
+    // clear of its edges (where a drag pans the canvas)
+    page.click(By.xpath("//button[text()='Tidy up']"));
     wait.until(
         d -> {
           page.click(By.cssSelector(".react-flow__controls-fitview"));
