@@ -118,10 +118,10 @@ class ConsoleBrowserTest extends ApiTest {
                       + " && r.left >= c.left + 40 && r.right <= c.right - 40; });");
         });
 
-    connect(trigger, condition, null);
+    page.connect(trigger, null, condition);
     // a condition's branches leave from its true and false handles
-    connect(condition, pro, "true");
-    connect(condition, free, "false");
+    page.connect(condition, "true", pro);
+    page.connect(condition, "false", free);
     assertThat(browser.findElements(By.cssSelector(".react-flow__edge"))).hasSize(3);
     assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
 
@@ -253,34 +253,5 @@ class ConsoleBrowserTest extends ApiTest {
     return browser.findElements(By.cssSelector(".react-flow__edge-text")).stream()
         .map(WebElement::getText)
         .toList();
-  }
-
-  /**
-   * Drags from the source node's bottom handle (the one of this outcome, for a node that branches)
-   * to the target node's top handle.
-   */
-  private void connect(String source, String target, String outcome) {
-    page.awaitChecked();
-    WebElement from =
-        browser.findElement(
-            By.cssSelector(
-                ".react-flow__node[data-id='"
-                    + source
-                    + "'] .react-flow__handle-bottom"
-                    + (outcome == null ? "" : "[data-handleid='" + outcome + "']")));
-    WebElement to =
-        browser.findElement(
-            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
-    int before = browser.findElements(By.cssSelector(".react-flow__edge")).size();
-    new Actions(browser)
-        .moveToElement(from)
-        .clickAndHold()
-        .moveByOffset(5, 5)
-        .moveToElement(to)
-        .moveByOffset(1, 1)
-        .moveToElement(to)
-        .release()
-        .perform();
-    wait.until(d -> d.findElements(By.cssSelector(".react-flow__edge")).size() == before + 1);
   }
 }

@@ -178,8 +178,8 @@ class ConsoleEditorTest extends ConsoleTest {
                   plan.findElements(By.cssSelector(".outcome-label")).stream()
                       .map(WebElement::getText))
               .containsExactly("true", "false");
-          connect("plan", "false", "free");
-          connect("plan", "true", "pro");
+          page.connect("plan", "false", "free");
+          page.connect("plan", "true", "pro");
           wait.until(d -> edgeLabels().size() == 2);
           assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
           page.screenshot("branches");
@@ -468,33 +468,6 @@ class ConsoleEditorTest extends ConsoleTest {
                 ".react-flow__edge[data-id='" + id + "'] .react-flow__edge-interaction"));
     new Actions(browser).moveToElement(path).click().perform();
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.edge-panel")));
-  }
-
-  /** Drags from the source's handle of this outcome to the target's top handle. */
-  private void connect(String source, String outcome, String target) {
-    page.awaitChecked();
-    WebElement from =
-        browser.findElement(
-            By.cssSelector(
-                ".react-flow__node[data-id='"
-                    + source
-                    + "'] .react-flow__handle-bottom[data-handleid='"
-                    + outcome
-                    + "']"));
-    WebElement to =
-        browser.findElement(
-            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
-    int before = page.edgeCount();
-    new Actions(browser)
-        .moveToElement(from)
-        .clickAndHold()
-        .moveByOffset(5, 5)
-        .moveToElement(to)
-        .moveByOffset(1, 1)
-        .moveToElement(to)
-        .release()
-        .perform();
-    wait.until(d -> page.edgeCount() == before + 1);
   }
 
   /** The stored label of the edge into this node. */

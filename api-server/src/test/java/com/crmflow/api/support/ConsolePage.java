@@ -10,6 +10,7 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -155,6 +156,36 @@ public final class ConsolePage implements AutoCloseable {
           last[0] = now;
           return still;
         });
+  }
+
+  /**
+   * Draws an edge with the mouse: from the source's bottom handle (the one of this outcome, for a
+   * node that branches; null for its only one) to the target's top handle, once the checks have
+   * sized the cards; waits for the edge.
+   */
+  public void connect(String source, String outcome, String target) {
+    awaitChecked();
+    WebElement from =
+        browser.findElement(
+            By.cssSelector(
+                ".react-flow__node[data-id='"
+                    + source
+                    + "'] .react-flow__handle-bottom"
+                    + (outcome == null ? "" : "[data-handleid='" + outcome + "']")));
+    WebElement to =
+        browser.findElement(
+            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
+    int before = edgeCount();
+    new Actions(browser)
+        .moveToElement(from)
+        .clickAndHold()
+        .moveByOffset(5, 5)
+        .moveToElement(to)
+        .moveByOffset(1, 1)
+        .moveToElement(to)
+        .release()
+        .perform();
+    wait.until(d -> edgeCount() == before + 1);
   }
 
   /** Clicks a node's card and waits for its settings. */
