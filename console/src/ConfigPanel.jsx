@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { call, get, Problem } from './api.js';
-import { NODE_TYPES, TIMEZONES, variablesBefore } from './nodeTypes.js';
+import { NODE_TYPES, TIMEZONES, outcomesOf } from './nodeTypes.js';
+import { variableGroups } from './variables.js';
+import { windowText } from './nodeSummary.js';
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -17,10 +19,13 @@ const CRON_PRESETS = [
  * key_value, json, boolean, time, timezone, days, cron): the forms are per kind, never per node
  * type, so a node type the API serves is drawn from its fields alone.
  */
-function Field({ field, value, onChange, problem, variables }) {
+function Field({ field, value, onChange, problem, variables, templates }) {
   const id = `config-${field.key}`;
+  const input = useRef(null);
   let control;
-  switch (field.kind) {
+  // a value of a shape this form has no control for (an object) is edited as JSON
+  const kind = value && typeof value === 'object' && !Array.isArray(value) && !OBJECT_KINDS.includes(field.kind) ? 'json' : field.kind;
+  switch (kind) {
     case 'select':
       control = (
         <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
@@ -84,6 +89,21 @@ function Field({ field, value, onChange, problem, variables }) {
       break;
     case 'json':
       return <JsonField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'window':
+      return <WindowField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
+    case 'email_template':
+      control = (
+        <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+          <option value="">—</option>
+          {value && !templates?.some((t) => t.id === value) && <option value={value}>{templates ? 'a template not found' : value}</option>}
+          {(templates || []).map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name} · {t.subject}
+            </option>
+          ))}
+        </select>
+      );
+      break;
     case 'key_value':
       return <KeyValueField id={id} field={field} value={value} onChange={onChange} problem={problem} />;
     case 'boolean':
@@ -126,6 +146,7 @@ function Field({ field, value, onChange, problem, variables }) {
       control = field.multiline ? (
         <textarea
           id={id}
+          ref={input}
           rows={4}
           maxLength={field.maxLength ?? undefined}
           value={value ?? ''}
@@ -134,6 +155,7 @@ function Field({ field, value, onChange, problem, variables }) {
       ) : (
         <input
           id={id}
+          ref={input}
           maxLength={field.maxLength ?? undefined}
           value={value ?? ''}
           onChange={(e) => onChange(e.target.value || undefined)}
@@ -149,19 +171,143 @@ function Field({ field, value, onChange, problem, variables }) {
       {control}
       <Help field={field} />
       {field.kind === 'template' && (
-        <select
-          aria-label={`Insert a variable into ${field.label}`}
-          value=""
-          onChange={(e) => e.target.value && onChange(`${value ?? ''}${e.target.value}`)}
-        >
-          <option value="">insert a variable…</option>
-          {variables.map((v) => (
-            <option key={v} value={v}>
-              {v}
+        <VariablePicker
+          label={field.label}
+          groups={variables}
+          onPick={(path) => onChange(insertAt(input.current, value ?? '', `{{${path}}}`))}
+        />
+      )}
+      {problem && (
+        <p className="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Kinds whose value is an object or list by design. */
+const OBJECT_KINDS = ['json', 'key_value', 'window', 'days'];
+
+/**
+ * The text with a variable put where the caret was in the field (at the end when it never had
+ * focus), the caret left after it.
+ */
+export function insertAt(element, text, token) {
+  const start = element && element.selectionStart != null && document.activeElement !== null ? element.selectionStart : text.length;
+  const end = element && element.selectionEnd != null ? element.selectionEnd : start;
+  const at = Math.min(start, text.length);
+  const next = text.slice(0, at) + token + text.slice(Math.max(at, Math.min(end, text.length)));
+  if (element) {
+    requestAnimationFrame(() => {
+      element.focus();
+      element.setSelectionRange(at + token.length, at + token.length);
+    });
+  }
+  return next;
+}
+
+/**
+ * The variables a field can take, by where they come from (the trigger's sample, the contact and
+ * its custom fields, each earlier node's output): picking one puts it at the caret.
+ */
+export function VariablePicker({ label, groups, onPick }) {
+  return (
+    <select
+      className="variable-picker"
+      aria-label={`Insert a variable into ${label}`}
+      value=""
+      onChange={(e) => e.target.value && onPick(e.target.value)}
+    >
+      <option value="">insert a variable…</option>
+      {groups.map((g) => (
+        <optgroup key={g.label} label={g.label}>
+          {g.items.map((v) => (
+            <option key={v.path} value={v.path} title={v.hint}>
+              {v.label}
+              {v.sample !== undefined ? ` = ${v.sample}` : ''} — {`{{${v.path}}}`}
             </option>
           ))}
-        </select>
-      )}
+        </optgroup>
+      ))}
+    </select>
+  );
+}
+
+const WEEKDAYS = [
+  [1, 'Mon'],
+  [2, 'Tue'],
+  [3, 'Wed'],
+  [4, 'Thu'],
+  [5, 'Fri'],
+  [6, 'Sat'],
+  [7, 'Sun'],
+];
+
+/**
+ * A send window {days (1 = Monday .. 7 = Sunday), from, to, timezone}: the days, the hours and the
+ * zone they are in, with the window said in words beside them.
+ */
+function WindowField({ id, field, value, onChange, problem }) {
+  const window = value && typeof value === 'object' ? value : {};
+  const set = (key, v) => {
+    const next = { ...window, [key]: v };
+    if (v === undefined || v === '' || (Array.isArray(v) && !v.length)) delete next[key];
+    onChange(Object.keys(next).length ? next : undefined);
+  };
+  return (
+    <div className={`field ${problem ? 'invalid' : ''}`}>
+      <span className="field-label" id={`${id}-label`}>
+        {field.label}
+        {field.required ? ' *' : ''}
+      </span>
+      <div id={id} role="group" aria-labelledby={`${id}-label`} className="window">
+        <div className="days">
+          {WEEKDAYS.map(([n, d]) => (
+            <label key={n}>
+              <input
+                type="checkbox"
+                checked={(window.days || []).includes(n)}
+                onChange={(e) => {
+                  const days = new Set(window.days || []);
+                  if (e.target.checked) days.add(n);
+                  else days.delete(n);
+                  set('days', [...days].sort((a, b) => a - b));
+                }}
+              />
+              {d}
+            </label>
+          ))}
+        </div>
+        <div className="window-hours">
+          <label>
+            from <input type="time" aria-label={`${field.label}: from`} value={window.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+          </label>
+          <label>
+            to <input type="time" aria-label={`${field.label}: to`} value={window.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+          </label>
+        </div>
+        <label className="window-zone">
+          time zone{' '}
+          <input
+            list="window-zones"
+            aria-label={`${field.label}: time zone`}
+            value={window.timezone ?? ''}
+            placeholder="contact"
+            onChange={(e) => set('timezone', e.target.value)}
+          />
+          <datalist id="window-zones">
+            <option value="contact">the contact’s own</option>
+            {TIMEZONES.map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+        </label>
+        <p className="window-text" aria-live="polite">
+          {windowText(window) || 'No window: any day, any time.'}
+        </p>
+      </div>
+      <Help field={field} />
       {problem && (
         <p className="field-problem" role="alert">
           {problem}
@@ -277,19 +423,40 @@ function JsonField({ id, field, value, onChange, problem }) {
   );
 }
 
-/** The side panel of the selected node: its label, a form for its type's config, its connections. */
-export default function ConfigPanel({ node, nodes, edges, problems, tenantId, onChange, onConnect, onDelete }) {
+/**
+ * The side panel of the selected node: its label, a form for its type's config, its connections
+ * (each outgoing edge with its outcome), and a way to connect it on from the keyboard.
+ *
+ * @param context what the flow can read, for the variable picker: {sample, customFields,
+ *     runOutputs, templates} (see variables.js)
+ */
+export default function ConfigPanel({
+  node,
+  nodes,
+  edges,
+  problems,
+  tenantId,
+  context = {},
+  onChange,
+  onConnect,
+  onDelete,
+  onTestEvent,
+}) {
   const spec = NODE_TYPES[node.type];
-  const variables = variablesBefore(node.id, nodes, edges);
+  const variables = variableGroups(node.id, nodes, edges, context);
   const config = node.data.config || {};
-  const problemOf = (key) => problems.find((p) => p.key === key)?.short;
+  const problemsOf = (key) => problems.filter((p) => p.key === key).map((p) => p.short);
   const others = problems.filter((p) => !p.key || !spec.fields.some((f) => f.key === p.key));
+  const outcomes = outcomesOf(node);
   const targets = nodes.filter(
     (n) =>
       n.id !== node.id &&
       !NODE_TYPES[n.type]?.trigger &&
       !edges.some((e) => e.source === node.id && e.target === n.id),
   );
+  const unused = outcomes.filter((o) => !edges.some((e) => e.source === node.id && e.label === o));
+  const [outcome, setOutcome] = useState(null);
+  const chosen = outcome && outcomes.includes(outcome) ? outcome : unused[0] || outcomes[0];
   const labelOf = (id) => nodes.find((n) => n.id === id)?.data.label || id;
   return (
     <form className="config" onSubmit={(e) => e.preventDefault()} aria-label={`Settings of ${node.data.label}`}>
@@ -303,8 +470,9 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
           key={field.key}
           field={field}
           value={config[field.key]}
-          problem={problemOf(field.key)}
+          problem={problemsOf(field.key).join(' · ') || undefined}
           variables={variables}
+          templates={context.templates}
           onChange={(v) => {
             const next = { ...config };
             if (v === undefined) delete next[field.key];
@@ -326,7 +494,7 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
         </div>
       )}
       {others.length > 0 && (
-        <ul className="problems">
+        <ul className="problems" aria-label="Problems of this node">
           {others.map((p) => (
             <li key={p.short}>{p.short}</li>
           ))}
@@ -346,8 +514,28 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
         </ul>
         {onConnect && targets.length > 0 && (
           <>
+            {outcomes.length > 0 && (
+              <>
+                <label htmlFor="connect-outcome">Outcome</label>
+                <select id="connect-outcome" value={chosen} onChange={(e) => setOutcome(e.target.value)}>
+                  {outcomes.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
             <label htmlFor="connect-to">Connect to</label>
-            <select id="connect-to" value="" onChange={(e) => e.target.value && onConnect(e.target.value)}>
+            <select
+              id="connect-to"
+              value=""
+              onChange={(e) => {
+                if (!e.target.value) return;
+                onConnect(e.target.value, outcomes.length ? chosen : undefined);
+                setOutcome(null);
+              }}
+            >
               <option value="">choose a node…</option>
               {targets.map((n) => (
                 <option key={n.id} value={n.id}>
@@ -358,7 +546,7 @@ export default function ConfigPanel({ node, nodes, edges, problems, tenantId, on
           </>
         )}
       </fieldset>
-      {node.type === 'webhook_trigger' && <TestEvent tenantId={tenantId} node={node} />}
+      {node.type === 'webhook_trigger' && <TestEvent tenantId={tenantId} node={node} onSent={onTestEvent} />}
       <button type="button" className="danger" onClick={onDelete}>
         Delete node
       </button>
@@ -379,7 +567,7 @@ async function defaultBody() {
 }
 
 /** The trigger's URL with a copy button, and a test event fired at it with a JSON body typed here. */
-function TestEvent({ tenantId, node }) {
+function TestEvent({ tenantId, node, onSent }) {
   const path = `/api/webhooks/automation/${tenantId}/${node.id}`;
   const url = window.location.origin + path;
   const [body, setBody] = useState(null);
@@ -409,6 +597,11 @@ function TestEvent({ tenantId, node }) {
       if (secret) headers['X-Webhook-Secret'] = secret;
       const result = await call('POST', path, body ?? '{}', headers);
       setAnswer({ ok: true, runId: result.runId });
+      try {
+        onSent?.(JSON.parse(body ?? '{}'));
+      } catch {
+        // a body that is no JSON object gives the picker no sample
+      }
     } catch (e) {
       setAnswer({ ok: false, text: e instanceof Problem ? `${e.status}: ${e.message}` : e.message });
     }

@@ -1,94 +1,19 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  ReactFlow,
-  Background,
-  Controls,
-  addEdge,
-  applyEdgeChanges,
-  applyNodeChanges,
-  Handle,
-  Position,
-} from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ReactFlow, Background, Controls, addEdge, applyEdgeChanges, applyNodeChanges } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { get, missing, patch, post, put, Problem } from './api.js';
-import { NODE_TYPES, onNodeTypesLoaded } from './nodeTypes.js';
-import { nodeSummary } from './nodeSummary.js';
+import { NODE_TYPES, nodeName, onNodeTypesLoaded, outcomesOf } from './nodeTypes.js';
 import { tidy } from './layout.js';
 import { canvasDiff } from './diff.js';
 import { fromFieldError, fromValidation, grouped } from './problems.js';
 import { setUnsaved } from './unsaved.js';
+import { drawnEdge, edgeName, newId, outcomeFor, toCanvas, toFlow, withOutcome } from './flow.js';
+import { EditorActions, FlowNode } from './FlowNode.jsx';
+import { useFlowContext } from './flowContext.js';
 import ConfigPanel from './ConfigPanel.jsx';
+import Confirm from './Confirm.jsx';
 
-/** What the editor lends its node cards: adding the next node below one (absent in run views). */
-const EditorActions = createContext(null);
-
-/** The "+" under a node's output: a menu of node types; the one picked comes connected below. */
-function AddNext({ nodeId }) {
-  const actions = useContext(EditorActions);
-  const [open, setOpen] = useState(false);
-  if (!actions || actions.readOnly) return null;
-  return (
-    <div className="add-next nodrag nopan">
-      <button
-        type="button"
-        className="add-next-button"
-        aria-label="Add the next node"
-        title={actions.busy || 'Add the next node, connected'}
-        disabled={!!actions.busy}
-        aria-expanded={open}
-        onClick={(e) => {
-          e.stopPropagation();
-          setOpen(!open);
-        }}
-      >
-        +
-      </button>
-      {open && (
-        <div className="add-next-menu" role="menu">
-          {Object.entries(NODE_TYPES)
-            .filter(([, spec]) => !spec.trigger)
-            .map(([type, spec]) => (
-              <button
-                key={type}
-                type="button"
-                role="menuitem"
-                data-next={type}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  setOpen(false);
-                  actions.addNext(nodeId, type);
-                }}
-              >
-                {spec.label}
-              </button>
-            ))}
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** A node on the canvas: its type, label, key settings and the problems found on it. */
-function FlowNode({ id, data, type }) {
-  const spec = NODE_TYPES[type] || { label: type };
-  const summary = nodeSummary(type, data.config);
-  return (
-    <div
-      className={`flow-node ${data.problems?.length ? 'has-problems' : ''} ${data.status || ''}`}
-      data-node-type={type}
-      title={data.problems?.map((p) => p.short).join('\n')}
-    >
-      {!spec.trigger && <Handle type="target" position={Position.Top} />}
-      <div className="node-type">{spec.label}</div>
-      <div className="node-label">{data.label}</div>
-      {summary && <div className="node-summary">{summary}</div>}
-      {data.problems?.length > 0 && <div className="node-problem">{data.problems[0].short}</div>}
-      {data.status && <div className="node-status">{data.statusText || data.status}</div>}
-      <Handle type="source" position={Position.Bottom} />
-      <AddNext nodeId={id} />
-    </div>
-  );
-}
+export { toFlow } from './flow.js';
 
 /** The palette's groups, in order: (the node types' group, its heading). */
 const PALETTE_GROUPS = [
@@ -113,74 +38,37 @@ onNodeTypesLoaded(() => {
   for (const type of Object.keys(NODE_TYPES)) nodeTypes[type] = FlowNode;
 });
 
-/** API canvas → React Flow nodes and edges. */
-export function toFlow(canvas) {
-  return {
-    nodes: canvas.nodes.map((n) => ({
-      id: n.id,
-      type: n.type,
-      position: n.position || { x: 0, y: 0 },
-      data: { label: n.data?.label || '', config: n.data?.config || {} },
-    })),
-    edges: canvas.edges.map((e) => ({
-      id: e.id,
-      source: e.source,
-      target: e.target,
-      label: e.label || undefined,
-      data: { type: e.type },
-    })),
-  };
-}
-
-/** React Flow nodes and edges → the API's canvas. */
-function toCanvas(nodes, edges) {
-  return {
-    nodes: nodes.map((n) => ({
-      id: n.id,
-      type: n.type,
-      position: { x: Math.round(n.position.x), y: Math.round(n.position.y) },
-      data: { label: n.data.label, config: n.data.config },
-    })),
-    edges: edges.map((e) => ({
-      id: e.id,
-      source: e.source,
-      target: e.target,
-      type: e.label ? 'conditional' : 'default',
-      label: e.label || null,
-    })),
-  };
-}
-
-let counter = 0;
-function newId(type) {
-  counter += 1;
-  return `${type.replace(/_/g, '-')}-${Date.now().toString(36)}${counter}`;
-}
-
-/** The label of the next edge out of a condition: its true branch first, then its false one. */
-function branchLabel(source, edges) {
-  if (source?.type !== 'condition') return undefined;
-  const used = edges.filter((e) => e.source === source.id).map((e) => e.label);
-  return used.includes('true') ? 'false' : 'true';
-}
+/** What screen readers say of a focused node or edge, beside its name. */
+export const ARIA_LABELS = {
+  'node.a11yDescription.default':
+    'Press Enter to select this node and open its settings, the arrow keys to move it, Delete to remove it.',
+  'edge.a11yDescription.default':
+    'Press Enter to select this connection and choose its outcome, Delete to remove it.',
+};
 
 const FIT = { maxZoom: 1, padding: 0.25 };
 const HISTORY_LIMIT = 100;
+/** How long the checks wait after the last edit before they ask the server. */
+export const CHECK_DELAY_MS = 400;
 
 function typing(target) {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
-export default function Editor({ me, sequenceId }) {
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [sequence, setSequence] = useState(null);
   const [nodes, setNodes] = useState([]);
   const [edges, setEdges] = useState([]);
   const [version, setVersion] = useState(0);
   const [versions, setVersions] = useState([]);
   const [saved, setSaved] = useState(null);
-  const [problemList, setProblemList] = useState([]);
-  const [liveChecks, setLiveChecks] = useState(false);
+  // the problems the server's checks found on the canvas on screen, as of its last answer
+  const [checked, setChecked] = useState({ list: [], key: null });
   const [message, setMessage] = useState(null);
+  // what a refusal of the API said, with its field errors in words (about what was sent)
+  const [refusal, setRefusal] = useState(null);
   const [suggestions, setSuggestions] = useState(null);
   const [prompt, setPrompt] = useState('');
   const [flow, setFlow] = useState(null);
@@ -191,7 +79,9 @@ export default function Editor({ me, sequenceId }) {
   const [busy, setBusy] = useState('The canvas is loading…');
   const history = useRef({ stack: [], index: -1, timer: null });
   const dragging = useRef(false);
+  const promptField = useRef(null);
   const cannotWrite = missing(me, 'sequences:write');
+  const context = useFlowContext(me, sequenceId);
 
   const canvas = useMemo(() => toCanvas(nodes, edges), [nodes, edges]);
   const canvasKey = useMemo(() => JSON.stringify(canvas), [canvas]);
@@ -235,15 +125,13 @@ export default function Editor({ me, sequenceId }) {
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     load()
-      .then((stored) => {
+      .then(() => {
         setLoaded(true);
         setBusy(null);
-        // an activation refused on the list: each problem on the node it names
-        const refused = sessionStorage.getItem(`problems.${sequenceId}`);
-        if (refused) {
+        // an activation refused on the list: the checks mark its problems on the nodes
+        if (sessionStorage.getItem(`problems.${sequenceId}`)) {
           sessionStorage.removeItem(`problems.${sequenceId}`);
-          setProblemList(JSON.parse(refused).map((e) => fromFieldError(e, toFlow(stored).nodes)));
-          setMessage('The flow cannot be activated yet: see the problems on its nodes.');
+          setMessage({ checks: 'The flow cannot be activated yet' });
         }
       })
       .catch((e) => {
@@ -252,14 +140,22 @@ export default function Editor({ me, sequenceId }) {
       });
   }, [load, sequenceId]);
 
-  // the first fit once the stored canvas is on screen; an empty canvas keeps zoom 1
-  const fitted = useRef(false);
   useEffect(() => {
-    if (loaded && flow && !fitted.current) {
+    if (loaded && openGenerate) promptField.current?.focus();
+  }, [loaded, openGenerate]);
+
+  // the first fit once the stored canvas is on screen and measured (a fit before React Flow knows
+  // the nodes' sizes fits nothing); an empty canvas keeps zoom 1
+  const fitted = useRef(false);
+  const measured = nodes.length > 0 && nodes.every((n) => n.measured?.width);
+  useEffect(() => {
+    if (!loaded || !flow || fitted.current) return;
+    if (!nodes.length) fitted.current = true;
+    else if (measured) {
       fitted.current = true;
-      if (nodes.length) fit();
+      fit();
     }
-  }, [loaded, flow, nodes.length, fit]);
+  }, [loaded, flow, nodes.length, measured, fit]);
 
   // ---------------------------------------------------------------- undo and redo
 
@@ -297,62 +193,70 @@ export default function Editor({ me, sequenceId }) {
   const canUndo = history.current.index > 0 || (saved !== null && history.current.stack[history.current.index] !== canvasKey);
   const canRedo = history.current.index < history.current.stack.length - 1;
 
-  useEffect(() => {
-    const keys = (event) => {
-      if (busy || !(event.ctrlKey || event.metaKey) || typing(event.target)) return;
-      const key = event.key.toLowerCase();
-      if (key === 'z' && !event.shiftKey) {
-        event.preventDefault();
-        step(-1);
-      } else if ((key === 'z' && event.shiftKey) || key === 'y') {
-        event.preventDefault();
-        step(1);
-      }
-    };
-    document.addEventListener('keydown', keys);
-    return () => document.removeEventListener('keydown', keys);
-  }, [step, busy]);
+  // ---------------------------------------------------------------- checks as drawn
 
-  // ---------------------------------------------------------------- checks on the canvas as drawn
-
-  const problems = useMemo(() => grouped(problemList), [problemList]);
-
+  // answers to checks of an older canvas than the newest one asked about are dropped
+  const asked = useRef(0);
   const check = useCallback(
-    async (body) => {
+    async (body, key) => {
+      const ticket = ++asked.current;
       const answer = await post(`/api/sequences/${sequenceId}/validate`, body);
-      const list = answer.problems.map((p) => fromValidation(p, nodes));
-      setProblemList(list);
+      const list = answer.problems.map((p) => fromValidation(p, body.nodes));
+      if (ticket === asked.current) setChecked({ list, key });
       return { valid: answer.valid, list };
     },
-    [sequenceId, nodes],
+    [sequenceId],
   );
 
-  // once the designer has asked for checks, they follow every change
+  // every change is checked by the server's rules once the drawing pauses
   useEffect(() => {
-    if (!liveChecks) return undefined;
+    if (!loaded || busy) return undefined;
     const timer = setTimeout(() => {
-      check(JSON.parse(canvasKey)).catch(() => {});
-    }, 400);
+      check(JSON.parse(canvasKey), canvasKey).catch(() => {});
+    }, CHECK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [canvasKey, liveChecks]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [canvasKey, loaded, busy, check]);
+
+  const problemList = checked.list;
+  const problems = useMemo(() => grouped(problemList), [problemList]);
+  const checking = loaded && checked.key !== canvasKey;
 
   const selectedIds = nodes.filter((n) => n.selected).map((n) => n.id);
   const selected = selectedIds.length === 1 ? selectedIds[0] : null;
+  const selectedEdges = edges.filter((e) => e.selected);
+  const selectedEdge = !selectedIds.length && selectedEdges.length === 1 ? selectedEdges[0] : null;
+
+  const suggestionsByNode = useMemo(() => {
+    const out = {};
+    for (const s of suggestions || []) {
+      if (s.target_node_id) (out[s.target_node_id] ||= []).push({ short: `Suggestion: ${s.title}` });
+    }
+    return out;
+  }, [suggestions]);
 
   const shownNodes = useMemo(
-    () => nodes.map((n) => ({ ...n, data: { ...n.data, problems: problems.byNode[n.id] } })),
-    [nodes, problems],
+    () =>
+      nodes.map((n) => {
+        const own = problems.byNode[n.id] || [];
+        return {
+          ...n,
+          ariaLabel: `${nodeName(n)}${own.length ? `, ${plural(own.length, 'problem')}` : ''}`,
+          data: { ...n.data, problems: own, suggestions: suggestionsByNode[n.id] },
+        };
+      }),
+    [nodes, problems, suggestionsByNode],
   );
+  const shownEdges = useMemo(() => edges.map((e) => drawnEdge(e, nodes)), [edges, nodes]);
 
   const onNodesChange = useCallback((changes) => setNodes((ns) => applyNodeChanges(changes, ns)), []);
   const onEdgesChange = useCallback((changes) => setEdges((es) => applyEdgeChanges(changes, es)), []);
+
+  /** A new edge; out of a branching node, on the outcome of the handle it was drawn from. */
   const onConnect = useCallback(
     (connection) => {
-      const label = branchLabel(
-        nodes.find((n) => n.id === connection.source),
-        edges,
-      );
-      setEdges((es) => addEdge({ ...connection, id: newId('edge'), label }, es));
+      const source = nodes.find((n) => n.id === connection.source);
+      const label = outcomeFor(source, edges, connection.sourceHandle);
+      setEdges((es) => addEdge({ ...connection, sourceHandle: label ?? null, id: newId('edge'), label }, es));
     },
     [nodes, edges],
   );
@@ -381,7 +285,7 @@ export default function Editor({ me, sequenceId }) {
         (n) => Math.abs(n.position.x - p.x) < (n.measured?.width || 180) + 30 && Math.abs(n.position.y - p.y) < (n.measured?.height || 70) + 30,
       );
     for (const dy of [0, 110, -110, 220, -220]) {
-      for (const dx of [0, 230, -230]) {
+      for (const dx of [0, 260, -260]) {
         const p = { x: at.x + dx, y: at.y + dy };
         if (free(p)) return p;
       }
@@ -394,44 +298,100 @@ export default function Editor({ me, sequenceId }) {
     if (!nodes.length) fit();
   }
 
-  /** The "+" of a node: the next node, connected and placed below it, beside its siblings. */
+  /** The "+" of a node: the next node, connected on that outcome, below it beside its siblings. */
   const addNext = useCallback(
-    (sourceId, type) => {
+    (sourceId, type, outcome) => {
       const source = nodes.find((n) => n.id === sourceId);
       if (!source) return;
+      const outcomes = outcomesOf(source);
       const siblings = edges.filter((e) => e.source === sourceId).length;
+      const column = outcome && outcomes.includes(outcome) ? outcomes.indexOf(outcome) - (outcomes.length - 1) / 2 : siblings;
       const position = {
-        x: source.position.x + siblings * 230,
+        x: source.position.x + column * 230,
         y: source.position.y + (source.measured?.height || 80) + 70,
       };
-      const label = branchLabel(source, edges);
-      place(type, position, (id) => [{ id: newId('edge'), source: sourceId, target: id, label }]);
+      const label = outcomeFor(source, edges, outcome);
+      place(type, position, (id) => [{ id: newId('edge'), source: sourceId, target: id, label, sourceHandle: label ?? null }]);
     },
     [nodes, edges], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
-  /** Connects two nodes (the keyboard's way to draw an edge). */
-  function connect(source, target) {
-    onConnect({ source, target, sourceHandle: null, targetHandle: null });
+  /** Connects two nodes (the keyboard's way to draw an edge), on an outcome for a branching one. */
+  function connect(source, target, outcome) {
+    onConnect({ source, target, sourceHandle: outcome ?? null, targetHandle: null });
   }
 
   function updateNode(id, data) {
     setNodes((ns) => ns.map((n) => (n.id === id ? { ...n, data: { ...n.data, ...data } } : n)));
   }
 
+  function removeNodes(ids) {
+    const gone = new Set(ids);
+    setNodes((ns) => ns.filter((n) => !gone.has(n.id)));
+    setEdges((es) => es.filter((e) => !gone.has(e.source) && !gone.has(e.target)));
+  }
+
+  function removeEdges(ids) {
+    const gone = new Set(ids);
+    setEdges((es) => es.filter((e) => !gone.has(e.id)));
+  }
+
+  // ---------------------------------------------------------------- keys
+
+  useEffect(() => {
+    const keys = (event) => {
+      if (busy || typing(event.target) || document.querySelector('[role=dialog]')) return;
+      if (event.key === 'Delete' || event.key === 'Backspace') {
+        // from the canvas only: a key pressed on a toolbar button removes nothing
+        if (cannotWrite || !(document.querySelector('.flow')?.contains(event.target) || event.target === document.body)) return;
+        // what has the focus goes, whatever else is selected: a focused edge alone, a focused node
+        // with its edges; with neither focused, what is selected
+        const focused = document.activeElement;
+        const edge = focused?.closest?.('.react-flow__edge');
+        const node = focused?.closest?.('.react-flow__node');
+        event.preventDefault();
+        if (edge?.dataset.id) removeEdges([edge.dataset.id]);
+        else if (node?.dataset.id) removeNodes([node.dataset.id]);
+        else {
+          removeEdges(edges.filter((e) => e.selected).map((e) => e.id));
+          removeNodes(nodes.filter((n) => n.selected).map((n) => n.id));
+        }
+        return;
+      }
+      if (!(event.ctrlKey || event.metaKey)) return;
+      const key = event.key.toLowerCase();
+      if (key === 'z' && !event.shiftKey) {
+        event.preventDefault();
+        step(-1);
+      } else if ((key === 'z' && event.shiftKey) || key === 'y') {
+        event.preventDefault();
+        step(1);
+      }
+    };
+    document.addEventListener('keydown', keys);
+    return () => document.removeEventListener('keydown', keys);
+  }, [step, busy, nodes, edges, cannotWrite]); // eslint-disable-line react-hooks/exhaustive-deps
+
   function tidyUp(ns = nodes, es = edges) {
     setNodes(tidy(ns, es));
     fit();
   }
 
+  // ---------------------------------------------------------------- actions
+
+  /**
+   * Runs an action; a refusal is said with its field errors in the designer's words. Those errors
+   * are about what was sent, which may not be the canvas on screen (a restored version), so the
+   * nodes keep showing what the checks of the screen find.
+   */
   async function run(action) {
     setMessage(null);
+    setRefusal(null);
     try {
       await action();
     } catch (e) {
       if (e instanceof Problem) {
-        if (e.errors.length) setProblemList(e.errors.map((x) => fromFieldError(x, nodes)));
-        setMessage(e.message);
+        setRefusal({ text: e.message, errors: e.errors.map((x) => fromFieldError(x, nodes).text) });
       } else {
         setMessage(e.message);
       }
@@ -448,21 +408,25 @@ export default function Editor({ me, sequenceId }) {
     }
   }
 
+  /** Saves a draft as it is, problems and all, and says what is left to fix. */
   const save = () =>
     run(() =>
       replacing('Saving…', async () => {
-        const answer = await put(`/api/sequences/${sequenceId}/canvas`, canvas);
-        if (!liveChecks) setProblemList([]);
+        const body = canvas;
+        const answer = await put(`/api/sequences/${sequenceId}/canvas`, body);
+        const judged = await check(body, JSON.stringify(body)).catch(() => null);
         await load();
-        setMessage(`Saved as version ${answer.version}.`);
+        const left = judged?.list.length || 0;
+        setMessage(
+          `Saved as version ${answer.version}.${left ? ` ${plural(left, 'problem')} to fix before it can be activated: see the marked nodes.` : ''}`,
+        );
       }),
     );
 
   const validate = () =>
     run(async () => {
-      const { valid, list } = await check(canvas);
-      setLiveChecks(true);
-      setMessage(valid ? 'The flow is complete.' : `The flow is not complete yet: ${list.length} to fix.`);
+      await check(canvas, canvasKey);
+      setMessage({ checks: 'The flow is not complete yet' });
     });
 
   /** Checks what is on screen; saves it first when it differs from the stored version. */
@@ -470,24 +434,36 @@ export default function Editor({ me, sequenceId }) {
     run(() =>
       replacing(status === 'active' ? 'Activating…' : 'Pausing…', async () => {
         if (status === 'active') {
-          const { valid, list } = await check(canvas);
-          setLiveChecks(true);
-          if (!valid) {
-            setMessage(`The flow cannot be activated yet: ${list.length} to fix, marked on its nodes.`);
+          const judged = await check(canvas, canvasKey);
+          if (!judged.valid) {
+            setMessage({ checks: 'The flow cannot be activated yet' });
             return;
           }
           if (dirty) await put(`/api/sequences/${sequenceId}/canvas`, canvas);
         }
         await patch(`/api/v1/sequences/${sequenceId}`, { status });
-        setProblemList([]);
         await load();
         setMessage(status === 'active' ? 'Active.' : 'Paused.');
       }),
     );
 
-  /** Asks with the changes listed; resolves whether the person went ahead. */
+  /** Pausing an active flow asks first, saying what becomes of its runs. */
+  const pause = () =>
+    setConfirming({
+      title: `Pause “${sequence?.name}”?`,
+      body: (
+        <p>
+          It starts no new runs while paused: its triggers are answered but start nothing, and its schedules stop.
+          Runs in progress go on to their end. Activate it again to start new runs.
+        </p>
+      ),
+      confirm: 'Pause',
+      action: () => activate('paused'),
+    });
+
+  /** Asks with the changes listed; goes ahead only on Replace. */
   function confirmReplace(title, before, after, action) {
-    setConfirming({ title, diff: canvasDiff(before, after), action });
+    setConfirming({ replace: true, title, diff: canvasDiff(before, after), action });
   }
 
   // the server copies the version with its own stored secrets, which the console never sees,
@@ -551,20 +527,25 @@ export default function Editor({ me, sequenceId }) {
     run(async () => {
       const answer = await post(`/api/sequences/${sequenceId}/optimize`, canvas);
       setSuggestions(answer.suggestions);
-      setProblemList(
-        answer.suggestions
-          .filter((s) => s.target_node_id)
-          .map((s) => ({ nodeId: s.target_node_id, key: null, text: s.title, short: `Suggestion: ${s.title}` })),
-      );
       setMessage(
         answer.suggestions.length
-          ? `${answer.suggestions.length} suggestion${answer.suggestions.length === 1 ? '' : 's'}: see the side panel.`
+          ? `${plural(answer.suggestions.length, 'suggestion')}: see the side panel.`
           : 'No suggestions: nothing to improve was found in this flow.',
       );
     });
 
   const selectedNode = nodes.find((n) => n.id === selected);
-  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite, busy }), [addNext, cannotWrite, busy]);
+  const names = useMemo(
+    () => ({ templates: Object.fromEntries((context.templates || []).map((t) => [t.id, t.name])) }),
+    [context.templates],
+  );
+  const actions = useMemo(() => ({ addNext, readOnly: !!cannotWrite, busy, names }), [addNext, cannotWrite, busy, names]);
+  const messageText =
+    message && typeof message === 'object'
+      ? problemList.length
+        ? `${message.checks}: ${problemList.length} to fix.`
+        : 'The flow is complete.'
+      : message;
 
   return (
     <main className="editor" data-ready={!busy} aria-busy={!!busy}>
@@ -605,10 +586,10 @@ export default function Editor({ me, sequenceId }) {
         })}
       </aside>
       <section className="canvas-area">
-        <div className="toolbar">
-          <strong className="flow-name" title={sequence?.name}>
+        <div className="flow-head">
+          <h1 className="flow-name" title={sequence?.name}>
             {sequence?.name}
-          </strong>
+          </h1>
           <span className={`status ${sequence?.status}`}>{sequence?.status}</span>
           <span>v{version}</span>
           {dirty && (
@@ -616,13 +597,28 @@ export default function Editor({ me, sequenceId }) {
               ● Unsaved
             </span>
           )}
+          <span
+            className={`check-count ${problemList.length ? 'has-problems' : 'clean'}`}
+            aria-live="polite"
+            title={checking ? 'Checking the canvas…' : 'What the server’s checks find on the canvas on screen'}
+            data-checking={checking}
+          >
+            {loaded && (problemList.length ? `${problemList.length} to fix` : '✓ complete')}
+          </span>
+        </div>
+        <div className="toolbar">
           <button type="button" onClick={() => step(-1)} disabled={!!busy || !canUndo} title={busy || 'Undo (Ctrl+Z)'} aria-label="Undo">
             ↶
           </button>
           <button type="button" onClick={() => step(1)} disabled={!!busy || !canRedo} title={busy || 'Redo (Ctrl+Shift+Z)'} aria-label="Redo">
             ↷
           </button>
-          <button type="button" onClick={save} disabled={!!cannotWrite || !!busy || !dirty} title={cannotWrite || busy}>
+          <button
+            type="button"
+            onClick={save}
+            disabled={!!cannotWrite || !!busy || !dirty}
+            title={cannotWrite || busy || (problemList.length ? 'Saves the draft; it can be activated once its problems are fixed' : undefined)}
+          >
             Save
           </button>
           <button type="button" onClick={validate} disabled={!!busy} title={busy || 'Checks the canvas as it is on screen'}>
@@ -639,26 +635,41 @@ export default function Editor({ me, sequenceId }) {
           >
             Tidy up
           </button>
-          {sequence?.status === 'active' ? (
-            <button type="button" onClick={() => activate('paused')} disabled={!!cannotWrite || !!busy} title={cannotWrite || busy}>
-              Pause
-            </button>
-          ) : (
-            <button
-              type="button"
-              onClick={() => activate('active')}
-              disabled={!!cannotWrite || !!busy}
-              title={cannotWrite || busy || (dirty ? 'Checks, saves and activates the flow on screen' : undefined)}
-            >
-              Activate
-            </button>
-          )}
-          <a href={`#/sequences/${sequenceId}/runs`}>{sequence?.flow_type === 'sequence' ? 'Enrollments' : 'Runs'}</a>
+          {/* what runs the flow: its status toggle and its runs (a test run belongs here) */}
+          <span className="toolbar-group run-actions">
+            {sequence?.status === 'active' ? (
+              <button type="button" onClick={pause} disabled={!!cannotWrite || !!busy} title={cannotWrite || busy}>
+                Pause
+              </button>
+            ) : (
+              <button
+                type="button"
+                onClick={() => activate('active')}
+                disabled={!!cannotWrite || !!busy}
+                title={cannotWrite || busy || (dirty ? 'Checks, saves and activates the flow on screen' : undefined)}
+              >
+                Activate
+              </button>
+            )}
+            <a href={`#/sequences/${sequenceId}/runs`}>{sequence?.flow_type === 'sequence' ? 'Enrollments' : 'Runs'}</a>
+          </span>
         </div>
-        {message && (
+        {messageText && (
           <p role="status" className="message">
-            {message}
+            {messageText}
           </p>
+        )}
+        {refusal && (
+          <div role="alert" className="refusal">
+            <p className="error">{refusal.text}</p>
+            {refusal.errors.length > 0 && (
+              <ul>
+                {refusal.errors.map((t) => (
+                  <li key={t}>{t}</li>
+                ))}
+              </ul>
+            )}
+          </div>
         )}
         {problems.general.length > 0 && (
           <ul className="problems" aria-label="Problems of the canvas">
@@ -680,7 +691,7 @@ export default function Editor({ me, sequenceId }) {
           <EditorActions.Provider value={actions}>
             <ReactFlow
               nodes={shownNodes}
-              edges={edges}
+              edges={shownEdges}
               nodeTypes={nodeTypes}
               onInit={setFlow}
               onNodesChange={onNodesChange}
@@ -693,14 +704,15 @@ export default function Editor({ me, sequenceId }) {
                 dragging.current = false;
                 setHistoryTick((t) => t + 1);
               }}
-              deleteKeyCode={busy ? null : ['Delete', 'Backspace']}
-              nodesConnectable={!busy}
+              deleteKeyCode={null}
+              nodesConnectable={!busy && !cannotWrite}
               fitViewOptions={FIT}
               maxZoom={2}
               minZoom={0.2}
               defaultViewport={{ x: 40, y: 20, zoom: 1 }}
               nodesFocusable
               edgesFocusable
+              ariaLabelConfig={ARIA_LABELS}
             >
               <Background />
               <Controls position="bottom-right" fitViewOptions={FIT} />
@@ -708,29 +720,38 @@ export default function Editor({ me, sequenceId }) {
           </EditorActions.Provider>
         </div>
       </section>
-      <aside className="side" aria-label="Node settings">
+      <aside className="side" aria-label={selectedEdge ? 'Connection settings' : 'Node settings'}>
         {selectedNode ? (
           <fieldset className="side-fields" disabled={!!busy} title={busy || undefined}>
-          <ConfigPanel
-            key={selectedNode.id}
-            node={selectedNode}
-            nodes={nodes}
-            edges={edges}
-            problems={problems.byNode[selectedNode.id] || []}
-            tenantId={me.tenant_id}
-            onChange={(data) => updateNode(selectedNode.id, data)}
-            onConnect={(target) => connect(selectedNode.id, target)}
-            onDelete={() => {
-              setNodes((ns) => ns.filter((n) => n.id !== selectedNode.id));
-              setEdges((es) => es.filter((e) => e.source !== selectedNode.id && e.target !== selectedNode.id));
-            }}
-          />
+            <ConfigPanel
+              key={selectedNode.id}
+              node={selectedNode}
+              nodes={nodes}
+              edges={edges}
+              problems={problems.byNode[selectedNode.id] || []}
+              tenantId={me.tenant_id}
+              context={context}
+              onChange={(data) => updateNode(selectedNode.id, data)}
+              onConnect={(target, outcome) => connect(selectedNode.id, target, outcome)}
+              onDelete={() => removeNodes([selectedNode.id])}
+              onTestEvent={context.useSample}
+            />
+          </fieldset>
+        ) : selectedEdge ? (
+          <fieldset className="side-fields" disabled={!!busy || !!cannotWrite} title={busy || cannotWrite || undefined}>
+            <EdgePanel
+              key={selectedEdge.id}
+              edge={selectedEdge}
+              nodes={nodes}
+              onOutcome={(outcome) => setEdges((es) => withOutcome(es, selectedEdge.id, outcome, nodes))}
+              onDelete={() => removeEdges([selectedEdge.id])}
+            />
           </fieldset>
         ) : (
           <>
             <h2>Generate</h2>
             <label htmlFor="prompt">Describe the flow</label>
-            <textarea id="prompt" value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} />
+            <textarea id="prompt" ref={promptField} value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} />
             <button
               type="button"
               onClick={generate}
@@ -776,7 +797,7 @@ export default function Editor({ me, sequenceId }) {
           </>
         )}
       </aside>
-      {confirming && (
+      {confirming?.replace && (
         <ConfirmReplace
           {...confirming}
           dirty={dirty}
@@ -786,6 +807,19 @@ export default function Editor({ me, sequenceId }) {
             confirming.action();
           }}
         />
+      )}
+      {confirming && !confirming.replace && (
+        <Confirm
+          title={confirming.title}
+          confirm={confirming.confirm}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            confirming.action();
+          }}
+        >
+          {confirming.body}
+        </Confirm>
       )}
     </main>
   );
@@ -818,6 +852,42 @@ function looserTrigger(error, nodes) {
   const id = (error.field || '').split('.')[1];
   const node = nodes.find((n) => n.id === id);
   return `${node?.data?.label || id}: ${error.message}.`;
+}
+
+/**
+ * A selected connection: where it goes, the outcome it leaves on (for a node that branches: one of
+ * its outcomes), and a way to remove it.
+ */
+export function EdgePanel({ edge, nodes, onOutcome, onDelete }) {
+  const source = nodes.find((n) => n.id === edge.source);
+  const outcomes = source ? outcomesOf(source) : [];
+  return (
+    <form className="config edge-panel" onSubmit={(e) => e.preventDefault()} aria-label={edgeName(edge, nodes)}>
+      <h2>Connection</h2>
+      <p>
+        {nodeName(source)} → {nodeName(nodes.find((n) => n.id === edge.target))}
+      </p>
+      {outcomes.length > 0 ? (
+        <div className="field">
+          <label htmlFor="edge-outcome">Outcome</label>
+          <select id="edge-outcome" value={edge.label ?? ''} onChange={(e) => onOutcome(e.target.value)}>
+            {!outcomes.includes(edge.label) && <option value={edge.label ?? ''}>{edge.label || '—'} (not an outcome of this node)</option>}
+            {outcomes.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+          <p className="field-help">The run takes this connection when “{source?.data.label}” ends on this outcome.</p>
+        </div>
+      ) : (
+        <p className="hint">Every run that leaves “{source?.data.label}” takes it.</p>
+      )}
+      <button type="button" className="danger" onClick={onDelete}>
+        Delete connection
+      </button>
+    </form>
+  );
 }
 
 /** The changes a replacement makes, listed before it is made, and what else it means. */

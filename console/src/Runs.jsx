@@ -1,13 +1,16 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlow, Background, Controls } from '@xyflow/react';
-import { get, missing, post } from './api.js';
-import { nodeTypes, toFlow } from './Editor.jsx';
-import { NODE_TYPES } from './nodeTypes.js';
+import { can, get, missing, post } from './api.js';
+import { ARIA_LABELS, nodeTypes, toFlow } from './Editor.jsx';
+import { NODE_TYPES, nodeName } from './nodeTypes.js';
+import { go, routeOf } from './route.js';
+import { duration } from './time.js';
+import Confirm from './Confirm.jsx';
 
 const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
 
 /** The runs of an automation (or the enrollments of a sequence), and one run drawn on its canvas. */
-export default function Runs({ me, sequenceId, runId }) {
+export default function Runs({ me, sequenceId, runId, params }) {
   const [sequence, setSequence] = useState(null);
   useEffect(() => {
     get(`/api/v1/sequences/${sequenceId}`).then((s) => setSequence(s.sequence));
@@ -20,21 +23,98 @@ export default function Runs({ me, sequenceId, runId }) {
     );
   if (runId) return <RunView key={runId} me={me} sequence={sequence} runId={runId} />;
   return sequence.flow_type === 'sequence' ? (
-    <Enrollments sequence={sequence} />
+    <Enrollments me={me} sequence={sequence} />
   ) : (
-    <RunList sequence={sequence} />
+    <RunList me={me} sequence={sequence} params={params || new URLSearchParams()} />
   );
 }
 
-function RunList({ sequence }) {
-  const [status, setStatus] = useState('');
+/** The id of the contact a trigger payload names: contact_id, or a CRM event's data.contact_id. */
+export function contactIdOf(payload) {
+  if (!payload || typeof payload !== 'object') return null;
+  const id = payload.contact_id || payload.data?.contact_id;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * The names of the contacts these ids name, read once each (GET /api/v1/contacts/:id) and kept:
+ * {id: name or email}. A key without contacts:read gets none.
+ */
+export function useContactNames(me, ids) {
+  const [names, setNames] = useState({});
+  const asked = useRef(new Set());
+  const key = [...new Set(ids.filter(Boolean))].sort().join(',');
+  useEffect(() => {
+    if (!can(me, 'contacts:read')) return undefined;
+    let live = true;
+    for (const id of key ? key.split(',') : []) {
+      if (asked.current.has(id)) continue;
+      asked.current.add(id);
+      get(`/api/v1/contacts/${id}`)
+        .then((a) => {
+          const c = a.contact;
+          const name = [c.first_name, c.last_name].filter(Boolean).join(' ');
+          if (live) setNames((n) => ({ ...n, [id]: { name: name || c.email || id, email: c.email } }));
+        })
+        .catch(() => live && setNames((n) => ({ ...n, [id]: { name: null } })));
+    }
+    return () => {
+      live = false;
+    };
+  }, [me, key]);
+  return names;
+}
+
+/** The outcomes a run took: "“Is it pro?” true", from the nodes it reached and its canvas. */
+export function branchesTaken(canvas, reached) {
+  if (!canvas || !reached) return [];
+  const at = new Set(reached);
+  return canvas.edges
+    .filter((e) => e.label && at.has(e.source) && at.has(e.target))
+    .map((e) => {
+      const source = canvas.nodes.find((n) => n.id === e.source);
+      return `${source?.data?.label || source?.type} → ${e.label}`;
+    });
+}
+
+const canvasVersions = new Map();
+
+/** Each canvas version a list of runs ran on, read once: {version: canvas}. */
+function useCanvasVersions(sequenceId, versions) {
+  const [canvases, setCanvases] = useState({});
+  const key = [...new Set(versions)].sort().join(',');
+  useEffect(() => {
+    let live = true;
+    for (const v of key ? key.split(',') : []) {
+      const id = `${sequenceId}/${v}`;
+      if (!canvasVersions.has(id)) canvasVersions.set(id, get(`/api/sequences/${sequenceId}/versions/${v}`).then((a) => a.canvas));
+      canvasVersions
+        .get(id)
+        .then((c) => live && setCanvases((all) => (all[v] ? all : { ...all, [v]: c })))
+        .catch(() => canvasVersions.delete(id));
+    }
+    return () => {
+      live = false;
+    };
+  }, [sequenceId, key]);
+  return canvases;
+}
+
+function RunList({ me, sequence, params }) {
+  const status = STATUSES.includes(params.get('status')) ? params.get('status') : '';
+  const setStatus = (s) => go(routeOf(`/sequences/${sequence.id}/runs`, { status: s || null }));
   const [runs, setRuns] = useState(null);
   const [error, setError] = useState(null);
+  const names = useContactNames(me, (runs || []).map((r) => contactIdOf(r.trigger_payload)));
+  const canvases = useCanvasVersions(sequence.id, (runs || []).map((r) => r.canvas_version));
   useEffect(() => {
     let live = true;
     const load = () =>
       get(`/api/v1/automation-runs?sequence_id=${sequence.id}&limit=100${status ? `&status=${status}` : ''}`)
-        .then((answer) => live && setRuns(answer.runs))
+        .then(
+          (answer) =>
+            live && setRuns(answer.runs.map((r) => ({ ...r, nodes_reached: answer.nodes_reached?.[r.id] }))),
+        )
         .catch((e) => live && setError(e.message));
     load();
     const timer = setInterval(load, 2000);
@@ -49,51 +129,71 @@ function RunList({ sequence }) {
       <p>
         <a href={`#/sequences/${sequence.id}/canvas`}>Back to the canvas</a>
       </p>
-      <label htmlFor="run-status">Status</label>{' '}
-      <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-        {STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {s || 'all'}
-          </option>
-        ))}
-      </select>
+      <div className="row">
+        <label htmlFor="run-status">Status</label>
+        <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s || 'all'}
+            </option>
+          ))}
+        </select>
+      </div>
       {error && (
         <p role="alert" className="error">
           {error}
         </p>
       )}
-      {runs && (
-        <table>
-          <thead>
-            <tr>
-              <th>Run</th>
-              <th>Status</th>
-              <th>Contact</th>
-              <th>Trigger payload</th>
-              <th>Version</th>
-              <th>Started</th>
-              <th>Ended</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((run) => (
-              <tr key={run.id}>
-                <td>
-                  <a href={`#/sequences/${sequence.id}/runs/${run.id}`}>{run.id.slice(0, 8)}</a>
-                  {run.retry_of && ' (retry)'}
-                </td>
-                <td className={`status ${run.status}`}>{run.status}</td>
-                <td className="run-contact">{contactOf(run.trigger_payload) || '—'}</td>
-                <td className="run-payload">
-                  <code title={JSON.stringify(run.trigger_payload, null, 2)}>{payloadLine(run.trigger_payload)}</code>
-                </td>
-                <td>{run.canvas_version}</td>
-                <td>{run.started_at && new Date(run.started_at).toLocaleString()}</td>
-                <td>{run.completed_at && new Date(run.completed_at).toLocaleString()}</td>
+      {runs && runs.length === 0 && <p>No runs{status ? ` ${status}` : ''} yet.</p>}
+      {runs && runs.length > 0 && (
+        <div className="table-wrap">
+          <table className="runs">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Status</th>
+                <th>Contact</th>
+                <th>Branch</th>
+                <th>Trigger payload</th>
+                <th>Version</th>
+                <th>Started</th>
+                <th>Duration</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {runs.map((run) => {
+                const contactId = contactIdOf(run.trigger_payload);
+                const contact = contactId && names[contactId];
+                const taken = branchesTaken(canvases[run.canvas_version], run.nodes_reached);
+                const end = run.completed_at ? new Date(run.completed_at) : run.status === 'running' ? new Date() : null;
+                return (
+                  <tr key={run.id}>
+                    <td>
+                      <a href={`#/sequences/${sequence.id}/runs/${run.id}`}>{run.id.slice(0, 8)}</a>
+                      {run.retry_of && ' (retry)'}
+                    </td>
+                    <td className={`status ${run.status}`}>{run.status}</td>
+                    <td className="run-contact" title={contact?.email || contactId || undefined}>
+                      {contact?.name || contactOf(run.trigger_payload) || '—'}
+                    </td>
+                    <td className="run-branch">{taken.join(', ') || '—'}</td>
+                    <td className="run-payload">
+                      <code title={JSON.stringify(run.trigger_payload, null, 2)}>{payloadLine(run.trigger_payload)}</code>
+                    </td>
+                    <td>{run.canvas_version}</td>
+                    <td className="run-started" title={run.started_at}>
+                      {run.started_at && new Date(run.started_at).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' })}
+                    </td>
+                    <td className="run-duration">
+                      {end && run.started_at ? duration(end - new Date(run.started_at)) : ''}
+                      {run.status === 'running' ? ' so far' : ''}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </main>
   );
@@ -110,8 +210,9 @@ function payloadLine(payload) {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
-function Enrollments({ sequence }) {
+function Enrollments({ me, sequence }) {
   const [enrollments, setEnrollments] = useState(null);
+  const names = useContactNames(me, (enrollments || []).map((e) => e.contact_id));
   useEffect(() => {
     get(`/api/v1/sequences/${sequence.id}/enrollments?limit=100`).then((a) => setEnrollments(a.enrollments));
   }, [sequence.id]);
@@ -134,7 +235,7 @@ function Enrollments({ sequence }) {
           <tbody>
             {enrollments.map((e) => (
               <tr key={e.id}>
-                <td>{e.contact_id}</td>
+                <td title={e.contact_id}>{names[e.contact_id]?.name || e.contact_id}</td>
                 <td className={`status ${e.status}`}>{e.status}</td>
                 <td>
                   {e.current_step ? (
@@ -155,11 +256,41 @@ function Enrollments({ sequence }) {
   );
 }
 
+/**
+ * What a node the run ended without reaching is said to be: on a completed run, a branch not
+ * taken; on a cancelled or failed one, a node the run stopped before.
+ */
+export function notReached(status) {
+  if (status === 'cancelled')
+    return { card: 'not reached: the run was cancelled', panel: 'not reached: the run was cancelled before it' };
+  if (status === 'failed')
+    return { card: 'not reached: the run failed', panel: 'not reached: the run failed before it' };
+  return { card: 'skipped: branch not taken', panel: 'skipped: the run did not take this branch' };
+}
+
+/**
+ * An error in the designer's words: nodes named by their labels, not their ids ("node
+ * crm-update-1 (crm_update) failed" → "“Update stage” failed").
+ */
+export function inWords(error, nodes) {
+  if (!error || !nodes?.length) return error;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ids = [...byId.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  // one pass, so that a label put in is never read again as an id
+  const named = new RegExp(`\\bnode (${ids}) \\([a-z_]+\\)|(?<![\\w-])(${ids})(?![\\w-])`, 'g');
+  return error.replace(named, (_, withType, bare) => {
+    const n = byId.get(withType || bare);
+    return `“${n.data?.label || NODE_TYPES[n.type]?.label || n.type}”`;
+  });
+}
+
 function RunView({ me, sequence, runId }) {
   const [run, setRun] = useState(null);
   const [canvas, setCanvas] = useState(null);
   const [picked, setPicked] = useState(null);
   const [message, setMessage] = useState(null);
+  const [asking, setAsking] = useState(null);
   const cannotWrite = missing(me, 'automation_runs:write');
 
   useEffect(() => {
@@ -200,6 +331,7 @@ function RunView({ me, sequence, runId }) {
 
   /** A node's state: its log entry's, or skipped when the run ended without reaching it. */
   const stateOf = (id) => byNode[id]?.status || (ended ? 'skipped' : undefined);
+  const unreached = notReached(run?.status);
 
   const flow = useMemo(() => {
     if (!canvas) return { nodes: [], edges: [] };
@@ -214,7 +346,7 @@ function RunView({ me, sequence, runId }) {
           data: {
             ...n.data,
             status,
-            statusText: status === 'skipped' && !byNode[n.id] ? 'skipped: branch not taken' : status,
+            statusText: status === 'skipped' && !byNode[n.id] ? unreached.card : status,
           },
         };
       }),
@@ -231,7 +363,7 @@ function RunView({ me, sequence, runId }) {
         };
       }),
     };
-  }, [canvas, byNode, ended]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [canvas, byNode, ended, unreached.card]); // eslint-disable-line react-hooks/exhaustive-deps
 
   /**
    * A node's input: as logged when it ran (its settings filled in, secrets masked, and what it read);
@@ -309,7 +441,14 @@ function RunView({ me, sequence, runId }) {
               type="button"
               disabled={!!cannotWrite}
               title={cannotWrite}
-              onClick={() => act(`/api/v1/automation-runs/${run.id}/cancel`, (a) => setRun(a.run))}
+              onClick={() =>
+                setAsking({
+                  title: `Cancel run ${run.id.slice(0, 8)}?`,
+                  confirm: 'Cancel the run',
+                  body: 'It stops where it is: the nodes it has not reached do not run, and a node in flight is stopped. What it has done stays done. It cannot be resumed, only run again.',
+                  action: () => act(`/api/v1/automation-runs/${run.id}/cancel`, (a) => setRun(a.run)),
+                })
+              }
             >
               Cancel
             </button>
@@ -320,8 +459,14 @@ function RunView({ me, sequence, runId }) {
               disabled={!!cannotWrite}
               title={cannotWrite || 'Runs again from the failed node, keeping what completed'}
               onClick={() =>
-                act(`/api/v1/automation-runs/${run.id}/retry`, (a) => {
-                  window.location.hash = `#/sequences/${sequence.id}/runs/${a.run.id}`;
+                setAsking({
+                  title: `Retry run ${run.id.slice(0, 8)} from its failed node?`,
+                  confirm: 'Retry',
+                  body: 'A new run starts on the same version and payload, from the failed node (and any other node it left unrun). What completed is kept and not done again; the failed node, and what follows it, run now, with what the flow does today: its emails, calls and CRM changes.',
+                  action: () =>
+                    act(`/api/v1/automation-runs/${run.id}/retry`, (a) => {
+                      window.location.hash = `#/sequences/${sequence.id}/runs/${a.run.id}`;
+                    }),
                 })
               }
             >
@@ -340,8 +485,8 @@ function RunView({ me, sequence, runId }) {
           )}
         </div>
         {run.error && (
-          <p role="alert" className="error">
-            {run.error}
+          <p role="alert" className="error run-error">
+            {inWords(run.error, canvas?.nodes)}
           </p>
         )}
         {message && (
@@ -355,6 +500,7 @@ function RunView({ me, sequence, runId }) {
             edges={flow.edges}
             nodeTypes={nodeTypes}
             onNodeClick={(_, node) => setPicked(node.id)}
+            ariaLabelConfig={ARIA_LABELS}
             nodesDraggable={false}
             nodesConnectable={false}
             fitView
@@ -373,7 +519,7 @@ function RunView({ me, sequence, runId }) {
               {NODE_TYPES[pickedNode.type]?.label} · <code>{pickedNode.id}</code>
             </p>
             <p className={`status ${stateOf(picked)}`}>
-              {entry ? entry.status : stateOf(picked) === 'skipped' ? 'skipped: the run did not take this branch' : 'not run yet'}
+              {entry ? entry.status : stateOf(picked) === 'skipped' ? unreached.panel : 'not run yet'}
             </p>
             {entry && (
               <p>
@@ -398,7 +544,7 @@ function RunView({ me, sequence, runId }) {
             <h3>Output</h3>
             <pre className="node-output">{entry ? JSON.stringify(entry.output, null, 2) : '—'}</pre>
             <h3>Error</h3>
-            {entry?.error ? <pre className="error node-error">{entry.error}</pre> : <p>none</p>}
+            {entry?.error ? <pre className="error node-error">{inWords(entry.error, canvas?.nodes)}</pre> : <p>none</p>}
             <button type="button" onClick={() => setPicked(null)}>
               Back to the trigger payload
             </button>
@@ -411,6 +557,19 @@ function RunView({ me, sequence, runId }) {
           </>
         )}
       </aside>
+      {asking && (
+        <Confirm
+          title={asking.title}
+          confirm={asking.confirm}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null);
+            asking.action();
+          }}
+        >
+          <p>{asking.body}</p>
+        </Confirm>
+      )}
     </main>
   );
 }

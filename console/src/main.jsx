@@ -6,9 +6,10 @@ import Editor from './Editor.jsx';
 import Runs from './Runs.jsx';
 import { mayLeave, setUnsaved } from './unsaved.js';
 import { loadNodeTypes } from './nodeTypes.js';
+import { parseRoute } from './route.js';
 import './console.css';
 
-/** #/sequences, #/sequences/<id>/canvas, #/sequences/<id>/runs[/<runId>] */
+/** #/sequences[?filters], #/sequences/<id>/canvas[?generate], #/sequences/<id>/runs[/<runId>][?filters] */
 function useRoute() {
   const [hash, setHash] = useState(window.location.hash || '#/sequences');
   useEffect(() => {
@@ -28,7 +29,7 @@ function useRoute() {
     window.addEventListener('hashchange', changed);
     return () => window.removeEventListener('hashchange', changed);
   }, []);
-  return hash.slice(1).split('/').filter(Boolean);
+  return parseRoute(hash);
 }
 
 function SignIn({ onSignedIn }) {
@@ -93,7 +94,7 @@ function App() {
   }, []);
   if (!checked) return null;
   if (!me) return <SignIn onSignedIn={setMe} />;
-  const [page, id, sub, runId] = route;
+  const [page, id, sub, runId] = route.parts;
   let body;
   const flowPage = page === 'sequences' && id && (sub === 'canvas' || sub === 'runs');
   if (flowPage && types.error)
@@ -103,10 +104,11 @@ function App() {
       </p>
     );
   else if (flowPage && !types.loaded) body = <p role="status">Loading the node types…</p>;
-  else if (page === 'sequences' && id && sub === 'canvas') body = <Editor key={id} me={me} sequenceId={id} />;
+  else if (page === 'sequences' && id && sub === 'canvas')
+    body = <Editor key={id} me={me} sequenceId={id} generate={route.params.has('generate')} />;
   else if (page === 'sequences' && id && sub === 'runs')
-    body = <Runs key={id} me={me} sequenceId={id} runId={runId} />;
-  else body = <Sequences me={me} />;
+    body = <Runs key={id} me={me} sequenceId={id} runId={runId} params={route.params} />;
+  else body = <Sequences me={me} params={route.params} />;
   return (
     <>
       <header className="top">

@@ -11,11 +11,15 @@ export const TIMEZONES = (() => {
 })();
 
 /**
- * Every node type the API knows (GET /api/v1/node-types), by name: {label, trigger, branches,
- * group, icon, description, step, summary, fields}. Filled by loadNodeTypes before a canvas is shown; the
- * palette and the config forms are drawn from it, one form control per field kind.
+ * Every node type the API knows (GET /api/v1/node-types), by name: {label, trigger, outputs,
+ * outputsFrom, outputFields, group, icon, description, step, summary, fields}. Filled by
+ * loadNodeTypes before a canvas is shown; the palette, the handles and the config forms are drawn
+ * from it, one form control per field kind.
  */
 export const NODE_TYPES = {};
+
+/** The run's contact's fields as templates read them ({key, label}), from the same answer. */
+export const CONTACT_FIELDS = [];
 
 const loaded = [];
 
@@ -56,16 +60,16 @@ function cardSummary(t) {
   return { lead: t.summary.lead, separator: t.summary.separator, fields };
 }
 
-/** Reads the node types from the API into NODE_TYPES. */
-export async function loadNodeTypes() {
-  if (Object.keys(NODE_TYPES).length) return NODE_TYPES;
-  const answer = await get('/api/v1/node-types');
+/** Puts an answer of GET /api/v1/node-types into NODE_TYPES and CONTACT_FIELDS. */
+export function useNodeTypes(answer) {
+  for (const key of Object.keys(NODE_TYPES)) delete NODE_TYPES[key];
   for (const t of answer.node_types) {
     NODE_TYPES[t.type] = {
       label: t.label,
       trigger: t.trigger,
-      branches: t.outputs.length > 0,
-      outputs: t.outputs,
+      outputs: t.outputs || [],
+      outputsFrom: t.outputs_from || null,
+      outputFields: t.output_fields || [],
       group: t.group,
       icon: t.icon,
       description: t.description,
@@ -75,31 +79,43 @@ export async function loadNodeTypes() {
       fields: t.fields.filter((f) => !f.read_only).map(formField),
     };
   }
+  CONTACT_FIELDS.splice(0, CONTACT_FIELDS.length, ...(answer.contact_fields || []));
   loaded.splice(0).forEach((callback) => callback());
   return NODE_TYPES;
 }
 
-/** The template variables a node can read: trigger, contact and earlier nodes' outputs. */
-export function variablesBefore(nodeId, nodes, edges) {
-  const before = new Set();
-  const todo = [nodeId];
-  while (todo.length) {
-    const id = todo.pop();
-    for (const e of edges) {
-      if (e.target === id && !before.has(e.source)) {
-        before.add(e.source);
-        todo.push(e.source);
-      }
-    }
+/** Reads the node types from the API into NODE_TYPES. */
+export async function loadNodeTypes() {
+  if (Object.keys(NODE_TYPES).length) return NODE_TYPES;
+  return useNodeTypes(await get('/api/v1/node-types'));
+}
+
+/**
+ * The outcomes of a node, one per outgoing edge label: its type's outputs (a condition's true and
+ * false), or, for a type whose outputs are its own (a split), the labels of the entries of the
+ * config field its descriptor names. Empty: one unlabelled output.
+ */
+export function outcomesOf(node) {
+  const spec = NODE_TYPES[node?.type];
+  if (!spec) return [];
+  if (spec.outputsFrom) {
+    const entries = node.data?.config?.[spec.outputsFrom];
+    if (!Array.isArray(entries)) return [];
+    const labels = entries.map((e) => (e && typeof e === 'object' ? e.label : e)).filter((l) => typeof l === 'string' && l.trim());
+    return [...new Set(labels)];
   }
-  const counts = {};
-  const out = ['{{trigger.}}', '{{contact.email}}', '{{contact.first_name}}'];
-  for (const n of nodes) {
-    if (!before.has(n.id) || NODE_TYPES[n.type]?.trigger) continue;
-    counts[n.type] = (counts[n.type] || 0) + 1;
-  }
-  for (const [type, count] of Object.entries(counts)) {
-    for (let i = 1; i <= count; i++) out.push(`{{${type}_${i}.}}`);
-  }
-  return out;
+  return spec.outputs;
+}
+
+/** Whether a node's outgoing edges are labelled with its outcomes. */
+export function branches(node) {
+  const spec = NODE_TYPES[node?.type];
+  return !!spec && (spec.outputs.length > 0 || !!spec.outputsFrom);
+}
+
+/** "Email “Welcome mail”": how a node is named to a person (its label, else its type's). */
+export function nodeName(node) {
+  const type = NODE_TYPES[node?.type]?.label || node?.type || 'node';
+  const label = node?.data?.label;
+  return label && label !== type ? `${type} “${label}”` : type;
 }

@@ -15,6 +15,7 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.rules.CanvasRules;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -319,6 +320,54 @@ public class CanvasService {
   }
 
   /**
+   * The latest canvas of {@code from} as the next version of {@code to}, a flow of the same tenant
+   * (a duplicate). Trigger node ids are unique in a tenant, so each trigger gets a new id (and a
+   * webhook a new address) and its edges follow it; the secrets come along at the nodes that keep
+   * their ids, while a renamed trigger's are left out (a new address gets a token of its own).
+   */
+  @Transactional
+  public CanvasSnapshot copy(Caller caller, UUID from, UUID to) {
+    CanvasSnapshot source = latest(caller.tenantId(), from);
+    Map<String, String> renamed = new HashMap<>();
+    for (CanvasNode trigger : nodeTypes.triggers(source.toCanvas())) {
+      String base = trigger.id().length() > 90 ? trigger.id().substring(0, 90) : trigger.id();
+      renamed.put(trigger.id(), base + "-" + newId().substring(0, 8));
+    }
+    OffsetDateTime now = now();
+    List<StoredNode> nodes = new ArrayList<>();
+    for (StoredNode n : source.nodes()) {
+      String id = renamed.getOrDefault(n.id(), n.id());
+      NodeData data = n.data();
+      if (renamed.containsKey(n.id()) && data != null && data.config() != null) {
+        Map<String, Object> config = new LinkedHashMap<>(data.config());
+        nodeTypes
+            .find(n.type())
+            .ifPresent(
+                type ->
+                    type.descriptor().fields().stream()
+                        .filter(f -> f.secret() != ConfigField.Secret.NONE)
+                        .forEach(f -> config.remove(f.key())));
+        data = new NodeData(data.label(), config);
+      }
+      nodes.add(new StoredNode(id, n.type(), n.position(), data, now, now));
+    }
+    List<StoredEdge> edges =
+        source.edges().stream()
+            .map(
+                e ->
+                    new StoredEdge(
+                        e.id(),
+                        renamed.getOrDefault(e.source(), e.source()),
+                        renamed.getOrDefault(e.target(), e.target()),
+                        e.type(),
+                        e.label(),
+                        now))
+            .toList();
+    // the copy is a draft: no live trigger of it to loosen
+    return write(caller, to, false, current -> new Edit(nodes, edges, source, source.settings()));
+  }
+
+  /**
    * An edit that replaces the whole canvas with these nodes and edges, stamped now; its kept
    * secrets come from {@code secretsFrom} (null: the current version's).
    */
@@ -559,7 +608,9 @@ public class CanvasService {
           CanvasRules.completeness(canvas, sequence.isAutomation(), nodeTypes);
       if (!incomplete.isEmpty()) {
         throw ApiException.unprocessable(
-            "An active sequence only accepts changes that keep it complete; pause it to rebuild.",
+            "An active "
+                + (sequence.isAutomation() ? "automation" : "sequence")
+                + " only accepts changes that keep it complete; pause it to rebuild.",
             incomplete.stream().map(CanvasService::asFieldProblem).toList());
       }
       FlowScopes.requireHeldBy(caller, canvas, "Changing this active flow", nodeTypes);

@@ -90,6 +90,11 @@ class OpenApiConfig {
       bodies.createAndPatch(
           "/api/v1/sequences", "Sequence", SequenceSchema.CREATE, SequenceSchema.UPDATE, null);
       bodies.document(
+          "/api/v1/sequences/{id}/duplicate",
+          PathItem.HttpMethod.POST,
+          "SequenceDuplicate",
+          RecordSchemaDocs.body(SequenceSchema.DUPLICATE, false, Map.of()));
+      bodies.document(
           "/api/v1/notes",
           PathItem.HttpMethod.POST,
           "NoteCreate",

@@ -2,6 +2,7 @@ package com.crmflow.api.nodetype;
 
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
+import com.crmflow.api.contact.Contact;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeSecrets;
@@ -23,11 +24,59 @@ class NodeTypeController {
   @GetMapping("/api/v1/node-types")
   @RequiresScope(Scope.SEQUENCES_READ)
   NodeTypeList list() {
-    return new NodeTypeList(types.descriptors().stream().map(NodeTypeView::of).toList());
+    return new NodeTypeList(
+        types.descriptors().stream().map(NodeTypeView::of).toList(), CONTACT_FIELDS);
   }
 
-  /** {@code {node_types}}, triggers first. */
-  record NodeTypeList(List<NodeTypeView> nodeTypes) {}
+  /**
+   * The run's contact's fields as {@code {{contact.<key>}}} reads them: the keys of the contact as
+   * a run receives it ({@link Contact#asEventData}), read off a contact with nothing set.
+   */
+  static final List<VariableField> CONTACT_FIELDS =
+      new Contact(
+              new java.util.UUID(0, 0),
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              false,
+              false,
+              false,
+              null,
+              null,
+              null,
+              null)
+          .asEventData().keySet().stream()
+              .map(key -> new VariableField(key, labelOf(key)))
+              .toList();
+
+  /** "first_name" → "First name", "contact_id" → "Contact ID". */
+  private static String labelOf(String key) {
+    String words = key.replace('_', ' ').replaceAll("\\bid\\b", "ID");
+    return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+  }
+
+  /**
+   * {@code {node_types, contact_fields}}: the types, triggers first, and the contact's fields a
+   * template reads (its custom fields are under {@code custom_fields.<field_key>}).
+   */
+  record NodeTypeList(List<NodeTypeView> nodeTypes, List<VariableField> contactFields) {}
+
+  /** A field a template reads: its key and a label for it. */
+  record VariableField(String key, String label) {}
 
   /** One node type as the console draws it. */
   record NodeTypeView(
@@ -44,6 +93,18 @@ class NodeTypeController {
                       + " config field's entries ({branches}: a split's branch labels); empty: one"
                       + " output")
           List<String> outputs,
+      @Schema(
+              description =
+                  "the config field whose entries' label values are its outputs (a split's"
+                      + " branches: one labelled edge per entry); null: outputs as listed",
+              nullable = true)
+          String outputsFrom,
+      @Schema(
+              description =
+                  "what a node's output holds, read by the nodes after it as"
+                      + " {{<type>_<n>.<key>}}; a key {field} stands for each key of that config"
+                      + " field's object")
+          List<OutputFieldView> outputFields,
       @Schema(description = "record types it reads (chat: the chat integration)")
           List<String> reads,
       @Schema(description = "record types it writes; {field}: named by that config field")
@@ -64,12 +125,19 @@ class NodeTypeController {
           d.description(),
           d.isStep(),
           d.outputs(),
+          d.outputsField(),
+          d.outputFields().stream()
+              .map(f -> new OutputFieldView(f.key(), f.description()))
+              .toList(),
           d.access().reads(),
           d.access().writes(),
           d.fields().stream().map(FieldView::of).toList(),
           d.summary() == null ? null : SummaryView.of(d.summary()));
     }
   }
+
+  /** One field of a node's output: its path in the output and what it holds. */
+  record OutputFieldView(String key, String description) {}
 
   /**
    * A node's card line: {@code lead} (when any of the fields is set), then the set ones of {@code
@@ -105,7 +173,8 @@ class NodeTypeController {
                 "days",
                 "cron",
                 "window",
-                "branches"
+                "branches",
+                "email_template"
               })
           String kind,
       boolean required,

@@ -12,7 +12,9 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.history.HistoryPayloads;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -72,8 +74,8 @@ class RunController {
   }
 
   /**
-   * {@code {runs, total, limit, offset}}, newest first; node_log only on the single run. Payloads
-   * and outputs show as {@link RunVisibility} says.
+   * {@code {runs, total, limit, offset, nodes_reached}}, newest first; node_log only on the single
+   * run. Payloads and outputs show as {@link RunVisibility} says.
    */
   @GetMapping
   @RequiresScope(Scope.AUTOMATION_RUNS_READ)
@@ -87,13 +89,16 @@ class RunController {
       throw ApiException.badRequest("status", "must be one of " + STATUSES);
     }
     Paging paging = Paging.of(limit, offset);
-    return new RunPage(
+    List<AutomationRun> page =
         runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()).stream()
             .map(run -> visibility.shownTo(caller, run))
-            .toList(),
+            .toList();
+    return new RunPage(
+        page,
         runs.count(caller.tenantId(), sequenceId, status),
         paging.limit(),
-        paging.offset());
+        paging.offset(),
+        runs.nodesReached(caller.tenantId(), page.stream().map(AutomationRun::id).toList()));
   }
 
   @GetMapping("/{id}")
@@ -233,5 +238,14 @@ class RunController {
   record RunAnswer(AutomationRun run) {}
 
   /** {@code {runs, total, limit, offset}}. */
-  record RunPage(List<AutomationRun> runs, long total, int limit, int offset) {}
+  record RunPage(
+      List<AutomationRun> runs,
+      long total,
+      int limit,
+      int offset,
+      @Schema(
+              description =
+                  "for each run listed, by its id: the ids of the nodes it has reached (those with"
+                      + " an entry in its node log), from which a run's branch is read")
+          Map<UUID, List<String>> nodesReached) {}
 }

@@ -463,6 +463,28 @@ public class RunRepository {
     return entry;
   }
 
+  /** The nodes each of these runs has an entry for, by run, in the order first reached. */
+  Map<UUID, List<String>> nodesReached(UUID tenantId, List<UUID> runIds) {
+    Map<UUID, List<String>> reached = new java.util.LinkedHashMap<>();
+    runIds.forEach(id -> reached.put(id, new java.util.ArrayList<>()));
+    if (runIds.isEmpty()) {
+      return reached;
+    }
+    jdbc.sql(
+            """
+            select run_id, node_id from run_node_log
+            where tenant_id = :tenantId and run_id = any(:runIds)
+            group by run_id, node_id
+            order by run_id, min(seq)
+            """)
+        .param("tenantId", tenantId)
+        .param("runIds", runIds.toArray(UUID[]::new))
+        .query(
+            (org.springframework.jdbc.core.RowCallbackHandler)
+                rs -> reached.get(rs.getObject("run_id", UUID.class)).add(rs.getString("node_id")));
+    return reached;
+  }
+
   /** The node log in execution order, in the spec's shape. */
   List<Map<String, Object>> nodeLog(UUID runId) {
     return loggedNodes(runId).stream().map(RunRepository::specEntry).toList();

@@ -9,6 +9,7 @@ import com.crmflow.api.web.Paging;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -26,6 +27,9 @@ class SequenceController {
 
   private static final String ALL = "all";
 
+  /** The longest name search: a flow's name is at most a short text. */
+  private static final int MAX_QUERY = 200;
+
   private final SequenceRepository sequences;
   private final SequenceService service;
 
@@ -38,7 +42,8 @@ class SequenceController {
    * {@code {sequences, total, limit, offset}}, newest first. By default the spec's "active
    * sequences available for enrollment": status active, flow_type sequence (automations cannot be
    * enrolled). {@code status} ({@code all} for every status) and {@code flow_type} ({@code
-   * automation}, or {@code all} for both) filter otherwise.
+   * automation}, or {@code all} for both) filter otherwise; {@code q} keeps the flows whose name
+   * holds it (case aside).
    */
   @GetMapping
   @RequiresScope(Scope.SEQUENCES_READ)
@@ -46,6 +51,7 @@ class SequenceController {
       Caller caller,
       @RequestParam(required = false) String status,
       @RequestParam(name = "flow_type", required = false) String flowType,
+      @RequestParam(required = false) String q,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) Integer offset) {
     String statusFilter = status == null ? Sequence.ACTIVE : status;
@@ -57,13 +63,16 @@ class SequenceController {
       throw ApiException.badRequest(
           "flow_type", "must be all or one of " + SequenceSchema.FLOW_TYPES);
     }
+    if (q != null && q.length() > MAX_QUERY) {
+      throw ApiException.badRequest("q", "must be at most " + MAX_QUERY + " characters");
+    }
     Paging paging = Paging.of(limit, offset);
     String statusOrNull = ALL.equals(statusFilter) ? null : statusFilter;
     String flowOrNull = ALL.equals(flowFilter) ? null : flowFilter;
     return new SequencePage(
         sequences.list(
-            caller.tenantId(), statusOrNull, flowOrNull, paging.limit(), paging.offset()),
-        sequences.count(caller.tenantId(), statusOrNull, flowOrNull),
+            caller.tenantId(), statusOrNull, flowOrNull, q, paging.limit(), paging.offset()),
+        sequences.count(caller.tenantId(), statusOrNull, flowOrNull, q),
         paging.limit(),
         paging.offset());
   }
@@ -90,6 +99,36 @@ class SequenceController {
   SequenceAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
     return new SequenceAnswer(service.patch(caller, id, JsonBodies.requireObject(body)));
   }
+
+  /**
+   * 201 {@code {sequence}}: a draft copy named {@code name} (default "… (copy)") with the flow's
+   * latest canvas; its triggers get new ids (a webhook a new address), each secret comes along
+   * except a webhook trigger's token, which a new address does not share.
+   */
+  @PostMapping("/{id}/duplicate")
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  @ResponseStatus(HttpStatus.CREATED)
+  SequenceAnswer duplicate(
+      Caller caller, @PathVariable UUID id, @RequestBody(required = false) JsonNode body) {
+    return new SequenceAnswer(
+        service.duplicate(
+            caller, id, body == null || body.isNull() ? null : JsonBodies.requireObject(body)));
+  }
+
+  /**
+   * Deletes a flow that is not active and has never run nor enrolled anyone, with its canvas
+   * versions: {@code {deleted: true}}. A flow with runs keeps them (409): it is archived instead,
+   * which starts no more runs, lets the runs in progress finish and keeps its history.
+   */
+  @DeleteMapping("/{id}")
+  @RequiresScope(Scope.SEQUENCES_WRITE)
+  Deleted delete(Caller caller, @PathVariable UUID id) {
+    service.delete(caller.tenantId(), id);
+    return new Deleted(true);
+  }
+
+  /** {@code {deleted}}. */
+  record Deleted(boolean deleted) {}
 
   /** {@code {sequence}}. */
   record SequenceAnswer(Sequence sequence) {}

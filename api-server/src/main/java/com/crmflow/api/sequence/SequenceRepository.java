@@ -12,7 +12,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class SequenceRepository {
 
-  /** step_count: nodes of the latest canvas version that are not triggers. */
+  /**
+   * step_count: nodes of the latest canvas version that are not triggers; trigger_type: its
+   * trigger's type (the trigger registry holds the latest version's); the newest run, through the
+   * runs' index by sequence.
+   */
   private static final String SELECT =
       """
       select s.id, s.name, s.description, s.status,
@@ -20,8 +24,21 @@ public class SequenceRepository {
                        where v.sequence_id = s.id and v.version = s.current_version
                          and not (n ->> 'type' = any (:triggerTypes))), 0) as step_count,
              s.builder_mode, s.flow_type, s.current_version, s.activated_by_key_id, s.created_at,
-             s.updated_at
+             s.updated_at,
+             (select min(t.node_type) from trigger_node t
+              where t.tenant_id = s.tenant_id and t.sequence_id = s.id) as trigger_type,
+             last_run.created_at as last_run_at, last_run.status as last_run_status
       from sequence s
+      left join lateral (
+        select r.created_at, r.status from automation_run r
+        where r.tenant_id = s.tenant_id and r.sequence_id = s.id
+        order by r.created_at desc limit 1) last_run on true
+      """;
+
+  /** A name that holds the words looked for, as {@link #namePattern} makes them. */
+  private static final String NAME_MATCHES =
+      """
+       (cast(:name as text) is null or s.name ilike :name)
       """;
 
   private final JdbcClient jdbc;
@@ -108,13 +125,20 @@ public class SequenceRepository {
         .update();
   }
 
-  List<Sequence> list(UUID tenantId, String status, String flowType, int limit, int offset) {
+  /**
+   * @param name words the name holds, or null for any name
+   */
+  List<Sequence> list(
+      UUID tenantId, String status, String flowType, String name, int limit, int offset) {
     return jdbc.sql(
             SELECT
                 + """
                  where s.tenant_id = :tenantId
                    and (cast(:status as text) is null or s.status = :status)
                    and (cast(:flowType as text) is null or s.flow_type = :flowType)
+                   and """
+                + NAME_MATCHES
+                + """
                  order by s.created_at desc, s.id desc
                  limit :limit offset :offset
                 """)
@@ -122,6 +146,7 @@ public class SequenceRepository {
         .param("tenantId", tenantId)
         .param("status", status)
         .param("flowType", flowType)
+        .param("name", namePattern(name))
         .param("limit", limit)
         .param("offset", offset)
         .query(Sequence.class)
@@ -129,18 +154,82 @@ public class SequenceRepository {
   }
 
   /** How many {@link #list} pages through. */
-  int count(UUID tenantId, String status, String flowType) {
+  int count(UUID tenantId, String status, String flowType, String name) {
     return jdbc.sql(
             """
             select count(*) from sequence s
             where s.tenant_id = :tenantId
               and (cast(:status as text) is null or s.status = :status)
               and (cast(:flowType as text) is null or s.flow_type = :flowType)
-            """)
+              and """
+                + NAME_MATCHES)
         .param("tenantId", tenantId)
         .param("status", status)
         .param("flowType", flowType)
+        .param("name", namePattern(name))
         .query(Integer.class)
         .single();
+  }
+
+  /**
+   * The ILIKE pattern of a name that holds these words, case aside ({@code %} and {@code _} as
+   * themselves), or null for any name.
+   */
+  static String namePattern(String words) {
+    if (words == null || words.isBlank()) {
+      return null;
+    }
+    String escaped = words.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    return "%" + escaped + "%";
+  }
+
+  /** How many runs the sequence has, and how many of them are running. */
+  public record RunCounts(long total, long running) {}
+
+  RunCounts runCounts(UUID tenantId, UUID id) {
+    return jdbc.sql(
+            """
+            select count(*) as total, count(*) filter (where status = 'running') as running
+            from automation_run where tenant_id = :tenantId and sequence_id = :id
+            """)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(RunCounts.class)
+        .single();
+  }
+
+  long enrollmentCount(UUID tenantId, UUID id) {
+    return jdbc.sql(
+            "select count(*) from enrollment where tenant_id = :tenantId and sequence_id = :id")
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(Long.class)
+        .single();
+  }
+
+  /** How many schedule rows the sequence still has (a stopped schedule's row goes once stopped). */
+  long scheduleCount(UUID tenantId, UUID id) {
+    return jdbc.sql(
+            """
+            select count(*) from schedule_trigger where tenant_id = :tenantId and sequence_id = :id
+            """)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .query(Long.class)
+        .single();
+  }
+
+  /** Deletes a sequence that nothing else refers to, with its canvas versions and triggers. */
+  void delete(UUID tenantId, UUID id) {
+    for (String table : List.of("trigger_node", "canvas_version")) {
+      jdbc.sql("delete from " + table + " where tenant_id = :tenantId and sequence_id = :id")
+          .param("tenantId", tenantId)
+          .param("id", id)
+          .update();
+    }
+    jdbc.sql("delete from sequence where tenant_id = :tenantId and id = :id")
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .update();
   }
 }

@@ -29,5 +29,9 @@ public final class SequenceSchema {
               FieldSpec.longText("description"),
               FieldSpec.oneOf("status", STATUSES).notNull()));
 
+  /** A duplicate's own name; the rest comes from the flow copied. */
+  public static final RecordSchema DUPLICATE =
+      new RecordSchema("sequence", List.of(FieldSpec.text("name")));
+
   private SequenceSchema() {}
 }

@@ -27,16 +27,19 @@ class SequenceService {
   private final CanvasRepository canvases;
   private final ApplicationEventPublisher publisher;
   private final NodeTypes nodeTypes;
+  private final CanvasService canvasService;
 
   SequenceService(
       SequenceRepository sequences,
       CanvasRepository canvases,
       ApplicationEventPublisher publisher,
-      NodeTypes nodeTypes) {
+      NodeTypes nodeTypes,
+      CanvasService canvasService) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.publisher = publisher;
     this.nodeTypes = nodeTypes;
+    this.canvasService = canvasService;
   }
 
   @Transactional
@@ -95,5 +98,75 @@ class SequenceService {
       publisher.publishEvent(new FlowChanged(tenantId, id));
     }
     return sequences.find(tenantId, id).orElseThrow();
+  }
+
+  /**
+   * A draft copy of the flow, named as given or "… (copy)", with its latest canvas as its first
+   * version ({@link CanvasService#copy}).
+   */
+  @Transactional
+  Sequence duplicate(Caller caller, UUID id, JsonNode body) {
+    UUID tenantId = caller.tenantId();
+    Sequence source =
+        sequences.find(tenantId, id).orElseThrow(() -> ApiException.notFound("Sequence", id));
+    List<FieldProblem> problems = new ArrayList<>();
+    Map<String, Object> given =
+        body == null
+            ? Map.of()
+            : SequenceSchema.DUPLICATE.validate(body, false, Set.of(), problems);
+    if (!problems.isEmpty()) {
+      throw ApiException.invalid(problems);
+    }
+    Map<String, Object> fields = new java.util.LinkedHashMap<>();
+    fields.put(
+        "name",
+        given.get("name") instanceof String name && !name.isBlank()
+            ? name
+            : source.name() + " (copy)");
+    fields.put("description", source.description());
+    fields.put("builder_mode", source.builderMode());
+    fields.put("flow_type", source.flowType());
+    Sequence copy = sequences.insert(tenantId, fields);
+    if (source.currentVersion() > 0) {
+      canvasService.copy(caller, id, copy.id());
+    }
+    return sequences.find(tenantId, copy.id()).orElseThrow();
+  }
+
+  /**
+   * Deletes a flow that is not active and has no runs and no enrollments (409 otherwise, saying
+   * what it has): a flow with runs keeps them, and is archived instead.
+   */
+  @Transactional
+  void delete(UUID tenantId, UUID id) {
+    Sequence sequence =
+        sequences.lock(tenantId, id).orElseThrow(() -> ApiException.notFound("Sequence", id));
+    String kind = sequence.isAutomation() ? "automation" : "sequence";
+    if (Sequence.ACTIVE.equals(sequence.status())) {
+      throw ApiException.conflict(
+          "“" + sequence.name() + "” is active: pause or archive it before deleting it.");
+    }
+    SequenceRepository.RunCounts runs = sequences.runCounts(tenantId, id);
+    long enrollments = sequences.enrollmentCount(tenantId, id);
+    if (runs.total() > 0 || enrollments > 0) {
+      String held =
+          runs.total() > 0
+              ? runs.total()
+                  + (runs.total() == 1 ? " run" : " runs")
+                  + (runs.running() > 0 ? " (" + runs.running() + " in progress)" : "")
+              : enrollments + (enrollments == 1 ? " enrollment" : " enrollments");
+      throw ApiException.conflict(
+          "This "
+              + kind
+              + " has "
+              + held
+              + ", which are kept: archive it instead (it starts no more runs, the runs in"
+              + " progress finish, and its history stays readable).");
+    }
+    if (sequences.scheduleCount(tenantId, id) > 0) {
+      throw ApiException.conflict(
+          "This " + kind + "'s schedule is still stopping; delete it again in a moment.");
+    }
+    sequences.delete(tenantId, id);
   }
 }

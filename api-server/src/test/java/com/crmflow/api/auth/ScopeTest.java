@@ -54,6 +54,9 @@ class ScopeTest extends ApiTest {
         Arguments.of("GET", "/api/v1/sequences/" + ANY_ID, null, Scope.SEQUENCES_READ),
         Arguments.of("POST", "/api/v1/sequences", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("PATCH", "/api/v1/sequences/" + ANY_ID, "{}", Scope.SEQUENCES_WRITE),
+        Arguments.of("DELETE", "/api/v1/sequences/" + ANY_ID, null, Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "POST", "/api/v1/sequences/" + ANY_ID + "/duplicate", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("POST", "/api/v1/sequences/enroll", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("POST", "/api/v1/sequences/unenroll", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of(

@@ -78,6 +78,7 @@ class ConsoleBrowserTest extends ApiTest {
         "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
     page.signIn(tenant.key());
 
+    page.click(By.xpath("//button[text()='New flow']"));
     page.type(By.id("new-name"), "Plan router");
     page.clickThrough(By.xpath("//button[text()='Create']"));
     assertThat(browser.getCurrentUrl()).contains("/canvas");
@@ -101,11 +102,26 @@ class ConsoleBrowserTest extends ApiTest {
     String condition = ids.get(1);
     String pro = ids.get(2);
     String free = ids.get(3);
-    page.click(By.cssSelector(".react-flow__controls-fitview"));
+    // Tidy up puts the unconnected nodes side by side; the checks list each card's problems,
+    // which sizes the cards after they are drawn: fit the view until every card is inside it,
+    // clear of its edges (where a drag pans the canvas)
+    page.click(By.xpath("//button[text()='Tidy up']"));
+    wait.until(
+        d -> {
+          page.click(By.cssSelector(".react-flow__controls-fitview"));
+          return (Boolean)
+              browser.executeScript(
+                  "const c = document.querySelector('.flow').getBoundingClientRect();"
+                      + " return [...document.querySelectorAll('.react-flow__node')].every(n => {"
+                      + " const r = n.getBoundingClientRect();"
+                      + " return r.top >= c.top + 40 && r.bottom <= c.bottom - 40"
+                      + " && r.left >= c.left + 40 && r.right <= c.right - 40; });");
+        });
 
-    connect(trigger, condition);
-    connect(condition, pro); // the first edge out of a condition is its true branch
-    connect(condition, free);
+    page.connect(trigger, null, condition);
+    // a condition's branches leave from its true and false handles
+    page.connect(condition, "true", pro);
+    page.connect(condition, "false", free);
     assertThat(browser.findElements(By.cssSelector(".react-flow__edge"))).hasSize(3);
     assertThat(edgeLabels()).containsExactlyInAnyOrder("true", "false");
 
@@ -121,7 +137,7 @@ class ConsoleBrowserTest extends ApiTest {
     // free's url is left out: activation is refused
     page.click(By.xpath("//button[text()='Save']"));
     page.waitForStatus("Saved as version 1.");
-    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
     WebElement refused =
         wait.until(
             ExpectedConditions.visibilityOfElementLocated(
@@ -135,7 +151,7 @@ class ConsoleBrowserTest extends ApiTest {
     page.type(By.id("config-url"), peer.url("/free"));
     page.click(By.xpath("//button[text()='Save']"));
     page.waitForStatus("Saved as version 2.");
-    page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+    page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
     page.waitForStatus("Active.");
     assertThat(
             tenant
@@ -237,27 +253,5 @@ class ConsoleBrowserTest extends ApiTest {
     return browser.findElements(By.cssSelector(".react-flow__edge-text")).stream()
         .map(WebElement::getText)
         .toList();
-  }
-
-  /** Drags from the source node's bottom handle to the target node's top handle. */
-  private void connect(String source, String target) {
-    WebElement from =
-        browser.findElement(
-            By.cssSelector(
-                ".react-flow__node[data-id='" + source + "'] .react-flow__handle-bottom"));
-    WebElement to =
-        browser.findElement(
-            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
-    int before = browser.findElements(By.cssSelector(".react-flow__edge")).size();
-    new Actions(browser)
-        .moveToElement(from)
-        .clickAndHold()
-        .moveByOffset(5, 5)
-        .moveToElement(to)
-        .moveByOffset(1, 1)
-        .moveToElement(to)
-        .release()
-        .perform();
-    wait.until(d -> d.findElements(By.cssSelector(".react-flow__edge")).size() == before + 1);
   }
 }

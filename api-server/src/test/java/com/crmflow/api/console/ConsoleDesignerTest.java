@@ -5,9 +5,6 @@ import static com.crmflow.api.support.Flows.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
-import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.ConsolePage;
-import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,19 +13,14 @@ import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,28 +30,11 @@ import tools.jackson.databind.JsonNode;
  * replacements ask first with a diff; the run view shows what a node read, wrote and skipped.
  * Screenshots go to target/console (designer-*.png).
  */
-class ConsoleDesignerTest extends ApiTest {
+class ConsoleDesignerTest extends ConsoleTest {
 
-  private ConsolePage page;
-  private ChromeDriver browser;
-  private WebDriverWait wait;
-  private LocalHttpServer peer;
-
-  @BeforeEach
-  void start(TestInfo info) throws Exception {
-    peer = new LocalHttpServer();
-    page = ConsolePage.open(baseUrl(), "designer-" + info.getTestMethod().orElseThrow().getName());
-    browser = page.browser();
-    browser.manage().window().setSize(new Dimension(1440, 900));
-    wait = page.await();
-  }
-
-  @AfterEach
-  void stop() {
-    if (page != null) {
-      page.close();
-    }
-    peer.close();
+  @Override
+  protected String screenshotPrefix() {
+    return "designer";
   }
 
   // ---------------------------------------------------------------- 1. every flow findable
@@ -233,7 +208,7 @@ class ConsoleDesignerTest extends ApiTest {
               .isEqualTo(1);
 
           // Activate judges the screen too: refused, nothing saved, nothing activated
-          page.click(By.xpath("//div[@class='toolbar']/button[text()='Activate']"));
+          page.click(By.xpath("//div[@class='toolbar']//button[text()='Activate']"));
           page.waitForStatus("cannot be activated yet");
           ApiResponse stored = tenant.api().get("/api/v1/sequences/" + seq);
           assertThat(stored.text("/sequence/status")).isEqualTo("draft");
@@ -262,8 +237,7 @@ class ConsoleDesignerTest extends ApiTest {
           // "+" under a node adds the next node, connected and below it
           page.click(
               By.cssSelector(".react-flow__node[data-id='" + trigger + "'] .add-next-button"));
-          page.click(
-              By.cssSelector(".react-flow__node[data-id='" + trigger + "'] [data-next=delay]"));
+          page.click(By.cssSelector(".menu[data-for='" + trigger + "'] [data-next=delay]"));
           wait.until(d -> page.nodeIds().size() == 2);
           String delay = page.nodeIds().get(1);
           assertThat(page.edgeCount()).isEqualTo(1);
@@ -752,14 +726,6 @@ class ConsoleDesignerTest extends ApiTest {
 
   private int version(TenantClient tenant, String seq) {
     return tenant.api().get("/api/v1/sequences/" + seq).at("/sequence/current_version").asInt();
-  }
-
-  /** The names in the list, read in one go (the list re-renders as it loads). */
-  @SuppressWarnings("unchecked")
-  private List<String> flowNames() {
-    return (List<String>)
-        browser.executeScript(
-            "return [...document.querySelectorAll('tr[data-flow]')].map(r => r.dataset.flow);");
   }
 
   /**

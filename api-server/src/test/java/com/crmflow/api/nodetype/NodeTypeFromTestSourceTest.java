@@ -72,6 +72,41 @@ class NodeTypeFromTestSourceTest extends ApiTest {
     assertThat(type(answer, "http_request").at("/fields/2/secret_entries").asString())
         .isEqualTo(NodeSecrets.CREDENTIAL_ENTRY_PATTERN);
     assertThat(type(answer, "http_request").at("/fields/1/secret_entries").isNull()).isTrue();
+
+    // what each type's output holds, for the variables of the nodes after it
+    assertThat(
+            type(answer, "http_request")
+                .get("output_fields")
+                .valueStream()
+                .map(f -> f.get("key").asString()))
+        .containsExactly("statusCode", "headers", "body");
+    assertThat(type(answer, "condition").at("/output_fields/0/description").asString())
+        .isEqualTo("true or false: the branch taken");
+    assertThat(type(answer, "data_transform").at("/output_fields/0/key").asString())
+        .isEqualTo("{mappings}");
+    assertThat(stamp.get("output_fields").isEmpty()).isTrue();
+    assertThat(type(answer, "condition").get("outputs_from").isNull()).isTrue();
+    // an email's template is picked from the tenant's templates
+    JsonNode templateId =
+        type(answer, "email")
+            .get("fields")
+            .valueStream()
+            .filter(f -> f.get("key").asString().equals("templateId"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(templateId.get("kind").asString()).isEqualTo("email_template");
+    // and the contact's fields a template reads, by key and label
+    assertThat(
+            answer.at("/contact_fields").valueStream().map(f -> f.get("key").asString()).toList())
+        .startsWith("contact_id", "email", "name")
+        .contains("first_name", "lifecycle_stage", "custom_fields");
+    assertThat(
+            answer
+                .at("/contact_fields")
+                .valueStream()
+                .filter(f -> f.get("key").asString().equals("lifecycle_stage"))
+                .map(f -> f.get("label").asString()))
+        .containsExactly("Lifecycle stage");
   }
 
   @Test

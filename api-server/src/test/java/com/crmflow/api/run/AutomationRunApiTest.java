@@ -1057,6 +1057,9 @@ class AutomationRunApiTest extends ApiTest {
         tenant.api().get("/api/v1/automation-runs?sequence_id=" + seq + "&status=completed");
     assertThat(listed.at("/total").asInt()).isEqualTo(1);
     assertThat(listed.text("/runs/0/id")).isEqualTo(runId);
+    // the nodes each listed run reached, in the order it reached them, for its branch
+    assertThat(listed.at("/nodes_reached/" + runId).valueStream().map(JsonNode::asString).toList())
+        .containsExactly(hook, "call");
     assertThat(tenant.api().get("/api/v1/automation-runs?status=failed").at("/total").asInt())
         .isZero();
     assertThat(tenant.api().get("/api/v1/automation-runs?status=weird").status()).isEqualTo(400);

@@ -6,7 +6,9 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
+import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.SequenceSupport;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -160,5 +162,201 @@ class SequenceApiTest extends ApiTest {
                 .patch("/api/v1/sequences/" + id, Map.of("flow_type", "automation"))
                 .status())
         .isEqualTo(400);
+  }
+
+  @Test
+  void theListFindsFlowsByNameAndShowsEachOnesTriggerAndLastRun() {
+    var tenant = newTenant();
+    String hook = SequenceSupport.uniqueId("hook");
+    String nurture =
+        SequenceSupport.activeAutomation(
+            tenant.api(), "Lead nurture", Flows.completeAutomation(hook));
+    SequenceSupport.automation(tenant.api(), "Lead_scoring 100%");
+    SequenceSupport.automation(tenant.api(), "Welcome series");
+    String runId = SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of("plan", "pro"));
+
+    ApiResponse leads = tenant.api().get("/api/v1/sequences?status=all&flow_type=all&q=LEAD");
+    assertThat(leads.status()).as(leads.toString()).isEqualTo(200);
+    assertThat(leads.at("/sequences").valueStream().map(s -> s.get("name").asString()))
+        .containsExactly("Lead_scoring 100%", "Lead nurture");
+    assertThat(leads.at("/total").asInt()).isEqualTo(2);
+    // % and _ are the characters typed, not patterns
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/sequences?status=all&flow_type=all&q=100%25")
+                .at("/sequences")
+                .valueStream()
+                .map(s -> s.get("name").asString()))
+        .containsExactly("Lead_scoring 100%");
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/sequences?status=all&flow_type=all&q=d_n")
+                .at("/total")
+                .asInt())
+        .isZero();
+
+    JsonNode listed = leads.at("/sequences/1");
+    assertThat(listed.get("id").asString()).isEqualTo(nurture);
+    assertThat(listed.get("trigger_type").asString()).isEqualTo("webhook_trigger");
+    assertThat(listed.get("last_run_at").asString()).isNotBlank();
+    assertThat(listed.get("last_run_status").asString())
+        .isIn("running", "completed", "failed", "cancelled");
+    assertThat(
+            tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/created_at").asString())
+        .isNotBlank();
+    JsonNode never = leads.at("/sequences/0");
+    assertThat(never.get("trigger_type").isNull()).isTrue();
+    assertThat(never.get("last_run_at").isNull()).isTrue();
+    assertThat(never.get("last_run_status").isNull()).isTrue();
+
+    ApiResponse tooLong = tenant.api().get("/api/v1/sequences?q=" + "x".repeat(201));
+    assertThat(tooLong.status()).isEqualTo(400);
+    assertThat(tooLong.text("/errors/0/field")).isEqualTo("q");
+  }
+
+  @Test
+  void aDuplicateIsADraftCopyWhoseTriggerHasANewIdAndWhoseActionsKeepTheirSecrets()
+      throws Exception {
+    var tenant = newTenant();
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      String hook = SequenceSupport.uniqueId("hook");
+      Map<String, Object> flow =
+          Flows.canvas(
+              List.of(
+                  Flows.node(hook, "webhook_trigger", Map.of("secretToken", "hook-token")),
+                  Flows.node(
+                      "call",
+                      "http_request",
+                      Flows.http(
+                          "POST",
+                          peer.url("/in"),
+                          "headers",
+                          Map.of("Authorization", "Bearer s3cr3t")))),
+              List.of(Flows.edge("e1", hook, "call")));
+      String original = SequenceSupport.activeAutomation(tenant.api(), "Router", flow);
+
+      ApiResponse copied =
+          tenant.api().post("/api/v1/sequences/" + original + "/duplicate", Map.of());
+      assertThat(copied.status()).as(copied.toString()).isEqualTo(201);
+      JsonNode copy = copied.at("/sequence");
+      assertThat(copy.get("name").asString()).isEqualTo("Router (copy)");
+      assertThat(copy.get("status").asString()).isEqualTo("draft");
+      assertThat(copy.get("flow_type").asString()).isEqualTo("automation");
+      assertThat(copy.get("current_version").asInt()).isEqualTo(1);
+      String copyId = copy.get("id").asString();
+
+      JsonNode canvas = tenant.api().get("/api/sequences/" + copyId + "/canvas").at("/canvas");
+      String newHook = canvas.at("/nodes/0/id").asString();
+      assertThat(newHook).startsWith(hook + "-").isNotEqualTo(hook);
+      assertThat(canvas.at("/nodes/0/data/config/webhookPath").asString()).endsWith("/" + newHook);
+      assertThat(canvas.at("/nodes/0/data/config/secretToken").isMissingNode()).isTrue();
+      assertThat(canvas.at("/edges/0/source").asString()).isEqualTo(newHook);
+      assertThat(canvas.at("/nodes/1/data/config/headers/Authorization").asString())
+          .isEqualTo("********");
+      // the original is untouched
+      assertThat(
+              tenant.api().get("/api/sequences/" + original + "/canvas").text("/canvas/nodes/0/id"))
+          .isEqualTo(hook);
+
+      // the copy, once active, sends the secret it was copied with
+      assertThat(
+              tenant
+                  .api()
+                  .patch("/api/v1/sequences/" + copyId, Map.of("status", "active"))
+                  .status())
+          .isEqualTo(200);
+      String run = SequenceSupport.fire(anonymous(), tenant.id(), newHook, Map.of());
+      SequenceSupport.awaitRun(tenant.api(), run);
+      assertThat(peer.received("/in")).hasSize(1);
+      assertThat(peer.received("/in").get(0).header("Authorization")).isEqualTo("Bearer s3cr3t");
+
+      // a name of its own; another tenant's flow is not found
+      assertThat(
+              tenant
+                  .api()
+                  .post("/api/v1/sequences/" + original + "/duplicate", Map.of("name", "Router B"))
+                  .text("/sequence/name"))
+          .isEqualTo("Router B");
+      assertThat(
+              tenant
+                  .api()
+                  .post("/api/v1/sequences/" + original + "/duplicate", Map.of("name", 7))
+                  .status())
+          .isEqualTo(400);
+      assertThat(
+              newTenant()
+                  .api()
+                  .post("/api/v1/sequences/" + original + "/duplicate", Map.of())
+                  .status())
+          .isEqualTo(404);
+    }
+  }
+
+  @Test
+  void aFlowThatNeverRanIsDeletedAndOneWithRunsIsKept() {
+    var tenant = newTenant();
+    String draft = SequenceSupport.automation(tenant.api(), "Mistake");
+    tenant
+        .api()
+        .put(
+            "/api/sequences/" + draft + "/canvas",
+            Flows.completeAutomation(SequenceSupport.uniqueId("hook")));
+    ApiResponse deleted = tenant.api().delete("/api/v1/sequences/" + draft);
+    assertThat(deleted.status()).as(deleted.toString()).isEqualTo(200);
+    assertThat(deleted.at("/deleted").asBoolean()).isTrue();
+    assertThat(tenant.api().get("/api/v1/sequences/" + draft).status()).isEqualTo(404);
+    assertThat(tenant.api().get("/api/sequences/" + draft + "/versions").status()).isEqualTo(404);
+    assertThat(tenant.api().delete("/api/v1/sequences/" + draft).status()).isEqualTo(404);
+
+    String hook = SequenceSupport.uniqueId("hook");
+    String ran =
+        SequenceSupport.activeAutomation(
+            tenant.api(), "Ran", Flows.waitADayThenCall(hook, "https://example.com/later"));
+    ApiResponse active = tenant.api().delete("/api/v1/sequences/" + ran);
+    assertThat(active.status()).isEqualTo(409);
+    assertThat(active.text("/detail")).contains("is active");
+    SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of());
+    tenant.api().patch("/api/v1/sequences/" + ran, Map.of("status", "archived"));
+    ApiResponse kept = tenant.api().delete("/api/v1/sequences/" + ran);
+    assertThat(kept.status()).isEqualTo(409);
+    assertThat(kept.text("/detail"))
+        .contains("This automation has 1 run (1 in progress)")
+        .contains("archive it instead");
+    assertThat(tenant.api().get("/api/v1/sequences/" + ran).text("/sequence/status"))
+        .isEqualTo("archived");
+    // a deleted flow's trigger id is free again
+    String again = SequenceSupport.automation(tenant.api(), "Again");
+    assertThat(
+            tenant
+                .api()
+                .put("/api/sequences/" + again + "/canvas", Flows.completeAutomation("reused"))
+                .status())
+        .isEqualTo(200);
+    String gone = SequenceSupport.automation(tenant.api(), "Gone");
+    assertThat(tenant.api().delete("/api/v1/sequences/" + again).status()).isEqualTo(200);
+    assertThat(
+            tenant
+                .api()
+                .put("/api/sequences/" + gone + "/canvas", Flows.completeAutomation("reused"))
+                .status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void anActiveAutomationsRefusedChangeSpeaksOfAnAutomation() {
+    var tenant = newTenant();
+    String hook = SequenceSupport.uniqueId("hook");
+    String seq =
+        SequenceSupport.activeAutomation(tenant.api(), "Live", Flows.completeAutomation(hook));
+    ApiResponse refused =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + seq + "/canvas",
+                Flows.chain(hook, Flows.node("call", "http_request", Map.of("method", "POST"))));
+    assertThat(refused.status()).isEqualTo(422);
+    assertThat(refused.text("/detail")).startsWith("An active automation only accepts changes");
   }
 }

@@ -10,6 +10,7 @@ import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -31,6 +32,7 @@ public final class ConsolePage implements AutoCloseable {
   private ConsolePage(ChromeDriver browser, String baseUrl, String screenshotPrefix) {
     this.browser = browser;
     this.wait = new WebDriverWait(browser, Patience.EVENTUALLY);
+    browser.manage().timeouts().scriptTimeout(Patience.EVENTUALLY);
     this.baseUrl = baseUrl;
     this.screenshotPrefix = screenshotPrefix;
   }
@@ -130,10 +132,92 @@ public final class ConsolePage implements AutoCloseable {
     return browser.findElements(By.cssSelector(".react-flow__edge")).size();
   }
 
+  /**
+   * Waits until the editor's checks have judged the canvas on screen and the cards have taken the
+   * size their problems give them: the count is not checking, and every node's box reads the same
+   * twice in a row. A drag from a handle starts where the handle then is.
+   */
+  public void awaitChecked() {
+    wait.until(
+        ExpectedConditions.presenceOfElementLocated(
+            By.cssSelector(".check-count[data-checking='false']")));
+    String[] last = {null};
+    wait.until(
+        d -> {
+          String now =
+              String.valueOf(
+                  browser.executeScript(
+                      "return [...document.querySelectorAll('.react-flow__node')].map(n => {"
+                          + " const r = n.getBoundingClientRect();"
+                          + " return [r.x, r.y, r.width, r.height].join(','); }).join('|')"
+                          + " + (document.querySelector(\".check-count[data-checking='false']\")"
+                          + " ? '' : '!');"));
+          boolean still = now.equals(last[0]) && !now.endsWith("!");
+          last[0] = now;
+          return still;
+        });
+  }
+
+  /**
+   * Draws an edge with the mouse: from the source's bottom handle (the one of this outcome, for a
+   * node that branches; null for its only one) to the target's top handle, once the checks have
+   * sized the cards; waits for the edge.
+   */
+  public void connect(String source, String outcome, String target) {
+    awaitChecked();
+    WebElement from =
+        browser.findElement(
+            By.cssSelector(
+                ".react-flow__node[data-id='"
+                    + source
+                    + "'] .react-flow__handle-bottom"
+                    + (outcome == null ? "" : "[data-handleid='" + outcome + "']")));
+    WebElement to =
+        browser.findElement(
+            By.cssSelector(".react-flow__node[data-id='" + target + "'] .react-flow__handle-top"));
+    int before = edgeCount();
+    new Actions(browser)
+        .moveToElement(from)
+        .clickAndHold()
+        .moveByOffset(5, 5)
+        .moveToElement(to)
+        .moveByOffset(1, 1)
+        .moveToElement(to)
+        .release()
+        .perform();
+    wait.until(d -> edgeCount() == before + 1);
+  }
+
   /** Clicks a node's card and waits for its settings. */
   public void selectNode(String id) {
     click(By.cssSelector(".react-flow__node[data-id='" + id + "'] .node-label"));
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("form.config")));
+  }
+
+  /** axe-core's script, from the console's npm packages (the console's build installs them). */
+  private static final Path AXE =
+      Path.of("..", "console", "node_modules", "axe-core", "axe.min.js").toAbsolutePath();
+
+  /**
+   * Runs axe-core on the page as it is (its script put in the page from here, past the console's
+   * Content-Security-Policy, which governs the page's own scripts) and answers the violations of
+   * impact serious or critical, each as "rule (impact): help: the elements".
+   */
+  @SuppressWarnings("unchecked")
+  public List<String> seriousAccessibilityViolations() throws IOException {
+    browser.executeScript(Files.readString(AXE));
+    List<String> found =
+        (List<String>)
+            browser.executeAsyncScript(
+                """
+                const done = arguments[arguments.length - 1];
+                axe.run(document, {resultTypes: ['violations']}).then(r => done(
+                    r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                        .map(v => v.id + ' (' + v.impact + '): ' + v.help + ': '
+                            + v.nodes.map(n => n.target.join(' ')).join(', '))),
+                    e => done(['axe failed: ' + e]));
+                """);
+    return found;
   }
 
   /** Keeps a screenshot as target/console/{prefix}-{name}.png. */

@@ -22,6 +22,15 @@ public final class Flows {
     return node;
   }
 
+  /** A node with a label of its own, placed at (x, y) on the canvas. */
+  public static Map<String, Object> labelled(
+      String id, String type, String label, Map<String, Object> config, int x, int y) {
+    Map<String, Object> node = node(id, type, config);
+    node.put("position", Map.of("x", x, "y", y));
+    node.put("data", Map.of("label", label, "config", config));
+    return node;
+  }
+
   public static Map<String, Object> edge(String id, String source, String target) {
     Map<String, Object> edge = new HashMap<>();
     edge.put("id", id);

@@ -31,7 +31,14 @@ final class ChatMessageNode implements NodeExecutor {
             NodeAccess.writes(NodeAccess.CHAT),
             List.of())
         .withSummary(NodeDescriptor.Summary.of(": ", "channel", "messageTemplate"))
-        .withMechanics("ok", "ts");
+        .withMechanics("ok", "ts")
+        .withOutput(
+            "ok",
+            "whether the chat service took it",
+            "channel",
+            "the channel it went to",
+            "ts",
+            "the message’s id in the channel");
   }
 
   @Override

@@ -51,7 +51,9 @@ final class ConditionNode implements NodeExecutor {
             NodeAccess.NONE,
             List.of("true", "false"))
         .withSummary(NodeDescriptor.Summary.of(" ", "field", "operator", "value"))
-        .withMechanics("result");
+        .withMechanics("result")
+        .withOutput(
+            "result", "true or false: the branch taken", "value", "the field’s value as compared");
   }
 
   @Override

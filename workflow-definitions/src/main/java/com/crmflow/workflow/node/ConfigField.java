@@ -241,7 +241,7 @@ public record ConfigField(
   private ConfigCheck derivedCheck() {
     List<ConfigCheck> checks = new ArrayList<>();
     switch (kind) {
-      case TEXT, TEMPLATE, SECRET -> checks.add(ConfigCheck.STRING);
+      case TEXT, TEMPLATE, SECRET, EMAIL_TEMPLATE -> checks.add(ConfigCheck.STRING);
       case SELECT -> checks.add(ConfigCheck.oneOf(options));
       case NUMBER -> checks.add(ConfigCheck.numberBetween(min, max));
       case KEY_VALUE -> checks.add(ConfigCheck.STRING_MAP);

@@ -33,7 +33,14 @@ final class CreateRecordNode implements NodeExecutor {
             NodeAccess.writes("{entityType}"),
             List.of())
         .withSummary(NodeDescriptor.Summary.of(" ", "entityType", "fieldMappings").lead("new"))
-        .withMechanics(CrmWrites.MECHANICS);
+        .withMechanics(CrmWrites.MECHANICS)
+        .withOutput(
+            "entity_type",
+            "the record type created",
+            "id",
+            "the new record’s id",
+            "record",
+            "the new record, every field");
   }
 
   @Override

@@ -43,7 +43,14 @@ final class CrmUpdateNode implements NodeExecutor {
             NodeAccess.writes("{entityType}"),
             List.of())
         .withSummary(NodeDescriptor.Summary.of(" ← ", "entityType", "fieldMappings"))
-        .withMechanics(CrmWrites.MECHANICS);
+        .withMechanics(CrmWrites.MECHANICS)
+        .withOutput(
+            "entity_type",
+            "the record type changed",
+            "id",
+            "the record’s id",
+            "record",
+            "the record as changed, every field");
   }
 
   @Override

@@ -39,7 +39,14 @@ final class DataTransformNode implements NodeExecutor {
                             + " merge: {sources: [paths]}")),
             NodeAccess.NONE,
             List.of())
-        .withSummary(NodeDescriptor.Summary.of(" ", "transformType"));
+        .withSummary(NodeDescriptor.Summary.of(" ", "transformType"))
+        .withOutput(
+            "{mappings}",
+            "map: each key of the mappings, its template filled in",
+            "items",
+            "filter: the items kept",
+            "count",
+            "filter: how many were kept");
   }
 
   @Override

@@ -66,7 +66,8 @@ final class DelayNode implements NodeExecutor {
         .withSummary(
             NodeDescriptor.Summary.of(" ", "delayDays", "delayHours", "delayMinutes", "window")
                 .lead("Wait"))
-        .withMechanics("until", "waitedSeconds");
+        .withMechanics("until", "waitedSeconds")
+        .withOutput("waitedSeconds", "how long it waited, in seconds");
   }
 
   /** A window in the contact's zone reads the contact (its timezone). */

@@ -69,7 +69,7 @@ final class EmailNode implements NodeExecutor {
                 ConfigField.template("body", "Body")
                     .asMultiline()
                     .help("plain text; overrides the template's body"),
-                ConfigField.text("templateId", "Template id")
+                ConfigField.of("templateId", "Email template", FieldKind.EMAIL_TEMPLATE)
                     .asContent()
                     .check(ConfigCheck.UUID)
                     .help("a stored email template"),
@@ -81,7 +81,16 @@ final class EmailNode implements NodeExecutor {
             List.of())
         .withAdvice(NodeDescriptor.Advice.MESSAGE)
         .withSummary(NodeDescriptor.Summary.of(" · ", "subject", "templateId"))
-        .withMechanics("messageId", "status");
+        .withMechanics("messageId", "status")
+        .withOutput(
+            "messageId",
+            "the sent message’s id",
+            "to",
+            "the address it went to",
+            "subject",
+            "the subject as sent",
+            "status",
+            "sent, or captured when no mail server is set");
   }
 
   @Override

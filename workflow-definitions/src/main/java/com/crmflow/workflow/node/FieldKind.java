@@ -17,6 +17,8 @@ public enum FieldKind {
   SELECT,
   /** A string that is stored sealed and shown masked. */
   SECRET,
+  /** The id of one of the tenant's email templates; the console offers them by name. */
+  EMAIL_TEMPLATE,
   /** An object whose values are strings (headers, say); entries may be secret. */
   KEY_VALUE,
   /** Any JSON object. */

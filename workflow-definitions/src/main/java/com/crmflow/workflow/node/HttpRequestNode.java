@@ -75,7 +75,14 @@ final class HttpRequestNode implements NodeExecutor {
             List.of())
         .withAdvice(NodeDescriptor.Advice.CALL)
         .withSummary(NodeDescriptor.Summary.of(" ", "method", "url"))
-        .withMechanics("statusCode");
+        .withMechanics("statusCode")
+        .withOutput(
+            "statusCode",
+            "the answer’s HTTP status",
+            "headers",
+            "the answer’s headers",
+            "body",
+            "the answer’s body (parsed when it is JSON)");
   }
 
   /**

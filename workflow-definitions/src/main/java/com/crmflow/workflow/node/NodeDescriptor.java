@@ -26,6 +26,8 @@ import java.util.List;
  *     branch taken, a wake-up time, the id of what it wrote), never a value it read or a peer
  *     answered: all that a reader of runs without the scopes of the records the node holds sees of
  *     its output (api-server's {@code RunVisibility})
+ * @param outputFields what a node's output holds, for the variables of the nodes after it ({@code
+ *     {{<type>_<n>.<key>}}}); empty: not described
  */
 public record NodeDescriptor(
     NodeType type,
@@ -38,7 +40,8 @@ public record NodeDescriptor(
     List<String> outputs,
     List<Advice> advice,
     Summary summary,
-    List<String> mechanics) {
+    List<String> mechanics,
+    List<OutputField> outputFields) {
 
   public static final String TRIGGERS = "triggers";
   public static final String ACTIONS = "actions";
@@ -91,15 +94,25 @@ public record NodeDescriptor(
     }
   }
 
+  /**
+   * One field of what a node's output holds.
+   *
+   * @param key its path in the output ({@code statusCode}, {@code record.email}); {@code {field}}
+   *     stands for each key of that config field's object (a map's {@code mappings})
+   * @param description what it holds
+   */
+  public record OutputField(String key, String description) {}
+
   public NodeDescriptor {
     fields = List.copyOf(fields);
     access = access == null ? NodeAccess.NONE : access;
     outputs = outputs == null ? List.of() : List.copyOf(outputs);
     advice = advice == null ? List.of() : List.copyOf(advice);
     mechanics = mechanics == null ? List.of() : List.copyOf(mechanics);
+    outputFields = outputFields == null ? List.of() : List.copyOf(outputFields);
   }
 
-  /** A type whose output shows nothing to a reader without the scopes of what it holds. */
+  /** A type as described, without the parts added by the {@code with…} methods. */
   public NodeDescriptor(
       NodeType type,
       String label,
@@ -112,7 +125,18 @@ public record NodeDescriptor(
       List<Advice> advice,
       Summary summary) {
     this(
-        type, label, group, icon, description, fields, access, outputs, advice, summary, List.of());
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        List.of(),
+        List.of());
   }
 
   /** A type without advice of its own, whose cards show their first text values. */
@@ -141,13 +165,25 @@ public record NodeDescriptor(
         outputs,
         List.of(given),
         summary,
-        mechanics);
+        mechanics,
+        outputFields);
   }
 
   /** The same type with this card line. */
   public NodeDescriptor withSummary(Summary line) {
     return new NodeDescriptor(
-        type, label, group, icon, description, fields, access, outputs, advice, line, mechanics);
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        line,
+        mechanics,
+        outputFields);
   }
 
   /** The same type, whose output has these keys of its own making ({@link #mechanics}). */
@@ -163,7 +199,35 @@ public record NodeDescriptor(
         outputs,
         advice,
         summary,
-        List.of(keys));
+        List.of(keys),
+        outputFields);
+  }
+
+  /**
+   * The same type with what its output holds, as pairs of key and description: {@code
+   * withOutput("statusCode", "the answer's status", "body", "the answer's body")}.
+   */
+  public NodeDescriptor withOutput(String... keysAndDescriptions) {
+    if (keysAndDescriptions.length % 2 != 0) {
+      throw new IllegalArgumentException("keys and descriptions come in pairs");
+    }
+    List<OutputField> described = new java.util.ArrayList<>();
+    for (int i = 0; i + 1 < keysAndDescriptions.length; i += 2) {
+      described.add(new OutputField(keysAndDescriptions[i], keysAndDescriptions[i + 1]));
+    }
+    return new NodeDescriptor(
+        type,
+        label,
+        group,
+        icon,
+        description,
+        fields,
+        access,
+        outputs,
+        advice,
+        summary,
+        mechanics,
+        described);
   }
 
   public boolean advises(Advice which) {

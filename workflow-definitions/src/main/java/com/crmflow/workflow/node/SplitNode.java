@@ -49,7 +49,9 @@ final class SplitNode implements NodeExecutor {
                             + " 100; each label is the label of its outgoing edge")),
             NodeAccess.NONE,
             List.of("{branches}"))
-        .withSummary(NodeDescriptor.Summary.of(" / ", "branches").lead("Split"));
+        .withSummary(NodeDescriptor.Summary.of(" / ", "branches").lead("Split"))
+        .withMechanics("branch")
+        .withOutput("branch", "the label of the branch taken");
   }
 
   /** What is wrong with a config value as a split's branches, or null. */

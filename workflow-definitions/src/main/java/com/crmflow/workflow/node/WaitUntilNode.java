@@ -85,7 +85,15 @@ final class WaitUntilNode implements NodeExecutor {
                     "timeoutDays",
                     "timeoutHours",
                     "timeoutMinutes")
-                .lead("Until"));
+                .lead("Until"))
+        .withMechanics("outcome", "until")
+        .withOutput(
+            "outcome",
+            "met or timeout: the branch taken",
+            "event",
+            "the event that met it (its type, record and data)",
+            "until",
+            "the deadline it waited for, when the timeout ended it");
   }
 
   @Override
