@@ -189,7 +189,13 @@ class WaitUntilTest {
     assertThat(result("w3").status()).isEqualTo("completed");
     Map<?, ?> event = (Map<?, ?>) entry("w3", "reply").output().get("event");
     assertThat(event.get("data").toString()).contains("First");
-    assertThat(http.calls).hasSize(1);
+    // the met branch ran once: one log entry for its node, and every attempt of its call (an
+    // attempt is tried again when the test server's skipped time outruns it) under one key
+    assertThat(recorder.log("w3")).extracting(NodeLogEntry::nodeId).containsOnlyOnce("met");
+    assertThat(http.calls)
+        .isNotEmpty()
+        .extracting(HttpRequestCommand::idempotencyKey)
+        .containsOnly("w3:met");
   }
 
   /**
