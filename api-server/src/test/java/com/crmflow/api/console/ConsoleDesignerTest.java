@@ -99,9 +99,7 @@ class ConsoleDesignerTest extends ConsoleTest {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Careful");
           save(tenant, seq, complete("hook-c"));
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 3);
+          openCanvas(tenant, seq, 3);
           assertThat(browser.findElements(By.cssSelector(".unsaved"))).isEmpty();
 
           page.click(By.cssSelector("[data-palette=delay]"));
@@ -165,9 +163,7 @@ class ConsoleDesignerTest extends ConsoleTest {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Words");
           save(tenant, seq, complete("webhook-trigger-mwytvmgf1"));
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 3);
+          openCanvas(tenant, seq, 3);
 
           // unsaved: an email, unconnected, without a subject
           page.click(By.cssSelector("[data-palette=email]"));
@@ -361,9 +357,7 @@ class ConsoleDesignerTest extends ConsoleTest {
                   .api()
                   .put("/api/sequences/" + seq + "/canvas?confirm_looser_triggers=true", changed);
           assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 3);
+          openCanvas(tenant, seq, 3);
 
           // Restore over an active flow: a dialog with the diff, and in words what stays and
           // what happens to runs in progress; Cancel keeps everything
@@ -717,11 +711,6 @@ class ConsoleDesignerTest extends ConsoleTest {
   private static Map<String, Object> at(Map<String, Object> node, int x, int y) {
     node.put("position", Map.of("x", x, "y", y));
     return node;
-  }
-
-  private void save(TenantClient tenant, String seq, Map<String, Object> canvas) {
-    ApiResponse saved = tenant.api().put("/api/sequences/" + seq + "/canvas", canvas);
-    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
   }
 
   private int version(TenantClient tenant, String seq) {

@@ -5,7 +5,6 @@ import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.labelled;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.SequenceSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,9 +93,7 @@ class ConsoleEditorTest extends ConsoleTest {
             edges.add(edge("e" + i, i == 1 ? "hook-t" : "w" + (i - 1), "w" + i));
           }
           save(tenant, seq, canvas(nodes, edges));
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 6);
+          openCanvas(tenant, seq, 6);
           page.selectNode("w5");
 
           By plus = By.cssSelector(".react-flow__node[data-id='w5'] .add-next-button");
@@ -168,9 +165,7 @@ class ConsoleEditorTest extends ConsoleTest {
                       labelled("pro", "http_request", "Call pro", call("/pro"), 0, 350),
                       labelled("free", "http_request", "Call free", call("/free"), 500, 350)),
                   List.of(edge("e1", "hook-b", "plan"))));
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 4);
+          openCanvas(tenant, seq, 4);
 
           // a labelled handle per outcome, as the node type describes them
           WebElement plan = node("plan");
@@ -224,9 +219,7 @@ class ConsoleEditorTest extends ConsoleTest {
                       .patch("/api/v1/sequences/" + seq, Map.of("status", "active"))
                       .status())
               .isEqualTo(200);
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 2);
+          openCanvas(tenant, seq, 2);
           wait.until(d -> text(".check-count").equals("✓ complete"));
 
           // restoring version 1 over the active flow is refused: the refusal is about version 1,
@@ -273,9 +266,7 @@ class ConsoleEditorTest extends ConsoleTest {
           TenantClient tenant = newTenant("*");
           String seq = SequenceSupport.automation(tenant.api(), "Draft");
           save(tenant, seq, signupAndMail("hook-d", Map.of("subject", "Hello")));
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 2);
+          openCanvas(tenant, seq, 2);
           page.click(By.cssSelector("[data-palette=email]"));
           wait.until(d -> page.nodeIds().size() == 3);
           page.click(By.xpath("//button[text()='Save']"));
@@ -336,9 +327,7 @@ class ConsoleEditorTest extends ConsoleTest {
               SequenceSupport.fire(
                   anonymous(), tenant.id(), "hook-m", Map.of("plan", "pro", "contact_id", contact));
           SequenceSupport.awaitRun(tenant.api(), run);
-          page.signIn(tenant.key());
-          page.go("/sequences/" + seq + "/canvas");
-          wait.until(d -> page.nodeIds().size() == 3);
+          openCanvas(tenant, seq, 3);
           page.selectNode("mail");
 
           By picker = By.cssSelector("select[aria-label='Insert a variable into Subject']");
@@ -416,11 +405,6 @@ class ConsoleEditorTest extends ConsoleTest {
             labelled(hook, "webhook_trigger", "Signup", Map.of(), 0, 0),
             labelled("mail", "email", "Welcome mail", mail, 0, 200)),
         List.of(edge("e1", hook, "mail")));
-  }
-
-  private void save(TenantClient tenant, String seq, Map<String, Object> canvas) {
-    ApiResponse saved = tenant.api().put("/api/sequences/" + seq + "/canvas", canvas);
-    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
   }
 
   private WebElement node(String id) {

@@ -1,9 +1,14 @@
 package com.crmflow.api.console;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.ApiTest.TenantClient;
 import com.crmflow.api.support.ConsolePage;
 import com.crmflow.api.support.LocalHttpServer;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
@@ -35,6 +40,19 @@ abstract class ConsoleTest extends ApiTest {
     browser = page.browser();
     browser.manage().window().setSize(new Dimension(1440, 900));
     wait = page.await();
+  }
+
+  /** Stores this canvas as the flow's next version, through the API. */
+  protected void save(TenantClient tenant, String seq, Map<String, Object> canvas) {
+    ApiResponse saved = tenant.api().put("/api/sequences/" + seq + "/canvas", canvas);
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+  }
+
+  /** Signs in with the tenant's key and opens the flow's canvas, once its nodes are drawn. */
+  protected void openCanvas(TenantClient tenant, String seq, int nodes) {
+    page.signIn(tenant.key());
+    page.go("/sequences/" + seq + "/canvas");
+    wait.until(d -> page.nodeIds().size() == nodes);
   }
 
   /** The names in the list of flows, read in one go (the list re-renders as it loads). */
