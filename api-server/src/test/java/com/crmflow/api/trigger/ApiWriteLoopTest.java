@@ -13,22 +13,16 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
-import com.crmflow.api.support.ApiTest;
 import com.crmflow.shared.outbound.CauseHeader;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Loops through the authenticated API end: a write made with a run's CRM-Cause token carries that
@@ -37,101 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  * whatever the cause, an automation starts at most crm.events.max-runs-per-record-per-minute runs
  * for one record in a minute.
  */
-class ApiWriteLoopTest extends ApiTest {
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-
-  /** Longer than the dispatcher (every 250 ms) and a run take to act on a follow-up event. */
-  private static final Duration QUIET = Duration.ofSeconds(3);
-
-  @Autowired private MeterRegistry meters;
-  @Autowired private CrmProperties properties;
-  @Autowired private CauseHeader causeHeader;
-
-  private TenantClient tenant;
-  private String contactId;
-
-  @BeforeEach
-  void setUp() {
-    tenant = newTenant();
-    contactId = contact("loop@example.com");
-  }
-
-  private String contact(String email) {
-    return tenant
-        .api()
-        .post("/api/v1/contacts", Map.of("email", email, "first_name", "Lou"))
-        .text("/contact/id");
-  }
-
-  private double refused(String reason) {
-    return meters.get("crm.events.starts.refused").tag("reason", reason).counter().count();
-  }
-
-  private List<JsonNode> runsOf(String sequenceId) {
-    return tenant
-        .api()
-        .get("/api/v1/automation-runs?limit=100&sequence_id=" + sequenceId)
-        .json()
-        .at("/runs")
-        .valueStream()
-        .toList();
-  }
-
-  private long pendingEvents() {
-    return jdbc.sql(
-            "select count(*) from event_outbox where tenant_id = :t and dispatched_at is null")
-        .param("t", tenant.id())
-        .query(Long.class)
-        .single();
-  }
-
-  /**
-   * Waits until the automation has {@code runs} runs, none running, and every event is dispatched;
-   * then checks over {@link #QUIET} that no more start.
-   */
-  private void awaitSettled(String sequenceId, int runs) {
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () ->
-                runsOf(sequenceId).size() >= runs
-                    && runsOf(sequenceId).stream()
-                        .noneMatch(r -> r.get("status").asString().equals("running"))
-                    && pendingEvents() == 0);
-    await()
-        .during(QUIET)
-        .atMost(QUIET.plusSeconds(5))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> pendingEvents() == 0 && runsOf(sequenceId).size() == runs);
-  }
-
-  private static JsonNode logEntry(JsonNode run, String nodeId) {
-    for (JsonNode entry : run.get("node_log")) {
-      if (entry.get("nodeId").asString().equals(nodeId)) {
-        return entry;
-      }
-    }
-    throw new AssertionError("no entry of " + nodeId + " in " + run);
-  }
+class ApiWriteLoopTest extends LoopTest {
 
   /** The tenant's contact.updated events with their cause (null: none), oldest first. */
-  private List<JsonNode> contactUpdates() {
-    return jdbc
-        .sql(
-            """
-            select jsonb_build_object('event_id', event_id, 'cause', cause)::text
-            from event_outbox where tenant_id = :t and event = 'contact.updated' order by id
-            """)
-        .param("t", tenant.id())
-        .query(String.class)
-        .list()
-        .stream()
-        .map(JSON::readTree)
-        .toList();
-  }
-
   /**
    * crm_event_trigger on contact.updated → http_request PATCHing the event's contact through the
    * API with the tenant's key, stored in the node as a secret header.
@@ -160,7 +62,7 @@ class ApiWriteLoopTest extends ApiTest {
     double cyclesBefore = refused(CrmEventTriggers.CYCLE);
 
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
-    awaitSettled(writeBack, 1);
+    awaitSettled(Map.of(writeBack, 1));
 
     JsonNode run = awaitRun(tenant.api(), runsOf(writeBack).get(0).get("id").asString());
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
@@ -201,7 +103,7 @@ class ApiWriteLoopTest extends ApiTest {
     String listener =
         activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
     tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("first_name", "Louis"));
-    awaitSettled(listener, 1);
+    awaitSettled(Map.of(listener, 1));
     CauseHeader.Cause listenerRun =
         new CauseHeader.Cause(UUID.fromString(runsOf(listener).get(0).get("id").asString()), "x");
 
@@ -219,7 +121,7 @@ class ApiWriteLoopTest extends ApiTest {
       assertThat(written.header(ApiWriteCauses.NOT_STARTED)).isNull();
     }
     // each was a client's write: each started the listener, no event has a cause
-    awaitSettled(listener, 4);
+    awaitSettled(Map.of(listener, 4));
     assertThat(contactUpdates()).allSatisfy(u -> assertThat(u.get("cause").isNull()).isTrue());
   }
 
@@ -247,7 +149,7 @@ class ApiWriteLoopTest extends ApiTest {
     }
     String hooked =
         fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contactId, "title", "run"));
-    awaitSettled(listener, limit);
+    awaitSettled(Map.of(listener, limit));
 
     assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
     // the client's update past the limit and the run's write: counted on the minute's window
@@ -292,6 +194,6 @@ class ApiWriteLoopTest extends ApiTest {
 
     // another contact is a count of its own
     tenant.api().patch("/api/v1/contacts/" + contact("other@example.com"), Map.of("title", "x"));
-    awaitSettled(listener, limit + 1);
+    awaitSettled(Map.of(listener, limit + 1));
   }
 }

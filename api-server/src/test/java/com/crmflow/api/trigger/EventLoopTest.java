@@ -14,14 +14,11 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
-import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RefusedPort;
 import com.crmflow.shared.outbound.CauseHeader;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,11 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Loops end: events carry the run whose write produced them, an automation is never started again
@@ -43,32 +37,10 @@ import tools.jackson.databind.json.JsonMapper;
  * CRM-Cause token) continues that run's chain; the writing node's log entry, or the trigger's
  * answer, says so. Only the service sets a run's cause: a "cause" in a webhook body is data.
  */
-class EventLoopTest extends ApiTest {
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-
-  /** Longer than the dispatcher (every 250 ms) and a run take to act on a follow-up event. */
-  private static final Duration QUIET = Duration.ofSeconds(3);
-
-  @Autowired private MeterRegistry meters;
-  @Autowired private CrmProperties properties;
-  @Autowired private CauseHeader causeHeader;
-
-  private TenantClient tenant;
-  private String contactId;
+class EventLoopTest extends LoopTest {
 
   /** Where the tenant's webhook subscription points: deliveries are stored, then refused. */
   private final RefusedPort subscriber = new RefusedPort();
-
-  @BeforeEach
-  void setUp() {
-    tenant = newTenant();
-    contactId =
-        tenant
-            .api()
-            .post("/api/v1/contacts", Map.of("email", "loop@example.com", "first_name", "Lou"))
-            .text("/contact/id");
-  }
 
   @AfterEach
   void tearDown() {
@@ -107,90 +79,14 @@ class EventLoopTest extends ApiTest {
             List.of(edge("e1", triggerId, writeNodeId))));
   }
 
-  private List<JsonNode> runsOf(String sequenceId) {
-    return tenant
-        .api()
-        .get("/api/v1/automation-runs?limit=100&sequence_id=" + sequenceId)
-        .json()
-        .at("/runs")
-        .valueStream()
-        .toList();
-  }
-
   private JsonNode contact() {
     return tenant.api().get("/api/v1/contacts/" + contactId).at("/contact");
-  }
-
-  private long pendingEvents() {
-    return jdbc.sql(
-            "select count(*) from event_outbox where tenant_id = :t and dispatched_at is null")
-        .param("t", tenant.id())
-        .query(Long.class)
-        .single();
-  }
-
-  /** The tenant's contact.updated events with their cause (null: none), oldest first. */
-  private List<JsonNode> contactUpdates() {
-    return jdbc
-        .sql(
-            """
-            select jsonb_build_object('envelope', envelope, 'cause', cause)::text
-            from event_outbox where tenant_id = :t and event = 'contact.updated' order by id
-            """)
-        .param("t", tenant.id())
-        .query(String.class)
-        .list()
-        .stream()
-        .map(JSON::readTree)
-        .toList();
   }
 
   /**
    * Waits until every run of these automations has ended and every event is dispatched, then checks
    * over {@link #QUIET} that nothing more starts: the runs stay {@code expected} in number.
    */
-  private void awaitSettled(Map<String, Integer> expectedRuns) {
-    awaitSettled(expectedRuns, Duration.ofSeconds(30));
-  }
-
-  private void awaitSettled(Map<String, Integer> expectedRuns, Duration limit) {
-    await()
-        .atMost(limit)
-        .pollInterval(Duration.ofMillis(100))
-        .until(
-            () ->
-                expectedRuns.entrySet().stream()
-                        .allMatch(
-                            e ->
-                                runsOf(e.getKey()).size() >= e.getValue()
-                                    && runsOf(e.getKey()).stream()
-                                        .noneMatch(
-                                            r -> r.get("status").asString().equals("running")))
-                    && pendingEvents() == 0);
-    await()
-        .during(QUIET)
-        .atMost(QUIET.plusSeconds(5))
-        .pollInterval(Duration.ofMillis(200))
-        .until(
-            () ->
-                pendingEvents() == 0
-                    && expectedRuns.entrySet().stream()
-                        .allMatch(e -> runsOf(e.getKey()).size() == e.getValue()));
-  }
-
-  private double refused(String reason) {
-    return meters.get("crm.events.starts.refused").tag("reason", reason).counter().count();
-  }
-
-  private JsonNode logEntry(JsonNode run, String nodeId) {
-    for (JsonNode entry : run.get("node_log")) {
-      if (entry.get("nodeId").asString().equals(nodeId)) {
-        return entry;
-      }
-    }
-    throw new AssertionError("no entry of " + nodeId + " in " + run);
-  }
-
   @Test
   void aContactUpdateStartsOneRunWhoseOwnWriteStartsNoSecond() {
     String stamp =
@@ -690,7 +586,8 @@ class EventLoopTest extends ApiTest {
           Map.of("contact_id", contactId, "title", "claim-" + i, "cause", claimed),
           real + ":set-title");
     }
-    awaitSettled(Map.of(hook, budget + 3, listener, budget + 3), Duration.ofSeconds(150));
+    awaitSettled(
+        Map.of(hook, budget + 3, listener, budget + 3), Patience.EVENTUALLY.multipliedBy(2));
 
     // the real run's root has the one run its own write started, as before the calls
     assertThat(
