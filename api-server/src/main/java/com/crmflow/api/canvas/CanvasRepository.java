@@ -82,6 +82,29 @@ public class CanvasRepository {
         : version(tenantId, sequenceId, version).orElseThrow();
   }
 
+  /**
+   * The settings of that version (the defaults for version 0), read alone: a look at a flow's
+   * settings neither parses its nodes nor keeps the version in the cache.
+   */
+  public FlowSettings settings(UUID tenantId, UUID sequenceId, int version) {
+    if (version == 0) {
+      return FlowSettings.DEFAULTS;
+    }
+    String stored =
+        jdbc.sql(
+                """
+                select settings::text from canvas_version
+                where tenant_id = :tenantId and sequence_id = :sequenceId and version = :version
+                """)
+            .param("tenantId", tenantId)
+            .param("sequenceId", sequenceId)
+            .param("version", version)
+            .query(String.class)
+            .optional()
+            .orElse(null);
+    return FlowSettings.fromStored(stored == null ? null : json.readMap(stored));
+  }
+
   void insert(UUID tenantId, UUID sequenceId, CanvasSnapshot snapshot) {
     jdbc.sql(
             """

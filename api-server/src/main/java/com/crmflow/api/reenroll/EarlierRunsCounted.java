@@ -31,15 +31,14 @@ class EarlierRunsCounted {
   void flowChanged(FlowChanged change) {
     Sequence sequence = sequences.find(change.tenantId(), change.sequenceId()).orElseThrow();
     int version = sequence.currentVersion();
-    CanvasSnapshot now = canvases.versionOrEmpty(change.tenantId(), sequence.id(), version);
-    if (!now.settings().limitsReenrollment()) {
+    if (!canvases.settings(change.tenantId(), sequence.id(), version).limitsReenrollment()) {
       return;
     }
-    CanvasSnapshot before =
-        canvases.versionOrEmpty(change.tenantId(), sequence.id(), Math.max(0, version - 1));
-    if (version > 1 && before.settings().limitsReenrollment()) {
+    if (version > 1
+        && canvases.settings(change.tenantId(), sequence.id(), version - 1).limitsReenrollment()) {
       return; // counted when the rule was set
     }
+    CanvasSnapshot now = canvases.versionOrEmpty(change.tenantId(), sequence.id(), version);
     reenrollment.enterEarlierRuns(
         change.tenantId(), sequence.id(), RunRecords.sqlOf(now.toCanvas()));
   }
