@@ -482,6 +482,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
             } catch (e) {
               if (confirmed || !(e instanceof Problem) || e.status !== 409 || !e.errors.length) throw e;
               setConfirming({
+                replace: true,
                 title: `Restoring version ${v} would loosen the live flow's triggers`,
                 diff: canvasDiff(canvas, withKeptSecrets(canvas, old.canvas)),
                 notes: [...e.errors.map((x) => looserTrigger(x, nodes)), RUNS_GO_ON],
@@ -495,6 +496,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           }),
         );
       setConfirming({
+        replace: true,
         title: `Restore version ${v}${sequence?.status === 'active' ? ' over the active flow' : ''}?`,
         diff: canvasDiff(canvas, withKeptSecrets(canvas, old.canvas)),
         notes: [KEPT_SECRETS, RUNS_GO_ON],

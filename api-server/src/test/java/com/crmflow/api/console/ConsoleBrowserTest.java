@@ -190,6 +190,9 @@ class ConsoleBrowserTest extends ApiTest {
     assertThat(nodeClasses(free)).contains("failed");
     peer.answer("/free", 200, "{\"ok\": true}");
     page.click(By.xpath("//button[text()='Retry from the failed node']"));
+    // the retry asks first, saying what it does again
+    assertThat(page.text(By.cssSelector("[role=dialog]"))).contains("A new run starts");
+    page.click(By.xpath("//div[@role='dialog']//button[text()='Retry']"));
     wait.until(
         ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-run-status=completed]")));
     assertThat(browser.getCurrentUrl()).doesNotContain(failed);

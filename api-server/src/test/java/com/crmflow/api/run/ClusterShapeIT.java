@@ -20,6 +20,8 @@ import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WholeService;
+import com.crmflow.shared.outbound.CauseHeader;
+import com.crmflow.shared.secret.SecretCipher;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import jakarta.mail.MessagingException;
@@ -66,6 +68,9 @@ class ClusterShapeIT {
 
   /** The key every api-server and worker is given. */
   private static final String SECRETS_KEY = "RRGwdKW/pSzaULDAQjpucZj2GZEQcEIt9soxswx+Vm4=";
+
+  /** The cluster's Idempotency-Key of a run's call, a keyed hash under its secrets key. */
+  private static final CauseHeader CAUSES = new CauseHeader(new SecretCipher(SECRETS_KEY, ""));
 
   /**
    * Long enough to fire 200 runs and see each wait before the part is killed: that took 3–7 s at a
@@ -557,7 +562,8 @@ class ClusterShapeIT {
                 Collectors.groupingBy(r -> r.header("Idempotency-Key"), Collectors.counting()));
     assertThat(calls.keySet())
         .as("every run's call made")
-        .containsExactlyInAnyOrderElementsOf(runIds.stream().map(id -> id + ":call").toList());
+        .containsExactlyInAnyOrderElementsOf(
+            runIds.stream().map(id -> CAUSES.idempotencyKey(tenant.id(), id + ":call")).toList());
     assertThat(calls.values()).as("no call made twice").containsOnly(1L);
     Map<String, Long> mails =
         Arrays.stream(smtp.getReceivedMessages())
