@@ -31,7 +31,7 @@ public class SequenceRepository {
       from sequence s
       left join lateral (
         select r.created_at, r.status from automation_run r
-        where r.tenant_id = s.tenant_id and r.sequence_id = s.id
+        where r.tenant_id = s.tenant_id and r.sequence_id = s.id and not r.test
         order by r.created_at desc limit 1) last_run on true
       """;
 
@@ -190,7 +190,7 @@ public class SequenceRepository {
     return jdbc.sql(
             """
             select count(*) as total, count(*) filter (where status = 'running') as running
-            from automation_run where tenant_id = :tenantId and sequence_id = :id
+            from automation_run where tenant_id = :tenantId and sequence_id = :id and not test
             """)
         .param("tenantId", tenantId)
         .param("id", id)
