@@ -2,6 +2,7 @@ package com.crmflow.workflow.contract;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +61,8 @@ public record RunInput(
     Map<String, Integer> rerunOrdinals,
     Map<String, String> delaysWakeUp,
     List<String> startedWithChanges,
-    Boolean testRun) {
+    // left out when null: every other run's input stays the JSON it was
+    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean testRun) {
 
   /** A run that is no test run (every run but those of the test-run endpoint). */
   public RunInput(
