@@ -92,16 +92,20 @@ class TestRuns {
     }
     Canvas canvas =
         canvases.version(tenantId, sequenceId, flow.currentVersion()).orElseThrow().toCanvas();
-    CanvasNode trigger = nodeTypes.triggers(canvas).stream().findFirst().orElse(null);
+    // where a run of the flow starts: its trigger, or a sequence's single first step (as enrolling)
+    CanvasNode entry =
+        nodeTypes.triggers(canvas).stream()
+            .findFirst()
+            .or(() -> CanvasRules.roots(canvas).stream().findFirst().flatMap(canvas::node))
+            .orElse(null);
     CanvasNode start;
     Canvas tested;
-    if (request.nodeId() == null || (trigger != null && trigger.id().equals(request.nodeId()))) {
-      if (trigger == null) {
+    if (request.nodeId() == null || (entry != null && entry.id().equals(request.nodeId()))) {
+      if (entry == null) {
         throw ApiException.unprocessable(
-            "The flow has no trigger to start from; test one node with node_id instead.",
-            List.of());
+            "The flow has no trigger nor first step to start from.", List.of());
       }
-      start = trigger;
+      start = entry;
       tested = canvas;
       requireRunnable(
           "The flow cannot run", CanvasRules.completeness(canvas, flow.isAutomation(), nodeTypes));
@@ -136,7 +140,7 @@ class TestRuns {
                 tenantId,
                 sequenceId,
                 flow.currentVersion(),
-                trigger != null ? trigger.id() : start.id(),
+                entry != null ? entry.id() : start.id(),
                 start.id(),
                 payload,
                 null,

@@ -1,10 +1,12 @@
 package com.crmflow.api.testrun;
 
 import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.completeSequence;
 import static com.crmflow.api.support.Flows.http;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.automation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.sequence;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -191,6 +193,42 @@ class TestRunApiTest extends ApiTest {
     assertThat(ran).containsExactly("call");
     assertThat(entry(run, "call").at("/output/headers/X-Plan").asString()).isEqualTo("team");
     assertThat(receiver.received()).isEmpty();
+  }
+
+  @Test
+  void aTestRunOfASequenceStartsAtItsFirstStepAndEnrollsNoOne() {
+    TenantClient tenant = newTenant();
+    String contactId = contact(tenant.api(), "seq-" + UUID.randomUUID() + "@example.com");
+    String flow = sequence(tenant.api(), "Onboarding " + UUID.randomUUID());
+    assertThat(tenant.api().put("/api/sequences/" + flow + "/canvas", completeSequence()).status())
+        .isEqualTo(200);
+
+    ApiResponse started =
+        tenant
+            .api()
+            .post("/api/v1/sequences/" + flow + "/test-runs", Map.of("contact_id", contactId));
+
+    assertThat(started.status()).as(started.toString()).isEqualTo(201);
+    JsonNode run = awaitRun(tenant.api(), started.text("/run_id"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.get("start_node_id").asString()).isEqualTo("hello");
+    assertThat(entry(run, "hello").at("/output/subject").asString()).isEqualTo("Hello Ada");
+    assertThat(entry(run, "again").at("/output/dry_run").asBoolean()).isTrue();
+    assertThat(run.get("enrollment_id").isNull()).isTrue();
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/sequences/" + flow + "/enrollments")
+                .at("/enrollments")
+                .size())
+        .isZero();
+    assertThat(
+            tenant
+                .api()
+                .get("/api/v1/outbound-emails?run_id=" + started.text("/run_id"))
+                .at("/total")
+                .asInt())
+        .isZero();
   }
 
   @Test
