@@ -168,6 +168,11 @@ class TestRunApiTest extends ApiTest {
     assertThat(tests.text("/runs/0/id")).isEqualTo(runId);
     assertThat(tenant.api().get("/api/v1/sequences/" + flow).at("/sequence/last_run_at").isNull())
         .isTrue();
+
+    // a draft that only ever test-ran deletes, its test runs with it
+    ApiResponse deleted = tenant.api().delete("/api/v1/sequences/" + flow);
+    assertThat(deleted.status()).as(deleted.toString()).isEqualTo(200);
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).status()).isEqualTo(404);
   }
 
   @Test
