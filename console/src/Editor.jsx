@@ -10,6 +10,7 @@ import { setUnsaved } from './unsaved.js';
 import { drawnEdge, edgeName, newId, outcomeFor, toCanvas, toFlow, withOutcome } from './flow.js';
 import { EditorActions, FlowNode } from './FlowNode.jsx';
 import { useFlowContext } from './flowContext.js';
+import TestRunDialog from './TestRunDialog.jsx';
 import ConfigPanel from './ConfigPanel.jsx';
 import Confirm from './Confirm.jsx';
 
@@ -73,6 +74,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [prompt, setPrompt] = useState('');
   const [flow, setFlow] = useState(null);
   const [confirming, setConfirming] = useState(null);
+  const [testing, setTesting] = useState(false);
   const [, setHistoryTick] = useState(0);
   // why the canvas cannot take edits now (it is being loaded or replaced), or null when it can:
   // an edit made while the stored canvas is on its way would be overwritten when it arrives
@@ -653,6 +655,20 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
                 Activate
               </button>
             )}
+            <button
+              type="button"
+              onClick={() => setTesting(true)}
+              disabled={!!cannotWrite || !!busy || dirty || !version}
+              title={
+                cannotWrite ||
+                busy ||
+                (dirty || !version
+                  ? 'Save first: a test run runs the saved canvas'
+                  : 'Runs the flow, or the selected node, for one contact; nothing is sent')
+              }
+            >
+              Test run
+            </button>
             <a href={`#/sequences/${sequenceId}/runs`}>{sequence?.flow_type === 'sequence' ? 'Enrollments' : 'Runs'}</a>
           </span>
         </div>
@@ -721,6 +737,17 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
             </ReactFlow>
           </EditorActions.Provider>
         </div>
+        {testing && (
+          <TestRunDialog
+            sequenceId={sequenceId}
+            sample={context.sample}
+            node={selectedNode && !NODE_TYPES[selectedNode.type]?.trigger ? { id: selectedNode.id, label: selectedNode.data?.label || selectedNode.id } : null}
+            onClose={() => setTesting(false)}
+            onStarted={(runId) => {
+              window.location.hash = `#/sequences/${sequenceId}/runs/${runId}`;
+            }}
+          />
+        )}
       </section>
       <aside className="side" aria-label={selectedEdge ? 'Connection settings' : 'Node settings'}>
         {selectedNode ? (

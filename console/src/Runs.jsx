@@ -436,6 +436,11 @@ function RunView({ me, sequence, runId }) {
             {run.status}
           </span>
           <span>version {run.canvas_version}</span>
+          {run.test && (
+            <span className="test-run-label" role="note">
+              Test run: nothing was sent
+            </span>
+          )}
           {run.status === 'running' && (
             <button
               type="button"

@@ -126,7 +126,7 @@ public class Reenrollment {
                    (array_agg(id order by created_at desc))[1], count(*)
             from (select id, created_at, %s as record from automation_run
                   where tenant_id = :tenantId and sequence_id = :sequenceId
-                    and retry_of is null) runs
+                    and retry_of is null and not test) runs
             where record is not null
             group by record
             on conflict (sequence_id, record) do update set

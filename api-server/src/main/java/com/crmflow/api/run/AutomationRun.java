@@ -68,7 +68,13 @@ public record AutomationRun(
                     + " hex digits); null for runs recorded before tracing",
             example = "4bf92f3577b34da6a3ce929d0e0e4736",
             nullable = true)
-        String traceId) {
+        String traceId,
+    @Schema(
+            description =
+                "true for a test run (POST /api/v1/sequences/{id}/test-runs): its nodes that send,"
+                    + " call, post or write show what they would do (dry_run: true) and did"
+                    + " nothing, and its delays and waits did not wait")
+        boolean test) {
 
   public AutomationRun withNodeLog(List<Map<String, Object>> log) {
     return new AutomationRun(
@@ -89,6 +95,7 @@ public record AutomationRun(
         startedAt,
         completedAt,
         createdAt,
-        traceId);
+        traceId,
+        test);
   }
 }

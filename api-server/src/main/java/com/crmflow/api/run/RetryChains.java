@@ -95,7 +95,8 @@ class RetryChains {
             null,
             null,
             null,
-            null);
+            null,
+            false);
     Canvas canvas = inputs.canvasOf(retry);
     return inputs.bytes(retry, inputs.of(retry, canvas, contextOf(canvas, retry), false, null));
   }

@@ -12,6 +12,7 @@ import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.history.HistoryPayloads;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
@@ -84,18 +85,24 @@ class RunController {
       @RequestParam(name = "sequence_id", required = false) UUID sequenceId,
       @RequestParam(required = false) String status,
       @RequestParam(required = false) Integer limit,
-      @RequestParam(required = false) Integer offset) {
+      @RequestParam(required = false) Integer offset,
+      @Parameter(description = "true: the test runs only; without it, the runs that are no test")
+          @RequestParam(required = false)
+          Boolean test) {
+    boolean tests = Boolean.TRUE.equals(test);
     if (status != null && !STATUSES.contains(status)) {
       throw ApiException.badRequest("status", "must be one of " + STATUSES);
     }
     Paging paging = Paging.of(limit, offset);
     List<AutomationRun> page =
-        runs.list(caller.tenantId(), sequenceId, status, paging.limit(), paging.offset()).stream()
+        runs
+            .list(caller.tenantId(), sequenceId, status, tests, paging.limit(), paging.offset())
+            .stream()
             .map(run -> visibility.shownTo(caller, run))
             .toList();
     return new RunPage(
         page,
-        runs.count(caller.tenantId(), sequenceId, status),
+        runs.count(caller.tenantId(), sequenceId, status, tests),
         paging.limit(),
         paging.offset(),
         runs.nodesReached(caller.tenantId(), page.stream().map(AutomationRun::id).toList()));
@@ -155,6 +162,11 @@ class RunController {
     if (!RunResult.FAILED.equals(failed.status())) {
       throw ApiException.conflict(
           "Run " + id + " is " + failed.status() + "; only a failed run can be retried.");
+    }
+    if (failed.test()) {
+      // its retry would act: a test run is tried again as a new test run
+      throw ApiException.conflict(
+          "Run " + id + " is a test run; start another test run instead of retrying it.");
     }
     // a retry acts as the flow does: only while the flow is active, and only for a key that could
     // activate it (the scopes its pinned version acts with)

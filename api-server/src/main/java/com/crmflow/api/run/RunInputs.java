@@ -5,6 +5,7 @@ import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
@@ -87,12 +88,17 @@ public class RunInputs {
       RetryChains.RetryContext retry,
       boolean startLogged,
       RunResume resume) {
+    // a test of one node runs that node alone: its canvas holds nothing else
+    Canvas walked =
+        run.test() && !run.startNodeId().equals(run.triggerNodeId())
+            ? new Canvas(canvas.node(run.startNodeId()).stream().toList(), List.<CanvasEdge>of())
+            : canvas;
     return new RunInput(
         run.tenantId().toString(),
         run.sequenceId().toString(),
         run.id().toString(),
         run.canvasVersion(),
-        canvas,
+        walked,
         run.startNodeId(),
         payloadMap(run.triggerPayload()),
         contactOf(run, canvas),
@@ -105,7 +111,8 @@ public class RunInputs {
         retry.alsoStartAt(),
         retry.rerunOrdinals(),
         retry.delaysWakeUp(),
-        InterpreterChanges.CHANGES);
+        InterpreterChanges.CHANGES,
+        run.test() ? Boolean.TRUE : null);
   }
 
   /** The run's pinned canvas version. */

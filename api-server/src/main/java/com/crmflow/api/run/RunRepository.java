@@ -22,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, cause, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at, trace_id
+      completed_at, created_at, trace_id, test
       """;
 
   private final JdbcClient jdbc;
@@ -52,7 +52,8 @@ public class RunRepository {
                 rs.getObject("started_at", OffsetDateTime.class),
                 rs.getObject("completed_at", OffsetDateTime.class),
                 rs.getObject("created_at", OffsetDateTime.class),
-                rs.getString("trace_id"));
+                rs.getString("trace_id"),
+                rs.getBoolean("test"));
   }
 
   /**
@@ -172,6 +173,20 @@ public class RunRepository {
       """
           .formatted(INSERT_INTO_RUN, NEW_RUN_VALUES, UNLESS_KEY_USED, COLUMNS);
 
+  /** Inserts a test run (see {@link AutomationRun#test}). */
+  public AutomationRun insertTest(NewRun run) {
+    return bind(
+            jdbc.sql(
+                INSERT_INTO_RUN.replace("cause)", "cause, test)")
+                    + "values ("
+                    + NEW_RUN_VALUES
+                    + ", true) returning "
+                    + COLUMNS),
+            run)
+        .query(mapper)
+        .single();
+  }
+
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
   public Optional<AutomationRun> insert(NewRun run) {
     return bind(jdbc.sql(INSERT_RUN_RETURNING), run).query(mapper).optional();
@@ -255,13 +270,18 @@ public class RunRepository {
         .optional();
   }
 
-  List<AutomationRun> list(UUID tenantId, UUID sequenceId, String status, int limit, int offset) {
+  /**
+   * @param test true: the test runs only; false: every other run
+   */
+  List<AutomationRun> list(
+      UUID tenantId, UUID sequenceId, String status, boolean test, int limit, int offset) {
     return jdbc.sql(
             """
             select %s from automation_run
             where tenant_id = :tenantId
               and (cast(:sequenceId as uuid) is null or sequence_id = :sequenceId)
               and (cast(:status as text) is null or status = :status)
+              and test = :test
             order by created_at desc, id desc
             limit :limit offset :offset
             """
@@ -269,23 +289,26 @@ public class RunRepository {
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .param("status", status)
+        .param("test", test)
         .param("limit", limit)
         .param("offset", offset)
         .query(mapper)
         .list();
   }
 
-  long count(UUID tenantId, UUID sequenceId, String status) {
+  long count(UUID tenantId, UUID sequenceId, String status, boolean test) {
     return jdbc.sql(
             """
             select count(*) from automation_run
             where tenant_id = :tenantId
               and (cast(:sequenceId as uuid) is null or sequence_id = :sequenceId)
               and (cast(:status as text) is null or status = :status)
+              and test = :test
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .param("status", status)
+        .param("test", test)
         .query(Long.class)
         .single();
   }

@@ -234,11 +234,14 @@ public class RunStarter {
   }
 
   /**
-   * What started the run, as its search attribute {@code CrmTriggerKind} says: {@code enrollment},
-   * {@code retry}, or the type of its trigger node ({@code webhook_trigger}, {@code
-   * schedule_trigger}, {@code crm_event_trigger}).
+   * What started the run, as its search attribute {@code CrmTriggerKind} says: {@code test} (a test
+   * run), {@code enrollment}, {@code retry}, or the type of its trigger node ({@code
+   * webhook_trigger}, {@code schedule_trigger}, {@code crm_event_trigger}).
    */
   static String triggerKind(AutomationRun run, Canvas canvas) {
+    if (run.test()) {
+      return "test";
+    }
     if (run.retryOf() != null) {
       return "retry";
     }

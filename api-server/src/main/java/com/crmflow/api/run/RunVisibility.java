@@ -45,7 +45,7 @@ import org.springframework.stereotype.Component;
  * stored run is not changed.
  */
 @Component
-class RunVisibility {
+public class RunVisibility {
 
   static final String WITHHELD = "withheld";
 
@@ -92,7 +92,7 @@ class RunVisibility {
   }
 
   /** The run (with its node log, if it has one) as this caller may see it. */
-  AutomationRun shownTo(Caller caller, AutomationRun run) {
+  public AutomationRun shownTo(Caller caller, AutomationRun run) {
     Holdings holdings = holdings(run);
     List<String> missing = missing(caller, holdings.all());
     if (missing.isEmpty()) {
@@ -123,7 +123,8 @@ class RunVisibility {
         run.startedAt(),
         run.completedAt(),
         run.createdAt(),
-        run.traceId());
+        run.traceId(),
+        run.test());
   }
 
   /** The read scopes of the records the run can hold that the caller lacks, sorted. */

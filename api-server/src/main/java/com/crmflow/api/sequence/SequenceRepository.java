@@ -31,7 +31,7 @@ public class SequenceRepository {
       from sequence s
       left join lateral (
         select r.created_at, r.status from automation_run r
-        where r.tenant_id = s.tenant_id and r.sequence_id = s.id
+        where r.tenant_id = s.tenant_id and r.sequence_id = s.id and not r.test
         order by r.created_at desc limit 1) last_run on true
       """;
 
@@ -183,13 +183,18 @@ public class SequenceRepository {
     return "%" + escaped + "%";
   }
 
-  /** How many runs the sequence has, and how many of them are running. */
-  public record RunCounts(long total, long running) {}
+  /**
+   * How many runs the sequence has (test runs aside), how many of them are running, and how many
+   * test runs are running.
+   */
+  public record RunCounts(long total, long running, long testsRunning) {}
 
   RunCounts runCounts(UUID tenantId, UUID id) {
     return jdbc.sql(
             """
-            select count(*) as total, count(*) filter (where status = 'running') as running
+            select count(*) filter (where not test) as total,
+                   count(*) filter (where status = 'running' and not test) as running,
+                   count(*) filter (where status = 'running' and test) as tests_running
             from automation_run where tenant_id = :tenantId and sequence_id = :id
             """)
         .param("tenantId", tenantId)
@@ -219,8 +224,25 @@ public class SequenceRepository {
         .single();
   }
 
-  /** Deletes a sequence that nothing else refers to, with its canvas versions and triggers. */
+  /**
+   * Deletes a sequence that nothing else refers to, with its canvas versions, triggers and ended
+   * test runs (a test run leaves nothing but its record and node log).
+   */
   void delete(UUID tenantId, UUID id) {
+    jdbc.sql(
+            """
+            delete from run_node_log where run_id in (
+                select id from automation_run
+                where tenant_id = :tenantId and sequence_id = :id and test)
+            """)
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .update();
+    jdbc.sql(
+            "delete from automation_run where tenant_id = :tenantId and sequence_id = :id and test")
+        .param("tenantId", tenantId)
+        .param("id", id)
+        .update();
     for (String table : List.of("trigger_node", "canvas_version")) {
       jdbc.sql("delete from " + table + " where tenant_id = :tenantId and sequence_id = :id")
           .param("tenantId", tenantId)

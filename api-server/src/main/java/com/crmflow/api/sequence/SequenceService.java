@@ -163,6 +163,10 @@ class SequenceService {
               + ", which are kept: archive it instead (it starts no more runs, the runs in"
               + " progress finish, and its history stays readable).");
     }
+    if (runs.testsRunning() > 0) {
+      throw ApiException.conflict(
+          "A test run of this " + kind + " is in progress; delete it once the test run ends.");
+    }
     if (sequences.scheduleCount(tenantId, id) > 0) {
       throw ApiException.conflict(
           "This " + kind + "'s schedule is still stopping; delete it again in a moment.");

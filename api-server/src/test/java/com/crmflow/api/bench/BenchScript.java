@@ -53,7 +53,9 @@ final class BenchScript {
               }
             });
     reader.start();
+    boolean stopped = false;
     if (!running.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
+      stopped = true;
       // the script's own trap stops its service on TERM; its children go too
       running.descendants().forEach(ProcessHandle::destroy);
       running.destroy();
@@ -62,6 +64,9 @@ final class BenchScript {
       running.destroyForcibly();
     }
     reader.join(TimeUnit.SECONDS.toMillis(30));
+    if (stopped) {
+      out.append("(the script ran past its ").append(timeoutMinutes).append(" minutes and was stopped)\n");
+    }
     return new Run(running.isAlive() ? -1 : running.exitValue(), out.toString());
   }
 }

@@ -117,7 +117,7 @@ class BenchScriptsSmokeIT {
   @Test
   void theEnrollBenchRunsAndPrintsItsResults() throws Exception {
     BenchScript.Run run =
-        BenchScript.run("bench/enroll-bench.sh", List.of("20", "2"), withJar(Map.of()), 3);
+        BenchScript.run("bench/enroll-bench.sh", List.of("20", "2"), withJar(Map.of()), 10);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
     assertThat(run.lines())

@@ -2,6 +2,7 @@ package com.crmflow.workflow.contract;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -37,6 +38,9 @@ import java.util.Map;
  *     the run was started with: it takes their new path without asking, so its history holds no
  *     version marker for them. Fixed for the run's life; null (runs started before it existed) asks
  *     {@code Workflow.getVersion} for each, as they were recorded.
+ * @param testRun true for a test run: every node that acts outside the run (sends, calls, posts,
+ *     writes) outputs what it would do instead of doing it, and delays and waits do not wait (see
+ *     {@code NodeExecutor#wouldDo}). Null (every other run) means false.
  */
 public record RunInput(
     String tenantId,
@@ -56,7 +60,56 @@ public record RunInput(
     List<String> alsoStartAt,
     Map<String, Integer> rerunOrdinals,
     Map<String, String> delaysWakeUp,
-    List<String> startedWithChanges) {
+    List<String> startedWithChanges,
+    // left out when null: every other run's input stays the JSON it was
+    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean testRun) {
+
+  /** A run that is no test run (every run but those of the test-run endpoint). */
+  public RunInput(
+      String tenantId,
+      String sequenceId,
+      String runId,
+      int canvasVersion,
+      Canvas canvas,
+      String startNodeId,
+      Map<String, Object> triggerPayload,
+      Map<String, Object> contact,
+      Map<String, Object> priorOutputs,
+      List<String> completedNodeIds,
+      Boolean localActivities,
+      Boolean inlineChains,
+      Boolean triggerLogged,
+      RunResume resume,
+      List<String> alsoStartAt,
+      Map<String, Integer> rerunOrdinals,
+      Map<String, String> delaysWakeUp,
+      List<String> startedWithChanges) {
+    this(
+        tenantId,
+        sequenceId,
+        runId,
+        canvasVersion,
+        canvas,
+        startNodeId,
+        triggerPayload,
+        contact,
+        priorOutputs,
+        completedNodeIds,
+        localActivities,
+        inlineChains,
+        triggerLogged,
+        resume,
+        alsoStartAt,
+        rerunOrdinals,
+        delaysWakeUp,
+        startedWithChanges,
+        null);
+  }
+
+  /** Whether the run is a test run (see {@code testRun}). */
+  public boolean runsAsTest() {
+    return Boolean.TRUE.equals(testRun);
+  }
 
   /** Whether the run was started with the change's new path (see {@code startedWithChanges}). */
   public boolean startedWith(String changeId) {
@@ -113,6 +166,7 @@ public record RunInput(
         alsoStartAt,
         rerunOrdinals,
         delaysWakeUp,
-        startedWithChanges);
+        startedWithChanges,
+        testRun);
   }
 }

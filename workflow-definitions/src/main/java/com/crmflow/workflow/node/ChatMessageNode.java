@@ -4,6 +4,7 @@ import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateResolver;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,6 +40,16 @@ final class ChatMessageNode implements NodeExecutor {
             "the channel it went to",
             "ts",
             "the message’s id in the channel");
+  }
+
+  /** In a test run: the message it would post and where, not posted. */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    Map<String, Object> shown = new LinkedHashMap<>();
+    shown.put("channel", TemplateResolver.render(NodeConfig.string(node, "channel"), run.scope()));
+    shown.put(
+        "text", TemplateResolver.render(NodeConfig.string(node, "messageTemplate"), run.scope()));
+    return DryRuns.wouldDo(shown);
   }
 
   @Override

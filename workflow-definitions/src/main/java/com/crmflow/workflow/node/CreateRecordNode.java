@@ -48,6 +48,12 @@ final class CreateRecordNode implements NodeExecutor {
     CrmWrites.checkComplete(node, problems);
   }
 
+  /** In a test run: the record it would create (entity, fields), not created. */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    return CrmWrites.wouldWrite(CrmWrites.write(node, run, null));
+  }
+
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     return CrmWrites.activities(node).create(CrmWrites.write(node, run, null));

@@ -58,8 +58,21 @@ final class CrmUpdateNode implements NodeExecutor {
     CrmWrites.checkComplete(node, problems);
   }
 
+  /** In a test run: the write it would make (entity, record id, fields), not made. */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    return CrmWrites.wouldWrite(write(node, run));
+  }
+
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    CrmWrite write = write(node, run);
+    return CrmActivities.call(
+        CrmRecordActivities.class, node, run, crm -> crm.update(write), write);
+  }
+
+  /** The write of the record named by recordId, or the trigger's or the run's contact. */
+  private static CrmWrite write(CanvasNode node, NodeRun run) {
     String entityType = NodeConfig.string(node, "entityType");
     String configured = NodeConfig.string(node, "recordId");
     String recordId =
@@ -74,9 +87,7 @@ final class CrmUpdateNode implements NodeExecutor {
               + entityType
               + "_id in the trigger payload");
     }
-    CrmWrite write = CrmWrites.write(node, run, recordId);
-    return CrmActivities.call(
-        CrmRecordActivities.class, node, run, crm -> crm.update(write), write);
+    return CrmWrites.write(node, run, recordId);
   }
 
   @Override

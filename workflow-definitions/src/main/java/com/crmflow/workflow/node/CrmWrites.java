@@ -5,6 +5,7 @@ import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.template.TemplateResolver;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +43,15 @@ final class CrmWrites {
             node.id());
     run.requireFitsInHistory("record", write);
     return write;
+  }
+
+  /** What a test run shows of a write it does not make: the record type, its id, the fields. */
+  static Map<String, Object> wouldWrite(CrmWrite write) {
+    Map<String, Object> shown = new LinkedHashMap<>();
+    shown.put("entity_type", write.entityType());
+    shown.put("id", write.recordId());
+    shown.put("fields", write.fields());
+    return DryRuns.wouldDo(shown);
   }
 
   static CrmRecordActivities activities(CanvasNode node) {

@@ -102,6 +102,21 @@ final class DelayNode implements NodeExecutor {
     return Map.of("until", NodeLogEntry.timestamp(wakeUp(node, run)));
   }
 
+  /**
+   * In a test run the delay does not wait: its output says the wait it would have made (its length,
+   * and its send window if it has one).
+   */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    Map<String, Object> more = new LinkedHashMap<>();
+    more.put("waitedSeconds", 0);
+    more.put("would_wait_seconds", duration(node).toSeconds());
+    if (SendWindows.of(node) != null) {
+      more.put("send_window", true);
+    }
+    return DryRuns.wouldWait(describe(node), more);
+  }
+
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     SendWindow window = SendWindows.of(node);

@@ -122,8 +122,39 @@ final class EmailNode implements NodeExecutor {
     return output;
   }
 
+  /**
+   * In a test run: the email as it would go out (reads the contact and template and renders, as a
+   * run does), neither sent nor booked, nor waiting for its send window.
+   */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    EmailMessage message = render(node, run);
+    Map<String, Object> shown = new LinkedHashMap<>();
+    shown.put("to", message.to());
+    shown.put("subject", message.subject());
+    shown.put("body", message.textBody());
+    if (message.htmlBody() != null) {
+      shown.put("html_body", message.htmlBody());
+    }
+    if (SendWindows.of(node) != null) {
+      shown.put("would_wait", "for its send window");
+    }
+    return DryRuns.wouldDo(shown);
+  }
+
   /** Reads the contact and template, renders, sends and books the email. */
   private Map<String, Object> send(CanvasNode node, NodeRun run) {
+    EmailMessage message = render(node, run);
+    run.requireFitsInHistory("email", message);
+    return deliver(node, run, message);
+  }
+
+  /**
+   * Reads the contact (as it is now) and the template, and renders the email.
+   *
+   * @throws NodeSkipped the contact has do_not_email
+   */
+  private static EmailMessage render(CanvasNode node, NodeRun run) {
     RunInput input = run.input();
     Map<String, Object> scope = run.scope();
     String contactId = run.contactId();
@@ -173,14 +204,15 @@ final class EmailNode implements NodeExecutor {
         configText != null
             ? TemplateResolver.render(configText, scope)
             : TemplateResolver.render(context.textBody(), templateScope);
-    EmailMessage message =
-        new EmailMessage(
-            EmailMessage.messageIdFor(input.runId(), node.id()),
-            to.trim(),
-            subject,
-            text,
-            TemplateResolver.render(context.htmlBody(), templateScope));
-    run.requireFitsInHistory("email", message);
+    return new EmailMessage(
+        EmailMessage.messageIdFor(input.runId(), node.id()),
+        to.trim(),
+        subject,
+        text,
+        TemplateResolver.render(context.htmlBody(), templateScope));
+  }
+
+  private static Map<String, Object> deliver(CanvasNode node, NodeRun run, EmailMessage message) {
     EmailActivities smtp =
         Workflow.newActivityStub(
             EmailActivities.class,

@@ -102,8 +102,33 @@ final class HttpRequestNode implements NodeExecutor {
     }
   }
 
+  /**
+   * In a test run: the call it would make (method, url, headers with every credential and sealed
+   * value masked, body), not made.
+   */
   @Override
-  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    HttpRequestCommand command = command(node, run);
+    Map<String, String> headers = new LinkedHashMap<>();
+    command
+        .headers()
+        .forEach(
+            (name, value) ->
+                headers.put(
+                    name,
+                    NodeSecrets.isSealed(value) || NodeSecrets.isCredentialHeader(name)
+                        ? NodeSecrets.MASK
+                        : value));
+    Map<String, Object> shown = new LinkedHashMap<>();
+    shown.put("method", command.method());
+    shown.put("url", command.url());
+    shown.put("headers", headers);
+    shown.put("body", command.body());
+    return DryRuns.wouldDo(shown);
+  }
+
+  /** The call: its values filled in, a sealed header left sealed with its variables resolved. */
+  private static HttpRequestCommand command(CanvasNode node, NodeRun run) {
     RunInput input = run.input();
     Map<String, Object> scope = run.scope();
     int timeout =
@@ -134,16 +159,22 @@ final class HttpRequestNode implements NodeExecutor {
         node.config("bodyTemplate") == null
             ? null
             : TemplateResolver.render(String.valueOf(node.config("bodyTemplate")), scope, true);
-    HttpRequestCommand command =
-        new HttpRequestCommand(
-            String.valueOf(node.config("method")),
-            url(String.valueOf(node.config("url")), run),
-            headers,
-            body,
-            timeout,
-            input.runId() + ":" + node.id(),
-            input.tenantId(),
-            sealedVariables);
+    return new HttpRequestCommand(
+        String.valueOf(node.config("method")),
+        url(String.valueOf(node.config("url")), run),
+        headers,
+        body,
+        timeout,
+        input.runId() + ":" + node.id(),
+        input.tenantId(),
+        sealedVariables);
+  }
+
+  @Override
+  public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+    RunInput input = run.input();
+    HttpRequestCommand command = command(node, run);
+    int timeout = command.timeoutSeconds();
     RetryOptions retry =
         RetryOptions.newBuilder()
             .setInitialInterval(Duration.ofSeconds(1))

@@ -59,6 +59,17 @@ public interface NodeExecutor {
    */
   Map<String, Object> execute(CanvasNode node, NodeRun run);
 
+  /**
+   * Runs the node in a test run ({@code RunInput#testRun}): what it would do, not done. A node that
+   * acts outside the run ({@link DryRuns#actsOutside}: it sends, calls, posts or writes) outputs
+   * what it would do, marked {@code dry_run: true}; every other node runs as in any run. Node types
+   * that act outside override it to show the act itself (the rendered email, the call, the write);
+   * this default shows at least the node's config with its variables filled in.
+   */
+  default Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    return DryRuns.actsOutside(this) ? DryRuns.wouldDoConfigured(node, run) : execute(node, run);
+  }
+
   /** Whether the node waits on something outside the workflow: a timer or an activity. */
   default boolean waits() {
     return true;

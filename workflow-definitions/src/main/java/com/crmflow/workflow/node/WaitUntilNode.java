@@ -127,6 +127,19 @@ final class WaitUntilNode implements NodeExecutor {
     return output;
   }
 
+  /**
+   * In a test run the node neither watches nor waits: it takes its {@value #TIMEOUT} edge, and its
+   * output says the wait it would have made.
+   */
+  @Override
+  public Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
+    Map<String, Object> more = new LinkedHashMap<>();
+    more.put("outcome", TIMEOUT);
+    more.put("event", NodeConfig.string(node, "eventType"));
+    return DryRuns.wouldWait(
+        "until " + NodeConfig.string(node, "eventType") + ", at most " + describe(node), more);
+  }
+
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     String event = NodeConfig.string(node, "eventType");

@@ -445,7 +445,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       throw new NodeFailure(
           "node type " + node.type() + " is not supported by this version of the engine");
     }
-    return executor.execute(node, this);
+    // a test run shows what each node that acts outside the run would do (NodeExecutor#wouldDo)
+    return input.runsAsTest() ? executor.wouldDo(node, this) : executor.execute(node, this);
   }
 
   /**
