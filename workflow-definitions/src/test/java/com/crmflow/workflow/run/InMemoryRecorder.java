@@ -20,6 +20,9 @@ public class InMemoryRecorder implements RunRecorderActivities {
   /** The first failed entry recorded, of any run. */
   final CompletableFuture<NodeLogEntry> firstFailure = new CompletableFuture<>();
 
+  /** The first entry recorded of each run, node and status ({@link #recorded}). */
+  private final Map<String, CompletableFuture<NodeLogEntry>> recorded = new ConcurrentHashMap<>();
+
   @Override
   public synchronized void recordNode(String runId, NodeLogEntry entry) {
     TreeMap<Integer, NodeLogEntry> log = logs.computeIfAbsent(runId, id -> new TreeMap<>());
@@ -29,6 +32,16 @@ public class InMemoryRecorder implements RunRecorderActivities {
     if ("failed".equals(entry.status())) {
       firstFailure.complete(entry);
     }
+    recorded(runId, entry.nodeId(), entry.status()).complete(entry);
+  }
+
+  /**
+   * The first entry of the run's node with that status, once recorded: the interpreter writes its
+   * log in parallel with what the run waits on, so an entry may land after the call beside it.
+   */
+  CompletableFuture<NodeLogEntry> recorded(String runId, String nodeId, String status) {
+    return recorded.computeIfAbsent(
+        runId + "/" + nodeId + "/" + status, key -> new CompletableFuture<>());
   }
 
   @Override

@@ -135,12 +135,18 @@ class WaitUntilTest {
                 "conversation.message_received",
                 null,
                 null));
-    assertThat(entry("w1", "reply").status()).isEqualTo("running");
+    // the entry is written beside the watch, not before it: it may land after the watch
+    NodeLogEntry waiting = recorder.recorded("w1", "reply", "running").get(20, TimeUnit.SECONDS);
+    assertThat(waiting.seq()).isEqualTo(2);
+    assertThat(waiting.output())
+        .containsEntry("event", "conversation.message_received")
+        .containsKey("until");
 
     running("w1").recordEvent(reply("w1", 10, "e-1", "Yes please"));
 
     assertThat(result("w1").status()).isEqualTo("completed");
     NodeLogEntry met = entry("w1", "reply");
+    assertThat(met.seq()).as("the waiting entry, ended").isEqualTo(waiting.seq());
     assertThat(met.status()).isEqualTo("completed");
     assertThat(met.output()).containsEntry("outcome", "met");
     assertThat(met.output().get("event").toString()).contains("Yes please");
