@@ -65,7 +65,9 @@ final class BenchScript {
     }
     reader.join(TimeUnit.SECONDS.toMillis(30));
     if (stopped) {
-      out.append("(the script ran past its ").append(timeoutMinutes).append(" minutes and was stopped)\n");
+      out.append("(the script ran past its ")
+          .append(timeoutMinutes)
+          .append(" minutes and was stopped)\n");
     }
     return new Run(running.isAlive() ? -1 : running.exitValue(), out.toString());
   }
