@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -193,6 +194,53 @@ class NodeStatsApiTest extends ApiTest {
     assertThat(older.get("runs_in_flight").asBoolean()).isTrue();
     assertThat(counts(older, hook).get("passed").asLong()).isEqualTo(6);
     assertThat(counts(older, "wait").get("waiting").asLong()).isEqualTo(6);
+  }
+
+  @Test
+  void aRewriteOfAnEntryInTheSameStateChangesNoCountAndAChangedStateMovesItsCount() {
+    TenantClient tenant = newTenant();
+    String hook = uniqueId("hook");
+    String flowId =
+        activeAutomation(
+            tenant.api(), Flows.chain(hook, node("wait", "delay", Map.of("delayDays", 1))));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> stats(tenant, flowId, null).at("/versions/0"),
+            v -> counts(v, "wait").get("waiting").asLong() == 1);
+
+    // a retried recording writes the same entries again, in one statement, as the recorder does
+    jdbc.sql(
+            """
+            update run_node_log set output = output, completed_at = completed_at
+            where run_id = :runId
+            """)
+        .param("runId", UUID.fromString(runId))
+        .update();
+    JsonNode same = stats(tenant, flowId, null).at("/versions/0");
+    assertThat(counts(same, hook).get("passed").asLong()).isEqualTo(1);
+    assertThat(counts(same, "wait").get("waiting").asLong()).isEqualTo(1);
+
+    // the trigger's entry marked failed: it leaves passed and joins failed
+    jdbc.sql(
+            """
+            update run_node_log set status = 'failed'
+            where run_id = :runId and node_id = :hook
+            """)
+        .param("runId", UUID.fromString(runId))
+        .param("hook", hook)
+        .update();
+    JsonNode moved = stats(tenant, flowId, null).at("/versions/0");
+    assertThat(counts(moved, hook).get("passed").asLong()).isZero();
+    assertThat(counts(moved, hook).get("failed").asLong()).isEqualTo(1);
+    assertThat(counts(moved, "wait").get("waiting").asLong()).isEqualTo(1);
+    cancel(tenant, runId);
+  }
+
+  private static void cancel(TenantClient tenant, String runId) {
+    assertThat(tenant.api().post("/api/v1/automation-runs/" + runId + "/cancel", Map.of()).status())
+        .isEqualTo(200);
   }
 
   @Test
