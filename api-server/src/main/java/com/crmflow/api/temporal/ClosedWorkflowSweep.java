@@ -2,12 +2,14 @@ package com.crmflow.api.temporal;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
+import com.crmflow.workflow.contract.RunResult;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionDescription;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowTargetOptions;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TerminatedFailure;
@@ -42,6 +44,10 @@ import org.springframework.stereotype.Component;
  * <p>A record whose workflow Temporal does not know at all ends failed too, saying so: its state is
  * gone (a Temporal database that was reset or replaced, a retention shorter than the record's
  * life), and nothing would ever end it otherwise; a retry from its node log goes on from there.
+ *
+ * <p>A run's workflow that failed with the run's own failure ({@link RunResult#FAILURE_TYPE}: it
+ * records its end first, then fails) ends a record still open {@code failed} with the run's error,
+ * as the run would have recorded it, not as a workflow lost or stopped from outside.
  *
  * <p>Left alone: a completed workflow (its record's end is on its way), an execution of another
  * record under the same workflow id, and every record while Temporal cannot be reached (the next
@@ -181,6 +187,11 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
   private static ClosedExecution describe(Throwable how) {
     if (how instanceof CanceledFailure) {
       return cancelled();
+    }
+    if (how instanceof ApplicationFailure failure
+        && RunResult.FAILURE_TYPE.equals(failure.getType())) {
+      // the run failed itself, naming its node: the record takes that end as the run wrote it
+      return new ClosedExecution(false, failure.getOriginalMessage());
     }
     if (how instanceof TimeoutFailure) {
       return timedOut();

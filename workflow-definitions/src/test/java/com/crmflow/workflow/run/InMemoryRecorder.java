@@ -2,6 +2,7 @@ package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunRecorderActivities;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,6 +29,30 @@ public class InMemoryRecorder implements RunRecorderActivities {
     }
     if ("failed".equals(entry.status())) {
       firstFailure.complete(entry);
+    }
+    notifyAll();
+  }
+
+  /**
+   * The run's entry of the node once recorded with that status, waiting up to {@code timeout} for
+   * it: the activity that records it and one the node calls (a wait_until's watch) may run side by
+   * side.
+   */
+  public synchronized NodeLogEntry awaitEntry(
+      String runId, String nodeId, String status, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (NodeLogEntry entry : logs.getOrDefault(runId, new TreeMap<>()).values()) {
+        if (entry.nodeId().equals(nodeId) && entry.status().equals(status)) {
+          return entry;
+        }
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError(
+            "no " + status + " entry of " + nodeId + " in run " + runId + " after " + timeout);
+      }
+      wait(Math.max(1, left / 1_000_000));
     }
   }
 
