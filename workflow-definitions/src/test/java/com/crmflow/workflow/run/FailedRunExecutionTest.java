@@ -12,7 +12,6 @@ import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunResult;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
@@ -104,20 +103,8 @@ class FailedRunExecutionTest {
 
   /** The payloads of the run's markers (versions, local activities) as text. */
   private String markers(String runId) {
-    StringBuilder text = new StringBuilder();
-    for (HistoryEvent event :
-        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)).getEvents()) {
-      event
-          .getMarkerRecordedEventAttributes()
-          .getDetailsMap()
-          .values()
-          .forEach(
-              payloads ->
-                  payloads
-                      .getPayloadsList()
-                      .forEach(payload -> text.append(payload.getData().toStringUtf8())));
-    }
-    return text.toString();
+    return HistoryMarkers.text(
+        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)));
   }
 
   @ParameterizedTest(name = "local activities: {0}")

@@ -266,19 +266,7 @@ class HistoryReplayTest {
 
   /** The payloads of a history's markers (local activities, versions) as text. */
   private static String markerPayloads(Path history) throws IOException {
-    StringBuilder text = new StringBuilder();
-    for (HistoryEvent event : WorkflowExecutionHistory.fromJson(read(history)).getEvents()) {
-      event
-          .getMarkerRecordedEventAttributes()
-          .getDetailsMap()
-          .values()
-          .forEach(
-              payloads ->
-                  payloads
-                      .getPayloadsList()
-                      .forEach(payload -> text.append(payload.getData().toStringUtf8())));
-    }
-    return text.toString();
+    return HistoryMarkers.text(WorkflowExecutionHistory.fromJson(read(history)));
   }
 
   /** The types of a history's activities (not local ones), in the order they were scheduled. */
