@@ -2,6 +2,7 @@ package com.crmflow.api.temporal;
 
 import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
+import com.crmflow.workflow.contract.RunResult;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.client.WorkflowClient;
@@ -10,6 +11,7 @@ import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowTargetOptions;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TemporalFailure;
 import io.temporal.failure.TerminatedFailure;
@@ -56,6 +58,10 @@ import org.springframework.stereotype.Component;
  * the one it saw (table {@code temporal_namespace_seen}); when it differs, it walks every open
  * record once, {@code crm.close-check.batch} per look in id order, asking Temporal for each one's
  * workflow, and keeps the new id once the walk is through.
+ *
+ * <p>A run's workflow that failed with the run's own failure ({@link RunResult#FAILURE_TYPE}: it
+ * records its end first, then fails) ends a record still open {@code failed} with the run's error,
+ * as the run would have recorded it, not as a workflow lost or stopped from outside.
  *
  * <p>Left alone: a completed workflow (its record's end is on its way), an execution of another
  * record under the same workflow id, and every record while Temporal cannot be reached (the next
@@ -328,6 +334,11 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
   private static ClosedExecution describe(Throwable how) {
     if (how instanceof CanceledFailure) {
       return cancelled();
+    }
+    if (how instanceof ApplicationFailure failure
+        && RunResult.FAILURE_TYPE.equals(failure.getType())) {
+      // the run failed itself, naming its node: the record takes that end as the run wrote it
+      return new ClosedExecution(false, failure.getOriginalMessage());
     }
     if (how instanceof TimeoutFailure) {
       return timedOut();

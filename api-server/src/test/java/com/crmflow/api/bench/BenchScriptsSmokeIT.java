@@ -162,6 +162,33 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theStatsBenchCountsItsRunsAndPrintsBothTimings() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/stats-bench.sh",
+            List.of("20", "3"),
+            withJar(Map.of("REAL", "5", "DAYS", "3")),
+            6);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("CHECK all time: hook passed=20, split A=")
+                    .contains(" waiting=5, delays passed=15 "))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("RESULT stats=all-time runs=20 requests=3 p50_ms=[0-9.]+ .*"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("RESULT stats=since-30-days runs=20 requests=3 p50_ms=[0-9.]+ .*"));
+  }
+
+  @Test
   void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
     // 900 triggers keep the service busy well past the 6 s after it answers, when the profiler
     // attaches for 4 s; counted from its answer, not its launch, since a start slowed by the other

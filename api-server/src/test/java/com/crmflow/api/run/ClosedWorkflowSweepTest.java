@@ -13,6 +13,7 @@ import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import com.crmflow.shared.outbound.CauseHeader;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.HashMap;
@@ -224,6 +225,37 @@ class ClosedWorkflowSweepTest extends ApiTest {
     assertThat(ended.get("status").asString()).isEqualTo("cancelled");
     assertThat(ended.get("error").isNull()).isTrue();
     assertThat(ended.get("completed_at").isNull()).isFalse();
+  }
+
+  @Test
+  void aRunWhoseWorkflowFailedWithTheRunsOwnFailureEndsFailedWithTheRunsError() {
+    peer.answer("/refused", 404, "{}");
+    String hook = SequenceSupport.uniqueId("refused");
+    SequenceSupport.activeAutomation(
+        tenant.api(),
+        chain(
+            hook,
+            node("call", "http_request", Map.of("method", "GET", "url", peer.url("/refused")))));
+    String runId = endedRun(hook, "failed");
+    String error = run(runId).get("error").asString();
+    assertThat(error).startsWith("node call (http_request) failed: ");
+    // the workflow fails with the run's failure once the run's end is recorded: the Temporal UI's
+    // status says what the run says
+    await()
+        .until(
+            () -> temporal.newUntypedWorkflowStub("run-" + runId).describe().getStatus(),
+            status -> status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED);
+    markRunning(runId);
+    double endedBefore = prometheus("crm_runs_closed_elsewhere_total");
+
+    sweepUntilEnded(runId);
+
+    JsonNode ended = run(runId);
+    assertThat(ended.get("status").asString()).isEqualTo("failed");
+    assertThat(ended.get("error").asString())
+        .as("the run's own error, not a workflow stopped from outside")
+        .isEqualTo(error);
+    assertThat(prometheus("crm_runs_closed_elsewhere_total")).isEqualTo(endedBefore + 1);
   }
 
   @Test

@@ -158,6 +158,15 @@ class TestRunApiTest extends ApiTest {
                 .asString())
         .isEqualTo("lead");
     assertThat(started.rawBody() + run.toString()).doesNotContain("s3cret-token");
+    // and the flow's counts per node hold no trace of it
+    ApiResponse stats = tenant.api().get("/api/sequences/" + flow + "/stats");
+    assertThat(stats.status()).as(stats.toString()).isEqualTo(200);
+    assertThat(stats.json().at("/versions/0/nodes").valueStream())
+        .as(stats.toString())
+        .isNotEmpty()
+        .allSatisfy(
+            node ->
+                assertThat(node.get("passed").asLong() + node.get("waiting").asLong()).isZero());
 
     // kept apart from the runs that acted
     ApiResponse listed = tenant.api().get("/api/v1/automation-runs?sequence_id=" + flow);

@@ -8,6 +8,12 @@ public record RunResult(String status, String error) {
   public static final String FAILED = "failed";
   public static final String CANCELLED = "cancelled";
 
+  /**
+   * The type of the {@code ApplicationFailure} a failed run's workflow execution fails with; its
+   * message is the run's error ("node bad (http_request) failed: HTTP 404 from ...").
+   */
+  public static final String FAILURE_TYPE = "CrmRunFailed";
+
   /** A node log status only: the node chose not to act, the run goes on. */
   public static final String SKIPPED = "skipped";
 

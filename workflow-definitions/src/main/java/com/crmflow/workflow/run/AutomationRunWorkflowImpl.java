@@ -2,6 +2,7 @@ package com.crmflow.workflow.run;
 
 import static com.crmflow.workflow.run.InterpreterChanges.ACTIVITY_INPUTS_FIT;
 import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.FAILED_RUN_FAILS_WORKFLOW;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
@@ -171,6 +172,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
             ? new RunResult(RunResult.COMPLETED, null)
             : new RunResult(RunResult.FAILED, failure);
     end(result.status(), result.error());
+    if (failure != null && since(FAILED_RUN_FAILS_WORKFLOW)) {
+      // recorded first: the service's run and node log are whole before Temporal closes the run
+      throw ApplicationFailure.newNonRetryableFailure(failure, RunResult.FAILURE_TYPE);
+    }
     return result;
   }
 

@@ -97,6 +97,15 @@ public final class InterpreterChanges {
   static final String STATUS_SEARCH_ATTRIBUTE = "status-search-attribute";
 
   /**
+   * A failed run with this change fails its workflow execution once its end is recorded: an {@code
+   * ApplicationFailure} of type {@value RunResult#FAILURE_TYPE}, not retryable, whose message names
+   * the node and the cause, so the Temporal UI's status and its "Failed" filter say what the
+   * service says. A failed run without it completes its workflow with the result {@code failed}.
+   * Asked only when a run fails, so a run that completes records no marker.
+   */
+  static final String FAILED_RUN_FAILS_WORKFLOW = "failed-run-fails-workflow";
+
+  /**
    * In a run with this change each node log entry carries its {@link NodeInput}; in a run without
    * it an entry does not show what the node ran with. Through the crm queue the entries are in
    * history, where the input counts in the sizes that cut batches and workflow tasks, so a run asks

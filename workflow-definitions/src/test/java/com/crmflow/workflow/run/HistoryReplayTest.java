@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * ContactReadBesideTest} (a chat beside an email that reads a changed contact), {@link
  * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded) and {@link
  * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
- * runs failed their workflow, a delay that ends in a send window, a split).
+ * runs failed their workflow and one that fails it, a delay that ends in a send window, a split).
  */
 class HistoryReplayTest {
 
@@ -92,6 +92,7 @@ class HistoryReplayTest {
             "remote-url-values-encoded.json",
             "local-wait-until-met.json",
             "local-failed-run-completes.json",
+            "local-failed-run-fails.json",
             "local-delay-in-window.json",
             "local-split.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
@@ -180,6 +181,18 @@ class HistoryReplayTest {
         .contains(
             "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED", "record_event", "EVENT_TYPE_TIMER_CANCELED");
     assertThat(markerPayloads(dir.resolve("local-wait-until-met.json"))).contains("watch_record");
+    // a failed run completed its workflow before failed-run-fails-workflow, and fails it after
+    assertThat(Files.readString(dir.resolve("local-failed-run-completes.json")))
+        .contains("EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED")
+        .doesNotContain("failed-run-fails-workflow");
+    assertThat(Files.readString(dir.resolve("local-failed-run-fails.json")))
+        .contains(
+            "EVENT_TYPE_WORKFLOW_EXECUTION_FAILED",
+            "CrmRunFailed",
+            "node bad (http_request) failed: HTTP 404 from peer")
+        .doesNotContain("EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED");
+    assertThat(markerPayloads(dir.resolve("local-failed-run-fails.json")))
+        .contains("\"failed-run-fails-workflow\"");
     // the window's zone looked up as the delay ran, its moment logged before its timer
     assertThat(markerPayloads(dir.resolve("local-delay-in-window.json")))
         .contains("window_zone", "Asia/Tokyo");
@@ -253,19 +266,7 @@ class HistoryReplayTest {
 
   /** The payloads of a history's markers (local activities, versions) as text. */
   private static String markerPayloads(Path history) throws IOException {
-    StringBuilder text = new StringBuilder();
-    for (HistoryEvent event : WorkflowExecutionHistory.fromJson(read(history)).getEvents()) {
-      event
-          .getMarkerRecordedEventAttributes()
-          .getDetailsMap()
-          .values()
-          .forEach(
-              payloads ->
-                  payloads
-                      .getPayloadsList()
-                      .forEach(payload -> text.append(payload.getData().toStringUtf8())));
-    }
-    return text.toString();
+    return HistoryMarkers.text(WorkflowExecutionHistory.fromJson(read(history)));
   }
 
   /** The types of a history's activities (not local ones), in the order they were scheduled. */

@@ -168,7 +168,7 @@ class InterpreterDurabilityTest {
   private RunResult runCallWaitCallResumed(
       String runId, RunResume resume, String activities, String chains) {
     RunInput input = input(runId, Canvases.callWaitCall(), Map.of(), activities, chains);
-    return stub(env.getWorkflowClient(), runId).run(resumed(input, resume));
+    return RunOutcomes.of(() -> stub(env.getWorkflowClient(), runId).run(resumed(input, resume)));
   }
 
   private static NodeLogEntry logged(int seq, String nodeId, String type, String status) {
@@ -372,8 +372,11 @@ class InterpreterDurabilityTest {
     long started = env.currentTimeMillis();
 
     RunResult result =
-        stub(env.getWorkflowClient(), "r5")
-            .run(input("r5", Canvases.failureBesideADelay(), Map.of(), activities, chains));
+        RunOutcomes.of(
+            () ->
+                stub(env.getWorkflowClient(), "r5")
+                    .run(
+                        input("r5", Canvases.failureBesideADelay(), Map.of(), activities, chains)));
 
     assertThat(result.status()).isEqualTo("failed");
     assertThat(result.error()).isEqualTo("node bad (http_request) failed: HTTP 404 from peer");
@@ -414,9 +417,11 @@ class InterpreterDurabilityTest {
     assertThat(recorder.finished).doesNotContainKey("r6");
     http.slowAnswer.complete(null);
     RunResult result =
-        client
-            .newUntypedWorkflowStub(AutomationRunWorkflow.workflowId("r6"))
-            .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class);
+        RunOutcomes.of(
+            () ->
+                client
+                    .newUntypedWorkflowStub(AutomationRunWorkflow.workflowId("r6"))
+                    .getResult(30, java.util.concurrent.TimeUnit.SECONDS, RunResult.class));
 
     assertThat(result.status()).isEqualTo("failed");
     assertThat(result.error()).isEqualTo("node bad (http_request) failed: HTTP 404 from peer");
@@ -761,8 +766,10 @@ class InterpreterDurabilityTest {
     Canvas canvas = Canvases.parallelPosts(1, "{{trigger.big}}");
 
     RunResult result =
-        stub(env.getWorkflowClient(), "r11")
-            .run(input("r11", canvas, Map.of("big", big), activities, chains));
+        RunOutcomes.of(
+            () ->
+                stub(env.getWorkflowClient(), "r11")
+                    .run(input("r11", canvas, Map.of("big", big), activities, chains)));
 
     if (activities.equals("local")) {
       assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");

@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-wait-until-met.json}: a wait_until met by a reply signalled to the run.
  *   <li>{@code local-failed-run-completes.json}: a run whose call is refused (404), recorded before
  *       a failed run failed its workflow: the workflow completed with the result {@code failed}.
+ *   <li>{@code local-failed-run-fails.json}: the same run with {@value
+ *       InterpreterChanges#FAILED_RUN_FAILS_WORKFLOW}: its workflow fails, naming the node.
  *   <li>{@code local-delay-in-window.json}: an hour's delay that ends inside 09:00–10:00 in the
  *       contact's zone (Asia/Tokyo, looked up by the {@code window_zone} activity).
  *   <li>{@code local-split.json}: a 50/50 split and the call on the branch the run drew.
@@ -73,7 +75,7 @@ public final class JourneyHistoryRecorder {
               target, embedded(name, SendWindowWaitTest.windowedDelay()), (client, watches) -> {});
       case "local-split" ->
           record(target, embedded(name, Canvases.splitFiftyFifty()), (client, watches) -> {});
-      case "local-failed-run-completes" ->
+      case "local-failed-run-completes", "local-failed-run-fails" ->
           record(target, embedded(name, Canvases.failureBesideADelay()), (client, watches) -> {});
       default -> throw new IllegalArgumentException("no history named " + name);
     }
