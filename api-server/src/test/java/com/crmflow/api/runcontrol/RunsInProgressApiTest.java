@@ -91,6 +91,14 @@ class RunsInProgressApiTest extends ApiTest {
     return tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt();
   }
 
+  /** The run control jobs stored for the flow. */
+  private long controlJobs(Flow flow) {
+    return jdbc.sql("select count(*) from run_control_job where sequence_id = cast(:id as uuid)")
+        .param("id", flow.id())
+        .query(Long.class)
+        .single();
+  }
+
   private ApiResponse setStatus(String flow, Map<String, Object> body) {
     return tenant.api().patch("/api/v1/sequences/" + flow, body);
   }
@@ -109,13 +117,7 @@ class RunsInProgressApiTest extends ApiTest {
     JsonNode run = awaitRun(tenant.api(), runId);
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(emailsOf(runId)).isEqualTo(1);
-    assertThat(
-            jdbc.sql("select count(*) from run_control_job where sequence_id = cast(:id as uuid)")
-                .param("id", flow.id())
-                .query(Long.class)
-                .single())
-        .as("continue asks nothing of the runs")
-        .isZero();
+    assertThat(controlJobs(flow)).as("continue asks nothing of the runs").isZero();
   }
 
   @Test
@@ -208,11 +210,6 @@ class RunsInProgressApiTest extends ApiTest {
     assertThat(sequence.get("name").asString()).isNotEqualTo("Renamed");
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).at("/run/status").asString())
         .isEqualTo("running");
-    assertThat(
-            jdbc.sql("select count(*) from run_control_job where sequence_id = cast(:id as uuid)")
-                .param("id", flow.id())
-                .query(Long.class)
-                .single())
-        .isZero();
+    assertThat(controlJobs(flow)).isZero();
   }
 }
