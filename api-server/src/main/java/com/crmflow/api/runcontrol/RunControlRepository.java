@@ -1,5 +1,6 @@
 package com.crmflow.api.runcontrol;
 
+import com.crmflow.api.joblease.JobLeases;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -101,23 +102,8 @@ class RunControlRepository {
    * one's), and holds it until {@code lease} from now.
    */
   Optional<RunControlJob> lease(String holder, Duration lease) {
-    return jdbc.sql(
-            """
-            update run_control_job set leased_by = :holder,
-                lease_until = now() + make_interval(secs => :lease)
-            where id = (
-                select id from run_control_job
-                where status = 'running'
-                  and (lease_until is null or lease_until < now() or leased_by = :holder)
-                order by created_at limit 1
-                for update skip locked)
-            returning %s
-            """
-                .formatted(COLUMNS))
-        .param("holder", holder)
-        .param("lease", lease.toSeconds())
-        .query(RunControlRepository::job)
-        .optional();
+    return JobLeases.leaseOldest(
+        jdbc, "run_control_job", COLUMNS, holder, lease, RunControlRepository::job);
   }
 
   /** A run in progress of the job's flow: its id, workflow id and whether its workflow started. */
