@@ -200,12 +200,25 @@ public record CrmProperties(
    * @param reconcileInterval how often accepted runs whose workflow never started are started (and
    *     webhook deliveries re-sent)
    * @param reconcileGraceSeconds how long a run may go unheard of before the reconciler probes it
+   * @param control the pace at which a flow's pause, archive or resume reaches its runs in progress
    */
   public record Runs(
       @DefaultValue("true") boolean localActivities,
       @DefaultValue("false") boolean sharedByApiServers,
       @DefaultValue("5s") @NotNull Duration reconcileInterval,
-      @DefaultValue("5") @Min(0) int reconcileGraceSeconds) {}
+      @DefaultValue("5") @Min(0) int reconcileGraceSeconds,
+      @DefaultValue @Valid Control control) {
+
+    /**
+     * The pace of a run control job (hold, release or end of a flow's runs in progress).
+     *
+     * @param pageSize runs asked per page
+     * @param pause the pause after each page (a job asks at most page-size runs per pause)
+     */
+    public record Control(
+        @DefaultValue("100") @Min(1) @Max(1000) int pageSize,
+        @DefaultValue("100ms") @NotNull Duration pause) {}
+  }
 
   /** The public trigger. */
   public record Trigger(

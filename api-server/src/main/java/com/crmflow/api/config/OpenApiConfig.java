@@ -23,7 +23,9 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -87,8 +89,26 @@ class OpenApiConfig {
           ConversationSchema.CREATE,
           ConversationSchema.UPDATE,
           null);
-      bodies.createAndPatch(
-          "/api/v1/sequences", "Sequence", SequenceSchema.CREATE, SequenceSchema.UPDATE, null);
+      bodies.document(
+          "/api/v1/sequences",
+          PathItem.HttpMethod.POST,
+          "SequenceCreate",
+          RecordSchemaDocs.body(SequenceSchema.CREATE, true, Map.of()));
+      bodies.document(
+          "/api/v1/sequences/{id}",
+          PathItem.HttpMethod.PATCH,
+          "SequencePatch",
+          RecordSchemaDocs.body(
+              SequenceSchema.UPDATE,
+              false,
+              Map.of(
+                  "in_flight",
+                  new StringSchema()
+                      ._enum(List.of("continue", "hold", "end"))
+                      .description(
+                          "what a pause or an archive does to the flow's runs in progress, given"
+                              + " with status paused or archived: continue (a pause's default),"
+                              + " hold (a pause only) or end (an archive's default)"))));
       bodies.document(
           "/api/v1/sequences/{id}/duplicate",
           PathItem.HttpMethod.POST,

@@ -1,5 +1,6 @@
 package com.crmflow.api.enrollment;
 
+import com.crmflow.api.joblease.JobLeases;
 import com.crmflow.api.recordfield.LikePattern;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -90,23 +91,8 @@ class BulkEnrollmentRepository {
    * one's), and holds it until {@code lease} from now.
    */
   Optional<BulkEnrollmentJob> lease(String holder, Duration lease) {
-    return jdbc.sql(
-            """
-            update bulk_enrollment_job set leased_by = :holder,
-                lease_until = now() + make_interval(secs => :lease)
-            where id = (
-                select id from bulk_enrollment_job
-                where status = 'running'
-                  and (lease_until is null or lease_until < now() or leased_by = :holder)
-                order by created_at limit 1
-                for update skip locked)
-            returning %s
-            """
-                .formatted(COLUMNS))
-        .param("holder", holder)
-        .param("lease", lease.toSeconds())
-        .query(BulkEnrollmentRepository::job)
-        .optional();
+    return JobLeases.leaseOldest(
+        jdbc, "bulk_enrollment_job", COLUMNS, holder, lease, BulkEnrollmentRepository::job);
   }
 
   /**

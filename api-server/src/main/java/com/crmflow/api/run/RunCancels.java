@@ -74,8 +74,16 @@ public class RunCancels {
    * @param workflowId the run's workflow id
    */
   public void cancelledBeforeStart(UUID runId, String workflowId) {
+    cancelledBeforeStart(runId, workflowId, null);
+  }
+
+  /**
+   * As {@link #cancelledBeforeStart(UUID, String)}, the run ended with the reason as its error
+   * ({@code flow paused}).
+   */
+  public void cancelledBeforeStart(UUID runId, String workflowId, String reason) {
     cancelledUnstarted.put(runId, Boolean.TRUE);
-    ending.end(runId, List.of(), RunResult.CANCELLED, null);
+    ending.end(runId, List.of(), RunResult.CANCELLED, reason);
     if (sharedByApiServers) {
       cancelIfStartedElsewhere(runId, workflowId);
     }

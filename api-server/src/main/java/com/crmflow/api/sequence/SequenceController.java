@@ -4,8 +4,10 @@ import com.crmflow.api.auth.Caller;
 import com.crmflow.api.auth.RequiresScope;
 import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
+import com.crmflow.api.runcontrol.InFlight;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -94,10 +96,15 @@ class SequenceController {
     return new SequenceAnswer(service.create(caller.tenantId(), JsonBodies.requireObject(body)));
   }
 
+  /**
+   * {@code {sequence, in_flight}}: in_flight says what a change of status did to the flow's runs in
+   * progress ({@code {action, runs}}), null when the status did not change.
+   */
   @PatchMapping("/{id}")
   @RequiresScope(Scope.SEQUENCES_WRITE)
-  SequenceAnswer patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
-    return new SequenceAnswer(service.patch(caller, id, JsonBodies.requireObject(body)));
+  SequencePatched patch(Caller caller, @PathVariable UUID id, @RequestBody JsonNode body) {
+    SequenceService.Patched patched = service.patch(caller, id, JsonBodies.requireObject(body));
+    return new SequencePatched(patched.sequence(), patched.inFlight());
   }
 
   /**
@@ -132,6 +139,17 @@ class SequenceController {
 
   /** {@code {sequence}}. */
   record SequenceAnswer(Sequence sequence) {}
+
+  /** {@code {sequence, in_flight}}. */
+  record SequencePatched(
+      Sequence sequence,
+      @Schema(
+              description =
+                  "what the change of status did to the flow's runs in progress: continue, hold,"
+                      + " end or release, and how many runs were in progress; null when the"
+                      + " status did not change",
+              nullable = true)
+          InFlight inFlight) {}
 
   /** {@code {sequences, total, limit, offset}}. */
   record SequencePage(List<Sequence> sequences, long total, int limit, int offset) {}

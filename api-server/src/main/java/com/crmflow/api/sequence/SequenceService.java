@@ -5,6 +5,8 @@ import com.crmflow.api.canvas.CanvasRepository;
 import com.crmflow.api.canvas.CanvasService;
 import com.crmflow.api.canvas.FlowScopes;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.runcontrol.InFlight;
+import com.crmflow.api.runcontrol.RunControls;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
@@ -19,6 +21,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 @Service
 class SequenceService {
@@ -28,19 +31,28 @@ class SequenceService {
   private final ApplicationEventPublisher publisher;
   private final NodeTypes nodeTypes;
   private final CanvasService canvasService;
+  private final RunControls runControls;
 
   SequenceService(
       SequenceRepository sequences,
       CanvasRepository canvases,
       ApplicationEventPublisher publisher,
       NodeTypes nodeTypes,
-      CanvasService canvasService) {
+      CanvasService canvasService,
+      RunControls runControls) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.publisher = publisher;
     this.nodeTypes = nodeTypes;
     this.canvasService = canvasService;
+    this.runControls = runControls;
   }
+
+  /** What PATCH did: the flow, and what its change of status did to its runs in progress. */
+  record Patched(Sequence sequence, InFlight inFlight) {}
+
+  private static final List<String> IN_FLIGHT =
+      List.of(InFlight.CONTINUE, InFlight.HOLD, InFlight.END);
 
   @Transactional
   Sequence create(UUID tenantId, JsonNode body) {
@@ -67,19 +79,33 @@ class SequenceService {
    * PATCH: name, description, status. Activation checks the canvas for completeness (422) and that
    * the caller's key holds the scopes its nodes act with (403, {@link FlowScopes}), and records the
    * key that activated it.
+   *
+   * <p>{@code in_flight} says what a pause or an archive does to the flow's runs in progress:
+   * continue (a pause's default), hold (a pause only) or end (an archive's default); it is asked of
+   * the runs by a job ({@link RunControls}) that commits with the change. Any other change of
+   * status releases runs that a pause held.
    */
   @Transactional
-  Sequence patch(Caller caller, UUID id, JsonNode body) {
+  Patched patch(Caller caller, UUID id, JsonNode body) {
     UUID tenantId = caller.tenantId();
     List<FieldProblem> problems = new ArrayList<>();
-    Map<String, Object> fields = SequenceSchema.UPDATE.validate(body, false, Set.of(), problems);
+    JsonNode givenInFlight = body.get("in_flight");
+    JsonNode recordFields = body;
+    if (givenInFlight != null) {
+      ObjectNode copy = (ObjectNode) body.deepCopy();
+      copy.remove("in_flight");
+      recordFields = copy;
+    }
+    Map<String, Object> fields =
+        SequenceSchema.UPDATE.validate(recordFields, false, Set.of(), problems);
+    String inFlight = inFlight(givenInFlight, fields.get("status"), problems);
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
     Sequence sequence =
         sequences.lock(tenantId, id).orElseThrow(() -> ApiException.notFound("Sequence", id));
     if (fields.isEmpty()) {
-      return sequence;
+      return new Patched(sequence, null);
     }
     if (Sequence.ACTIVE.equals(fields.get("status"))) {
       Canvas canvas = canvases.versionOrEmpty(tenantId, id, sequence.currentVersion()).toCanvas();
@@ -94,10 +120,54 @@ class SequenceService {
       fields.put("activated_by_key_id", caller.apiKeyId());
     }
     sequences.update(tenantId, id, fields);
+    InFlight applied = null;
+    if (fields.get("status") instanceof String status
+        && (inFlight != null || !status.equals(sequence.status()))) {
+      String action =
+          inFlight != null ? inFlight : ARCHIVED.equals(status) ? InFlight.END : InFlight.CONTINUE;
+      applied =
+          runControls.ask(
+              tenantId, id, action, ARCHIVED.equals(status) ? "flow archived" : "flow paused");
+    }
     if (fields.containsKey("status")) {
       publisher.publishEvent(new FlowChanged(tenantId, id));
     }
-    return sequences.find(tenantId, id).orElseThrow();
+    return new Patched(sequences.find(tenantId, id).orElseThrow(), applied);
+  }
+
+  private static final String PAUSED = "paused";
+  private static final String ARCHIVED = "archived";
+
+  /**
+   * The {@code in_flight} given (null: none): continue, hold or end, with a pause or an archive in
+   * the same body; hold with a pause only (an archived flow is not resumed, so its runs go on or
+   * end).
+   */
+  private static String inFlight(JsonNode given, Object status, List<FieldProblem> problems) {
+    if (given == null || given.isNull()) {
+      return null;
+    }
+    if (!given.isString() || !IN_FLIGHT.contains(given.asString())) {
+      problems.add(new FieldProblem("in_flight", "must be one of " + IN_FLIGHT));
+      return null;
+    }
+    String value = given.asString();
+    if (!PAUSED.equals(status) && !ARCHIVED.equals(status)) {
+      problems.add(
+          new FieldProblem(
+              "in_flight",
+              "says what a pause or an archive does to runs in progress: give it with"
+                  + " \"status\": \"paused\" or \"archived\""));
+      return null;
+    }
+    if (ARCHIVED.equals(status) && InFlight.HOLD.equals(value)) {
+      problems.add(
+          new FieldProblem(
+              "in_flight",
+              "an archived flow's runs in progress continue or end (hold is for a pause)"));
+      return null;
+    }
+    return value;
   }
 
   /**

@@ -12,6 +12,9 @@ public interface AutomationRunWorkflow {
   /** The signal that routes a CRM event to a node that watches its record. */
   String RECORD_EVENT = "record_event";
 
+  /** The signal that holds, releases or ends a run whose flow was paused or archived. */
+  String CONTROL = "run_control";
+
   static String workflowId(String runId) {
     return "run-" + runId;
   }
@@ -25,4 +28,11 @@ public interface AutomationRunWorkflow {
    */
   @SignalMethod(name = RECORD_EVENT)
   void recordEvent(RecordEvent event);
+
+  /**
+   * Holds, releases or ends the run at its next safe point (see {@link RunControl}); an ask older
+   * than the last one taken is passed over.
+   */
+  @SignalMethod(name = CONTROL)
+  void control(RunControl control);
 }

@@ -150,12 +150,13 @@ final class DelayNode implements NodeExecutor {
       Promise<Void> timer =
           Workflow.newTimer(
               left, TimerOptions.newBuilder().setSummary("wait " + describe(node)).build());
-      if (cutByFailure) {
-        Workflow.await(() -> timer.isCompleted() || run.failed());
-        if (!timer.isCompleted()) {
-          // with failure-settles-branches, its retry wakes when it would have
-          throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
-        }
+      Workflow.await(() -> timer.isCompleted() || (cutByFailure && run.failed()) || run.endAsked());
+      if (!timer.isCompleted() && cutByFailure && run.failed()) {
+        // with failure-settles-branches, its retry wakes when it would have
+        throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
+      }
+      if (!timer.isCompleted()) {
+        run.endWaiting();
       }
       timer.get();
     }

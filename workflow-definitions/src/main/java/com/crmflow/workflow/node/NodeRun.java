@@ -63,4 +63,17 @@ public interface NodeRun {
    * the contact's zone), before it waits.
    */
   void running(CanvasNode node, Map<String, Object> output);
+
+  /**
+   * Whether the run was asked to end (its flow paused or archived, {@code in_flight: end}): a node
+   * that waits wakes for it and calls {@link #endWaiting}.
+   */
+  boolean endAsked();
+
+  /**
+   * For a waiting node that woke because the run was asked to end: throws {@link NodeEnded} where
+   * the run takes the ask; returns where it does not (a run whose history predates the ask), and
+   * the node waits on as before.
+   */
+  void endWaiting();
 }

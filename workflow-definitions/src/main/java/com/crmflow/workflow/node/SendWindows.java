@@ -101,9 +101,16 @@ final class SendWindows {
     if (left.compareTo(Duration.ZERO) > 0) {
       Promise<Void> timer =
           Workflow.newTimer(left, TimerOptions.newBuilder().setSummary(summary).build());
-      Workflow.await(() -> timer.isCompleted() || run.failed());
-      if (!timer.isCompleted()) {
+      Workflow.await(() -> timer.isCompleted() || run.failed() || run.endAsked());
+      if (!timer.isCompleted() && run.failed()) {
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);
+      }
+      if (!timer.isCompleted()) {
+        run.endWaiting();
+        Workflow.await(() -> timer.isCompleted() || run.failed());
+        if (!timer.isCompleted()) {
+          throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);
+        }
       }
     }
     return shown;

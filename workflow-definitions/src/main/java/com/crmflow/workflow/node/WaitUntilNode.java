@@ -191,7 +191,18 @@ final class WaitUntilNode implements NodeExecutor {
           () ->
               timer[0].isCompleted()
                   || first(event, run.recordEvents(node)) != null
-                  || run.failed());
+                  || run.failed()
+                  || run.endAsked());
+      if (!timer[0].isCompleted()
+          && first(event, run.recordEvents(node)) == null
+          && !run.failed()) {
+        endWaiting(run, waiting);
+        Workflow.await(
+            () ->
+                timer[0].isCompleted()
+                    || first(event, run.recordEvents(node)) != null
+                    || run.failed());
+      }
       met = first(event, run.recordEvents(node));
       if (met == null && !timer[0].isCompleted()) {
         waiting.cancel();
@@ -219,6 +230,19 @@ final class WaitUntilNode implements NodeExecutor {
   @Override
   public Predicate<CanvasEdge> edgesTaken(Map<String, Object> output) {
     return BranchEdges.of(output.get("outcome"));
+  }
+
+  /**
+   * The run was asked to end while it waited: the deadline's timer is cancelled and the node ends
+   * ({@link NodeEnded}); the run's end takes it out of the record index.
+   */
+  private static void endWaiting(NodeRun run, CancellationScope waiting) {
+    try {
+      run.endWaiting();
+    } catch (NodeEnded ended) {
+      waiting.cancel();
+      throw ended;
+    }
   }
 
   private static void unwatch(CanvasNode node, NodeRun run) {

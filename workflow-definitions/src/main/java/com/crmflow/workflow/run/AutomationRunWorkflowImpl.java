@@ -7,6 +7,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCH
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.RUN_CONTROL;
 import static com.crmflow.workflow.run.InterpreterChanges.STATUS_SEARCH_ATTRIBUTE;
 
 import com.crmflow.workflow.CrmSearchAttributes;
@@ -16,6 +17,7 @@ import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
@@ -23,6 +25,7 @@ import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeCut;
+import com.crmflow.workflow.node.NodeEnded;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeFailure;
@@ -86,6 +89,24 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private final Map<String, List<RecordEvent>> recordEvents = new HashMap<>();
 
   private final Set<String> recordEventsTaken = new HashSet<>();
+
+  /** The generation of the last {@link RunControl} taken: an older one is passed over. */
+  private long controlGeneration;
+
+  /** Held by its flow's pause: no node starts until released (or ended). */
+  private boolean held;
+
+  /** Why the run holds ({@code flow paused}). */
+  private String heldFor;
+
+  /** Why the run was asked to end, or null. */
+  private String endAsked;
+
+  /** The run took the ask to end ({@value InterpreterChanges#RUN_CONTROL}): it ends cancelled. */
+  private boolean endTaken;
+
+  /** The seq of the log entry of each node the run held before, which the node's run takes on. */
+  private final Map<String, Integer> heldAt = new HashMap<>();
 
   /** Where each node's log entry stands while it runs: its seq, start and variables then. */
   private record Started(int seq, String startedAt, Map<String, Object> atStart) {}
@@ -168,9 +189,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       throw cancelled;
     }
     RunResult result =
-        failure == null
-            ? new RunResult(RunResult.COMPLETED, null)
-            : new RunResult(RunResult.FAILED, failure);
+        failure != null
+            ? new RunResult(RunResult.FAILED, failure)
+            : endTaken
+                ? new RunResult(RunResult.CANCELLED, endAsked)
+                : new RunResult(RunResult.COMPLETED, null);
     end(result.status(), result.error());
     if (failure != null && since(FAILED_RUN_FAILS_WORKFLOW)) {
       // recorded first: the service's run and node log are whole before Temporal closes the run
@@ -255,6 +278,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private void runFrom(String nodeId) {
     String next = nodeId;
     while (next != null) {
+      if (!mayStart(node(next))) {
+        return;
+      }
       List<String> ready = new ArrayList<>();
       execute(node(next), ready);
       boolean inline = input.runsInlineChains();
@@ -301,7 +327,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     }
     RunResume.WaitingDelay waiting = input.waitingDelay(node);
-    int seq = waiting != null ? waiting.seq() : ++logSeq;
+    Integer heldSeq = heldAt.remove(node.id());
+    int seq = waiting != null ? waiting.seq() : heldSeq != null ? heldSeq : ++logSeq;
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
     started.put(node.id(), new Started(seq, startedAt, atStart));
@@ -325,7 +352,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
           inputOf(node, atStart));
-      if (!(skipped instanceof NodeCut)) {
+      if (!(skipped instanceof NodeCut) && !(skipped instanceof NodeEnded)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
       }
@@ -469,7 +496,88 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     }
   }
 
+  /**
+   * A signal: the flow's pause, archive or resume asks the run to hold, go on or end. Kept here;
+   * the walk acts on it at its next safe point ({@link #mayStart}, {@link #endWaiting}).
+   */
+  @Override
+  public void control(RunControl control) {
+    if (control == null || control.action() == null || control.generation() <= controlGeneration) {
+      return;
+    }
+    controlGeneration = control.generation();
+    switch (control.action()) {
+      case RunControl.HOLD -> {
+        held = true;
+        heldFor = control.reason() == null ? "flow paused" : control.reason();
+      }
+      case RunControl.RELEASE -> held = false;
+      case RunControl.END -> {
+        if (endAsked == null) {
+          endAsked = control.reason() == null ? "flow paused" : control.reason();
+        }
+      }
+      default -> {
+        // an action this code does not know: passed over
+      }
+    }
+  }
+
+  /**
+   * Before a node starts: a held run holds here (its entry shows the node held, with the reason)
+   * until released or ended; a run asked to end ends here, the node logged skipped with the reason.
+   * The version is asked only when an ask has come.
+   */
+  private boolean mayStart(CanvasNode node) {
+    if (held && endAsked == null && since(RUN_CONTROL)) {
+      int seq = ++logSeq;
+      heldAt.put(node.id(), seq);
+      recording.record(
+          new NodeLogEntry(
+              seq,
+              node.id(),
+              node.type(),
+              RunResult.RUNNING,
+              now(),
+              null,
+              Map.of("held", heldFor),
+              null));
+      recording.flush();
+      Workflow.await(() -> !held || endAsked != null);
+    }
+    if (endAsked != null && since(RUN_CONTROL)) {
+      endTaken = true;
+      Integer heldSeq = heldAt.remove(node.id());
+      String at = now();
+      recording.record(
+          new NodeLogEntry(
+              heldSeq != null ? heldSeq : ++logSeq,
+              node.id(),
+              node.type(),
+              RunResult.SKIPPED,
+              at,
+              at,
+              Map.of("skipped", endAsked),
+              null));
+      return false;
+    }
+    return true;
+  }
+
   // ------------------------------------------------------------- what nodes use of the run
+
+  @Override
+  public boolean endAsked() {
+    return endAsked != null;
+  }
+
+  @Override
+  public void endWaiting() {
+    if (endAsked != null && since(RUN_CONTROL)) {
+      endTaken = true;
+      throw new NodeEnded(endAsked);
+    }
+  }
 
   @Override
   public List<RecordEvent> recordEvents(CanvasNode node) {

@@ -126,6 +126,16 @@ public final class InterpreterChanges {
   static final String NODE_INPUT_CONTACT = "node-input-contact";
 
   /**
+   * A run with this change takes the asks of its flow's pause, archive and resume ({@link
+   * com.crmflow.workflow.contract.RunControl}): it holds before its next node, goes on when
+   * released, and ends cancelled at its next safe point (between nodes, or while it waits in a
+   * delay, a send window or a wait_until). A run without it passes them over, as every run did
+   * before the signal existed. Asked only when an ask has come, so a run never asked records no
+   * marker.
+   */
+  static final String RUN_CONTROL = "run-control";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

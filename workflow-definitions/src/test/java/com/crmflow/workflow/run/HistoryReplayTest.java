@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * ContactReadBesideTest} (a chat beside an email that reads a changed contact), {@link
  * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded) and {@link
  * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
- * runs failed their workflow and one that fails it, a delay that ends in a send window, a split).
+ * runs failed their workflow and one that fails it, a delay that ends in a send window, a split, a
+ * run held by its flow's pause and released, a run ended by it while it waited).
  */
 class HistoryReplayTest {
 
@@ -94,7 +95,9 @@ class HistoryReplayTest {
             "local-failed-run-completes.json",
             "local-failed-run-fails.json",
             "local-delay-in-window.json",
-            "local-split.json");
+            "local-split.json",
+            "local-held-run.json",
+            "local-ended-run.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -196,6 +199,18 @@ class HistoryReplayTest {
     // the window's zone looked up as the delay ran, its moment logged before its timer
     assertThat(markerPayloads(dir.resolve("local-delay-in-window.json")))
         .contains("window_zone", "Asia/Tokyo");
+    // held by its flow's pause: the delay's timer fired while held, the call made once released
+    assertThat(Files.readString(dir.resolve("local-held-run.json")))
+        .contains("EVENT_TYPE_TIMER_FIRED", "\"signalName\": \"run_control\"");
+    assertThat(markerPayloads(dir.resolve("local-held-run.json")))
+        .contains("\"run-control\"", "local-held-run:call");
+    // asked to end while it waited: its timer never fired, no call made
+    assertThat(Files.readString(dir.resolve("local-ended-run.json")))
+        .contains("\"signalName\": \"run_control\"")
+        .doesNotContain("EVENT_TYPE_TIMER_FIRED");
+    assertThat(markerPayloads(dir.resolve("local-ended-run.json")))
+        .contains("\"run-control\"")
+        .doesNotContain("http_request");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

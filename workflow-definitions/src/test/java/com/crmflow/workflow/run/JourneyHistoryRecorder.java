@@ -1,10 +1,13 @@
 package com.crmflow.workflow.run;
 
+import static org.awaitility.Awaitility.await;
+
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunInputBuilder;
 import io.temporal.client.WorkflowClient;
@@ -15,6 +18,7 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +36,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-delay-in-window.json}: an hour's delay that ends inside 09:00–10:00 in the
  *       contact's zone (Asia/Tokyo, looked up by the {@code window_zone} activity).
  *   <li>{@code local-split.json}: a 50/50 split and the call on the branch the run drew.
+ *   <li>{@code local-held-run.json}: a run held by its flow's pause while it waits 3 days, its
+ *       delay over while held, released and its call made.
+ *   <li>{@code local-ended-run.json}: a run asked to end by its flow's pause while it waits 3 days:
+ *       its delay cut short, the run cancelled with the reason.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -51,7 +59,7 @@ public final class JourneyHistoryRecorder {
           record(
               target,
               embedded(name, Canvases.waitForAReply()),
-              (client, watches) -> {
+              (env, client, watches, recorder) -> {
                 watches.entered(name + "/reply").get(20, TimeUnit.SECONDS);
                 client
                     .newWorkflowStub(
@@ -72,13 +80,52 @@ public final class JourneyHistoryRecorder {
               });
       case "local-delay-in-window" ->
           record(
-              target, embedded(name, SendWindowWaitTest.windowedDelay()), (client, watches) -> {});
+              target,
+              embedded(name, SendWindowWaitTest.windowedDelay()),
+              (env, client, watches, recorder) -> {});
       case "local-split" ->
-          record(target, embedded(name, Canvases.splitFiftyFifty()), (client, watches) -> {});
+          record(
+              target,
+              embedded(name, Canvases.splitFiftyFifty()),
+              (env, client, watches, recorder) -> {});
       case "local-failed-run-completes", "local-failed-run-fails" ->
-          record(target, embedded(name, Canvases.failureBesideADelay()), (client, watches) -> {});
+          record(
+              target,
+              embedded(name, Canvases.failureBesideADelay()),
+              (env, client, watches, recorder) -> {});
+      case "local-held-run" ->
+          record(
+              target,
+              embedded(name, Canvases.threeDayWait()),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
+                env.sleep(Duration.ofDays(4));
+                await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(
+                        () -> recorder.log(name).stream().anyMatch(e -> e.nodeId().equals("call")));
+                run.control(new RunControl(RunControl.RELEASE, null, 2));
+              });
+      case "local-ended-run" ->
+          record(
+              target,
+              embedded(name, Canvases.threeDayWait()),
+              (env, client, watches, recorder) ->
+                  awaitDelay(client, recorder, name)
+                      .control(new RunControl(RunControl.END, "flow paused", 1)));
       default -> throw new IllegalArgumentException("no history named " + name);
     }
+  }
+
+  /** The run, once its delay waits (its entry is recorded). */
+  private static AutomationRunWorkflow awaitDelay(
+      WorkflowClient client, InMemoryRecorder recorder, String runId) {
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> recorder.log(runId).stream().anyMatch(e -> e.nodeId().equals("wait")));
+    return client.newWorkflowStub(
+        AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
   }
 
   private static RunInput embedded(String runId, Canvas canvas) {
@@ -91,7 +138,12 @@ public final class JourneyHistoryRecorder {
 
   /** What the recording does while the run goes on: signal it, say. */
   interface During {
-    void accept(WorkflowClient client, InMemoryRecordWatches watches) throws Exception;
+    void accept(
+        TestWorkflowEnvironment env,
+        WorkflowClient client,
+        InMemoryRecordWatches watches,
+        InMemoryRecorder recorder)
+        throws Exception;
   }
 
   /** Runs the input to its end, doing {@code during} meanwhile, and writes its history. */
@@ -120,7 +172,7 @@ public final class JourneyHistoryRecorder {
                       .build())
               ::run,
           input);
-      during.accept(client, watches);
+      during.accept(env, client, watches, recorder);
       try {
         WorkflowStub.fromTyped(client.newWorkflowStub(AutomationRunWorkflow.class, workflowId))
             .getResult(Object.class);
