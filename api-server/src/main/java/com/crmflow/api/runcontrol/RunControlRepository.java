@@ -39,12 +39,13 @@ class RunControlRepository {
         rs.getObject("after_run", UUID.class));
   }
 
-  /** The flow's runs in progress. */
+  /** The flow's runs in progress (a test run acts on nothing: a pause leaves it to its end). */
   long runsInProgress(UUID tenantId, UUID sequenceId) {
     return jdbc.sql(
             """
             select count(*) from automation_run
             where tenant_id = :tenantId and sequence_id = :sequenceId and status = 'running'
+              and not test
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
@@ -115,7 +116,7 @@ class RunControlRepository {
             """
             select id, workflow_id, workflow_started from automation_run
             where tenant_id = :tenantId and sequence_id = :sequenceId and status = 'running'
-              and id > :after
+              and not test and id > :after
             order by id limit :limit
             """)
         .param("tenantId", job.tenantId())

@@ -1,10 +1,13 @@
 package com.crmflow.api.runcontrol;
 
+import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.sequence;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -173,6 +176,54 @@ class RunsInProgressApiTest extends ApiTest {
       assertThat(nodeIds(run)).doesNotContain("mail");
       assertThat(emailsOf(runId)).isZero();
     }
+  }
+
+  @Test
+  void aSequencesEnrollmentsWaitingInADelayEndWithItsPauseAndATestRunIsLeftToItsEnd() {
+    String sequence = sequence(tenant.api(), "Onboarding " + uniqueId("s"));
+    ApiResponse saved =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + sequence + "/canvas",
+                canvas(
+                    List.of(
+                        node("welcome", "email", Map.of("subject", "Welcome")),
+                        node("wait", "delay", Map.of("delayDays", 1)),
+                        node("mail", "email", Map.of("subject", "Following up"))),
+                    List.of(edge("e1", "welcome", "wait"), edge("e2", "wait", "mail"))));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    assertThat(setStatus(sequence, Map.of("status", "active")).status()).isEqualTo(200);
+    ApiResponse enrolled =
+        tenant
+            .api()
+            .post(
+                "/api/v1/sequences/enroll",
+                Map.of("sequence_id", sequence, "contact_id", contactId));
+    assertThat(enrolled.status()).as(enrolled.toString()).isEqualTo(201);
+    String runId =
+        tenant
+            .api()
+            .get("/api/v1/sequences/" + sequence + "/enrollments")
+            .text("/enrollments/0/run_id");
+    await().atMost(Patience.EVENTUALLY).until(() -> entry(runId, "wait").isPresent());
+    // a test run of the same sequence waits for nothing and is no run in progress of it
+    ApiResponse tested =
+        tenant
+            .api()
+            .post("/api/v1/sequences/" + sequence + "/test-runs", Map.of("contact_id", contactId));
+    assertThat(tested.status()).as(tested.toString()).isEqualTo(201);
+
+    ApiResponse paused = setStatus(sequence, Map.of("status", "paused", "in_flight", "end"));
+
+    assertThat(paused.status()).as(paused.toString()).isEqualTo(200);
+    assertThat(paused.at("/in_flight/runs").asLong()).as(paused.toString()).isEqualTo(1);
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("cancelled");
+    assertThat(run.get("error").asString()).isEqualTo("flow paused");
+    assertThat(nodeIds(run)).doesNotContain("mail");
+    JsonNode test = awaitRun(tenant.api(), tested.text("/run_id"));
+    assertThat(test.get("status").asString()).as(test.toString()).isEqualTo("completed");
   }
 
   @Test

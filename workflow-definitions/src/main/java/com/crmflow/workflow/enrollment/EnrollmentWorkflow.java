@@ -2,6 +2,7 @@ package com.crmflow.workflow.enrollment;
 
 import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import io.temporal.workflow.SignalMethod;
@@ -27,4 +28,11 @@ public interface EnrollmentWorkflow {
   /** As {@link AutomationRunWorkflow#recordEvent}: the run's interpreter takes it. */
   @SignalMethod(name = AutomationRunWorkflow.RECORD_EVENT)
   void recordEvent(RecordEvent event);
+
+  /**
+   * As {@link AutomationRunWorkflow#control}: a pause or an archive of the sequence holds, releases
+   * or ends the enrollment's run at its next safe point.
+   */
+  @SignalMethod(name = AutomationRunWorkflow.CONTROL)
+  void control(RunControl control);
 }

@@ -1,6 +1,7 @@
 package com.crmflow.workflow.enrollment;
 
 import com.crmflow.workflow.action.RecordEvent;
+import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.node.NodeCatalog;
@@ -33,5 +34,10 @@ public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
   @Override
   public void recordEvent(RecordEvent event) {
     interpreter.recordEvent(event);
+  }
+
+  @Override
+  public void control(RunControl control) {
+    interpreter.control(control);
   }
 }
