@@ -135,7 +135,7 @@ class BenchScriptsSmokeIT {
             "bench/waiting-bench.sh",
             List.of("20"),
             withJar(Map.of("DELAY_SECONDS", "20", "WAIT_WINDOW_S", "2", "QUIET_N", "10")),
-            6);
+            15);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
     assertThat(run.lines())
