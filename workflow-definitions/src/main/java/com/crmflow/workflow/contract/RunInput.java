@@ -64,48 +64,6 @@ public record RunInput(
     // left out when null: every other run's input stays the JSON it was
     @JsonInclude(JsonInclude.Include.NON_NULL) Boolean testRun) {
 
-  /** A run that is no test run (every run but those of the test-run endpoint). */
-  public RunInput(
-      String tenantId,
-      String sequenceId,
-      String runId,
-      int canvasVersion,
-      Canvas canvas,
-      String startNodeId,
-      Map<String, Object> triggerPayload,
-      Map<String, Object> contact,
-      Map<String, Object> priorOutputs,
-      List<String> completedNodeIds,
-      Boolean localActivities,
-      Boolean inlineChains,
-      Boolean triggerLogged,
-      RunResume resume,
-      List<String> alsoStartAt,
-      Map<String, Integer> rerunOrdinals,
-      Map<String, String> delaysWakeUp,
-      List<String> startedWithChanges) {
-    this(
-        tenantId,
-        sequenceId,
-        runId,
-        canvasVersion,
-        canvas,
-        startNodeId,
-        triggerPayload,
-        contact,
-        priorOutputs,
-        completedNodeIds,
-        localActivities,
-        inlineChains,
-        triggerLogged,
-        resume,
-        alsoStartAt,
-        rerunOrdinals,
-        delaysWakeUp,
-        startedWithChanges,
-        null);
-  }
-
   /** Whether the run is a test run (see {@code testRun}). */
   public boolean runsAsTest() {
     return Boolean.TRUE.equals(testRun);

@@ -154,53 +154,17 @@ public record NodeDescriptor(
 
   /** The same type with this advice. */
   public NodeDescriptor withAdvice(Advice... given) {
-    return new NodeDescriptor(
-        type,
-        label,
-        group,
-        icon,
-        description,
-        fields,
-        access,
-        outputs,
-        List.of(given),
-        summary,
-        mechanics,
-        outputFields);
+    return with(List.of(given), summary, mechanics, outputFields);
   }
 
   /** The same type with this card line. */
   public NodeDescriptor withSummary(Summary line) {
-    return new NodeDescriptor(
-        type,
-        label,
-        group,
-        icon,
-        description,
-        fields,
-        access,
-        outputs,
-        advice,
-        line,
-        mechanics,
-        outputFields);
+    return with(advice, line, mechanics, outputFields);
   }
 
   /** The same type, whose output has these keys of its own making ({@link #mechanics}). */
   public NodeDescriptor withMechanics(String... keys) {
-    return new NodeDescriptor(
-        type,
-        label,
-        group,
-        icon,
-        description,
-        fields,
-        access,
-        outputs,
-        advice,
-        summary,
-        List.of(keys),
-        outputFields);
+    return with(advice, summary, List.of(keys), outputFields);
   }
 
   /**
@@ -215,6 +179,15 @@ public record NodeDescriptor(
     for (int i = 0; i + 1 < keysAndDescriptions.length; i += 2) {
       described.add(new OutputField(keysAndDescriptions[i], keysAndDescriptions[i + 1]));
     }
+    return with(advice, summary, mechanics, described);
+  }
+
+  /** The same type with these parts that the {@code with…} methods add. */
+  private NodeDescriptor with(
+      List<Advice> advice,
+      Summary summary,
+      List<String> mechanics,
+      List<OutputField> outputFields) {
     return new NodeDescriptor(
         type,
         label,
@@ -227,7 +200,7 @@ public record NodeDescriptor(
         advice,
         summary,
         mechanics,
-        described);
+        outputFields);
   }
 
   public boolean advises(Advice which) {

@@ -155,6 +155,7 @@ public final class RunInputBuilder {
         alsoStartAt,
         rerunOrdinals,
         delaysWakeUp,
-        startedWithChanges);
+        startedWithChanges,
+        null);
   }
 }
