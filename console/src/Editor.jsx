@@ -10,6 +10,7 @@ import { setUnsaved } from './unsaved.js';
 import { drawnEdge, edgeName, newId, outcomeFor, toCanvas, toFlow, withOutcome } from './flow.js';
 import { EditorActions, FlowNode } from './FlowNode.jsx';
 import { useFlowContext } from './flowContext.js';
+import { useNodeCounts } from './nodeCounts.js';
 import TestRunDialog from './TestRunDialog.jsx';
 import ConfigPanel from './ConfigPanel.jsx';
 import Confirm from './Confirm.jsx';
@@ -84,6 +85,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const promptField = useRef(null);
   const cannotWrite = missing(me, 'sequences:write');
   const context = useFlowContext(me, sequenceId);
+  const counts = useNodeCounts(me, sequenceId, version);
 
   const canvas = useMemo(() => toCanvas(nodes, edges), [nodes, edges]);
   const canvasKey = useMemo(() => JSON.stringify(canvas), [canvas]);
@@ -243,10 +245,10 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
         return {
           ...n,
           ariaLabel: `${nodeName(n)}${own.length ? `, ${plural(own.length, 'problem')}` : ''}`,
-          data: { ...n.data, problems: own, suggestions: suggestionsByNode[n.id] },
+          data: { ...n.data, problems: own, suggestions: suggestionsByNode[n.id], counts: counts.byNode[n.id] },
         };
       }),
-    [nodes, problems, suggestionsByNode],
+    [nodes, problems, suggestionsByNode, counts.byNode],
   );
   const shownEdges = useMemo(() => edges.map((e) => drawnEdge(e, nodes)), [edges, nodes]);
 
@@ -596,6 +598,11 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           </h1>
           <span className={`status ${sequence?.status}`}>{sequence?.status}</span>
           <span>v{version}</span>
+          {counts.refresh && version > 0 && (
+            <button type="button" className="refresh-counts" onClick={counts.refresh} title="The runs waiting at, passed, failed at each node of the saved version, read again">
+              ↻ Counts
+            </button>
+          )}
           {dirty && (
             <span className="unsaved" role="note" title="Changes not saved yet">
               ● Unsaved

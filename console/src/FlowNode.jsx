@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect } from 'react';
 import { Handle, Position, useUpdateNodeInternals } from '@xyflow/react';
 import { NODE_TYPES, outcomesOf } from './nodeTypes.js';
 import { nodeSummary } from './nodeSummary.js';
+import { countsText } from './nodeCounts.js';
 import Menu from './Menu.jsx';
 
 /** What the editor lends its node cards: adding the next node below one (absent in run views). */
@@ -79,6 +80,11 @@ export function FlowNode({ id, data, type }) {
             </li>
           ))}
         </ul>
+      )}
+      {countsText(data.counts) && (
+        <div className="node-counts" title="Runs of the saved version at this node">
+          {countsText(data.counts)}
+        </div>
       )}
       {data.status && <div className="node-status">{data.statusText || data.status}</div>}
       {outcomes.length ? (

@@ -21,6 +21,7 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The console at /console in headless Chromium, against this running service: a designer builds a
@@ -201,6 +202,32 @@ class ConsoleBrowserTest extends ApiTest {
     assertThat(peer.received("/pro")).hasSize(1);
     page.screenshot("retried-run");
     assertNoCspViolation();
+
+    // the canvas shows where the flow's runs are, as the stats endpoint counts them: one run
+    // reached pro; free failed in one run and passed in its retry
+    String sequenceId = sequenceId(tenant);
+    JsonNode stats = tenant.api().get("/api/sequences/" + sequenceId + "/stats");
+    JsonNode freeCounts =
+        stats
+            .at("/versions/0/nodes")
+            .valueStream()
+            .filter(n -> n.get("nodeId").asString().equals(free))
+            .findFirst()
+            .orElseThrow();
+    assertThat(freeCounts.get("failed").asLong()).as(stats.toString()).isEqualTo(1);
+    assertThat(freeCounts.get("passed").asLong()).as(stats.toString()).isEqualTo(1);
+    page.go("/sequences/" + sequenceId + "/canvas");
+    wait.until(d -> "1 passed".equals(nodeCounts(pro)));
+    assertThat(nodeCounts(free)).isEqualTo("1 passed · 1 failed");
+    // a run that comes later is counted once the counts are read again
+    anonymous()
+        .post("/api/webhooks/automation/" + tenant.id() + "/" + trigger, Map.of("plan", "pro"));
+    wait.until(
+        d -> {
+          page.click(By.cssSelector(".refresh-counts"));
+          return "2 passed".equals(nodeCounts(pro));
+        });
+    page.screenshot("counts-per-node");
     // the console ran under its policy throughout, both page loads included
     assertThat(
             browser.manage().logs().get(LogType.BROWSER).getAll().stream()
@@ -215,6 +242,14 @@ class ConsoleBrowserTest extends ApiTest {
                 + " document.head.appendChild(s);"
                 + " return window.inlineRan === true;");
     assertThat(ran).isEqualTo(false);
+  }
+
+  /** What a node's card says of the runs at it, or "" when it says nothing. */
+  private String nodeCounts(String nodeId) {
+    List<WebElement> counts =
+        browser.findElements(
+            By.cssSelector(".react-flow__node[data-id='" + nodeId + "'] .node-counts"));
+    return counts.isEmpty() ? "" : counts.get(0).getText();
   }
 
   private String sequenceId(TenantClient tenant) {
