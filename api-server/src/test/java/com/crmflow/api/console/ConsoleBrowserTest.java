@@ -206,7 +206,7 @@ class ConsoleBrowserTest extends ApiTest {
     // the canvas shows where the flow's runs are, as the stats endpoint counts them: one run
     // reached pro; free failed in one run and passed in its retry
     String sequenceId = sequenceId(tenant);
-    JsonNode stats = tenant.api().get("/api/sequences/" + sequenceId + "/stats");
+    JsonNode stats = tenant.api().get("/api/sequences/" + sequenceId + "/stats").at("");
     JsonNode freeCounts =
         stats
             .at("/versions/0/nodes")
