@@ -9,7 +9,7 @@ const PARTS = [
   ['passed', 'passed'],
   ['failed', 'failed'],
   ['skipped', 'skipped'],
-  ['goalMet', 'met the goal'],
+  ['goal_met', 'met the goal'],
 ];
 
 /**
@@ -27,7 +27,7 @@ export function countsText(counts) {
 export function countsByNode(answer) {
   const current = (answer?.versions || []).find((v) => v.current);
   const byNode = {};
-  for (const node of current?.nodes || []) byNode[node.nodeId] = node;
+  for (const node of current?.nodes || []) byNode[node.node_id] = node;
   return byNode;
 }
 

@@ -9,30 +9,30 @@ import { NODE_TYPES_ANSWER, fakeFetch } from './fixtures.js';
 beforeAll(() => useNodeTypes(NODE_TYPES_ANSWER));
 afterEach(() => vi.unstubAllGlobals());
 
-const zero = { waiting: 0, passed: 0, failed: 0, skipped: 0, goalMet: 0, branches: null };
+const zero = { waiting: 0, passed: 0, failed: 0, skipped: 0, goal_met: 0, branches: null };
 
 const STATS = {
-  sequenceId: 's1',
-  currentVersion: 3,
+  sequence_id: 's1',
+  current_version: 3,
   since: null,
   versions: [
     {
       version: 3,
       current: true,
-      runsInFlight: true,
+      runs_in_flight: true,
       nodes: [
-        { nodeId: 'wait', type: 'delay', label: 'Wait', ...zero, waiting: 4, passed: 12 },
-        { nodeId: 'ab', type: 'split', label: 'A/B', ...zero, passed: 7, branches: [{ label: 'A', passed: 3 }, { label: 'B', passed: 4 }] },
+        { node_id: 'wait', type: 'delay', label: 'Wait', ...zero, waiting: 4, passed: 12 },
+        { node_id: 'ab', type: 'split', label: 'A/B', ...zero, passed: 7, branches: [{ label: 'A', passed: 3 }, { label: 'B', passed: 4 }] },
       ],
     },
-    { version: 2, current: false, runsInFlight: true, nodes: [{ nodeId: 'wait', type: 'delay', label: 'Wait', ...zero, waiting: 99 }] },
+    { version: 2, current: false, runs_in_flight: true, nodes: [{ node_id: 'wait', type: 'delay', label: 'Wait', ...zero, waiting: 99 }] },
   ],
 };
 
 describe('counts per node on the canvas', () => {
   it('say each non-zero count in words, a split’s branches after them', () => {
     expect(countsText({ ...zero, waiting: 3, passed: 40, failed: 1 })).toBe('3 waiting · 40 passed · 1 failed');
-    expect(countsText({ ...zero, skipped: 2, goalMet: 5 })).toBe('2 skipped · 5 met the goal');
+    expect(countsText({ ...zero, skipped: 2, goal_met: 5 })).toBe('2 skipped · 5 met the goal');
     expect(countsText({ ...zero, passed: 7, branches: [{ label: 'A', passed: 3 }, { label: 'B', passed: 0 }] })).toBe('7 passed · A 3');
     expect(countsText(zero)).toBe('');
     expect(countsText(undefined)).toBe('');

@@ -211,7 +211,7 @@ class ConsoleBrowserTest extends ApiTest {
         stats
             .at("/versions/0/nodes")
             .valueStream()
-            .filter(n -> n.get("nodeId").asString().equals(free))
+            .filter(n -> n.get("node_id").asString().equals(free))
             .findFirst()
             .orElseThrow();
     assertThat(freeCounts.get("failed").asLong()).as(stats.toString()).isEqualTo(1);
