@@ -1,5 +1,6 @@
-package com.crmflow.api.generate;
+package com.crmflow.api.generate.rules;
 
+import com.crmflow.api.generate.FlowGenerator;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
