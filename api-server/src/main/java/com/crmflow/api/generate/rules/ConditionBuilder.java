@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
 /**
  * condition: "if ..." opens one; the steps after it go on its true branch, and "otherwise" opens
  * its false branch. Its field is read against what the flow starts on ({@link RecordFields}); a
- * clause whose field, operator or value cannot be read is unclear rather than guessed.
+ * clause whose field, operator or value cannot be read is unclear rather than guessed. It is tried
+ * before the steps and is not one of them: its clause may carry the first step of its branch ("if
+ * the deal is won send a thank-you email"), which goes back to be read as a clause.
  */
 final class ConditionBuilder implements StepBuilder {
 

@@ -67,7 +67,9 @@ final class Steps {
       }
     }
     if (flow.size() == before && flow.day() != null) {
-      // in a day plan, a step named by its topic ("tips", "check-in", "ask for a call") is an email
+      // in a day plan, a step named by its topic ("tips", "check-in", "ask for a call") is an
+      // email,
+      // its body hint the topic as a label
       email.build(new Clause(Words.capitalise(clause.text()), clause.lower()), flow);
     }
   }
