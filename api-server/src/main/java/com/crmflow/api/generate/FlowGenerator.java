@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a natural-language prompt into a flow. The default is {@link RuleBasedFlowGenerator}, which
- * needs no network; whatever a generator returns goes through the same validation.
+ * Turns a natural-language prompt into a flow. The default is {@link
+ * com.crmflow.api.generate.rules.RuleBasedFlowGenerator}, which needs no network; whatever a
+ * generator returns goes through the same validation.
  */
 public interface FlowGenerator {
 

@@ -1,2 +1,6 @@
-/** POST /generate: a flow built from a plain-language prompt by a deterministic, offline parser. */
+/**
+ * POST /generate: a flow built from a plain-language prompt, drafted by a language model when one
+ * is configured and by the offline parser ({@code generate.rules}) otherwise or when the model does
+ * not answer.
+ */
 package com.crmflow.api.generate;

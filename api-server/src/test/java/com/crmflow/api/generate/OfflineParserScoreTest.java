@@ -2,6 +2,8 @@ package com.crmflow.api.generate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.generate.rules.PhraseBook;
+import com.crmflow.api.generate.rules.RuleBasedFlowGenerator;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.node.NodeExecutors;

@@ -1,4 +1,4 @@
-package com.crmflow.api.generate;
+package com.crmflow.api.generate.rules;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * ("lifecycle stage" → lifecycle_stage). Quoted text, URLs, #channels and time zones are kept as
  * written. The rules are ordered: longer phrases before the words they contain.
  */
-final class PhraseBook {
+public final class PhraseBook {
 
   private record Rule(Pattern pattern, String english) {}
 
@@ -221,7 +221,7 @@ final class PhraseBook {
    * The prompt in the parser's English: rewritten when it reads more like German, French or Spanish
    * than English (so that an English "tag the contact" or "9am EST" stays as written).
    */
-  static String toEnglish(String prompt) {
+  public static String toEnglish(String prompt) {
     boolean foreign = count(OTHER_WORD, prompt) > count(ENGLISH_WORD, prompt);
     return rewrite(prompt, foreign);
   }

@@ -1,4 +1,4 @@
-package com.crmflow.api.generate;
+package com.crmflow.api.generate.rules;
 
 import java.util.List;
 import java.util.Locale;
