@@ -34,7 +34,10 @@ begin
         on conflict (run_id, watcher) do nothing;
     elsif tg_op = 'UPDATE' then
         delete from record_watch where run_id = new.id and watcher = '(goal)';
-        delete from record_event_delivery where run_id = new.id and watcher = '(goal)';
+        -- a run that had no goal's watch (most runs) costs no second statement
+        if found then
+            delete from record_event_delivery where run_id = new.id and watcher = '(goal)';
+        end if;
     end if;
     return null;
 end
