@@ -1,10 +1,12 @@
 package com.crmflow.api.console;
 
-import static com.crmflow.api.support.Flows.chain;
-import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.Flows.canvas;
+import static com.crmflow.api.support.Flows.edge;
+import static com.crmflow.api.support.Flows.labelled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.SequenceSupport;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -36,10 +38,18 @@ class ConsoleGoalTest extends ConsoleTest {
           save(
               tenant,
               seq,
-              chain(
-                  "hook-g",
-                  node("wait", "delay", Map.of("delayDays", 3)),
-                  node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi"))));
+              canvas(
+                  List.of(
+                      labelled("hook-g", "webhook_trigger", "Signed up", Map.of(), 0, 0),
+                      labelled("wait", "delay", "Wait 3 days", Map.of("delayDays", 3), 0, 160),
+                      labelled(
+                          "mail",
+                          "email",
+                          "Still thinking?",
+                          Map.of("subject", "Still thinking?", "body", "Hi"),
+                          0,
+                          320)),
+                  List.of(edge("e1", "hook-g", "wait"), edge("e2", "wait", "mail"))));
           openCanvas(tenant, seq, 3);
           page.awaitReady();
           assertThat(browser.findElements(BADGE)).as("no goal, no badge").isEmpty();

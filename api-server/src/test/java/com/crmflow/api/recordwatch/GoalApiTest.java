@@ -118,25 +118,6 @@ class GoalApiTest extends ApiTest {
         .single();
   }
 
-  private int routedTo(String runId) {
-    return jdbc.sql("select count(*) from record_event_delivery where run_id = :id")
-        .param("id", UUID.fromString(runId))
-        .query(Integer.class)
-        .single();
-  }
-
-  private int dispatched(UUID tenantId, String event) {
-    return jdbc.sql(
-            """
-            select count(*) from event_outbox
-            where tenant_id = :t and event = :e and dispatched_at is not null
-            """)
-        .param("t", tenantId)
-        .param("e", event)
-        .query(Integer.class)
-        .single();
-  }
-
   @Test
   void aRunWaitingInADelayEndsCompletedAtTheGoalSecondsAfterItsContactMeetsIt() {
     Flow flow = waitThenEmail(tenant);
@@ -150,8 +131,8 @@ class GoalApiTest extends ApiTest {
     stage(tenant, ada, "opportunity");
     await()
         .atMost(Patience.EVENTUALLY)
-        .until(() -> dispatched(tenant.id(), "contact.updated") == 1);
-    assertThat(routedTo(runId)).isZero();
+        .until(() -> RecordIndexRows.dispatched(jdbc, tenant.id(), "contact.updated") == 1);
+    assertThat(RecordIndexRows.routedTo(jdbc, runId)).isZero();
     assertThat(status(tenant, runId, "wait")).isEqualTo("running");
 
     Instant updated = Instant.now();
@@ -171,7 +152,7 @@ class GoalApiTest extends ApiTest {
     assertThat(entry(tenant, runId, "mail")).as("no node after the goal ran").isEmpty();
     assertThat(emailsOf(tenant, runId)).isZero();
     assertThat(goalWatches(runId)).as("its watch left the index with its end").isZero();
-    assertThat(routedTo(runId)).isZero();
+    assertThat(RecordIndexRows.routedTo(jdbc, runId)).isZero();
 
     // bob's run, of the same flow, still waits; the run list tells the goal's runs apart
     assertThat(status(tenant, other, "wait")).isEqualTo("running");
@@ -255,7 +236,9 @@ class GoalApiTest extends ApiTest {
 
     JsonNode run = awaitRun(tenant.api(), myRun);
     assertThat(run.at("/exit/reason").asString()).as(run.toString()).isEqualTo("goal");
-    assertThat(routedTo(theirRun)).as("nothing routed across tenants").isZero();
+    assertThat(RecordIndexRows.routedTo(jdbc, theirRun))
+        .as("nothing routed across tenants")
+        .isZero();
     assertThat(other.api().get("/api/v1/automation-runs/" + theirRun).text("/run/status"))
         .isEqualTo("running");
     assertThat(status(other, theirRun, "wait")).isEqualTo("running");

@@ -580,21 +580,26 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     }
     if (endAsked != null && since(RUN_CONTROL)) {
       endTaken = true;
-      Integer heldSeq = heldAt.remove(node.id());
-      String at = now();
-      recording.record(
-          new NodeLogEntry(
-              heldSeq != null ? heldSeq : ++logSeq,
-              node.id(),
-              node.type(),
-              RunResult.SKIPPED,
-              at,
-              at,
-              Map.of("skipped", endAsked),
-              null));
+      skippedBefore(node, endAsked);
       return false;
     }
     return !goalMetBefore(node);
+  }
+
+  /** The node the run ends before, logged skipped with the reason (on its held entry, if any). */
+  private void skippedBefore(CanvasNode node, String reason) {
+    Integer heldSeq = heldAt.remove(node.id());
+    String at = now();
+    recording.record(
+        new NodeLogEntry(
+            heldSeq != null ? heldSeq : ++logSeq,
+            node.id(),
+            node.type(),
+            RunResult.SKIPPED,
+            at,
+            at,
+            Map.of("skipped", reason),
+            null));
   }
 
   /**
@@ -618,18 +623,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if (goalMetAt == null) {
       goalMetAt = node.id();
     }
-    Integer heldSeq = heldAt.remove(node.id());
-    String at = now();
-    recording.record(
-        new NodeLogEntry(
-            heldSeq != null ? heldSeq : ++logSeq,
-            node.id(),
-            node.type(),
-            RunResult.SKIPPED,
-            at,
-            at,
-            Map.of("skipped", FlowGoal.MET),
-            null));
+    skippedBefore(node, FlowGoal.MET);
     return true;
   }
 
