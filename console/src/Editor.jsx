@@ -14,6 +14,8 @@ import { useNodeCounts } from './nodeCounts.js';
 import TestRunDialog from './TestRunDialog.jsx';
 import ConfigPanel from './ConfigPanel.jsx';
 import Confirm from './Confirm.jsx';
+import GoalPanel from './GoalPanel.jsx';
+import { goalText, storedGoal } from './goal.js';
 
 export { toFlow } from './flow.js';
 
@@ -64,6 +66,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [nodes, setNodes] = useState([]);
   const [edges, setEdges] = useState([]);
   const [version, setVersion] = useState(0);
+  // the flow's goal as edited (stored with the canvas version), or null: none
+  const [goal, setGoal] = useState(null);
   const [versions, setVersions] = useState([]);
   const [saved, setSaved] = useState(null);
   // the problems the server's checks found on the canvas on screen, as of its last answer
@@ -87,7 +91,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const context = useFlowContext(me, sequenceId);
   const counts = useNodeCounts(me, sequenceId, version);
 
-  const canvas = useMemo(() => toCanvas(nodes, edges), [nodes, edges]);
+  const canvas = useMemo(() => ({ ...toCanvas(nodes, edges), goal: storedGoal(goal) }), [nodes, edges, goal]);
   const canvasKey = useMemo(() => JSON.stringify(canvas), [canvas]);
   const dirty = saved !== null && canvasKey !== saved;
 
@@ -106,7 +110,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     const converted = toFlow(apiCanvas);
     setNodes(converted.nodes);
     setEdges(converted.edges);
-    const key = JSON.stringify(toCanvas(converted.nodes, converted.edges));
+    setGoal(apiCanvas.goal ?? null);
+    const key = JSON.stringify({ ...toCanvas(converted.nodes, converted.edges), goal: storedGoal(apiCanvas.goal ?? null) });
     setSaved(key);
     clearTimeout(history.current.timer);
     history.current = { stack: [key], index: 0, timer: null };
@@ -187,9 +192,11 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
       const to = h.index + by;
       if (to < 0 || to >= h.stack.length) return;
       h.index = to;
-      const converted = toFlow(JSON.parse(h.stack[to]));
+      const stepped = JSON.parse(h.stack[to]);
+      const converted = toFlow(stepped);
       setNodes(converted.nodes);
       setEdges(converted.edges);
+      setGoal(stepped.goal ?? null);
       setHistoryTick((t) => t + 1);
     },
     [canvasKey, record],
@@ -333,6 +340,12 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     const gone = new Set(ids);
     setNodes((ns) => ns.filter((n) => !gone.has(n.id)));
     setEdges((es) => es.filter((e) => !gone.has(e.source) && !gone.has(e.target)));
+  }
+
+  /** Shows the flow's settings (its goal): nothing selected. */
+  function showFlowSettings() {
+    setNodes((ns) => ns.map((n) => (n.selected ? { ...n, selected: false } : n)));
+    setEdges((es) => es.map((e) => (e.selected ? { ...e, selected: false } : e)));
   }
 
   function removeEdges(ids) {
@@ -713,6 +726,16 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
             }
           }}
         >
+          {goal && (
+            <button
+              type="button"
+              className="goal-badge"
+              onClick={showFlowSettings}
+              title="The flow's goal: a run whose contact meets it ends, completed. Click to edit it."
+            >
+              <span aria-hidden="true">◎ </span>Goal: {goalText(goal)}
+            </button>
+          )}
           <EditorActions.Provider value={actions}>
             <ReactFlow
               nodes={shownNodes}
@@ -756,7 +779,10 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           />
         )}
       </section>
-      <aside className="side" aria-label={selectedEdge ? 'Connection settings' : 'Node settings'}>
+      <aside
+        className="side"
+        aria-label={selectedNode ? 'Node settings' : selectedEdge ? 'Connection settings' : 'Flow settings'}
+      >
         {selectedNode ? (
           <fieldset className="side-fields" disabled={!!busy} title={busy || undefined}>
             <ConfigPanel
@@ -785,6 +811,9 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           </fieldset>
         ) : (
           <>
+            <fieldset className="side-fields" disabled={!!busy || !!cannotWrite} title={busy || cannotWrite || undefined}>
+              <GoalPanel goal={goal} onChange={setGoal} />
+            </fieldset>
             <h2>Generate</h2>
             <label htmlFor="prompt">Describe the flow</label>
             <textarea id="prompt" ref={promptField} value={prompt} onChange={(e) => setPrompt(e.target.value)} rows={4} />

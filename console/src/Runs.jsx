@@ -7,7 +7,9 @@ import { go, routeOf } from './route.js';
 import { duration } from './time.js';
 import Confirm from './Confirm.jsx';
 
-const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled'];
+/** The run list's choice of the runs that ended at their flow's goal (exit=goal). */
+const GOAL = 'goal';
+const STATUSES = ['', 'running', 'completed', 'failed', 'cancelled', GOAL];
 
 /** The runs of an automation (or the enrollments of a sequence), and one run drawn on its canvas. */
 export default function Runs({ me, sequenceId, runId, params }) {
@@ -110,7 +112,11 @@ function RunList({ me, sequence, params }) {
   useEffect(() => {
     let live = true;
     const load = () =>
-      get(`/api/v1/automation-runs?sequence_id=${sequence.id}&limit=100${status ? `&status=${status}` : ''}`)
+      get(
+        `/api/v1/automation-runs?sequence_id=${sequence.id}&limit=100${
+          status === GOAL ? '&exit=goal' : status ? `&status=${status}` : ''
+        }`,
+      )
         .then(
           (answer) =>
             live && setRuns(answer.runs.map((r) => ({ ...r, nodes_reached: answer.nodes_reached?.[r.id] }))),
@@ -134,7 +140,7 @@ function RunList({ me, sequence, params }) {
         <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value)}>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s || 'all'}
+              {s === GOAL ? 'met the goal' : s || 'all'}
             </option>
           ))}
         </select>
@@ -489,6 +495,12 @@ function RunView({ me, sequence, runId }) {
             </a>
           )}
         </div>
+        {run.exit?.reason === GOAL && (
+          <p className="goal-met" role="note">
+            Ended at the flow’s goal: its contact met it at “
+            {canvas?.nodes.find((n) => n.id === run.exit.at_node)?.data?.label || run.exit.at_node}”.
+          </p>
+        )}
         {run.error && (
           <p role="alert" className="error run-error">
             {inWords(run.error, canvas?.nodes)}

@@ -37,7 +37,8 @@ public class CanvasRepository {
                     rs.getString("settings") == null
                         ? null
                         : json.readMap(rs.getString("settings"))),
-                rs.getObject("created_at", OffsetDateTime.class));
+                rs.getObject("created_at", OffsetDateTime.class),
+                rs.getString("goal") == null ? null : json.readMap(rs.getString("goal")));
   }
 
   /**
@@ -65,7 +66,7 @@ public class CanvasRepository {
   private Optional<CanvasSnapshot> load(VersionKey key) {
     return jdbc.sql(
             """
-            select version, nodes, edges, settings, created_at from canvas_version
+            select version, nodes, edges, settings, created_at, goal from canvas_version
             where tenant_id = :tenantId and sequence_id = :sequenceId and version = :version
             """)
         .param("tenantId", key.tenantId())
@@ -108,9 +109,10 @@ public class CanvasRepository {
   void insert(UUID tenantId, UUID sequenceId, CanvasSnapshot snapshot) {
     jdbc.sql(
             """
-            insert into canvas_version (tenant_id, sequence_id, version, nodes, edges, settings)
+            insert into canvas_version (tenant_id, sequence_id, version, nodes, edges, settings,
+                                        goal)
             values (:tenantId, :sequenceId, :version, :nodes::jsonb, :edges::jsonb,
-                    :settings::jsonb)
+                    :settings::jsonb, :goal::jsonb)
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
@@ -122,6 +124,7 @@ public class CanvasRepository {
             snapshot.settings().stored().isEmpty()
                 ? null
                 : json.write(snapshot.settings().stored()))
+        .param("goal", snapshot.goal() == null ? null : json.write(snapshot.goal()))
         .update();
   }
 

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 import org.springframework.context.ApplicationEventPublisher;
@@ -73,14 +74,16 @@ public class CanvasService {
    * @param secretsFrom the version whose stored secrets the mask keeps: the latest (null) or the
    *     version a restore copies
    * @param settings the flow's settings it leaves, or null: the latest version's
+   * @param goal the flow's goal it leaves (empty: none), or null: the latest version's
    */
   private record Edit(
       List<StoredNode> nodes,
       List<StoredEdge> edges,
       CanvasSnapshot secretsFrom,
-      FlowSettings settings) {
+      FlowSettings settings,
+      Optional<Map<String, Object>> goal) {
     Edit(List<StoredNode> nodes, List<StoredEdge> edges) {
-      this(nodes, edges, null, null);
+      this(nodes, edges, null, null, null);
     }
   }
 
@@ -156,17 +159,18 @@ public class CanvasService {
               Objects.requireNonNullElse(e.type(), CanvasEdge.DEFAULT),
               e.label()));
     }
-    return new Canvas(nodes, edges);
+    return new Canvas(nodes, edges, sent.goal() == null ? null : sent.goal().orElse(null));
   }
 
   /**
-   * The nodes, edges and settings of a canvas body, read with their shape checked; settings null
-   * when the body sends none.
+   * The nodes, edges, settings and goal of a canvas body, read with their shape checked; settings
+   * and goal null when the body sends none ({@link FlowGoals#read}).
    */
   private record Sent(
       List<CanvasInput.NodeInput> nodes,
       List<CanvasInput.EdgeInput> edges,
-      FlowSettings settings) {}
+      FlowSettings settings,
+      Optional<Map<String, Object>> goal) {}
 
   private Sent read(JsonNode body) {
     List<FieldProblem> problems = new ArrayList<>();
@@ -180,15 +184,16 @@ public class CanvasService {
       edgeInputs.add(input.edge(e, "edges[" + edgeInputs.size() + "]"));
     }
     for (String key : body.propertyNames()) {
-      if (!key.equals("nodes") && !key.equals("edges") && !key.equals("settings")) {
+      if (!List.of("nodes", "edges", "settings", "goal").contains(key)) {
         problems.add(new FieldProblem(key, "is not a field of a canvas"));
       }
     }
     FlowSettings settings = FlowSettings.read(body.get("settings"), problems);
+    Optional<Map<String, Object>> goal = FlowGoals.read(body.get("goal"), json.mapper(), problems);
     if (!problems.isEmpty()) {
       throw ApiException.invalid(problems);
     }
-    return new Sent(nodeInputs, edgeInputs, settings);
+    return new Sent(nodeInputs, edgeInputs, settings, goal);
   }
 
   /**
@@ -236,7 +241,7 @@ public class CanvasService {
                     e.label(),
                     now));
           }
-          return new Edit(nodes, edges, null, sent.settings());
+          return new Edit(nodes, edges, null, sent.settings(), sent.goal());
         });
   }
 
@@ -252,7 +257,7 @@ public class CanvasService {
       FlowSettings settings,
       boolean looserConfirmed) {
     return write(
-        caller, sequenceId, looserConfirmed, current -> wholeCanvas(canvas, null, settings));
+        caller, sequenceId, looserConfirmed, current -> wholeCanvas(canvas, null, settings, null));
   }
 
   /**
@@ -275,7 +280,8 @@ public class CanvasService {
         looserConfirmed,
         current -> {
           CanvasSnapshot restored = restoredSecrets ? old : withTriggerSecretsOf(current, old);
-          return wholeCanvas(restored.toCanvas(), restored, old.settings());
+          return wholeCanvas(
+              restored.toCanvas(), restored, old.settings(), Optional.ofNullable(old.goal()));
         });
   }
 
@@ -316,7 +322,8 @@ public class CanvasService {
               node.createdAt(),
               node.updatedAt()));
     }
-    return new CanvasSnapshot(old.version(), nodes, old.edges(), old.settings(), old.createdAt());
+    return new CanvasSnapshot(
+        old.version(), nodes, old.edges(), old.settings(), old.createdAt(), old.goal());
   }
 
   /**
@@ -364,14 +371,23 @@ public class CanvasService {
                         now))
             .toList();
     // the copy is a draft: no live trigger of it to loosen
-    return write(caller, to, false, current -> new Edit(nodes, edges, source, source.settings()));
+    return write(
+        caller,
+        to,
+        false,
+        current ->
+            new Edit(nodes, edges, source, source.settings(), Optional.ofNullable(source.goal())));
   }
 
   /**
    * An edit that replaces the whole canvas with these nodes and edges, stamped now; its kept
    * secrets come from {@code secretsFrom} (null: the current version's).
    */
-  private Edit wholeCanvas(Canvas canvas, CanvasSnapshot secretsFrom, FlowSettings settings) {
+  private Edit wholeCanvas(
+      Canvas canvas,
+      CanvasSnapshot secretsFrom,
+      FlowSettings settings,
+      Optional<Map<String, Object>> goal) {
     OffsetDateTime now = now();
     List<StoredNode> nodes =
         canvas.nodes().stream()
@@ -381,7 +397,7 @@ public class CanvasService {
         canvas.edges().stream()
             .map(e -> new StoredEdge(e.id(), e.source(), e.target(), e.type(), e.label(), now))
             .toList();
-    return new Edit(nodes, edges, secretsFrom, settings);
+    return new Edit(nodes, edges, secretsFrom, settings, goal);
   }
 
   /** POST /nodes: a new node with a server-made UUID id. */
@@ -596,7 +612,8 @@ public class CanvasService {
             nodes,
             changed.edges(),
             changed.settings() != null ? changed.settings() : current.settings(),
-            now());
+            now(),
+            changed.goal() != null ? changed.goal().orElse(null) : current.goal());
     Canvas canvas = next.toCanvas();
 
     writeProblems(tenantId, sequenceId, canvas).forEach(p -> problems.add(asFieldProblem(p)));

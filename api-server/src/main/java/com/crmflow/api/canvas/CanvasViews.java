@@ -3,8 +3,10 @@ package com.crmflow.api.canvas;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
 import com.crmflow.workflow.node.NodeSecrets;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** The spec's node and edge shapes: stored fields plus sequence_id. */
@@ -59,7 +61,12 @@ public final class CanvasViews {
       int version,
       List<NodeView> nodes,
       List<EdgeView> edges,
-      FlowSettings settings) {}
+      FlowSettings settings,
+      @Schema(
+              description =
+                  "the flow's goal, {field, operator, value}: a condition on the run's contact",
+              nullable = true)
+          Map<String, Object> goal) {}
 
   static CanvasView canvas(UUID sequenceId, CanvasSnapshot snapshot) {
     return new CanvasView(
@@ -67,6 +74,7 @@ public final class CanvasViews {
         snapshot.version(),
         nodes(sequenceId, snapshot),
         edges(sequenceId, snapshot),
-        snapshot.settings());
+        snapshot.settings(),
+        snapshot.goal());
   }
 }

@@ -10,9 +10,19 @@ import java.util.UUID;
  *
  * @param since the start of the counts of ended entries (the hour {@code since} falls in), or null:
  *     all time
+ * @param goalsMet runs whose goal was met, over every version (not only those shown)
  * @param versions the current version first, then each older version that runs still run on
  */
-record NodeStats(UUID sequenceId, int currentVersion, Instant since, List<VersionStats> versions) {
+record NodeStats(
+    UUID sequenceId,
+    int currentVersion,
+    Instant since,
+    @Schema(
+            description =
+                "runs that ended because their contact met the flow's goal, at any node of any"
+                    + " version (since since)")
+        long goalsMet,
+    List<VersionStats> versions) {
 
   /**
    * @param current whether it is the flow's current version
@@ -27,7 +37,7 @@ record NodeStats(UUID sequenceId, int currentVersion, Instant since, List<Versio
    * @param passed runs that completed the node
    * @param failed runs that failed at it
    * @param skipped runs that skipped it (an email to a do_not_email contact, a node the run's
-   *     failure or cancel left unrun)
+   *     failure or cancel left unrun), the runs that met their goal there aside
    * @param goalMet runs whose goal was met at the node (0: a flow with no goal)
    * @param branches a split's runs per branch, in its order; null for other nodes
    */

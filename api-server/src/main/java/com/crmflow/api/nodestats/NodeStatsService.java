@@ -22,10 +22,20 @@ import org.springframework.stereotype.Service;
 /**
  * A flow's counts per node, from {@code node_count}: each node of the current version and of every
  * older version runs still run on, with the runs waiting there now and those that passed it, failed
- * at it or skipped it (since a moment, or all time), and a split's runs per branch.
+ * at it or skipped it (since a moment, or all time), the runs that met the flow's goal there, and a
+ * split's runs per branch.
  */
 @Service
 class NodeStatsService {
+
+  /**
+   * The key under which node_count keeps the entries of runs that met their goal at a node
+   * (skipped, "goal met"; V57's node_count_key).
+   */
+  private static final String GOAL_MET = "goal";
+
+  /** The goals met at a node among its counts (a split's branch is "branch:" and its label). */
+  private static final String GOAL_MET_KEY = "goal met";
 
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
@@ -47,8 +57,16 @@ class NodeStatsService {
     List<NodeCountRepository.Count> counted =
         from == null ? counts.allTime(sequenceId) : counts.since(sequenceId, from);
     Map<Integer, Map<String, Map<String, Long>>> byVersion = new HashMap<>();
+    long goalsMet = 0;
     for (NodeCountRepository.Count count : counted) {
-      String key = count.branch().isEmpty() ? count.status() : "branch:" + count.branch();
+      boolean goalMet = GOAL_MET.equals(count.branch()) && RunResult.SKIPPED.equals(count.status());
+      if (goalMet) {
+        goalsMet += count.n();
+      }
+      String key =
+          goalMet
+              ? GOAL_MET_KEY
+              : count.branch().isEmpty() ? count.status() : "branch:" + count.branch();
       byVersion
           .computeIfAbsent(count.canvasVersion(), v -> new HashMap<>())
           .computeIfAbsent(count.nodeId(), n -> new HashMap<>())
@@ -84,8 +102,8 @@ class NodeStatsService {
                 of.getOrDefault(RunResult.RUNNING, 0L),
                 of.getOrDefault(RunResult.COMPLETED, 0L),
                 of.getOrDefault(RunResult.FAILED, 0L),
-                of.getOrDefault(RunResult.SKIPPED, 0L),
-                0,
+                of.getOrDefault(RunResult.SKIPPED, 0L) - of.getOrDefault(GOAL_MET_KEY, 0L),
+                of.getOrDefault(GOAL_MET_KEY, 0L),
                 branches(node, of)));
       }
       versions.add(
@@ -95,7 +113,7 @@ class NodeStatsService {
               inFlight.contains(version),
               nodeCounts));
     }
-    return new NodeStats(sequenceId, sequence.currentVersion(), from, versions);
+    return new NodeStats(sequenceId, sequence.currentVersion(), from, goalsMet, versions);
   }
 
   /** A split's branches in its order, each with the runs that went down it; null otherwise. */

@@ -4,9 +4,13 @@ import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventFilter;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.node.FlowGoal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
@@ -17,17 +21,21 @@ import org.springframework.stereotype.Component;
  * and in the outbox's order, under the dispatcher's lock. An event is about the records its data
  * names: {@code contact_id} (a contact) and {@code opportunity_id} (a deal). The deliveries are
  * signalled to the runs after the commit ({@link RecordEventDeliveries}); one that does not arrive
- * then is signalled by the next round.
+ * then is signalled by the next round. A run's goal ({@link FlowGoal}) is routed the events about
+ * its contact that leave the contact meeting the goal: the contact as stored when the event is
+ * dispatched, so an event behind a later change is judged by the later state.
  */
 @Component
 class RecordEventRouter implements OutboxEventHandler {
 
   private final RecordWatches watches;
   private final RecordEventDeliveries deliveries;
+  private final RecordGoals goals;
 
-  RecordEventRouter(RecordWatches watches, RecordEventDeliveries deliveries) {
+  RecordEventRouter(RecordWatches watches, RecordEventDeliveries deliveries, RecordGoals goals) {
     this.watches = watches;
     this.deliveries = deliveries;
+    this.goals = goals;
   }
 
   @Override
@@ -41,10 +49,20 @@ class RecordEventRouter implements OutboxEventHandler {
       records.add(recordsOf(event));
     }
     Set<UUID> routedTo = new LinkedHashSet<>();
+    // each contact a goal watches is read once per batch, as it is once the batch's changes are in
+    Map<String, Optional<Map<String, Object>>> contacts = new HashMap<>();
     for (RecordWatches.Watching watch : watches.watching(tenants, names, records)) {
       DispatchedEvent event = events.get(watch.eventIndex());
-      if (EventFilter.matches(watch.filterField(), watch.filterValue(), event.data())
-          && watches.route(watch, event.id(), event.eventId(), event.envelope())) {
+      boolean matches =
+          watch.ofGoal()
+              ? contacts
+                  .computeIfAbsent(
+                      watch.tenantId() + "/" + watch.recordId(),
+                      key -> goals.contact(watch.tenantId(), watch.recordId()))
+                  .map(contact -> FlowGoal.holds(watch.goal(), contact))
+                  .orElse(false)
+              : EventFilter.matches(watch.filterField(), watch.filterValue(), event.data());
+      if (matches && watches.route(watch, event.id(), event.eventId(), event.envelope())) {
         routedTo.add(watch.runId());
       }
     }

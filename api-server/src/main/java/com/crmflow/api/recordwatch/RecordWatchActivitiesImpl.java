@@ -4,20 +4,32 @@ import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.action.RecordWatch;
 import com.crmflow.workflow.action.RecordWatchActivities;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The record watches of wait_until nodes (task queue crm, or local on the embedded defaults). */
+/**
+ * The record watches of wait_until nodes, and the check of a flow's goal before a run's next node
+ * (task queue crm, or local on the embedded defaults).
+ */
 @Component("recordWatchActivities")
 class RecordWatchActivitiesImpl implements RecordWatchActivities {
 
   private final RecordWatches watches;
   private final TransactionTemplate transaction;
+  private final RecordGoals goals;
 
-  RecordWatchActivitiesImpl(RecordWatches watches, TransactionTemplate transaction) {
+  RecordWatchActivitiesImpl(
+      RecordWatches watches, TransactionTemplate transaction, RecordGoals goals) {
     this.watches = watches;
     this.transaction = transaction;
+    this.goals = goals;
+  }
+
+  @Override
+  public boolean goalHolds(String tenantId, String contactId, Map<String, Object> goal) {
+    return goals.holds(UUID.fromString(tenantId), contactId, goal);
   }
 
   @Override

@@ -3,6 +3,7 @@ package com.crmflow.api.recordwatch;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.action.RecordWatch;
+import com.crmflow.workflow.node.FlowGoal;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,11 +13,13 @@ import org.springframework.stereotype.Repository;
 /**
  * The index from a record to the runs waiting for its events ({@code record_watch}), and the events
  * routed to them ({@code record_event_delivery}). A run's node enters a watch when it starts
- * waiting and takes it out when it stops; the {@link RecordEventRouter} matches each dispatched
- * event against it and stores a delivery per watching run, which {@link RecordEventDeliveries}
- * signals to the run's workflow. All of it is rows in PostgreSQL, so it holds across restarts of
- * any process, and a watch is keyed by run and watcher, so entering it again (a retried activity, a
- * resumed run) changes nothing but where it points.
+ * waiting and takes it out when it stops; a run whose canvas version has a goal watches its contact
+ * from its start to its end (watcher {@link FlowGoal#WATCHER}, kept with the run's row by the
+ * database, V57); the {@link RecordEventRouter} matches each dispatched event against it and stores
+ * a delivery per watching run, which {@link RecordEventDeliveries} signals to the run's workflow.
+ * All of it is rows in PostgreSQL, so it holds across restarts of any process, and a watch is keyed
+ * by run and watcher, so entering it again (a retried activity, a resumed run) changes nothing but
+ * where it points.
  */
 @Repository
 public class RecordWatches {
@@ -112,11 +115,21 @@ public class RecordWatches {
       String watcher,
       String filterField,
       String filterValue,
-      String workflowId) {}
+      String workflowId,
+      UUID tenantId,
+      String recordId,
+      Map<String, Object> goal) {
+
+    /** A run's goal watches its contact ({@link FlowGoal#WATCHER}), not a node. */
+    boolean ofGoal() {
+      return FlowGoal.WATCHER.equals(watcher);
+    }
+  }
 
   /**
    * The watches of running runs on these events' records, for the event each waits for (or any):
-   * one statement for a batch. {@code records} is parallel to the events: each event's records.
+   * one statement for a batch. {@code records} is parallel to the events: each event's records. A
+   * goal's watch comes with the goal of the version the run runs now (none: it is left out).
    */
   List<Watching> watching(List<UUID> tenants, List<String> events, List<List<RecordRef>> records) {
     int size = 0;
@@ -144,7 +157,8 @@ public class RecordWatches {
     }
     return jdbc.sql(
             """
-            select e.i, w.run_id, w.watcher, w.filter_field, w.filter_value, w.workflow_id
+            select e.i, w.run_id, w.watcher, w.filter_field, w.filter_value, w.workflow_id,
+                   w.tenant_id, w.record_id, v.goal::text as goal
             from unnest(cast(:index as int[]), cast(:tenants as uuid[]), cast(:events as text[]),
                         cast(:types as text[]), cast(:ids as text[]))
                  as e(i, tenant_id, event, record_type, record_id)
@@ -152,6 +166,10 @@ public class RecordWatches {
               on w.tenant_id = e.tenant_id and w.record_type = e.record_type
              and w.record_id = e.record_id and (w.event is null or w.event = e.event)
             join automation_run r on r.id = w.run_id and r.status = 'running'
+            left join canvas_version v
+              on w.watcher = :goalWatcher and v.tenant_id = r.tenant_id
+             and v.sequence_id = r.sequence_id and v.version = r.canvas_version
+            where w.watcher <> :goalWatcher or v.goal is not null
             order by e.i, w.run_id, w.watcher
             """)
         .param("index", index)
@@ -159,6 +177,7 @@ public class RecordWatches {
         .param("events", names)
         .param("types", types)
         .param("ids", ids)
+        .param("goalWatcher", FlowGoal.WATCHER)
         .query(
             (rs, row) ->
                 new Watching(
@@ -167,7 +186,10 @@ public class RecordWatches {
                     rs.getString("watcher"),
                     rs.getString("filter_field"),
                     rs.getString("filter_value"),
-                    rs.getString("workflow_id")))
+                    rs.getString("workflow_id"),
+                    rs.getObject("tenant_id", UUID.class),
+                    rs.getString("record_id"),
+                    rs.getString("goal") == null ? null : json.readMap(rs.getString("goal"))))
         .list();
   }
 

@@ -74,7 +74,15 @@ public record AutomationRun(
                 "true for a test run (POST /api/v1/sequences/{id}/test-runs): its nodes that send,"
                     + " call, post or write show what they would do (dry_run: true) and did"
                     + " nothing, and its delays and waits did not wait")
-        boolean test) {
+        boolean test,
+    @Schema(
+            description =
+                "why a completed run ended before its last node: {reason: goal, at_node}, its"
+                    + " contact met the flow's goal when the run was at that node (a delay it"
+                    + " waited in, or the node it was about to start); null for every other run",
+            nullable = true,
+            example = "{\"reason\": \"goal\", \"at_node\": \"wait\"}")
+        Map<String, Object> exit) {
 
   public AutomationRun withNodeLog(List<Map<String, Object>> log) {
     return new AutomationRun(
@@ -96,6 +104,7 @@ public record AutomationRun(
         completedAt,
         createdAt,
         traceId,
-        test);
+        test,
+        exit);
   }
 }

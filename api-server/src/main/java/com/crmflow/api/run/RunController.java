@@ -33,6 +33,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/automation-runs")
 class RunController {
 
+  private static final String EXIT_GOAL = "goal";
+
   private static final List<String> STATUSES =
       List.of(RunResult.RUNNING, RunResult.COMPLETED, RunResult.FAILED, RunResult.CANCELLED);
 
@@ -88,21 +90,32 @@ class RunController {
       @RequestParam(required = false) Integer offset,
       @Parameter(description = "true: the test runs only; without it, the runs that are no test")
           @RequestParam(required = false)
-          Boolean test) {
+          Boolean test,
+      @Parameter(
+              description =
+                  "goal: only the runs that ended because their contact met the flow's goal"
+                      + " (exit.reason goal)",
+              schema = @Schema(allowableValues = {"goal"}))
+          @RequestParam(required = false)
+          String exit) {
     boolean tests = Boolean.TRUE.equals(test);
     if (status != null && !STATUSES.contains(status)) {
       throw ApiException.badRequest("status", "must be one of " + STATUSES);
     }
+    if (exit != null && !EXIT_GOAL.equals(exit)) {
+      throw ApiException.badRequest("exit", "must be goal");
+    }
     Paging paging = Paging.of(limit, offset);
     List<AutomationRun> page =
         runs
-            .list(caller.tenantId(), sequenceId, status, tests, paging.limit(), paging.offset())
+            .list(
+                caller.tenantId(), sequenceId, status, exit, tests, paging.limit(), paging.offset())
             .stream()
             .map(run -> visibility.shownTo(caller, run))
             .toList();
     return new RunPage(
         page,
-        runs.count(caller.tenantId(), sequenceId, status, tests),
+        runs.count(caller.tenantId(), sequenceId, status, exit, tests),
         paging.limit(),
         paging.offset(),
         runs.nodesReached(caller.tenantId(), page.stream().map(AutomationRun::id).toList()));

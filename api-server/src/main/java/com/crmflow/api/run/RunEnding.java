@@ -57,7 +57,23 @@ class RunEnding {
    */
   @Transactional
   boolean end(UUID runId, List<NodeLogEntry> lastEntries, String status, String error) {
-    return end(runId, lastEntries, status, error, false);
+    return end(runId, lastEntries, status, error, null, false);
+  }
+
+  /**
+   * Ends the run as {@link #end(UUID, List, String, String)} does, with why a completed run ended
+   * before its last node.
+   *
+   * @param exit {reason: goal, at_node}, or null
+   */
+  @Transactional
+  boolean end(
+      UUID runId,
+      List<NodeLogEntry> lastEntries,
+      String status,
+      String error,
+      Map<String, Object> exit) {
+    return end(runId, lastEntries, status, error, exit, false);
   }
 
   /**
@@ -69,7 +85,7 @@ class RunEnding {
    */
   @Transactional
   boolean endStopped(UUID runId, String status, String error) {
-    return end(runId, List.of(), status, error, true);
+    return end(runId, List.of(), status, error, null, true);
   }
 
   private boolean end(
@@ -77,9 +93,10 @@ class RunEnding {
       List<NodeLogEntry> lastEntries,
       String status,
       String error,
+      Map<String, Object> exit,
       boolean unfinishedFailWithTheRun) {
     admission.ended(runId);
-    Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error);
+    Optional<RunRepository.EndedRun> ended = runs.end(runId, lastEntries, status, error, exit);
     if (ended.isPresent() && RunResult.FAILED.equals(status) && unfinishedFailWithTheRun) {
       runs.endUnfinishedNodes(runId, RunResult.FAILED, error);
     } else if (ended.isPresent() && !RunResult.COMPLETED.equals(status)) {

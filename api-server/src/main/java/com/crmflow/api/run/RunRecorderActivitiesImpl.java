@@ -5,6 +5,7 @@ import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.contract.RunResult;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 
@@ -42,8 +43,13 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
   }
 
   @Override
-  public void endRun(String runId, List<NodeLogEntry> entries, String status, String error) {
-    ending.end(UUID.fromString(runId), entries, status, error);
+  public void endRun(
+      String runId,
+      List<NodeLogEntry> entries,
+      String status,
+      String error,
+      Map<String, Object> exit) {
+    ending.end(UUID.fromString(runId), entries, status, error, exit);
   }
 
   @Override

@@ -22,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, cause, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at, trace_id, test
+      completed_at, created_at, trace_id, test, exit
       """;
 
   private final JdbcClient jdbc;
@@ -53,7 +53,8 @@ public class RunRepository {
                 rs.getObject("completed_at", OffsetDateTime.class),
                 rs.getObject("created_at", OffsetDateTime.class),
                 rs.getString("trace_id"),
-                rs.getBoolean("test"));
+                rs.getBoolean("test"),
+                rs.getString("exit") == null ? null : json.readMap(rs.getString("exit")));
   }
 
   /**
@@ -271,16 +272,24 @@ public class RunRepository {
   }
 
   /**
+   * @param exit the reason the runs exited before their last node (goal), or null: any run
    * @param test true: the test runs only; false: every other run
    */
   List<AutomationRun> list(
-      UUID tenantId, UUID sequenceId, String status, boolean test, int limit, int offset) {
+      UUID tenantId,
+      UUID sequenceId,
+      String status,
+      String exit,
+      boolean test,
+      int limit,
+      int offset) {
     return jdbc.sql(
             """
             select %s from automation_run
             where tenant_id = :tenantId
               and (cast(:sequenceId as uuid) is null or sequence_id = :sequenceId)
               and (cast(:status as text) is null or status = :status)
+              and (cast(:exit as text) is null or exit ->> 'reason' = :exit)
               and test = :test
             order by created_at desc, id desc
             limit :limit offset :offset
@@ -289,6 +298,7 @@ public class RunRepository {
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .param("status", status)
+        .param("exit", exit)
         .param("test", test)
         .param("limit", limit)
         .param("offset", offset)
@@ -296,18 +306,20 @@ public class RunRepository {
         .list();
   }
 
-  long count(UUID tenantId, UUID sequenceId, String status, boolean test) {
+  long count(UUID tenantId, UUID sequenceId, String status, String exit, boolean test) {
     return jdbc.sql(
             """
             select count(*) from automation_run
             where tenant_id = :tenantId
               and (cast(:sequenceId as uuid) is null or sequence_id = :sequenceId)
               and (cast(:status as text) is null or status = :status)
+              and (cast(:exit as text) is null or exit ->> 'reason' = :exit)
               and test = :test
             """)
         .param("tenantId", tenantId)
         .param("sequenceId", sequenceId)
         .param("status", status)
+        .param("exit", exit)
         .param("test", test)
         .query(Long.class)
         .single();
@@ -389,7 +401,8 @@ public class RunRepository {
           + """
           , ended as (
               update automation_run
-              set status = :status, error = :error, completed_at = now(), workflow_started = true
+              set status = :status, error = :error, completed_at = now(), workflow_started = true,
+                  exit = cast(:exit as jsonb)
               where id = :runId and status = 'running'
               returning id, enrollment_id)
           select id, enrollment_id from ended
@@ -435,8 +448,14 @@ public class RunRepository {
    * Writes the last log entries and ends a running run, in one statement; a run that already ended
    * (e.g. cancelled) keeps its status and the result is empty.
    */
-  Optional<EndedRun> end(UUID runId, List<NodeLogEntry> entries, String status, String error) {
+  Optional<EndedRun> end(
+      UUID runId,
+      List<NodeLogEntry> entries,
+      String status,
+      String error,
+      Map<String, Object> exit) {
     return jdbc.sql(END_RUN)
+        .param("exit", exit == null ? null : json.write(exit))
         .param("runId", runId)
         .param("entries", entriesJson(entries))
         .param("status", status)

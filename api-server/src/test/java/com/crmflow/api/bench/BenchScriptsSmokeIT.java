@@ -162,6 +162,28 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theGoalBenchEndsTheUpdatedContactsRunsAndPrintsHowSoon() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run("bench/goal-bench.sh", List.of("20", "2"), withJar(Map.of()), 10);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .isEqualTo(
+                        "CHECK ended_at_goal=2 of updated=2, others_still_waiting=18 of 18,"
+                            + " ended_otherwise=0, emails=0"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "RESULT goal runs=20 updated=2 ended=2 p50_ms=\\d+ p95_ms=\\d+"
+                            + " max_ms=\\d+ within_60s=2"));
+  }
+
+  @Test
   void theStatsBenchCountsItsRunsAndPrintsBothTimings() throws Exception {
     BenchScript.Run run =
         BenchScript.run(

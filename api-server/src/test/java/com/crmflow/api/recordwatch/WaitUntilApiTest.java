@@ -161,24 +161,21 @@ class WaitUntilApiTest extends ApiTest {
     tenant.api().patch("/api/v1/contacts/" + ada, Map.of("lifecycle_stage", "lead"));
     await()
         .atMost(Patience.EVENTUALLY)
-        .until(() -> dispatched(tenant.id(), "contact.updated") == 1);
+        .until(() -> RecordIndexRows.dispatched(jdbc, tenant.id(), "contact.updated") == 1);
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
         .isEqualTo("running");
-    assertThat(routedTo(runId)).as("the update to lead was not routed to the run").isZero();
+    assertThat(RecordIndexRows.routedTo(jdbc, runId))
+        .as("the update to lead was not routed to the run")
+        .isZero();
     tenant.api().patch("/api/v1/contacts/" + ada, Map.of("lifecycle_stage", "customer"));
 
     JsonNode run = awaitRun(tenant.api(), runId);
     assertThat(run.at("/node_log/1/output/outcome").asString()).isEqualTo("met");
     assertThat(run.at("/node_log/1/output/event/data/lifecycle_stage").asString())
         .isEqualTo("customer");
-    assertThat(routedTo(runId)).as("its deliveries left the index with its watch").isZero();
-  }
-
-  private int routedTo(String runId) {
-    return jdbc.sql("select count(*) from record_event_delivery where run_id = :id")
-        .param("id", UUID.fromString(runId))
-        .query(Integer.class)
-        .single();
+    assertThat(RecordIndexRows.routedTo(jdbc, runId))
+        .as("its deliveries left the index with its watch")
+        .isZero();
   }
 
   @Test
@@ -339,17 +336,5 @@ class WaitUntilApiTest extends ApiTest {
             "/api/v1/opportunities",
             Map.of("name", name, "contact_id", contactId, "stage", "proposal"))
         .text("/opportunity/id");
-  }
-
-  private int dispatched(UUID tenantId, String event) {
-    return jdbc.sql(
-            """
-            select count(*) from event_outbox
-            where tenant_id = :t and event = :e and dispatched_at is not null
-            """)
-        .param("t", tenantId)
-        .param("e", event)
-        .query(Integer.class)
-        .single();
   }
 }

@@ -58,10 +58,11 @@ class RunRecordingTest extends ApiTest {
             2, "wait", "delay", RunResult.COMPLETED, T0, T1, Map.of("waitedSeconds", 1), null);
     NodeLogEntry failed =
         new NodeLogEntry(3, "call", "http_request", RunResult.FAILED, T1, T1, null, "HTTP 410");
-    recorder.endRun(runId.toString(), List.of(waiting, waited, failed), RunResult.COMPLETED, null);
+    recorder.endRun(
+        runId.toString(), List.of(waiting, waited, failed), RunResult.COMPLETED, null, null);
 
     recorder.recordNodes(runId.toString(), List.of(waiting)); // late: must not undo seq 2
-    recorder.endRun(runId.toString(), List.of(failed), RunResult.FAILED, "late"); // repeated
+    recorder.endRun(runId.toString(), List.of(failed), RunResult.FAILED, "late", null); // repeated
 
     JsonNode run = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
     assertThat(run.get("status").asString()).isEqualTo(RunResult.COMPLETED);

@@ -3,6 +3,7 @@ package com.crmflow.workflow.action;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The index from records to the runs that wait on their events. Hosted by api-server (queue crm, or
@@ -23,4 +24,13 @@ public interface RecordWatchActivities {
   /** Takes the watch out of the index: the node has stopped waiting. */
   @ActivityMethod(name = "unwatch_record")
   void unwatch(String runId, String watcher);
+
+  /**
+   * Whether the tenant's contact meets a flow's goal now ({@code
+   * com.crmflow.workflow.node.FlowGoal}); false for a contact that is not the tenant's. The goal's
+   * own watch (a run of a flow with a goal watches its contact from its start to its end) is kept
+   * by api-server with the run's record.
+   */
+  @ActivityMethod(name = "goal_holds")
+  boolean goalHolds(String tenantId, String contactId, Map<String, Object> goal);
 }

@@ -3,6 +3,7 @@ package com.crmflow.workflow.contract;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
+import java.util.Map;
 
 /** Mirrors a run into PostgreSQL. Hosted by api-server, which owns the run records. */
 @ActivityInterface
@@ -19,9 +20,19 @@ public interface RunRecorderActivities {
   @ActivityMethod(name = "record_nodes")
   void recordNodes(String runId, List<NodeLogEntry> entries);
 
-  /** Writes the last entries and ends the run, in one transaction. */
+  /**
+   * Writes the last entries and ends the run, in one transaction.
+   *
+   * @param exit why a completed run ended before its last node ({@code {reason: goal, at_node}}),
+   *     or null (and for runs ended before it existed)
+   */
   @ActivityMethod(name = "record_run_end")
-  void endRun(String runId, List<NodeLogEntry> entries, String status, String error);
+  void endRun(
+      String runId,
+      List<NodeLogEntry> entries,
+      String status,
+      String error,
+      Map<String, Object> exit);
 
   /** Sets the run's final status, error and completed_at. */
   @ActivityMethod(name = "record_run_finished")

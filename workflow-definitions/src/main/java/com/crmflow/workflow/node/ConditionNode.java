@@ -26,7 +26,7 @@ final class ConditionNode implements NodeExecutor {
           "is_empty",
           "is_not_empty");
 
-  private static final List<String> VALUELESS_OPERATORS = List.of("is_empty", "is_not_empty");
+  static final List<String> VALUELESS_OPERATORS = List.of("is_empty", "is_not_empty");
 
   @Override
   public NodeType type() {

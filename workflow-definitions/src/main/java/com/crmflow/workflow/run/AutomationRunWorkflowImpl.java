@@ -4,6 +4,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.ACTIVITY_INPUTS_FIT;
 import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILED_RUN_FAILS_WORKFLOW;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
+import static com.crmflow.workflow.run.InterpreterChanges.GOAL;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
@@ -23,6 +24,7 @@ import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
+import com.crmflow.workflow.node.FlowGoal;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeEnded;
@@ -104,6 +106,20 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /** The run took the ask to end ({@value InterpreterChanges#RUN_CONTROL}): it ends cancelled. */
   private boolean endTaken;
+
+  /**
+   * The run took its goal ({@value InterpreterChanges#GOAL}): no node starts, it ends completed.
+   */
+  private boolean goalTaken;
+
+  /** The run's contact met its flow's goal: api-server routed an event to the goal's watcher. */
+  private boolean goalSignalled;
+
+  /**
+   * The node where the run took its goal ({@value InterpreterChanges#GOAL}), or null: the run ends
+   * completed, its exit the goal at that node.
+   */
+  private String goalMetAt;
 
   /** The seq of the log entry of each node the run held before, which the node's run takes on. */
   private final Map<String, Integer> heldAt = new HashMap<>();
@@ -194,7 +210,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
             : endTaken
                 ? new RunResult(RunResult.CANCELLED, endAsked)
                 : new RunResult(RunResult.COMPLETED, null);
-    end(result.status(), result.error());
+    end(result.status(), result.error(), exit(result));
     if (failure != null && since(FAILED_RUN_FAILS_WORKFLOW)) {
       // recorded first: the service's run and node log are whole before Temporal closes the run
       throw ApplicationFailure.newNonRetryableFailure(failure, RunResult.FAILURE_TYPE);
@@ -233,10 +249,21 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   }
 
   private void end(String status, String error) {
+    end(status, error, null);
+  }
+
+  private void end(String status, String error, Map<String, Object> exit) {
     if (since(STATUS_SEARCH_ATTRIBUTE)) {
       Workflow.upsertTypedSearchAttributes(CrmSearchAttributes.STATUS.valueSet(status));
     }
-    recording.end(status, error);
+    recording.end(status, error, exit);
+  }
+
+  /** Why a completed run ended before its last node: {reason: goal, at_node}; else null. */
+  private Map<String, Object> exit(RunResult result) {
+    return goalMetAt != null && RunResult.COMPLETED.equals(result.status())
+        ? Map.of("reason", "goal", "at_node", goalMetAt)
+        : null;
   }
 
   /**
@@ -352,6 +379,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       recording.record(
           new NodeLogEntry(seq, node.id(), type, RunResult.SKIPPED, startedAt, now(), reason, null),
           inputOf(node, atStart));
+      if (skipped instanceof NodeEnded && goalMetAt == null && goalTaken) {
+        goalMetAt = node.id();
+      }
       if (!(skipped instanceof NodeCut) && !(skipped instanceof NodeEnded)) {
         // a node cut short by the failure is not passed: a retry runs it and what follows it
         follow(node, edge -> true, ready);
@@ -491,6 +521,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if (event == null || event.watcher() == null || event.eventId() == null) {
       return;
     }
+    if (FlowGoal.WATCHER.equals(event.watcher())) {
+      goalSignalled = true;
+    }
     if (recordEventsTaken.add(event.watcher() + "\n" + event.eventId())) {
       recordEvents.computeIfAbsent(event.watcher(), watcher -> new ArrayList<>()).add(event);
     }
@@ -543,24 +576,54 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
               Map.of("held", heldFor),
               null));
       recording.flush();
-      Workflow.await(() -> !held || endAsked != null);
+      Workflow.await(() -> !held || endAsked != null || goalSignalled);
     }
     if (endAsked != null && since(RUN_CONTROL)) {
       endTaken = true;
-      Integer heldSeq = heldAt.remove(node.id());
-      String at = now();
-      recording.record(
-          new NodeLogEntry(
-              heldSeq != null ? heldSeq : ++logSeq,
-              node.id(),
-              node.type(),
-              RunResult.SKIPPED,
-              at,
-              at,
-              Map.of("skipped", endAsked),
-              null));
+      skippedBefore(node, endAsked);
       return false;
     }
+    return !goalMetBefore(node);
+  }
+
+  /** The node the run ends before, logged skipped with the reason (on its held entry, if any). */
+  private void skippedBefore(CanvasNode node, String reason) {
+    Integer heldSeq = heldAt.remove(node.id());
+    String at = now();
+    recording.record(
+        new NodeLogEntry(
+            heldSeq != null ? heldSeq : ++logSeq,
+            node.id(),
+            node.type(),
+            RunResult.SKIPPED,
+            at,
+            at,
+            Map.of("skipped", reason),
+            null));
+  }
+
+  /**
+   * Before a node starts, for a run whose flow has a goal or whose contact met it: the goal ends
+   * the run here, the node logged skipped ({@value FlowGoal#MET}), when api-server has routed the
+   * contact's change to the run or the contact meets the goal now ({@link FlowGoal#holdsNow}, one
+   * read of the contact per node, a local activity on the embedded defaults). A trigger is not
+   * checked: the run's record was judged when its change was routed. Runs without a goal ask
+   * nothing and record no marker.
+   */
+  private boolean goalMetBefore(CanvasNode node) {
+    boolean hasGoal =
+        canvas.goal() != null && !input.runsAsTest() && !catalog.isTrigger(node.type());
+    if (!(goalSignalled || goalTaken || hasGoal) || !since(GOAL)) {
+      return false;
+    }
+    if (!goalSignalled && !goalTaken && !FlowGoal.holdsNow(node, this, canvas.goal())) {
+      return false;
+    }
+    goalTaken = true;
+    if (goalMetAt == null) {
+      goalMetAt = node.id();
+    }
+    skippedBefore(node, FlowGoal.MET);
     return true;
   }
 
@@ -568,7 +631,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   @Override
   public boolean endAsked() {
-    return endAsked != null;
+    return endAsked != null || goalSignalled || goalTaken;
   }
 
   @Override
@@ -576,6 +639,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if (endAsked != null && since(RUN_CONTROL)) {
       endTaken = true;
       throw new NodeEnded(endAsked);
+    }
+    if ((goalSignalled || goalTaken) && since(GOAL)) {
+      goalTaken = true;
+      throw new NodeEnded(FlowGoal.MET);
     }
   }
 

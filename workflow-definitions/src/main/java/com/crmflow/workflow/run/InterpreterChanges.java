@@ -136,6 +136,15 @@ public final class InterpreterChanges {
   static final String RUN_CONTROL = "run-control";
 
   /**
+   * A run with this change ends, completed, when its contact meets its flow's goal ({@code
+   * Canvas#goal}): at once while it waits (a delay, a send window, a wait_until), and before its
+   * next node otherwise; its exit says so ({@code {reason: goal, at_node}}). A run without it never
+   * ends for a goal. Asked only by a run whose canvas has a goal or whose contact's change was
+   * routed to it, so a run of a flow without a goal records no marker.
+   */
+  static final String GOAL = "goal";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

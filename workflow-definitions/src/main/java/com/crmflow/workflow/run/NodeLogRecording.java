@@ -213,7 +213,7 @@ final class NodeLogRecording {
    * Writes what is left of the log and the run's end. A batch still on its way is waited for, so
    * the run never ends before its log.
    */
-  void end(String status, String error) {
+  void end(String status, String error, Map<String, Object> exit) {
     if (!batched) {
       recorder.finishRun(input.runId(), status, error);
       return;
@@ -237,6 +237,6 @@ final class NodeLogRecording {
     }
     List<NodeLogEntry> lastBatch = batches.get(batches.size() - 1);
     waitForRoomToRecord(lastBatch);
-    recorder.endRun(input.runId(), lastBatch, status, error);
+    recorder.endRun(input.runId(), lastBatch, status, error, exit);
   }
 }

@@ -62,7 +62,12 @@ class EnrollmentTimeSkipBench {
     public void recordNodes(String runId, List<NodeLogEntry> entries) {}
 
     @Override
-    public void endRun(String runId, List<NodeLogEntry> entries, String status, String error) {
+    public void endRun(
+        String runId,
+        List<NodeLogEntry> entries,
+        String status,
+        String error,
+        java.util.Map<String, Object> exit) {
       ended.incrementAndGet();
     }
 

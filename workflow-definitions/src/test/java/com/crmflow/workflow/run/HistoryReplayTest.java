@@ -97,7 +97,10 @@ class HistoryReplayTest {
             "local-delay-in-window.json",
             "local-split.json",
             "local-held-run.json",
-            "local-ended-run.json");
+            "local-ended-run.json",
+            "local-goal-event-before-goals.json",
+            "local-goal-met-in-delay.json",
+            "local-goal-met-before-node.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -211,6 +214,23 @@ class HistoryReplayTest {
     assertThat(markerPayloads(dir.resolve("local-ended-run.json")))
         .contains("\"run-control\"")
         .doesNotContain("http_request");
+    // routed its goal's event before goals existed: the run waited on and called
+    assertThat(Files.readString(dir.resolve("local-goal-event-before-goals.json")))
+        .contains("\"signalName\": \"record_event\"", "EVENT_TYPE_TIMER_FIRED");
+    assertThat(markerPayloads(dir.resolve("local-goal-event-before-goals.json")))
+        .doesNotContain("\"goal\"");
+    // the goal's event cut the delay short: no timer fired, no call, the run ended at the goal
+    assertThat(Files.readString(dir.resolve("local-goal-met-in-delay.json")))
+        .contains("\"signalName\": \"record_event\"")
+        .doesNotContain("EVENT_TYPE_TIMER_FIRED");
+    assertThat(markerPayloads(dir.resolve("local-goal-met-in-delay.json")))
+        .contains("\"goal\"", "goal_holds")
+        .doesNotContain("http_request");
+    // the contact met the goal before the delay: no timer started
+    assertThat(Files.readString(dir.resolve("local-goal-met-before-node.json")))
+        .doesNotContain("EVENT_TYPE_TIMER_STARTED");
+    assertThat(markerPayloads(dir.resolve("local-goal-met-before-node.json")))
+        .contains("\"goal\"", "goal_holds");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

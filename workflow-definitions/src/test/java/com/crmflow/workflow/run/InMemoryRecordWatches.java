@@ -40,4 +40,16 @@ class InMemoryRecordWatches implements RecordWatchActivities {
     watches.remove(runId + "/" + watcher);
     left.add(runId + "/" + watcher);
   }
+
+  /** The contacts that meet every goal, by id (a stand-in for api-server's judge of a goal). */
+  final java.util.Set<String> meetingGoals = ConcurrentHashMap.newKeySet();
+
+  /** The goal checks asked, as {@code tenant/contact}. */
+  final List<String> goalChecks = new CopyOnWriteArrayList<>();
+
+  @Override
+  public boolean goalHolds(String tenantId, String contactId, Map<String, Object> goal) {
+    goalChecks.add(tenantId + "/" + contactId);
+    return meetingGoals.contains(contactId);
+  }
 }

@@ -17,6 +17,9 @@ public class InMemoryRecorder implements RunRecorderActivities {
   final Map<String, TreeMap<Integer, NodeLogEntry>> logs = new ConcurrentHashMap<>();
   public final Map<String, String> finished = new ConcurrentHashMap<>();
 
+  /** The exit of each run that ended with one (a goal). */
+  public final Map<String, Map<String, Object>> exits = new ConcurrentHashMap<>();
+
   /** The first failed entry recorded, of any run. */
   final CompletableFuture<NodeLogEntry> firstFailure = new CompletableFuture<>();
 
@@ -51,8 +54,15 @@ public class InMemoryRecorder implements RunRecorderActivities {
 
   @Override
   public synchronized void endRun(
-      String runId, List<NodeLogEntry> entries, String status, String error) {
+      String runId,
+      List<NodeLogEntry> entries,
+      String status,
+      String error,
+      Map<String, Object> exit) {
     recordNodes(runId, entries);
+    if (exit != null) {
+      exits.put(runId, exit);
+    }
     finishRun(runId, status, error);
   }
 

@@ -40,6 +40,13 @@ import java.util.concurrent.TimeUnit;
  *       delay over while held, released and its call made.
  *   <li>{@code local-ended-run.json}: a run asked to end by its flow's pause while it waits 3 days:
  *       its delay cut short, the run cancelled with the reason.
+ *   <li>{@code local-goal-event-before-goals.json}: recorded before goals existed, a run waiting 3
+ *       days that is routed its goal's event ({@code (goal)}): it waits on and calls, as every run
+ *       without {@value InterpreterChanges#GOAL} does.
+ *   <li>{@code local-goal-met-in-delay.json}: a run of a flow with a goal, routed its goal's event
+ *       while it waits 3 days: its delay cut short, the run completed at the goal.
+ *   <li>{@code local-goal-met-before-node.json}: a run of a flow with a goal whose contact meets it
+ *       when the run reaches its delay (the {@code goal_holds} local activity): it ends there.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -114,6 +121,26 @@ public final class JourneyHistoryRecorder {
               (env, client, watches, recorder) ->
                   awaitDelay(client, recorder, name)
                       .control(new RunControl(RunControl.END, "flow paused", 1)));
+      case "local-goal-event-before-goals" ->
+          record(
+              target,
+              embedded(name, Canvases.threeDayWait()),
+              (env, client, watches, recorder) -> {
+                awaitDelay(client, recorder, name).recordEvent(GoalTest.goalEvent(name));
+                env.sleep(Duration.ofDays(4));
+              });
+      case "local-goal-met-in-delay" ->
+          record(
+              target,
+              embedded(name, Canvases.threeDayWait().withGoal(GoalTest.CUSTOMER)),
+              (env, client, watches, recorder) ->
+                  awaitDelay(client, recorder, name).recordEvent(GoalTest.goalEvent(name)));
+      case "local-goal-met-before-node" ->
+          record(
+              target,
+              embedded(name, Canvases.threeDayWait().withGoal(GoalTest.CUSTOMER)),
+              watches -> watches.meetingGoals.add("c-1"),
+              (env, client, watches, recorder) -> {});
       default -> throw new IllegalArgumentException("no history named " + name);
     }
   }
@@ -148,11 +175,25 @@ public final class JourneyHistoryRecorder {
 
   /** Runs the input to its end, doing {@code during} meanwhile, and writes its history. */
   private static void record(Path dir, RunInput input, During during) throws Exception {
+    record(dir, input, watches -> {}, during);
+  }
+
+  /**
+   * Runs the input to its end, the record index set up first, doing {@code during} meanwhile, and
+   * writes its history.
+   */
+  private static void record(
+      Path dir,
+      RunInput input,
+      java.util.function.Consumer<InMemoryRecordWatches> setUp,
+      During during)
+      throws Exception {
     try (TestWorkflowEnvironment env =
         WorkflowTestEnvironments.newInstance(
             TestEnvironmentOptions.newBuilder().setUseTimeskipping(true))) {
       InMemoryRecorder recorder = new InMemoryRecorder();
       InMemoryRecordWatches watches = new InMemoryRecordWatches();
+      setUp.accept(watches);
       ScriptedHttp http = new ScriptedHttp(0);
       Worker automation = env.newWorker(TaskQueues.AUTOMATION);
       automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);

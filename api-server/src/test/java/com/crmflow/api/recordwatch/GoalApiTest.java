@@ -1,0 +1,314 @@
+package com.crmflow.api.recordwatch;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.automation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A flow's goal end to end on the real Temporal server: a run whose contact comes to meet the goal
+ * ends at once, completed, with its exit, even while it waits in a delay; a change that does not
+ * meet it, or another tenant's change, leaves it waiting; a goal met while a node acts ends the run
+ * before its next node. The goal is stored, checked and kept with the canvas version.
+ */
+class GoalApiTest extends ApiTest {
+
+  private static final Map<String, Object> CUSTOMER =
+      Map.of("field", "{{contact.lifecycle_stage}}", "operator", "equals", "value", "customer");
+
+  private TenantClient tenant;
+  private LocalHttpServer peer;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+    peer = new LocalHttpServer();
+  }
+
+  @AfterEach
+  void tearDown() {
+    peer.close();
+  }
+
+  private static Map<String, Object> withGoal(Map<String, Object> canvas, Object goal) {
+    Map<String, Object> body = new HashMap<>(canvas);
+    body.put("goal", goal);
+    return body;
+  }
+
+  /** webhook → wait a day ("wait") → email ("mail"), with the goal "the contact is a customer". */
+  private Flow waitThenEmail(TenantClient owner) {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            owner.api(),
+            withGoal(
+                chain(
+                    hook,
+                    node("wait", "delay", Map.of("delayDays", 1)),
+                    node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi"))),
+                CUSTOMER));
+    return new Flow(flow, hook);
+  }
+
+  private record Flow(String id, String hook) {}
+
+  private String contact(TenantClient owner, String email, String stage) {
+    return owner
+        .api()
+        .post("/api/v1/contacts", Map.of("email", email, "lifecycle_stage", stage))
+        .text("/contact/id");
+  }
+
+  private String fireAndAwaitDelay(TenantClient owner, Flow flow, String contactId) {
+    String runId = fire(anonymous(), owner.id(), flow.hook(), Map.of("contact_id", contactId));
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> status(owner, runId, "wait"), "running"::equals);
+    return runId;
+  }
+
+  private String status(TenantClient owner, String runId, String nodeId) {
+    return entry(owner, runId, nodeId).map(e -> e.get("status").asString()).orElse("");
+  }
+
+  private Optional<JsonNode> entry(TenantClient owner, String runId, String nodeId) {
+    JsonNode log = owner.api().get("/api/v1/automation-runs/" + runId).at("/run/node_log");
+    return StreamSupport.stream(log.spliterator(), false)
+        .filter(e -> nodeId.equals(e.get("nodeId").asString()))
+        .findFirst();
+  }
+
+  private void stage(TenantClient owner, String contactId, String stage) {
+    ApiResponse patched =
+        owner.api().patch("/api/v1/contacts/" + contactId, Map.of("lifecycle_stage", stage));
+    assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+  }
+
+  private int emailsOf(TenantClient owner, String runId) {
+    return owner.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt();
+  }
+
+  private int goalWatches(String runId) {
+    return jdbc.sql("select count(*) from record_watch where run_id = :id and watcher = '(goal)'")
+        .param("id", UUID.fromString(runId))
+        .query(Integer.class)
+        .single();
+  }
+
+  @Test
+  void aRunWaitingInADelayEndsCompletedAtTheGoalSecondsAfterItsContactMeetsIt() {
+    Flow flow = waitThenEmail(tenant);
+    String ada = contact(tenant, "ada@example.com", "lead");
+    String bob = contact(tenant, "bob@example.com", "lead");
+    String runId = fireAndAwaitDelay(tenant, flow, ada);
+    String other = fireAndAwaitDelay(tenant, flow, bob);
+    assertThat(goalWatches(runId)).as("the run watches its contact for the goal").isEqualTo(1);
+
+    // a change that leaves the goal unmet is not routed to the run, which waits on
+    stage(tenant, ada, "opportunity");
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> RecordIndexRows.dispatched(jdbc, tenant.id(), "contact.updated") == 1);
+    assertThat(RecordIndexRows.routedTo(jdbc, runId)).isZero();
+    assertThat(status(tenant, runId, "wait")).isEqualTo("running");
+
+    Instant updated = Instant.now();
+    stage(tenant, ada, "customer");
+
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.get("error").isNull()).isTrue();
+    assertThat(run.at("/exit/reason").asString()).isEqualTo("goal");
+    assertThat(run.at("/exit/at_node").asString()).isEqualTo("wait");
+    assertThat(Duration.between(updated, OffsetDateTime.parse(run.get("completed_at").asString())))
+        .as("ended within seconds of the update, not a day later")
+        .isLessThan(Duration.ofSeconds(15));
+    JsonNode delay = entry(tenant, runId, "wait").orElseThrow();
+    assertThat(delay.get("status").asString()).isEqualTo("skipped");
+    assertThat(delay.at("/output/skipped").asString()).isEqualTo("goal met");
+    assertThat(entry(tenant, runId, "mail")).as("no node after the goal ran").isEmpty();
+    assertThat(emailsOf(tenant, runId)).isZero();
+    assertThat(goalWatches(runId)).as("its watch left the index with its end").isZero();
+    assertThat(RecordIndexRows.routedTo(jdbc, runId)).isZero();
+
+    // bob's run, of the same flow, still waits; the run list tells the goal's runs apart
+    assertThat(status(tenant, other, "wait")).isEqualTo("running");
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + other).at("/run/exit").isNull())
+        .isTrue();
+    JsonNode met =
+        tenant.api().get("/api/v1/automation-runs?exit=goal&sequence_id=" + flow.id()).json();
+    assertThat(met.at("/total").asLong()).isEqualTo(1);
+    assertThat(met.at("/runs/0/id").asString()).isEqualTo(runId);
+    assertThat(met.at("/runs/0/exit/at_node").asString()).isEqualTo("wait");
+    assertThat(tenant.api().get("/api/v1/automation-runs?sequence_id=" + flow.id()).at("/total"))
+        .hasToString("2");
+
+    JsonNode stats = tenant.api().get("/api/sequences/" + flow.id() + "/stats").json();
+    assertThat(stats.at("/goals_met").asLong()).as(stats.toString()).isEqualTo(1);
+    JsonNode wait =
+        StreamSupport.stream(stats.at("/versions/0/nodes").spliterator(), false)
+            .filter(n -> "wait".equals(n.get("node_id").asString()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(wait.get("goal_met").asLong()).isEqualTo(1);
+    assertThat(wait.get("skipped").asLong()).as("a goal met is no skip").isZero();
+    assertThat(wait.get("waiting").asLong()).as("bob's run").isEqualTo(1);
+  }
+
+  @Test
+  void aGoalMetWhileANodeActsEndsTheRunBeforeItsNextNode() {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            withGoal(
+                chain(
+                    hook,
+                    node("call", "http_request", Map.of("method", "POST", "url", peer.url("/c"))),
+                    node("mail", "email", Map.of("subject", "Welcome", "body", "Hi"))),
+                CUSTOMER));
+    String ada = contact(tenant, "ada@example.com", "lead");
+    peer.hold("/c");
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", ada));
+    await().atMost(Patience.EVENTUALLY).until(() -> peer.received("/c").size() == 1);
+
+    stage(tenant, ada, "customer");
+    peer.release("/c");
+
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/exit/reason").asString()).isEqualTo("goal");
+    assertThat(run.at("/exit/at_node").asString()).isEqualTo("mail");
+    assertThat(status(tenant, runId, "call"))
+        .as("the call in flight finished")
+        .isEqualTo("completed");
+    JsonNode mail = entry(tenant, runId, "mail").orElseThrow();
+    assertThat(mail.get("status").asString()).isEqualTo("skipped");
+    assertThat(mail.at("/output/skipped").asString()).isEqualTo("goal met");
+    assertThat(emailsOf(tenant, runId)).isZero();
+
+    // a contact that meets the goal already when its run starts: the run ends at its first node
+    String bob = contact(tenant, "bob@example.com", "customer");
+    String early = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", bob));
+    JsonNode ended = awaitRun(tenant.api(), early);
+    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+    assertThat(ended.at("/exit/at_node").asString()).isEqualTo("call");
+    assertThat(peer.received("/c")).as("bob's run made no call").hasSize(1);
+    assertThat(
+            tenant.api().get("/api/v1/automation-runs?exit=goal&sequence_id=" + flow).at("/total"))
+        .hasToString("2");
+  }
+
+  @Test
+  void anotherTenantsChangeNeverEndsARunThoughItsRunNamesTheSameContactId() {
+    TenantClient other = newTenant();
+    Flow mine = waitThenEmail(tenant);
+    Flow theirs = waitThenEmail(other);
+    String ada = contact(tenant, "ada@example.com", "lead");
+    String myRun = fireAndAwaitDelay(tenant, mine, ada);
+    // the other tenant's run names ada's id, which is no contact of theirs
+    String theirRun = fireAndAwaitDelay(other, theirs, ada);
+
+    stage(tenant, ada, "customer");
+
+    JsonNode run = awaitRun(tenant.api(), myRun);
+    assertThat(run.at("/exit/reason").asString()).as(run.toString()).isEqualTo("goal");
+    assertThat(RecordIndexRows.routedTo(jdbc, theirRun))
+        .as("nothing routed across tenants")
+        .isZero();
+    assertThat(other.api().get("/api/v1/automation-runs/" + theirRun).text("/run/status"))
+        .isEqualTo("running");
+    assertThat(status(other, theirRun, "wait")).isEqualTo("running");
+  }
+
+  @Test
+  void theGoalIsCheckedLikeAConditionStoredWithTheVersionAndKeptByItsRestore() {
+    String flow = automation(tenant.api(), "Nurture");
+    String hook = uniqueId("hook");
+    Map<String, Object> canvas = chain(hook, node("wait", "delay", Map.of("delayDays", 1)));
+
+    ApiResponse bad =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + flow + "/canvas",
+                withGoal(
+                    canvas,
+                    Map.of("field", "{{trigger.stage}}", "operator", "is", "colour", "blue")));
+    assertThat(bad.status()).as(bad.toString()).isEqualTo(400);
+    assertThat(bad.contentType()).startsWith("application/problem+json");
+    assertThat(bad.at("/errors").valueStream().map(e -> e.get("field").asString()))
+        .containsExactlyInAnyOrder("goal.colour", "goal.field", "goal.operator");
+    ApiResponse noValue =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + flow + "/canvas",
+                withGoal(canvas, Map.of("field", "{{contact.stage}}", "operator", "equals")));
+    assertThat(noValue.status()).isEqualTo(400);
+    assertThat(noValue.text("/errors/0/field")).isEqualTo("goal.value");
+    assertThat(
+            tenant
+                .api()
+                .put("/api/sequences/" + flow + "/canvas", withGoal(canvas, "customer"))
+                .text("/errors/0/field"))
+        .isEqualTo("goal");
+    assertThat(tenant.api().get("/api/sequences/" + flow + "/canvas").at("/canvas/version").asInt())
+        .as("nothing stored")
+        .isZero();
+
+    ApiResponse saved =
+        tenant.api().put("/api/sequences/" + flow + "/canvas", withGoal(canvas, CUSTOMER));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    JsonNode stored = tenant.api().get("/api/sequences/" + flow + "/canvas").at("/canvas");
+    assertThat(stored.at("/version").asInt()).isEqualTo(1);
+    assertThat(stored.at("/goal/field").asString()).isEqualTo("{{contact.lifecycle_stage}}");
+    assertThat(stored.at("/goal/operator").asString()).isEqualTo("equals");
+    assertThat(stored.at("/goal/value").asString()).isEqualTo("customer");
+
+    // left out: the goal stays; null: the flow has none from that version on
+    tenant.api().put("/api/sequences/" + flow + "/canvas", canvas);
+    assertThat(tenant.api().get("/api/sequences/" + flow + "/canvas").text("/canvas/goal/value"))
+        .isEqualTo("customer");
+    tenant.api().put("/api/sequences/" + flow + "/canvas", withGoal(canvas, null));
+    JsonNode without = tenant.api().get("/api/sequences/" + flow + "/canvas").at("/canvas");
+    assertThat(without.at("/version").asInt()).isEqualTo(3);
+    assertThat(without.get("goal").isNull()).isTrue();
+    assertThat(
+            tenant.api().get("/api/sequences/" + flow + "/versions/1").text("/canvas/goal/value"))
+        .isEqualTo("customer");
+
+    ApiResponse restored =
+        tenant.api().post("/api/sequences/" + flow + "/versions/1/restore", Map.of());
+    assertThat(restored.status()).as(restored.toString()).isEqualTo(200);
+    assertThat(tenant.api().get("/api/sequences/" + flow + "/canvas").text("/canvas/goal/value"))
+        .isEqualTo("customer");
+
+    ApiResponse badFilter = tenant.api().get("/api/v1/automation-runs?exit=cancelled");
+    assertThat(badFilter.status()).isEqualTo(400);
+    assertThat(badFilter.text("/errors/0/field")).isEqualTo("exit");
+  }
+}
