@@ -136,6 +136,14 @@ public final class InterpreterChanges {
   static final String RUN_CONTROL = "run-control";
 
   /**
+   * A run with this change takes a move to another version of its flow ({@link
+   * com.crmflow.workflow.contract.RunMove}) at a safe point: its waiting branches stop and go on in
+   * the target version, keeping their entries and deadlines. A run without it has no such path.
+   * Asked only when a move comes, so a run never moved records no marker.
+   */
+  static final String RUN_MOVE = "run-move";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is
@@ -158,7 +166,7 @@ public final class InterpreterChanges {
                   RECORDINGS_PER_TASK,
                   INPUTS_PER_TASK,
                   STATUS_SEARCH_ATTRIBUTE),
-              NodeExecutors.CHANGES.stream())
+              Stream.concat(NodeExecutors.CHANGES.stream(), Stream.of(RUN_MOVE)))
           .toList();
 
   private final RunInput input;

@@ -97,7 +97,8 @@ class HistoryReplayTest {
             "local-delay-in-window.json",
             "local-split.json",
             "local-held-run.json",
-            "local-ended-run.json");
+            "local-ended-run.json",
+            "local-moved-run.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -211,6 +212,13 @@ class HistoryReplayTest {
     assertThat(markerPayloads(dir.resolve("local-ended-run.json")))
         .contains("\"run-control\"")
         .doesNotContain("http_request");
+    // moved a day into its wait: the old timer cancelled, the mapped delay's timer for the rest of
+    // the same deadline, the move recorded, version 2's URL called once
+    assertThat(Files.readString(dir.resolve("local-moved-run.json")))
+        .contains("EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED", "EVENT_TYPE_TIMER_CANCELED");
+    assertThat(markerPayloads(dir.resolve("local-moved-run.json")))
+        .contains("\"run-move\"", "record_run_moved", "https://example.com/fixed/7")
+        .doesNotContain("https://example.com/7");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

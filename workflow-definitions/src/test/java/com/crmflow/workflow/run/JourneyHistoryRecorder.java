@@ -40,6 +40,9 @@ import java.util.concurrent.TimeUnit;
  *       delay over while held, released and its call made.
  *   <li>{@code local-ended-run.json}: a run asked to end by its flow's pause while it waits 3 days:
  *       its delay cut short, the run cancelled with the reason.
+ *   <li>{@code local-moved-run.json}: a run started before {@value InterpreterChanges#RUN_MOVE}
+ *       (its input does not list it), moved to version 2 of its flow a day into its 3 days' wait:
+ *       its delay's node renamed and mapped, its deadline kept, and version 2's call made once.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -114,6 +117,24 @@ public final class JourneyHistoryRecorder {
               (env, client, watches, recorder) ->
                   awaitDelay(client, recorder, name)
                       .control(new RunControl(RunControl.END, "flow paused", 1)));
+      case "local-moved-run" ->
+          record(
+              target,
+              RunInputBuilder.run(name, Canvases.threeDayWait())
+                  .payload(Map.of("id", 7))
+                  .embedded()
+                  .startedWithChanges(
+                      InterpreterChanges.CHANGES.stream()
+                          .filter(change -> !change.equals(InterpreterChanges.RUN_MOVE))
+                          .toList())
+                  .build(),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                env.sleep(Duration.ofDays(1));
+                run.move(
+                    RunMoveTest.toVersion2(
+                        RunMoveTest.fixedUrl("pause", 3), Map.of("wait", "pause"), false));
+              });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
   }
