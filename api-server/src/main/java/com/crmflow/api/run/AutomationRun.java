@@ -74,7 +74,14 @@ public record AutomationRun(
                 "true for a test run (POST /api/v1/sequences/{id}/test-runs): its nodes that send,"
                     + " call, post or write show what they would do (dry_run: true) and did"
                     + " nothing, and its delays and waits did not wait")
-        boolean test) {
+        boolean test,
+    @Schema(
+            description =
+                "the versions of its flow the run ran before canvas_version, oldest first: a"
+                    + " waiting run moved to another version (POST"
+                    + " /api/sequences/{id}/runs/move) goes on in it; empty for a run never"
+                    + " moved")
+        List<Integer> movedFromVersions) {
 
   public AutomationRun withNodeLog(List<Map<String, Object>> log) {
     return new AutomationRun(
@@ -96,6 +103,7 @@ public record AutomationRun(
         completedAt,
         createdAt,
         traceId,
-        test);
+        test,
+        movedFromVersions);
   }
 }

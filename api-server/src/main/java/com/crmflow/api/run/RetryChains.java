@@ -96,7 +96,8 @@ class RetryChains {
             null,
             null,
             null,
-            false);
+            false,
+            List.of());
     Canvas canvas = inputs.canvasOf(retry);
     return inputs.bytes(retry, inputs.of(retry, canvas, contextOf(canvas, retry), false, null));
   }

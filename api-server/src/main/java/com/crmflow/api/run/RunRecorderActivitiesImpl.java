@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.contract.RunResult;
 import java.time.Instant;
@@ -15,11 +16,14 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
   private final RunRepository runs;
   private final RunEnding ending;
   private final RunProgress admission;
+  private final RunMoveRecording moves;
 
-  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, RunProgress admission) {
+  RunRecorderActivitiesImpl(
+      RunRepository runs, RunEnding ending, RunProgress admission, RunMoveRecording moves) {
     this.runs = runs;
     this.ending = ending;
     this.admission = admission;
+    this.moves = moves;
   }
 
   @Override
@@ -44,6 +48,11 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
   @Override
   public void endRun(String runId, List<NodeLogEntry> entries, String status, String error) {
     ending.end(UUID.fromString(runId), entries, status, error);
+  }
+
+  @Override
+  public void recordMove(String runId, List<NodeLogEntry> entries, RunMoveResult moved) {
+    moves.record(UUID.fromString(runId), entries, moved);
   }
 
   @Override

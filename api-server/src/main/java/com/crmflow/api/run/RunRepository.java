@@ -22,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, cause, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at, trace_id, test
+      completed_at, created_at, trace_id, test, moved_from_versions
       """;
 
   private final JdbcClient jdbc;
@@ -53,7 +53,12 @@ public class RunRepository {
                 rs.getObject("completed_at", OffsetDateTime.class),
                 rs.getObject("created_at", OffsetDateTime.class),
                 rs.getString("trace_id"),
-                rs.getBoolean("test"));
+                rs.getBoolean("test"),
+                versions(rs.getArray("moved_from_versions")));
+  }
+
+  private static List<Integer> versions(java.sql.Array array) throws java.sql.SQLException {
+    return array == null ? List.of() : List.of((Integer[]) array.getArray());
   }
 
   /**

@@ -124,7 +124,8 @@ public class RunVisibility {
         run.completedAt(),
         run.createdAt(),
         run.traceId(),
-        run.test());
+        run.test(),
+        run.movedFromVersions());
   }
 
   /** The read scopes of the records the run can hold that the caller lacks, sorted. */
