@@ -112,7 +112,9 @@ paced() { # label: TRIGGER_N triggers of flow A at RATE a second
 }
 
 # --- N runs of flow M, each waiting in its delay -------------------------------------------------
-fire bench-m "$N" waiting --concurrency 8
+runs_m() { sql "select count(*) from automation_run where sequence_id = '$FLOW_M'"; }
+# the admission refuses some triggers (503) while the service is busy: fired again, until N runs
+while (($(runs_m) < N)); do fire bench-m $((N - $(runs_m))) waiting --concurrency 8; done
 waiting_at() { sql "select count(*) from run_node_log l join automation_run r on r.id = l.run_id
                     where r.sequence_id = '$FLOW_M' and l.node_id = 'wait' and l.status = 'running'"; }
 until [[ $(waiting_at) -ge $N ]]; do sleep 1; done
@@ -173,4 +175,12 @@ once=$(runs_of "canvas_version = 3 and moved_from_versions = '{1,2}'
 mails() { sql "select count(*) from outbound_email e join automation_run r on r.id = e.run_id
                where r.sequence_id = '$FLOW_M' $1"; }
 twice=$({ grep -o 'captured email [^ ]*' "$DATA/service.log" || true; } | sort | uniq -d | wc -l)
+if [[ -n ${DEBUG:-} ]]; then
+  sql "select e.subject, r.canvas_version, r.moved_from_versions, count(*) from outbound_email e
+       join automation_run r on r.id = e.run_id where r.sequence_id = '$FLOW_M' group by 1, 2, 3" >&2
+  sql "select r.id, l.seq, l.node_id, l.status, l.started_at, l.completed_at from automation_run r
+       join run_node_log l on l.run_id = r.id where r.sequence_id = '$FLOW_M'
+       and not exists (select 1 from outbound_email e where e.run_id = r.id and e.subject = 'v3')
+       order by 1, 2" >&2
+fi
 echo "RESULT after_kill runs=$N killed_after_moved=$KILLED_AFTER moved_once=$once lost=$((N - completed)) emails=$(mails '') v3_emails=$(mails "and e.subject = 'v3'") emails_twice=$twice"

@@ -226,15 +226,23 @@ class RunMoveRepository {
   /** A waiting run of the move's versions: its id and workflow id. */
   record RunToMove(UUID id, String workflowId, boolean workflowStarted) {}
 
-  /** The next page of the runs to move, in id order after the job's cursor. */
+  /**
+   * The next page of the runs to move, in id order after the job's cursor: the runs of its
+   * versions, and those whose record it moved already. A record moves in the transaction of the
+   * run's recording, inside a workflow task; if the process dies before that task completes, the
+   * record names the move while the workflow never took it, and the page, asked again, asks that
+   * run again (a run that did move answers that it runs the version already).
+   */
   List<RunToMove> page(RunMoveJob job, int limit) {
     return jdbc.sql(
             """
             select id, workflow_id, workflow_started from automation_run
             where tenant_id = :tenantId and sequence_id = :sequenceId and status = 'running'
-              and not test and canvas_version = any(:versions) and id > :after
+              and not test and (canvas_version = any(:versions) or moved_by = :jobId)
+              and id > :after
             order by id limit :limit
             """)
+        .param("jobId", job.id())
         .param("tenantId", job.tenantId())
         .param("sequenceId", job.sequenceId())
         .param("versions", job.fromVersions().toArray(Integer[]::new))
