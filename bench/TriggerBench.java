@@ -39,6 +39,7 @@ import java.util.regex.Pattern;
  *        [--timeout-s 120] [--header 'X-Secret: abc']... [--sink-host 127.0.0.1] [--sink-port 18080]
  *        [--sink-path /sink] [--request-timeout-s 30] [--warmup 0] [--label name] [--sink-delay-ms 0]
  *        [--send-deadline-s 0]   (stop issuing new triggers after S seconds; 0 = no limit; unsent are reported)
+ *        [--rate 0]   (send at most R triggers a second, evenly spaced, as arrivals from outside come; 0 = no limit)
  *   --url takes several URLs separated by commas: the triggers go to them in turn (round-robin, as a
  *   load balancer in front of several api-servers sends them).
  *   --warmup W sends W unmeasured triggers first (<= 20 s sending, <= 15 s waiting for their completions).
@@ -64,6 +65,7 @@ public class TriggerBench {
     static volatile CountDownLatch allArrived = new CountDownLatch(1);
     static final AtomicInteger pendingExpected = new AtomicInteger();
     static final AtomicInteger warmupAccepted = new AtomicInteger(); // refused warm-up triggers never arrive
+    static volatile double ratePerSecond; // --rate, for the measured triggers only (0: no limit)
 
     public static void main(String[] argv) throws Exception {
         // Without TCP_NODELAY the JDK HttpServer's header/body writes hit Nagle + delayed ACK (~40 ms per response),
@@ -132,6 +134,7 @@ public class TriggerBench {
             expected = new ConcurrentHashMap<>();
             long firstSend = System.currentTimeMillis();
             long fireStartNs = System.nanoTime();
+            ratePerSecond = Double.parseDouble(one(a, "rate", "0"));
             fire(client, target, headers, n, concurrency, reqTimeoutS, sendDeadlineS, respLatNs, status, new Object[]{ids, t0s});
             long fireEndNs = System.nanoTime();
             double fireSecs = (fireEndNs - fireStartNs) / 1e9;
@@ -226,10 +229,22 @@ public class TriggerBench {
         AtomicInteger next = new AtomicInteger();
         long stopAt = sendDeadlineS > 0 ? System.nanoTime() + sendDeadlineS * 1_000_000_000L : Long.MAX_VALUE;
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+        long paceFrom = System.nanoTime();
+        double rate = idsAndT0 == null ? 0 : ratePerSecond;
         for (int w = 0; w < concurrency; w++) {
             pool.submit(() -> {
                 int i;
                 while (System.nanoTime() < stopAt && (i = next.getAndIncrement()) < n) {
+                    if (rate > 0) { // trigger i is due i/rate seconds after the first
+                        long wait = paceFrom + (long) (i * 1e9 / rate) - System.nanoTime();
+                        if (wait > 0) {
+                            try {
+                                TimeUnit.NANOSECONDS.sleep(wait);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    }
                     String id = UUID.randomUUID().toString();
                     long t0 = System.currentTimeMillis();
                     sentIds.put(id, Boolean.TRUE);

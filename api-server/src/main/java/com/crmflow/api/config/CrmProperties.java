@@ -201,13 +201,15 @@ public record CrmProperties(
    *     webhook deliveries re-sent)
    * @param reconcileGraceSeconds how long a run may go unheard of before the reconciler probes it
    * @param control the pace at which a flow's pause, archive or resume reaches its runs in progress
+   * @param move the pace at which a move reaches the waiting runs it moves to another version
    */
   public record Runs(
       @DefaultValue("true") boolean localActivities,
       @DefaultValue("false") boolean sharedByApiServers,
       @DefaultValue("5s") @NotNull Duration reconcileInterval,
       @DefaultValue("5") @Min(0) int reconcileGraceSeconds,
-      @DefaultValue @Valid Control control) {
+      @DefaultValue @Valid Control control,
+      @DefaultValue @Valid Move move) {
 
     /**
      * The pace of a run control job (hold, release or end of a flow's runs in progress).
@@ -218,6 +220,20 @@ public record CrmProperties(
     public record Control(
         @DefaultValue("100") @Min(1) @Max(1000) int pageSize,
         @DefaultValue("100ms") @NotNull Duration pause) {}
+
+    /**
+     * The pace of a move of waiting runs to another version of their flow. Each tick takes one page
+     * of the move that waited longest for its turn, so the moves of several tenants take turns, and
+     * a move never takes more than a page of runs per pause from the runs' own work.
+     *
+     * @param pageSize runs asked per page
+     * @param pause the pause after each page
+     * @param parallel runs of a page asked at once
+     */
+    public record Move(
+        @DefaultValue("50") @Min(1) @Max(1000) int pageSize,
+        @DefaultValue("100ms") @NotNull Duration pause,
+        @DefaultValue("8") @Min(1) @Max(64) int parallel) {}
   }
 
   /** The public trigger. */

@@ -82,7 +82,14 @@ public record AutomationRun(
                     + " waited in, or the node it was about to start); null for every other run",
             nullable = true,
             example = "{\"reason\": \"goal\", \"at_node\": \"wait\"}")
-        Map<String, Object> exit) {
+        Map<String, Object> exit,
+    @Schema(
+            description =
+                "the versions of its flow the run ran before canvas_version, oldest first: a"
+                    + " waiting run moved to another version (POST"
+                    + " /api/sequences/{id}/runs/move) goes on in it; empty for a run never"
+                    + " moved")
+        List<Integer> movedFromVersions) {
 
   public AutomationRun withNodeLog(List<Map<String, Object>> log) {
     return new AutomationRun(
@@ -105,6 +112,7 @@ public record AutomationRun(
         createdAt,
         traceId,
         test,
-        exit);
+        exit,
+        movedFromVersions);
   }
 }

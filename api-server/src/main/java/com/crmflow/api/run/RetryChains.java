@@ -97,7 +97,8 @@ class RetryChains {
             null,
             null,
             false,
-            null);
+            null,
+            List.of());
     Canvas canvas = inputs.canvasOf(retry);
     return inputs.bytes(retry, inputs.of(retry, canvas, contextOf(canvas, retry), false, null));
   }

@@ -1,6 +1,7 @@
 package com.crmflow.api.run;
 
 import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.contract.RunResult;
 import java.time.Instant;
@@ -16,11 +17,14 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
   private final RunRepository runs;
   private final RunEnding ending;
   private final RunProgress admission;
+  private final RunMoveRecording moves;
 
-  RunRecorderActivitiesImpl(RunRepository runs, RunEnding ending, RunProgress admission) {
+  RunRecorderActivitiesImpl(
+      RunRepository runs, RunEnding ending, RunProgress admission, RunMoveRecording moves) {
     this.runs = runs;
     this.ending = ending;
     this.admission = admission;
+    this.moves = moves;
   }
 
   @Override
@@ -50,6 +54,11 @@ class RunRecorderActivitiesImpl implements RunRecorderActivities {
       String error,
       Map<String, Object> exit) {
     ending.end(UUID.fromString(runId), entries, status, error, exit);
+  }
+
+  @Override
+  public void recordMove(String runId, List<NodeLogEntry> entries, RunMoveResult moved) {
+    moves.record(UUID.fromString(runId), entries, moved);
   }
 
   @Override

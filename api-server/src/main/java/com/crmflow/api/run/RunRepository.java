@@ -22,7 +22,7 @@ public class RunRepository {
       """
       id, tenant_id, sequence_id, canvas_version, trigger_node_id, start_node_id,
       trigger_payload, cause, status, error, workflow_id, retry_of, enrollment_id, started_at,
-      completed_at, created_at, trace_id, test, exit
+      completed_at, created_at, trace_id, test, exit, moved_from_versions
       """;
 
   private final JdbcClient jdbc;
@@ -54,7 +54,12 @@ public class RunRepository {
                 rs.getObject("created_at", OffsetDateTime.class),
                 rs.getString("trace_id"),
                 rs.getBoolean("test"),
-                rs.getString("exit") == null ? null : json.readMap(rs.getString("exit")));
+                rs.getString("exit") == null ? null : json.readMap(rs.getString("exit")),
+                versions(rs.getArray("moved_from_versions")));
+  }
+
+  private static List<Integer> versions(java.sql.Array array) throws java.sql.SQLException {
+    return array == null ? List.of() : List.of((Integer[]) array.getArray());
   }
 
   /**

@@ -125,7 +125,8 @@ public class RunVisibility {
         run.createdAt(),
         run.traceId(),
         run.test(),
-        run.exit());
+        run.exit(),
+        run.movedFromVersions());
   }
 
   /** The read scopes of the records the run can hold that the caller lacks, sorted. */

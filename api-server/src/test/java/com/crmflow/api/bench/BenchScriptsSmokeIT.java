@@ -184,6 +184,32 @@ class BenchScriptsSmokeIT {
   }
 
   @Test
+  void theMoveBenchMovesTheWaitingRunsAndFindsEachMovedOnceAfterAKill() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run(
+            "bench/move-bench.sh",
+            List.of("20"),
+            withJar(Map.of("DELAY_SECONDS", "300", "TRIGGER_N", "40", "PAGE", "2")),
+            10);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.lines())
+        .as(run.output())
+        .anySatisfy(
+            line -> assertThat(line).matches("RESULT dry_run_s=[0-9.]+ runs=20 would_move=20 .*"))
+        .anySatisfy(line -> assertThat(line).matches("RESULT move_s=[0-9.]+ runs=20 moved=20"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches("RESULT trigger_e2e_p95_ms without_move=\\d+ with_move=\\d+"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("RESULT after_kill runs=20 ")
+                    .contains(" moved_once=20 lost=0 emails=20 v3_emails=20 emails_twice=0"));
+  }
+
+  @Test
   void theStatsBenchCountsItsRunsAndPrintsBothTimings() throws Exception {
     BenchScript.Run run =
         BenchScript.run(

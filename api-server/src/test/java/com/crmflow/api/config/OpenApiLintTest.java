@@ -82,7 +82,7 @@ class OpenApiLintTest extends ApiTest {
         operations++;
       }
     }
-    assertThat(operations).isEqualTo(87);
+    assertThat(operations).isEqualTo(90);
     assertThat(paths.at("/~1api~1v1~1contacts/get/x-required-scope").asString())
         .isEqualTo("contacts:read");
     assertThat(

@@ -127,4 +127,31 @@ public record RunInput(
         startedWithChanges,
         testRun);
   }
+
+  /**
+   * The same run in another version of its flow ({@code RunMove}): its canvas and version, and
+   * where it stands ({@code resume}: its waiting nodes keep their entry and deadline).
+   */
+  public RunInput movedTo(int version, Canvas other, RunResume standing) {
+    return new RunInput(
+        tenantId,
+        sequenceId,
+        runId,
+        version,
+        other,
+        startNodeId,
+        triggerPayload,
+        contact,
+        priorOutputs,
+        completedNodeIds,
+        localActivities,
+        inlineChains,
+        triggerLogged,
+        standing,
+        alsoStartAt,
+        rerunOrdinals,
+        delaysWakeUp,
+        startedWithChanges,
+        testRun);
+  }
 }

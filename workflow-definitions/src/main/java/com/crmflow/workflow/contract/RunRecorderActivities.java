@@ -37,4 +37,13 @@ public interface RunRecorderActivities {
   /** Sets the run's final status, error and completed_at. */
   @ActivityMethod(name = "record_run_finished")
   void finishRun(String runId, String status, String error);
+
+  /**
+   * Writes the entries (those buffered and the one that says the run moved) and the move: the run
+   * record's version becomes the target, the version it left joins those it ran before, the counts
+   * of the nodes it waits at follow it, and a wait_until's watch names the node it waits at now;
+   * one transaction. A move recorded already changes nothing.
+   */
+  @ActivityMethod(name = "record_run_moved")
+  void recordMove(String runId, List<NodeLogEntry> entries, RunMoveResult moved);
 }

@@ -4,8 +4,12 @@ import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
 import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
 
@@ -35,4 +39,12 @@ public interface EnrollmentWorkflow {
    */
   @SignalMethod(name = AutomationRunWorkflow.CONTROL)
   void control(RunControl control);
+
+  /** As {@link AutomationRunWorkflow#move}: the enrollment's run moves to another version. */
+  @UpdateMethod(name = AutomationRunWorkflow.MOVE)
+  RunMoveResult move(RunMove move);
+
+  /** As {@link AutomationRunWorkflow#validateMove}. */
+  @UpdateValidatorMethod(updateName = AutomationRunWorkflow.MOVE)
+  void validateMove(RunMove move);
 }

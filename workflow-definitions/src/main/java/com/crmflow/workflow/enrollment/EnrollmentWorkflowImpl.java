@@ -3,6 +3,8 @@ package com.crmflow.workflow.enrollment;
 import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutors;
@@ -39,5 +41,15 @@ public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
   @Override
   public void control(RunControl control) {
     interpreter.control(control);
+  }
+
+  @Override
+  public RunMoveResult move(RunMove move) {
+    return interpreter.move(move);
+  }
+
+  @Override
+  public void validateMove(RunMove move) {
+    interpreter.validateMove(move);
   }
 }

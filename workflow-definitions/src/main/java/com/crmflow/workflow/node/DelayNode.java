@@ -6,12 +6,14 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunResume;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,22 +149,44 @@ final class DelayNode implements NodeExecutor {
     // a resumed or retried delay waits only for what is left of it, if anything
     if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
       boolean cutByFailure = run.since(FAILURE_CUTS_DELAYS);
-      Promise<Void> timer =
-          Workflow.newTimer(
-              left, TimerOptions.newBuilder().setSummary("wait " + describe(node)).build());
+      List<Promise<Void>> started = new ArrayList<>(1);
+      CancellationScope waiting =
+          Workflow.newCancellationScope(
+              () ->
+                  started.add(
+                      Workflow.newTimer(
+                          left,
+                          TimerOptions.newBuilder().setSummary("wait " + describe(node)).build())));
+      waiting.run();
+      Promise<Void> timer = started.get(0);
       Workflow.await(() -> timer.isCompleted() || (cutByFailure && run.failed()) || run.endAsked());
       if (!timer.isCompleted() && cutByFailure && run.failed()) {
         // with failure-settles-branches, its retry wakes when it would have
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
       }
       if (!timer.isCompleted()) {
-        run.endWaiting();
+        endWaiting(run, waiting);
       }
       timer.get();
     }
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("waitedSeconds", duration.toSeconds());
     return output;
+  }
+
+  /**
+   * The run was asked to end or to move while the delay waited ({@link NodeRun#endWaiting}). A move
+   * cancels the timer, which the node of the version it moves to starts again for the same
+   * deadline: two timers firing at once could end the run in a workflow task that a timer's event
+   * makes the server refuse, and a refused task runs its local activities (a call) again.
+   */
+  static void endWaiting(NodeRun run, CancellationScope waiting) {
+    try {
+      run.endWaiting();
+    } catch (NodeMoved moved) {
+      waiting.cancel();
+      throw moved;
+    }
   }
 
   /**

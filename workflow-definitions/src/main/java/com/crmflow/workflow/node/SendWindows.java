@@ -5,13 +5,16 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResume;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -99,14 +102,21 @@ final class SendWindows {
     }
     Duration left = Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), until);
     if (left.compareTo(Duration.ZERO) > 0) {
-      Promise<Void> timer =
-          Workflow.newTimer(left, TimerOptions.newBuilder().setSummary(summary).build());
+      List<Promise<Void>> started = new ArrayList<>(1);
+      CancellationScope waiting =
+          Workflow.newCancellationScope(
+              () ->
+                  started.add(
+                      Workflow.newTimer(
+                          left, TimerOptions.newBuilder().setSummary(summary).build())));
+      waiting.run();
+      Promise<Void> timer = started.get(0);
       Workflow.await(() -> timer.isCompleted() || run.failed() || run.endAsked());
       if (!timer.isCompleted() && run.failed()) {
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);
       }
       if (!timer.isCompleted()) {
-        run.endWaiting();
+        DelayNode.endWaiting(run, waiting);
         Workflow.await(() -> timer.isCompleted() || run.failed());
         if (!timer.isCompleted()) {
           throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);

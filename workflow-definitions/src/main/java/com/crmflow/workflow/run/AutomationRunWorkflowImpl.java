@@ -9,6 +9,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.RUN_CONTROL;
+import static com.crmflow.workflow.run.InterpreterChanges.RUN_MOVE;
 import static com.crmflow.workflow.run.InterpreterChanges.STATUS_SEARCH_ATTRIBUTE;
 
 import com.crmflow.workflow.CrmSearchAttributes;
@@ -16,10 +17,13 @@ import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
@@ -31,6 +35,7 @@ import com.crmflow.workflow.node.NodeEnded;
 import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeFailure;
+import com.crmflow.workflow.node.NodeMoved;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.NodeSkipped;
 import com.crmflow.workflow.template.TemplateResolver;
@@ -128,6 +133,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private record Started(int seq, String startedAt, Map<String, Object> atStart) {}
 
   private final Map<String, Started> started = new HashMap<>();
+
+  /** Its moves to other versions of its flow (see {@link #move}). */
+  private final RunMoves moves = new RunMoves();
+
   private int logSeq;
   private int active;
   private String failure;
@@ -199,7 +208,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       } else {
         starts.forEach(this::startThread);
       }
-      Workflow.await(() -> active == 0 || (failure != null && !branchesSettle));
+      Workflow.await(() -> (active == 0 && !moves.asked()) || (failure != null && !branchesSettle));
     } catch (CanceledFailure cancelled) {
       Workflow.newDetachedCancellationScope(() -> end(RunResult.CANCELLED, null)).run();
       throw cancelled;
@@ -363,6 +372,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     try {
       NodeExecutor executor = executor(node);
       Map<String, Object> running = executor.runningOutput(node, this);
+      moves.until(node, running);
       if (running != null) {
         recording.record(
             new NodeLogEntry(
@@ -373,6 +383,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
         recording.flush();
       }
       output = run(node, executor);
+    } catch (NodeMoved moved) {
+      Started waited = started.get(node.id());
+      moves.stopped(
+          new RunMoves.Stopped(node, waited.seq(), waited.startedAt(), moves.deadline(node)));
+      return;
     } catch (NodeSkipped skipped) {
       Map<String, Object> reason = skipped.output();
       scope.put(type + "_" + ordinal, reason);
@@ -508,7 +523,15 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
           "node type " + node.type() + " is not supported by this version of the engine");
     }
     // a test run shows what each node that acts outside the run would do (NodeExecutor#wouldDo)
-    return input.runsAsTest() ? executor.wouldDo(node, this) : executor.execute(node, this);
+    if (input.runsAsTest()) {
+      return executor.wouldDo(node, this);
+    }
+    moves.waits(node);
+    try {
+      return executor.execute(node, this);
+    } finally {
+      moves.doneWaiting(node);
+    }
   }
 
   /**
@@ -521,6 +544,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if (event == null || event.watcher() == null || event.eventId() == null) {
       return;
     }
+    event = moves.routed(event);
     if (FlowGoal.WATCHER.equals(event.watcher())) {
       goalSignalled = true;
     }
@@ -562,6 +586,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    * The version is asked only when an ask has come.
    */
   private boolean mayStart(CanvasNode node) {
+    if (moves.asked()) {
+      // the run moves: this branch goes on from this node, in the version it moves to
+      moves.stopped(new RunMoves.Stopped(node, null, null, null));
+      return false;
+    }
     if (held && endAsked == null && since(RUN_CONTROL)) {
       int seq = ++logSeq;
       heldAt.put(node.id(), seq);
@@ -631,7 +660,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   @Override
   public boolean endAsked() {
-    return endAsked != null || goalSignalled || goalTaken;
+    return endAsked != null || goalSignalled || goalTaken || moves.asked();
   }
 
   @Override
@@ -643,6 +672,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     if ((goalSignalled || goalTaken) && since(GOAL)) {
       goalTaken = true;
       throw new NodeEnded(FlowGoal.MET);
+    }
+    if (moves.asked()) {
+      throw new NodeMoved();
     }
   }
 
@@ -703,6 +735,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   @Override
   public void running(CanvasNode node, Map<String, Object> output) {
+    moves.until(node, output);
     Started start = started.get(node.id());
     recording.record(
         new NodeLogEntry(
@@ -788,6 +821,80 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     String message =
         cause instanceof ApplicationFailure app ? app.getOriginalMessage() : cause.getMessage();
     return message == null ? cause.getClass().getSimpleName() : message;
+  }
+
+  // ------------------------------------------------------------- moves to another version
+
+  /**
+   * Refuses the move, saying why, unless every live branch waits at a safe point ({@link
+   * RunMoves#refusal}). Runs no workflow code that history records.
+   */
+  @Override
+  public void validateMove(RunMove move) {
+    String ending =
+        failure != null
+            ? "it failed"
+            : endAsked != null
+                ? endAsked
+                : goalSignalled || goalTaken ? FlowGoal.MET : active == 0 ? "done" : null;
+    String holdsAt = held && !heldAt.isEmpty() ? heldAt.keySet().iterator().next() : null;
+    String refusal = moves.refusal(move, input, canvas, active, ending, holdsAt);
+    if (refusal != null) {
+      throw new IllegalArgumentException(refusal);
+    }
+  }
+
+  /**
+   * Moves the run ({@value InterpreterChanges#RUN_MOVE}): its waiting branches wake and stop
+   * ({@link NodeMoved}, a branch that woke for its own reason stops before its next node), the move
+   * is recorded with a log entry that says it, and each branch goes on from its node in the target
+   * version, a waiting one with its entry and deadline. A run that cannot place a branch (it woke
+   * and went on to a node the target has not) goes on where it was, in its version.
+   */
+  @Override
+  public RunMoveResult move(RunMove move) {
+    int from = input.canvasVersion();
+    if (move.toVersion() == from) {
+      return new RunMoveResult(RunMoveResult.ALREADY, from, from, List.of(), null);
+    }
+    since(RUN_MOVE);
+    moves.ask(move);
+    Workflow.await(() -> active == 0);
+    if (failure != null || endTaken) {
+      moves.done();
+      return new RunMoveResult(
+          RunMoveResult.NOT_MOVED, from, from, List.of(), "the run ended while it moved");
+    }
+    String unplaced = moves.unplacedBranch(move);
+    RunMove target =
+        unplaced == null
+            ? move
+            : new RunMove(move.moveId(), from, canvas, Map.of(), false, move.keyId());
+    List<RunMoveResult.MovedNode> placed = moves.placed(target);
+    if (unplaced == null) {
+      String at = now();
+      RunMoveResult moved =
+          new RunMoveResult(RunMoveResult.MOVED, from, move.toVersion(), placed, null);
+      recording.moved(RunMoves.entry(++logSeq, at, from, move, placed), moved);
+    }
+    for (RunMoveResult.MovedNode node : placed) {
+      if (NodeType.WAIT_UNTIL.value().equals(node(node.fromNode()).type())) {
+        moves.watcherMoved(node.fromNode(), node.toNode(), recordEvents);
+      }
+      if (node.seq() != null) {
+        // the node's variable keeps its number: the node there takes on its entry
+        executedByType.merge(node(node.fromNode()).type(), -1, Integer::sum);
+      }
+    }
+    List<String> starts = placed.stream().map(RunMoveResult.MovedNode::toNode).distinct().toList();
+    RunMoves.carryOver(canvas, target.canvas(), target, edgeTaken, settled, starts);
+    input = RunMoves.inputIn(input, target.toVersion(), target.canvas(), placed, logSeq);
+    canvas = target.canvas();
+    starts.forEach(this::startThread);
+    moves.done();
+    return unplaced == null
+        ? new RunMoveResult(RunMoveResult.MOVED, from, move.toVersion(), placed, null)
+        : new RunMoveResult(RunMoveResult.NOT_MOVED, from, from, placed, unplaced);
   }
 
   private static String now() {

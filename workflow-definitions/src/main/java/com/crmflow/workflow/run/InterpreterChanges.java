@@ -145,6 +145,14 @@ public final class InterpreterChanges {
   static final String GOAL = "goal";
 
   /**
+   * A run with this change takes a move to another version of its flow ({@link
+   * com.crmflow.workflow.contract.RunMove}) at a safe point: its waiting branches stop and go on in
+   * the target version, keeping their entries and deadlines. A run without it has no such path.
+   * Asked only when a move comes, so a run never moved records no marker.
+   */
+  static final String RUN_MOVE = "run-move";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

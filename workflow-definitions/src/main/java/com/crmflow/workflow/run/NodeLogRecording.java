@@ -8,6 +8,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.SIZED_RECORDING;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
@@ -238,5 +239,26 @@ final class NodeLogRecording {
     List<NodeLogEntry> lastBatch = batches.get(batches.size() - 1);
     waitForRoomToRecord(lastBatch);
     recorder.endRun(input.runId(), lastBatch, status, error, exit);
+  }
+
+  /**
+   * Writes the move ({@link RunRecorderActivities#recordMove}) with the entries still buffered and
+   * the one that says the run moved, once the batches on their way have arrived: the entries of the
+   * version left are written before the run record names the target.
+   */
+  void moved(NodeLogEntry movedEntry, RunMoveResult moved) {
+    List<NodeLogEntry> entries = new ArrayList<>();
+    for (Flush flush : flushes) {
+      try {
+        flush.written().get();
+      } catch (ActivityFailure | CanceledFailure notWritten) {
+        entries.addAll(flush.entries());
+      }
+    }
+    flushes.clear();
+    entries.addAll(pending);
+    pending.clear();
+    entries.add(movedEntry);
+    recorder.recordMove(input.runId(), entries, moved);
   }
 }

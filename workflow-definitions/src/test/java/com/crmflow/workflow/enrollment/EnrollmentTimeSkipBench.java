@@ -75,6 +75,12 @@ class EnrollmentTimeSkipBench {
     public void finishRun(String runId, String status, String error) {
       ended.incrementAndGet();
     }
+
+    @Override
+    public void recordMove(
+        String runId,
+        List<NodeLogEntry> entries,
+        com.crmflow.workflow.contract.RunMoveResult moved) {}
   }
 
   @Test

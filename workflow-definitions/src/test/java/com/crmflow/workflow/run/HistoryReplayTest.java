@@ -100,7 +100,8 @@ class HistoryReplayTest {
             "local-ended-run.json",
             "local-goal-event-before-goals.json",
             "local-goal-met-in-delay.json",
-            "local-goal-met-before-node.json");
+            "local-goal-met-before-node.json",
+            "local-moved-run.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -231,6 +232,13 @@ class HistoryReplayTest {
         .doesNotContain("EVENT_TYPE_TIMER_STARTED");
     assertThat(markerPayloads(dir.resolve("local-goal-met-before-node.json")))
         .contains("\"goal\"", "goal_holds");
+    // moved a day into its wait: the old timer cancelled, the mapped delay's timer for the rest of
+    // the same deadline, the move recorded, version 2's URL called once
+    assertThat(Files.readString(dir.resolve("local-moved-run.json")))
+        .contains("EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED", "EVENT_TYPE_TIMER_CANCELED");
+    assertThat(markerPayloads(dir.resolve("local-moved-run.json")))
+        .contains("\"run-move\"", "record_run_moved", "https://example.com/fixed/7")
+        .doesNotContain("https://example.com/7");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

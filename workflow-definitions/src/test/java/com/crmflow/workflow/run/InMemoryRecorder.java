@@ -1,6 +1,7 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,18 @@ public class InMemoryRecorder implements RunRecorderActivities {
   @Override
   public void finishRun(String runId, String status, String error) {
     finished.put(runId, status);
+  }
+
+  /** The moves recorded, per run, in order. */
+  public final Map<String, List<RunMoveResult>> moves = new ConcurrentHashMap<>();
+
+  @Override
+  public synchronized void recordMove(
+      String runId, List<NodeLogEntry> entries, RunMoveResult moved) {
+    recordNodes(runId, entries);
+    moves
+        .computeIfAbsent(runId, id -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        .add(moved);
   }
 
   public synchronized List<NodeLogEntry> log(String runId) {

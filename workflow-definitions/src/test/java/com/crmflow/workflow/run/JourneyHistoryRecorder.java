@@ -47,6 +47,9 @@ import java.util.concurrent.TimeUnit;
  *       while it waits 3 days: its delay cut short, the run completed at the goal.
  *   <li>{@code local-goal-met-before-node.json}: a run of a flow with a goal whose contact meets it
  *       when the run reaches its delay (the {@code goal_holds} local activity): it ends there.
+ *   <li>{@code local-moved-run.json}: a run started before {@value InterpreterChanges#RUN_MOVE}
+ *       (its input does not list it), moved to version 2 of its flow a day into its 3 days' wait:
+ *       its delay's node renamed and mapped, its deadline kept, and version 2's call made once.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -141,6 +144,24 @@ public final class JourneyHistoryRecorder {
               embedded(name, Canvases.threeDayWait().withGoal(GoalTest.CUSTOMER)),
               watches -> watches.meetingGoals.add("c-1"),
               (env, client, watches, recorder) -> {});
+      case "local-moved-run" ->
+          record(
+              target,
+              RunInputBuilder.run(name, Canvases.threeDayWait())
+                  .payload(Map.of("id", 7))
+                  .embedded()
+                  .startedWithChanges(
+                      InterpreterChanges.CHANGES.stream()
+                          .filter(change -> !change.equals(InterpreterChanges.RUN_MOVE))
+                          .toList())
+                  .build(),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                env.sleep(Duration.ofDays(1));
+                run.move(
+                    RunMoveTest.toVersion2(
+                        RunMoveTest.fixedUrl("pause", 3), Map.of("wait", "pause"), false));
+              });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
   }

@@ -1,0 +1,316 @@
+package com.crmflow.api.runmove;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Patience;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.internet.MimeMessage;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Waiting runs move to another version of their flow, on the real service (PostgreSQL, Temporal,
+ * SMTP through GreenMail): the dry run says where they wait and which would move, changing nothing;
+ * the move moves each once at its safe point, it sends the new version's email exactly once, its
+ * record names the versions it ran, and bad requests are refused with problem details.
+ */
+// a configuration of its own (an SMTP server): its service stops after the class
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class RunMoveApiTest extends ApiTest {
+
+  private static final GreenMail SMTP = startedOnAFreePort();
+
+  private static GreenMail startedOnAFreePort() {
+    ServerSetup setup = new ServerSetup(0, "127.0.0.1", "smtp");
+    setup.setServerStartupTimeout(20_000);
+    GreenMail smtp = new GreenMail(setup);
+    smtp.start();
+    return smtp;
+  }
+
+  @DynamicPropertySource
+  static void smtp(DynamicPropertyRegistry registry) {
+    registry.add("spring.mail.host", () -> "127.0.0.1");
+    registry.add("spring.mail.port", () -> SMTP.getSmtp().getPort());
+    registry.add("crm.mail.from", () -> "flows@crm.example");
+  }
+
+  @AfterAll
+  static void stop() {
+    SMTP.stop();
+  }
+
+  @Autowired private JdbcClient jdbc;
+
+  private TenantClient tenant;
+  private String contactId;
+  private String email;
+
+  @BeforeEach
+  void setUp() {
+    tenant = newTenant();
+    email = uniqueId("ada") + "@example.com";
+    contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", email, "first_name", "Ada"))
+            .text("/contact/id");
+  }
+
+  /** webhook → wait (the delay given) → mail with that subject. */
+  private static Map<String, Object> waitThenEmail(
+      String hook, String waitId, Map<String, Object> delay, String subject) {
+    return chain(
+        hook,
+        node(waitId, "delay", delay),
+        node("mail", "email", Map.of("subject", subject, "body", "Hi {{contact.first_name}}")));
+  }
+
+  private ApiResponse save(String flow, Map<String, Object> canvas) {
+    ApiResponse saved = tenant.api().put("/api/sequences/" + flow + "/canvas", canvas);
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+    return saved;
+  }
+
+  private String fireAndAwaitDelay(String hook, String waitId) {
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    await().atMost(Patience.EVENTUALLY).until(() -> entry(runId, waitId).isPresent());
+    return runId;
+  }
+
+  private JsonNode run(String runId) {
+    return tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+  }
+
+  private Optional<JsonNode> entry(String runId, String nodeId) {
+    return StreamSupport.stream(run(runId).get("node_log").spliterator(), false)
+        .filter(e -> nodeId.equals(e.get("nodeId").asString()))
+        .findFirst();
+  }
+
+  private ApiResponse move(ApiClient api, String flow, Map<String, Object> body) {
+    return api.post("/api/sequences/" + flow + "/runs/move", body);
+  }
+
+  private JsonNode awaitMoveDone(String flow, String moveId) {
+    JsonNode[] move = new JsonNode[1];
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(
+            () -> {
+              move[0] =
+                  tenant.api().get("/api/sequences/" + flow + "/runs/moves/" + moveId).at("/move");
+              return move[0].get("status").asString().equals("completed");
+            });
+    return move[0];
+  }
+
+  private List<MimeMessage> mailsTo(String address) throws Exception {
+    List<MimeMessage> mails = new ArrayList<>();
+    for (MimeMessage message : SMTP.getReceivedMessages()) {
+      if (message.getAllRecipients()[0].toString().equals(address)) {
+        mails.add(message);
+      }
+    }
+    return mails;
+  }
+
+  private long moveJobs(String flow) {
+    return jdbc.sql("select count(*) from run_move_job where sequence_id = cast(:id as uuid)")
+        .param("id", flow)
+        .query(Long.class)
+        .single();
+  }
+
+  @Test
+  void aWaitingRunMovesToTheFixedVersionAndSendsItsEmailOnceAtItsRecomputedDeadline()
+      throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 30), "Typo v1"));
+    String runId = fireAndAwaitDelay(hook, "wait");
+    Instant delayStarted =
+        Instant.parse(entry(runId, "wait").orElseThrow().get("startedAt").asString());
+    save(flow, waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.1), "Fixed v2"));
+
+    ApiResponse dry = move(tenant.api(), flow, Map.of("dry_run", true));
+
+    assertThat(dry.status()).as(dry.toString()).isEqualTo(200);
+    assertThat(dry.at("/to_version").asInt()).isEqualTo(2);
+    assertThat(dry.at("/from_versions/0").asInt()).isEqualTo(1);
+    assertThat(dry.at("/would_move").asLong()).isEqualTo(1);
+    assertThat(dry.at("/cannot_move").asLong()).isZero();
+    JsonNode atWait = dry.at("/versions/0/nodes/0");
+    assertThat(atWait.get("node_id").asString()).isEqualTo("wait");
+    assertThat(atWait.get("runs").asLong()).isEqualTo(1);
+    assertThat(atWait.get("to_node").asString()).isEqualTo("wait");
+    assertThat(moveJobs(flow)).as("a dry run stores nothing").isZero();
+    assertThat(run(runId).get("canvas_version").asInt()).isEqualTo(1);
+
+    Map<String, Object> ask = Map.of("recompute_delays", true);
+    ApiResponse started = move(tenant.api(), flow, ask);
+    ApiResponse again = move(tenant.api(), flow, ask);
+
+    assertThat(started.status()).as(started.toString()).isEqualTo(202);
+    String moveId = started.text("/move/move_id");
+    assertThat(again.text("/move/move_id"))
+        .as("the same request starts one move")
+        .isEqualTo(moveId);
+    JsonNode done = awaitMoveDone(flow, moveId);
+    assertThat(done.get("moved").asLong()).isEqualTo(1);
+    assertThat(done.get("skipped").asLong()).isZero();
+    assertThat(done.get("pending").asLong()).isZero();
+    assertThat(moveJobs(flow)).isEqualTo(1);
+
+    JsonNode ended = awaitRun(tenant.api(), runId);
+    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+    assertThat(ended.get("canvas_version").asInt()).isEqualTo(2);
+    assertThat(ended.get("moved_from_versions").toString()).isEqualTo("[1]");
+    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
+    assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("Fixed v2");
+    JsonNode moved = entry(runId, "move:v2").orElseThrow();
+    assertThat(moved.at("/output/moved_from_version").asInt()).isEqualTo(1);
+    assertThat(moved.at("/output/key_id").asString()).isNotBlank();
+    assertThat(moved.at("/output/move_id").asString()).isEqualTo(moveId);
+    JsonNode delay = entry(runId, "wait").orElseThrow();
+    assertThat(delay.get("status").asString()).isEqualTo("completed");
+    // woke at its start plus version 2's 6 seconds, not version 1's 30 minutes
+    assertThat(Duration.between(delayStarted, Instant.parse(delay.get("completedAt").asString())))
+        .isLessThan(Duration.ofMinutes(5));
+    List<String> nodes = new ArrayList<>();
+    ended.get("node_log").forEach(e -> nodes.add(e.get("nodeId").asString()));
+    assertThat(nodes).containsExactly(hook, "wait", "move:v2", "mail");
+    assertThat(tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt())
+        .isEqualTo(1);
+    // nothing waits at version 1's delay now, in the counts per node
+    assertThat(
+            jdbc.sql(
+                    """
+                    select coalesce(sum(n), 0) from node_count
+                    where sequence_id = cast(:id as uuid) and status = 'running'
+                    """)
+                .param("id", flow)
+                .query(Long.class)
+                .single())
+        .isZero();
+  }
+
+  @Test
+  void aMovedDelayKeepsItsDeadlineAndARenamedNodeMovesOnlyWhenMapped() throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.2), "Old"));
+    String runId = fireAndAwaitDelay(hook, "wait");
+    save(flow, waitThenEmail(hook, "pause", Map.of("delayMinutes", 600), "New"));
+
+    JsonNode unmapped = move(tenant.api(), flow, Map.of("dry_run", true)).json();
+    assertThat(unmapped.at("/cannot_move").asLong()).isEqualTo(1);
+    assertThat(unmapped.at("/versions/0/nodes/0/reason").asString())
+        .isEqualTo("node wait is not in version 2 and is not mapped");
+
+    ApiResponse started = move(tenant.api(), flow, Map.of("mapping", Map.of("wait", "pause")));
+
+    assertThat(started.status()).as(started.toString()).isEqualTo(202);
+    JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).isEqualTo(1);
+    // version 2's delay is 10 hours; the run keeps version 1's 12 seconds
+    JsonNode ended = awaitRun(tenant.api(), runId);
+    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
+    assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("New");
+    assertThat(entry(runId, "pause").orElseThrow().get("status").asString()).isEqualTo("completed");
+    assertThat(entry(runId, "wait")).as("the entry is the mapped node's now").isEmpty();
+  }
+
+  @Test
+  void aRunThatCannotMoveIsSkippedWithTheReasonAndGoesOnInItsVersion() throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.2), "Stays v1"));
+    String runId = fireAndAwaitDelay(hook, "wait");
+    save(flow, waitThenEmail(hook, "pause", Map.of("delayMinutes", 0.2), "v2"));
+
+    ApiResponse started = move(tenant.api(), flow, Map.of());
+
+    JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).isZero();
+    assertThat(done.get("skipped").asLong()).isEqualTo(1);
+    assertThat(done.at("/skipped_reasons").toString())
+        .isEqualTo("{\"node wait is not in version 2 and is not mapped\":1}");
+    JsonNode ended = awaitRun(tenant.api(), runId);
+    assertThat(ended.get("status").asString()).isEqualTo("completed");
+    assertThat(ended.get("canvas_version").asInt()).isEqualTo(1);
+    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
+    assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("Stays v1");
+  }
+
+  @Test
+  void badRequestsAreRefusedWithProblemDetailsAndChangeNothing() {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 5), "A"));
+    save(flow, waitThenEmail(hook, "wait", Map.of("delayMinutes", 5), "B"));
+    Map<String, Object> unknownField = new HashMap<>(Map.of("to", 2));
+
+    assertRefused(move(tenant.api(), flow, Map.of("to_version", 9)), 422, "to_version");
+    assertRefused(move(tenant.api(), flow, Map.of("to_version", 1)), 422, "to_version");
+    assertRefused(
+        move(tenant.api(), flow, Map.of("to_version", 2, "from_versions", List.of(2))),
+        422,
+        "from_versions");
+    assertRefused(
+        move(tenant.api(), flow, Map.of("mapping", Map.of("wait", "nowhere"))),
+        422,
+        "mapping.wait");
+    assertRefused(move(tenant.api(), flow, Map.of("to_version", "two")), 400, "to_version");
+    assertRefused(move(tenant.api(), flow, Map.of("dry_run", "yes")), 400, "dry_run");
+    assertRefused(move(tenant.api(), flow, unknownField), 400, "to");
+    ApiResponse noScope =
+        move(keyFor(tenant.id(), List.of("sequences:read"), null), flow, Map.of());
+    assertThat(noScope.status()).as(noScope.toString()).isEqualTo(403);
+    ApiResponse unknownFlow =
+        move(tenant.api(), "00000000-0000-4000-8000-000000000001", Map.of("dry_run", true));
+    assertThat(unknownFlow.status()).as(unknownFlow.toString()).isEqualTo(404);
+    ApiResponse unknownMove =
+        tenant
+            .api()
+            .get("/api/sequences/" + flow + "/runs/moves/00000000-0000-4000-8000-000000000001");
+    assertThat(unknownMove.status()).isEqualTo(404);
+    assertThat(moveJobs(flow)).isZero();
+  }
+
+  private static void assertRefused(ApiResponse answer, int status, String field) {
+    assertThat(answer.status()).as(answer.toString()).isEqualTo(status);
+    assertThat(answer.contentType()).contains("application/problem+json");
+    assertThat(answer.rawBody()).contains("\"" + field + "\"");
+  }
+}

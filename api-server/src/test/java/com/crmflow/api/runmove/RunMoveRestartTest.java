@@ -1,0 +1,118 @@
+package com.crmflow.api.runmove;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitRun;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.WholeService;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A move under way when its service stops goes on when the service starts again on the same data:
+ * its job is taken on from its last page, and every run is moved once and calls version 2's URL
+ * once.
+ */
+class RunMoveRestartTest {
+
+  /** A page of one run every 3 s: the move is under way when the service stops. */
+  private static final String[] SLOW_MOVE = {
+    "--crm.runs.move.page-size=1", "--crm.runs.move.pause=3s"
+  };
+
+  private static final int RUNS = 4;
+
+  private static Map<String, Object> waitThenCall(LocalHttpServer peer, double minutes, String v) {
+    return chain(
+        "hook",
+        node("wait", "delay", Map.of("delayMinutes", minutes)),
+        node(
+            "call",
+            "http_request",
+            Map.of("method", "POST", "url", peer.url("/" + v + "/{{trigger.n}}"))));
+  }
+
+  @Test
+  void aMoveUnderWayGoesOnAfterARestartAndMovesEachRunOnce(@TempDir Path dataDir) {
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      peer.answer("/v1", 200, "{}");
+      peer.answer("/v2", 200, "{}");
+      ApiTest.TenantClient tenant;
+      String flow;
+      String moveId;
+      List<String> runs = new ArrayList<>();
+      try (ConfigurableApplicationContext first =
+          WholeService.start(dataDir, new String[0], SLOW_MOVE)) {
+        tenant = WholeService.newTenant(first);
+        ApiClient api = tenant.api();
+        flow = activeAutomation(api, waitThenCall(peer, 30, "v1"));
+        ApiClient anonymous = new ApiClient(WholeService.baseUrl(first), null);
+        for (int n = 0; n < RUNS; n++) {
+          runs.add(fire(anonymous, tenant.id(), "hook", Map.of("n", n)));
+        }
+        for (String runId : runs) {
+          await()
+              .atMost(Patience.EVENTUALLY)
+              .until(
+                  () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1/status"),
+                  status -> "running".equals(status.asString()));
+        }
+        assertThat(
+                api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2"))
+                    .status())
+            .isEqualTo(200);
+        ApiResponse started =
+            api.post("/api/sequences/" + flow + "/runs/move", Map.of("recompute_delays", true));
+        assertThat(started.status()).as(started.toString()).isEqualTo(202);
+        moveId = started.text("/move/move_id");
+        String moveUrl = "/api/sequences/" + flow + "/runs/moves/" + moveId;
+        JsonNode underWay =
+            await()
+                .atMost(Patience.EVENTUALLY)
+                .until(() -> api.get(moveUrl).at("/move"), move -> move.get("moved").asLong() >= 1);
+        assertThat(underWay.get("status").asString()).isEqualTo("running");
+        assertThat(underWay.get("pending").asLong()).as("stopped mid-move").isPositive();
+      }
+
+      try (ConfigurableApplicationContext second =
+          WholeService.start(dataDir, new String[0], SLOW_MOVE)) {
+        ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
+        String moveUrl = "/api/sequences/" + flow + "/runs/moves/" + moveId;
+        JsonNode done =
+            await()
+                .atMost(Patience.EVENTUALLY)
+                .until(
+                    () -> api.get(moveUrl).at("/move"),
+                    move -> "completed".equals(move.get("status").asString()));
+
+        assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
+        assertThat(done.get("skipped").asLong()).isZero();
+        for (int n = 0; n < RUNS; n++) {
+          JsonNode run = awaitRun(api, runs.get(n));
+          assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+          assertThat(run.get("canvas_version").asInt()).isEqualTo(2);
+          assertThat(run.get("moved_from_versions").toString()).isEqualTo("[1]");
+          assertThat(run.at("/node_log").valueStream().map(e -> e.get("nodeId").asString()))
+              .containsExactly("hook", "wait", "move:v2", "call");
+          assertThat(peer.received("/v2/" + n)).as("version 2's call, once").hasSize(1);
+        }
+        assertThat(peer.received()).hasSize(RUNS);
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package com.crmflow.workflow.contract;
+
+import com.crmflow.workflow.canvas.Canvas;
+import java.util.Map;
+
+/**
+ * What a move asks of a waiting run ({@link AutomationRunWorkflow#MOVE}): go on in another version
+ * of its flow. The run takes it only at a safe point, every live branch waiting in a delay (with or
+ * without a send window) or a wait_until; it goes on from the node with the same id in the target
+ * version, or the one {@code mapping} names.
+ *
+ * @param moveId the move that asks (api-server's move job), for the run's node log
+ * @param toVersion the canvas version the run goes on in
+ * @param canvas that version's graph
+ * @param mapping old node id to new node id, for nodes whose id the target version changed; a node
+ *     not in it goes on at the node with the same id
+ * @param recomputeDelays a delay whose length is shorter in the target version wakes at its start
+ *     plus the new length; otherwise (and for a longer one) it keeps its deadline
+ * @param keyId the API key that asked, for the run's node log
+ */
+public record RunMove(
+    String moveId,
+    int toVersion,
+    Canvas canvas,
+    Map<String, String> mapping,
+    boolean recomputeDelays,
+    String keyId) {
+
+  /** Where a node of the run's version goes on in the target version. */
+  public String target(String nodeId) {
+    return mapping == null ? nodeId : mapping.getOrDefault(nodeId, nodeId);
+  }
+}

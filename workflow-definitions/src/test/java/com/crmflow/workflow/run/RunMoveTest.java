@@ -1,0 +1,225 @@
+package com.crmflow.workflow.run;
+
+import static com.crmflow.workflow.run.Canvases.edge;
+import static com.crmflow.workflow.run.Canvases.node;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.workflow.TaskQueues;
+import com.crmflow.workflow.WorkflowTestEnvironments;
+import com.crmflow.workflow.action.HttpRequestCommand;
+import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import com.crmflow.workflow.contract.NodeLogEntry;
+import com.crmflow.workflow.contract.RunControl;
+import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.contract.RunInputBuilder;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
+import com.crmflow.workflow.contract.RunResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A waiting run moves to another version of its flow ({@link RunMove}), on Temporal's test
+ * environment: it goes on from the node with the same id (or the mapped one) with its delay's
+ * deadline, its entries kept and one entry saying it moved; a run not at a safe point, or whose
+ * node has no place in the target, refuses saying why.
+ */
+@Timeout(60)
+class RunMoveTest {
+
+  private TestWorkflowEnvironment env;
+  private final InMemoryRecorder recorder = new InMemoryRecorder();
+  private final ScriptedHttp http = new ScriptedHttp(0);
+
+  @BeforeEach
+  void setUp() {
+    env = WorkflowTestEnvironments.newInstance();
+    Worker automation = env.newWorker(TaskQueues.AUTOMATION);
+    automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
+    automation.registerActivitiesImplementations(recorder, http);
+    env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
+    env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
+    env.start();
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  /** Version 2 of {@link Canvases#threeDayWait}: the call goes to the fixed URL. */
+  static Canvas fixedUrl(String delayId, int delayDays) {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(delayId, "delay", Map.of("delayDays", delayDays)),
+            node(
+                "call",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/fixed/{{trigger.id}}"))),
+        List.of(edge("hook", delayId), edge(delayId, "call")));
+  }
+
+  static RunMove toVersion2(Canvas canvas, Map<String, String> mapping, boolean recompute) {
+    return new RunMove("move-1", 2, canvas, mapping, recompute, "key-1");
+  }
+
+  private void start(String runId) {
+    RunInput input =
+        RunInputBuilder.run(runId, Canvases.threeDayWait())
+            .payload(Map.of("id", 7))
+            .embedded()
+            .startedWithChanges(InterpreterChanges.CHANGES)
+            .build();
+    WorkflowClient.start(
+        env.getWorkflowClient()
+                .newWorkflowStub(
+                    AutomationRunWorkflow.class,
+                    WorkflowOptions.newBuilder()
+                        .setTaskQueue(TaskQueues.AUTOMATION)
+                        .setWorkflowId(AutomationRunWorkflow.workflowId(runId))
+                        .build())
+            ::run,
+        input);
+    await().atMost(Duration.ofSeconds(20)).until(() -> entry(runId, "wait").isPresent());
+  }
+
+  private AutomationRunWorkflow running(String runId) {
+    return env.getWorkflowClient()
+        .newWorkflowStub(AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
+  }
+
+  private RunResult result(String runId) {
+    return WorkflowStub.fromTyped(running(runId)).getResult(RunResult.class);
+  }
+
+  private Optional<NodeLogEntry> entry(String runId, String nodeId) {
+    return recorder.log(runId).stream().filter(e -> e.nodeId().equals(nodeId)).findFirst();
+  }
+
+  private void replays(String runId) throws Exception {
+    WorkflowReplayer.replayWorkflowExecution(
+        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)),
+        AutomationRunWorkflowImpl.class);
+  }
+
+  @Test
+  void aWaitingRunMovesAndCallsTheFixedUrlOnceAtItsOriginalDeadline() throws Exception {
+    start("moved");
+    NodeLogEntry waiting = entry("moved", "wait").orElseThrow();
+    String until = (String) waiting.output().get("until");
+    env.sleep(Duration.ofDays(1));
+
+    RunMoveResult moved = running("moved").move(toVersion2(fixedUrl("wait", 5), Map.of(), false));
+
+    assertThat(moved.outcome()).isEqualTo(RunMoveResult.MOVED);
+    assertThat(moved.fromVersion()).isEqualTo(1);
+    assertThat(moved.toVersion()).isEqualTo(2);
+    assertThat(moved.nodes())
+        .containsExactly(new RunMoveResult.MovedNode("wait", "wait", waiting.seq(), until));
+    assertThat(recorder.moves.get("moved")).containsExactly(moved);
+    NodeLogEntry move = entry("moved", "move:v2").orElseThrow();
+    assertThat(move.nodeType()).isEqualTo("move");
+    assertThat(move.output())
+        .containsEntry("moved_from_version", 1)
+        .containsEntry("moved_to_version", 2)
+        .containsEntry("key_id", "key-1")
+        .containsEntry("move_id", "move-1");
+
+    // a second ask to the same version changes nothing
+    assertThat(running("moved").move(toVersion2(fixedUrl("wait", 5), Map.of(), false)).outcome())
+        .isEqualTo(RunMoveResult.ALREADY);
+
+    // version 2's delay is longer (5 days), but the run keeps its deadline: day 3
+    env.sleep(Duration.ofDays(2).plusHours(1));
+    assertThat(result("moved").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/fixed/7");
+    NodeLogEntry delay = entry("moved", "wait").orElseThrow();
+    assertThat(delay.seq()).isEqualTo(waiting.seq());
+    assertThat(delay.status()).isEqualTo("completed");
+    assertThat(Instant.parse(delay.completedAt())).isBefore(Instant.parse(until).plusSeconds(60));
+    assertThat(recorder.log("moved"))
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("wait", "move:v2", "call");
+    replays("moved");
+  }
+
+  @Test
+  void recomputedDelaysWakeAtTheirStartPlusTheShorterLength() throws Exception {
+    start("recomputed");
+    env.sleep(Duration.ofHours(12));
+    Instant started = Instant.parse(entry("recomputed", "wait").orElseThrow().startedAt());
+
+    RunMoveResult moved =
+        running("recomputed").move(toVersion2(fixedUrl("wait", 1), Map.of(), true));
+
+    assertThat(Instant.parse(moved.nodes().get(0).until()))
+        .isEqualTo(started.plus(Duration.ofDays(1)));
+    env.sleep(Duration.ofHours(13));
+    assertThat(result("recomputed").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls).hasSize(1);
+    replays("recomputed");
+  }
+
+  @Test
+  void aRenamedNodeMovesOnlyWhenMapped() throws Exception {
+    start("renamed");
+    Canvas renamed = fixedUrl("pause", 3);
+
+    assertThatThrownBy(() -> running("renamed").move(toVersion2(renamed, Map.of(), false)))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .rootCause()
+        .hasMessageContaining("node wait is not in version 2 and is not mapped");
+    assertThatThrownBy(
+            () -> running("renamed").move(toVersion2(renamed, Map.of("wait", "call"), false)))
+        .rootCause()
+        .hasMessageContaining("a waiting node goes on only in a node of its type");
+    assertThat(recorder.moves).doesNotContainKey("renamed");
+
+    RunMoveResult moved =
+        running("renamed").move(toVersion2(renamed, Map.of("wait", "pause"), false));
+
+    assertThat(moved.nodes()).extracting(RunMoveResult.MovedNode::toNode).containsExactly("pause");
+    env.sleep(Duration.ofDays(4));
+    assertThat(result("renamed").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls).hasSize(1);
+    // the delay's entry is the mapped node's now, the same entry
+    assertThat(recorder.log("renamed"))
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("pause", "move:v2", "call");
+    replays("renamed");
+  }
+
+  @Test
+  void aHeldRunRefusesTheMoveSayingWhy() {
+    start("held");
+    running("held").control(new RunControl(RunControl.HOLD, "flow paused", 1));
+    env.sleep(Duration.ofDays(4));
+    await().atMost(Duration.ofSeconds(20)).until(() -> entry("held", "call").isPresent());
+
+    assertThatThrownBy(() -> running("held").move(toVersion2(fixedUrl("wait", 3), Map.of(), false)))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .rootCause()
+        .hasMessageContaining("the run holds before node call");
+    assertThat(recorder.moves).doesNotContainKey("held");
+  }
+}
