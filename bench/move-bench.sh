@@ -175,12 +175,4 @@ once=$(runs_of "canvas_version = 3 and moved_from_versions = '{1,2}'
 mails() { sql "select count(*) from outbound_email e join automation_run r on r.id = e.run_id
                where r.sequence_id = '$FLOW_M' $1"; }
 twice=$({ grep -o 'captured email [^ ]*' "$DATA/service.log" || true; } | sort | uniq -d | wc -l)
-if [[ -n ${DEBUG:-} ]]; then
-  sql "select e.subject, r.canvas_version, r.moved_from_versions, count(*) from outbound_email e
-       join automation_run r on r.id = e.run_id where r.sequence_id = '$FLOW_M' group by 1, 2, 3" >&2
-  sql "select r.id, l.seq, l.node_id, l.status, l.started_at, l.completed_at from automation_run r
-       join run_node_log l on l.run_id = r.id where r.sequence_id = '$FLOW_M'
-       and not exists (select 1 from outbound_email e where e.run_id = r.id and e.subject = 'v3')
-       order by 1, 2" >&2
-fi
 echo "RESULT after_kill runs=$N killed_after_moved=$KILLED_AFTER moved_once=$once lost=$((N - completed)) emails=$(mails '') v3_emails=$(mails "and e.subject = 'v3'") emails_twice=$twice"

@@ -12,6 +12,7 @@ import { EditorActions, FlowNode } from './FlowNode.jsx';
 import { useFlowContext } from './flowContext.js';
 import { useNodeCounts } from './nodeCounts.js';
 import TestRunDialog from './TestRunDialog.jsx';
+import MoveRunsDialog from './MoveRunsDialog.jsx';
 import ConfigPanel from './ConfigPanel.jsx';
 import Confirm from './Confirm.jsx';
 import GoalPanel from './GoalPanel.jsx';
@@ -80,6 +81,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [flow, setFlow] = useState(null);
   const [confirming, setConfirming] = useState(null);
   const [testing, setTesting] = useState(false);
+  // after a save of an active flow: the dry run of moving the runs that wait in older versions
+  const [moveOffer, setMoveOffer] = useState(null);
   const [, setHistoryTick] = useState(0);
   // why the canvas cannot take edits now (it is being loaded or replaced), or null when it can:
   // an edit made while the stored canvas is on its way would be overwritten when it arrives
@@ -437,6 +440,13 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
         setMessage(
           `Saved as version ${answer.version}.${left ? ` ${plural(left, 'problem')} to fix before it can be activated: see the marked nodes.` : ''}`,
         );
+        if (sequence?.status === 'active') {
+          const plan = await post(`/api/sequences/${sequenceId}/runs/move`, {
+            to_version: answer.version,
+            dry_run: true,
+          }).catch(() => null);
+          if (plan && plan.would_move + plan.cannot_move > 0) setMoveOffer(plan);
+        }
       }),
     );
 
@@ -767,6 +777,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
             </ReactFlow>
           </EditorActions.Provider>
         </div>
+        {moveOffer && <MoveRunsDialog sequenceId={sequenceId} plan={moveOffer} onClose={() => setMoveOffer(null)} />}
         {testing && (
           <TestRunDialog
             sequenceId={sequenceId}

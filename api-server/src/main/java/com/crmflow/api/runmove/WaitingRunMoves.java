@@ -8,15 +8,13 @@ import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.contract.RunMove;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 
@@ -27,9 +25,6 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class WaitingRunMoves {
-
-  /** The node types a run may wait in while it moves (the interpreter's safe points). */
-  static final Set<String> SAFE_TYPES = Set.of(NodeType.DELAY.value(), NodeType.WAIT_UNTIL.value());
 
   static final String BETWEEN_NODES = "between nodes: a node acts or the run goes on to its next";
   static final String HELD = "held before its next node (its flow is paused)";
@@ -52,6 +47,11 @@ public class WaitingRunMoves {
       Map<String, String> mapping,
       boolean recomputeDelays,
       Canvas target) {
+
+    /** The move as a run takes it (for the run's own check of where it goes on). */
+    RunMove asMove() {
+      return new RunMove(null, toVersion, target, mapping, recomputeDelays, null);
+    }
 
     /** The request as stored: the same one while its move is under way answers with it. */
     String request() {
@@ -201,7 +201,7 @@ public class WaitingRunMoves {
     if (at.held()) {
       return HELD;
     }
-    if (!SAFE_TYPES.contains(at.nodeType())) {
+    if (!RunMove.SAFE_TYPES.contains(at.nodeType())) {
       return "in node "
           + at.nodeId()
           + " ("
@@ -209,31 +209,7 @@ public class WaitingRunMoves {
           + "), which acts: runs move only"
           + " while they wait in a delay or a wait_until";
     }
-    String target = plan.mapping().getOrDefault(at.nodeId(), at.nodeId());
-    Optional<CanvasNode> there = plan.target().node(target);
-    if (there.isEmpty()) {
-      return target.equals(at.nodeId())
-          ? "node " + at.nodeId() + " is not in version " + plan.toVersion() + " and is not mapped"
-          : "node "
-              + at.nodeId()
-              + " is mapped to "
-              + target
-              + ", which version "
-              + plan.toVersion()
-              + " has not";
-    }
-    if (!there.get().type().equals(at.nodeType())) {
-      return "node "
-          + at.nodeId()
-          + " ("
-          + at.nodeType()
-          + ") would go on at "
-          + target
-          + " (a "
-          + there.get().type()
-          + "): a waiting node goes on only in a node of its type";
-    }
-    return null;
+    return plan.asMove().unplaced(at.nodeId(), at.nodeType());
   }
 
   /** A move and how far it is. */

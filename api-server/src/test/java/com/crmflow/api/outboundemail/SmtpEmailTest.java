@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.outboundemail.ScriptedSmtpServer.Behaviour;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.GreenMails;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.PendingActivities;
 import com.crmflow.api.support.RefusedPort;
@@ -22,7 +23,6 @@ import com.crmflow.workflow.action.EmailMessage;
 import com.crmflow.workflow.action.EmailReceipt;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.GreenMailUtil;
-import com.icegreen.greenmail.util.ServerSetup;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.failure.ApplicationFailure;
@@ -55,15 +55,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class SmtpEmailTest extends ApiTest {
 
-  private static final GreenMail SMTP = startedOnAFreePort();
-
-  private static GreenMail startedOnAFreePort() {
-    ServerSetup setup = new ServerSetup(0, "127.0.0.1", "smtp");
-    setup.setServerStartupTimeout(20_000); // a busy CI machine may take longer than the default 2 s
-    GreenMail smtp = new GreenMail(setup);
-    smtp.start();
-    return smtp;
-  }
+  private static final GreenMail SMTP = GreenMails.startedOnAFreePort();
 
   @DynamicPropertySource
   static void smtp(DynamicPropertyRegistry registry) {

@@ -12,9 +12,9 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.GreenMails;
 import com.crmflow.api.support.Patience;
 import com.icegreen.greenmail.util.GreenMail;
-import com.icegreen.greenmail.util.ServerSetup;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,15 +44,7 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class RunMoveApiTest extends ApiTest {
 
-  private static final GreenMail SMTP = startedOnAFreePort();
-
-  private static GreenMail startedOnAFreePort() {
-    ServerSetup setup = new ServerSetup(0, "127.0.0.1", "smtp");
-    setup.setServerStartupTimeout(20_000);
-    GreenMail smtp = new GreenMail(setup);
-    smtp.start();
-    return smtp;
-  }
+  private static final GreenMail SMTP = GreenMails.startedOnAFreePort();
 
   @DynamicPropertySource
   static void smtp(DynamicPropertyRegistry registry) {

@@ -1,7 +1,10 @@
 package com.crmflow.workflow.contract;
 
 import com.crmflow.workflow.canvas.Canvas;
+import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.canvas.NodeType;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a move asks of a waiting run ({@link AutomationRunWorkflow#MOVE}): go on in another version
@@ -25,6 +28,43 @@ public record RunMove(
     Map<String, String> mapping,
     boolean recomputeDelays,
     String keyId) {
+
+  /** The node types a branch may wait in while its run moves: they wait and act on nothing. */
+  public static final Set<String> SAFE_TYPES =
+      Set.of(NodeType.DELAY.value(), NodeType.WAIT_UNTIL.value());
+
+  /**
+   * Why a branch at this node (of this type) has no place in the target version, or null: its node
+   * (the same id, or the one mapped) must be there, and a waiting node goes on only in a node of
+   * its type.
+   */
+  public String unplaced(String nodeId, String nodeType) {
+    String target = target(nodeId);
+    CanvasNode there = canvas.node(target).orElse(null);
+    if (there == null) {
+      return target.equals(nodeId)
+          ? "node " + nodeId + " is not in version " + toVersion + " and is not mapped"
+          : "node "
+              + nodeId
+              + " is mapped to "
+              + target
+              + ", which version "
+              + toVersion
+              + " has not";
+    }
+    if (SAFE_TYPES.contains(nodeType) && !nodeType.equals(there.type())) {
+      return "node "
+          + nodeId
+          + " ("
+          + nodeType
+          + ") would go on at "
+          + target
+          + " (a "
+          + there.type()
+          + "): a waiting node goes on only in a node of its type";
+    }
+    return null;
+  }
 
   /** Where a node of the run's version goes on in the target version. */
   public String target(String nodeId) {

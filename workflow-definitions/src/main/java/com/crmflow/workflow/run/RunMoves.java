@@ -32,8 +32,8 @@ import java.util.Set;
  */
 final class RunMoves {
 
-  /** The node types a branch may wait in while its run moves. */
-  static final Set<String> SAFE_TYPES = Set.of(NodeType.DELAY.value(), NodeType.WAIT_UNTIL.value());
+  /** The node types a branch may wait in while its run moves ({@link RunMove#SAFE_TYPES}). */
+  static final Set<String> SAFE_TYPES = RunMove.SAFE_TYPES;
 
   /** A branch that stopped for the move: where, its waiting entry (seq, start, deadline). */
   record Stopped(CanvasNode node, Integer seq, String startedAt, String until) {}
@@ -119,36 +119,9 @@ final class RunMoves {
     return null;
   }
 
-  /**
-   * Why the node has no place in the target version, or null: its node (the same id, or the one
-   * mapped) must be there, and a waiting node must go on in a node of its own type.
-   */
+  /** Why the node has no place in the target version, or null ({@link RunMove#unplaced}). */
   static String unplaced(CanvasNode node, RunMove move) {
-    String target = move.target(node.id());
-    CanvasNode there = move.canvas().node(target).orElse(null);
-    if (there == null) {
-      return target.equals(node.id())
-          ? "node " + node.id() + " is not in version " + move.toVersion() + " and is not mapped"
-          : "node "
-              + node.id()
-              + " is mapped to "
-              + target
-              + ", which version "
-              + move.toVersion()
-              + " has not";
-    }
-    if (SAFE_TYPES.contains(node.type()) && !node.type().equals(there.type())) {
-      return "node "
-          + node.id()
-          + " ("
-          + node.type()
-          + ") would go on at "
-          + target
-          + " (a "
-          + there.type()
-          + "): a waiting node goes on only in a node of its type";
-    }
-    return null;
+    return move.unplaced(node.id(), node.type());
   }
 
   /** The move starts: the waiting branches wake ({@link AutomationRunWorkflowImpl#endWaiting}). */
