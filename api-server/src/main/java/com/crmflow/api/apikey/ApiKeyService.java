@@ -1,8 +1,8 @@
 package com.crmflow.api.apikey;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.settings.CrmProperties;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,10 @@
 package com.crmflow.api.apikey;
 
-import com.crmflow.api.auth.AnyScope;
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.access.AnyScope;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.embedded.EmbeddedInfrastructure;
+import com.crmflow.api.settings.CrmProperties;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Set;
 import java.util.TreeSet;

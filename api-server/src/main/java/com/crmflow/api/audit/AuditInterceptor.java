@@ -1,6 +1,6 @@
 package com.crmflow.api.audit;
 
-import com.crmflow.api.auth.Caller;
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.web.RequestPaths;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,6 +1,6 @@
 package com.crmflow.api.audit;
 
-import com.crmflow.api.auth.Caller;
+import com.crmflow.api.access.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Arrays;

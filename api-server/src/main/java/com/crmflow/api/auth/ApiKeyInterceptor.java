@@ -1,5 +1,8 @@
 package com.crmflow.api.auth;
 
+import com.crmflow.api.access.AnyScope;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
 import com.crmflow.api.apikey.ApiKeyService;
 import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.web.ApiException;

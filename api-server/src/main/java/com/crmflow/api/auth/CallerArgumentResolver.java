@@ -1,5 +1,6 @@
 package com.crmflow.api.auth;
 
+import com.crmflow.api.access.Caller;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;

@@ -1,6 +1,6 @@
 package com.crmflow.api.auth;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.RequestPaths;
 import jakarta.servlet.FilterChain;

@@ -1,9 +1,9 @@
 package com.crmflow.api.bootstrap;
 
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.apikey.ApiKeyService;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.embedded.EmbeddedInfrastructure;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.tenant.Tenant;
 import com.crmflow.api.tenant.TenantRepository;
 import java.io.PrintStream;

@@ -1,15 +1,15 @@
 package com.crmflow.api.config;
 
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.account.AccountSchema;
-import com.crmflow.api.auth.Caller;
 import com.crmflow.api.contact.ContactSchema;
 import com.crmflow.api.conversation.ConversationSchema;
 import com.crmflow.api.emailtemplate.EmailTemplateRepository;
+import com.crmflow.api.flow.SequenceSchema;
 import com.crmflow.api.note.NoteSchema;
 import com.crmflow.api.opportunity.OpportunitySchema;
 import com.crmflow.api.recordfield.RecordSchema;
 import com.crmflow.api.recordfield.RecordSchemaDocs;
-import com.crmflow.api.sequence.SequenceSchema;
 import com.crmflow.api.task.TaskSchema;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;

@@ -1,7 +1,7 @@
 package com.crmflow.api.config;
 
-import com.crmflow.api.auth.AnyScope;
-import com.crmflow.api.auth.RequiresScope;
+import com.crmflow.api.access.AnyScope;
+import com.crmflow.api.access.RequiresScope;
 import com.crmflow.api.web.LargeLists;
 import com.crmflow.api.web.Paging;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;

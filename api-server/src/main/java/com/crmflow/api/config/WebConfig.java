@@ -1,5 +1,6 @@
 package com.crmflow.api.config;
 
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.PathSpellingFilter;
 import com.crmflow.api.web.ProblemDetailsErrorReportValve;
 import com.crmflow.api.web.RequestSizeLimitFilter;

@@ -1,9 +1,9 @@
 package com.crmflow.api.contact;
 
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.account.Account;
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.opportunity.Opportunity;
 import com.crmflow.api.recordfield.LikePattern;

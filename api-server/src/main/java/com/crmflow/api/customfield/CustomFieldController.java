@@ -1,8 +1,8 @@
 package com.crmflow.api.customfield;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.web.ApiException;
 import java.util.List;
 import org.springframework.http.HttpStatus;

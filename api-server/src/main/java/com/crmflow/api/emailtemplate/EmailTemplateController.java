@@ -1,8 +1,8 @@
 package com.crmflow.api.emailtemplate;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;

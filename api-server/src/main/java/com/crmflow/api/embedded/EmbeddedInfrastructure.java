@@ -1,6 +1,6 @@
 package com.crmflow.api.embedded;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.CrmSearchAttributes;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;

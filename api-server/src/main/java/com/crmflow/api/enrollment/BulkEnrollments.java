@@ -1,13 +1,13 @@
 package com.crmflow.api.enrollment;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.FlowScopes;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.FlowScopes;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.nodetype.NodeTypes;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;

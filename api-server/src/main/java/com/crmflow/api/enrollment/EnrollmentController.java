@@ -1,10 +1,10 @@
 package com.crmflow.api.enrollment;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.json.JsonBodies;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import io.swagger.v3.oas.annotations.media.Content;

@@ -1,23 +1,23 @@
 package com.crmflow.api.enrollment;
 
-import static com.crmflow.api.auth.Scope.CONTACTS_READ;
+import static com.crmflow.api.access.Scope.CONTACTS_READ;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasSnapshot;
-import com.crmflow.api.canvas.FlowScopes;
-import com.crmflow.api.canvas.FlowSettings;
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
 import com.crmflow.api.event.EventOutbox;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasSnapshot;
+import com.crmflow.api.flow.FlowScopes;
+import com.crmflow.api.flow.FlowSettings;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;

@@ -1,7 +1,7 @@
 package com.crmflow.api.event;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.shared.text.NulCharacters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

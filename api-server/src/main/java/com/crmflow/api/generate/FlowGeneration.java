@@ -1,9 +1,9 @@
 package com.crmflow.api.generate;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.customfield.CustomField;
 import com.crmflow.api.customfield.CustomFieldRepository;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.node.NodeCatalog;

@@ -1,6 +1,6 @@
 package com.crmflow.api.idempotency;
 
-import com.crmflow.api.auth.Caller;
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.idempotency.IdempotentRequestRepository.Existing;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.RequestBodyTooLargeException;

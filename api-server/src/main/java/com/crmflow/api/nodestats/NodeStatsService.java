@@ -1,10 +1,10 @@
 package com.crmflow.api.nodestats;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasSnapshot;
-import com.crmflow.api.canvas.StoredNode;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasSnapshot;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
+import com.crmflow.api.flow.StoredNode;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunResult;

@@ -1,7 +1,7 @@
 package com.crmflow.api.nodetype;
 
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeDescriptor;

@@ -1,13 +1,13 @@
 package com.crmflow.api.optimize;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.canvas.CanvasBody;
-import com.crmflow.api.canvas.CanvasService;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.flow.CanvasBody;
+import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.nodetype.NodeTypes;
-import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import io.swagger.v3.oas.annotations.media.Content;

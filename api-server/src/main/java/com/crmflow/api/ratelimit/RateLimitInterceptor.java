@@ -1,7 +1,7 @@
 package com.crmflow.api.ratelimit;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

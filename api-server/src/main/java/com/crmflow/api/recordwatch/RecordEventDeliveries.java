@@ -1,6 +1,6 @@
 package com.crmflow.api.recordwatch;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;

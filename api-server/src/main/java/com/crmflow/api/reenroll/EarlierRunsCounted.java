@@ -1,10 +1,10 @@
 package com.crmflow.api.reenroll;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasSnapshot;
-import com.crmflow.api.sequence.FlowChanged;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasSnapshot;
+import com.crmflow.api.flow.FlowChanged;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 

@@ -1,6 +1,6 @@
 package com.crmflow.api.reenroll;
 
-import com.crmflow.api.canvas.FlowSettings;
+import com.crmflow.api.flow.FlowSettings;
 import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;

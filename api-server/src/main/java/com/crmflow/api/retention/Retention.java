@@ -1,6 +1,6 @@
 package com.crmflow.api.retention;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.function.IntUnaryOperator;

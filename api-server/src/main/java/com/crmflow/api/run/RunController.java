@@ -1,13 +1,13 @@
 package com.crmflow.api.run;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.RequiresScope;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.FlowScopes;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.nodetype.NodeTypes;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.Paging;
 import com.crmflow.workflow.contract.RunResult;

@@ -1,9 +1,9 @@
 package com.crmflow.api.run;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.flow.CanvasRepository;
 import com.crmflow.api.nodetype.NodeTypes;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.contract.NodeLogEntry;
@@ -12,7 +12,7 @@ import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
-import com.crmflow.workflow.run.InterpreterChanges;
+import com.crmflow.workflow.registration.WorkflowImplementations;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
@@ -111,7 +111,7 @@ public class RunInputs {
         retry.alsoStartAt(),
         retry.rerunOrdinals(),
         retry.delaysWakeUp(),
-        InterpreterChanges.CHANGES,
+        WorkflowImplementations.FRESH_RUN_CHANGES,
         run.test() ? Boolean.TRUE : null);
   }
 

@@ -1,6 +1,6 @@
 package com.crmflow.api.run;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package com.crmflow.api.run;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.FlowScopes;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.node.FlowAccess;

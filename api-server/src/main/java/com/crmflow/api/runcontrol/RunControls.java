@@ -1,7 +1,9 @@
 package com.crmflow.api.runcontrol;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.flow.InFlight;
+import com.crmflow.api.flow.RunsInProgress;
 import com.crmflow.api.run.RunCancels;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunControl;
 import io.temporal.client.WorkflowClient;
@@ -28,7 +30,7 @@ import org.springframework.stereotype.Service;
  * safe point: a node that acts finishes first.
  */
 @Service
-public class RunControls implements SchedulingConfigurer {
+public class RunControls implements RunsInProgress, SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(RunControls.class);
   private static final Duration LEASE = Duration.ofMinutes(1);
@@ -59,6 +61,7 @@ public class RunControls implements SchedulingConfigurer {
    * @param reason what a run held or ended says why ({@code flow paused})
    * @return the action taken and the runs in progress it applies to
    */
+  @Override
   public InFlight ask(UUID tenantId, UUID sequenceId, String action, String reason) {
     long runs = jobs.runsInProgress(tenantId, sequenceId);
     String asked = action;

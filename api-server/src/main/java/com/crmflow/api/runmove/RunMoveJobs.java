@@ -1,7 +1,7 @@
 package com.crmflow.api.runmove;
 
-import com.crmflow.api.canvas.CanvasService;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunMove;

@@ -1,9 +1,9 @@
 package com.crmflow.api.runmove;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasService;
-import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.flow.FlowScopes;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;

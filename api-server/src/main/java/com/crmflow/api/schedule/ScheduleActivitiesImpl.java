@@ -1,10 +1,10 @@
 package com.crmflow.api.schedule;
 
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import java.nio.charset.StandardCharsets;

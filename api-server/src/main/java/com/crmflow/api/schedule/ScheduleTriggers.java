@@ -1,11 +1,11 @@
 package com.crmflow.api.schedule;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.FlowChanged;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
-import com.crmflow.api.sequence.FlowChanged;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.temporal.TenantFairness;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.TaskQueues;

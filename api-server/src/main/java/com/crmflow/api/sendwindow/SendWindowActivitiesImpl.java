@@ -1,9 +1,9 @@
 package com.crmflow.api.sendwindow;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.contact.Contact;
 import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasSnapshot;
 import com.crmflow.api.tenant.TenantRepository;
 import com.crmflow.workflow.action.SendWindowActivities;
 import java.time.DateTimeException;

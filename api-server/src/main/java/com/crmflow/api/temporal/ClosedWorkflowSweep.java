@@ -1,6 +1,6 @@
 package com.crmflow.api.temporal;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.temporal.MirroredRecords.ClosedExecution;
 import com.crmflow.workflow.contract.RunResult;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;

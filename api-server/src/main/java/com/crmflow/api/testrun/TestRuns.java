@@ -1,19 +1,19 @@
 package com.crmflow.api.testrun;
 
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.auth.Scope;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasService;
-import com.crmflow.api.canvas.FlowScopes;
+import com.crmflow.api.access.Caller;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.contact.ContactRepository;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.flow.FlowScopes;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.run.RunVisibility;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.workflow.canvas.Canvas;

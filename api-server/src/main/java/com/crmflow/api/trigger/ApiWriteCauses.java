@@ -1,6 +1,6 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.auth.Caller;
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.event.EventOutbox;
 import com.crmflow.shared.outbound.CauseHeader;

@@ -1,19 +1,19 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.canvas.FlowSettings;
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.event.EventFilter;
 import com.crmflow.api.event.OutboxEventHandler;
+import com.crmflow.api.flow.FlowSettings;
+import com.crmflow.api.flow.Sequence;
+import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
-import com.crmflow.api.sequence.Sequence;
-import com.crmflow.api.sequence.SequenceRepository;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.workflow.event.EventNames;
 import io.micrometer.core.instrument.Counter;

@@ -1,7 +1,7 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
+import com.crmflow.api.settings.CrmProperties;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;

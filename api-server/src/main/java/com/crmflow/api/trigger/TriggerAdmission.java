@@ -1,7 +1,7 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.run.RunProgress;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.shared.outbound.OutboundCallObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,6 +1,6 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,8 +1,8 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.PerKeyLimiter;
 import com.crmflow.api.ratelimit.TokenBuckets;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.tenant.TenantRepository;
 import com.crmflow.api.tenant.TriggerQuota;
 import com.github.benmanes.caffeine.cache.Cache;

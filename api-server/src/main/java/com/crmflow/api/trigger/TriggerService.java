@@ -1,11 +1,12 @@
 package com.crmflow.api.trigger;
 
 import com.crmflow.api.audit.SecurityEvents;
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
-import com.crmflow.api.canvas.CanvasSecrets;
-import com.crmflow.api.canvas.CanvasSnapshot;
 import com.crmflow.api.event.EventCause;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasRepository.TriggerTarget;
+import com.crmflow.api.flow.CanvasSecrets;
+import com.crmflow.api.flow.CanvasSnapshot;
+import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.reenroll.RunRecords;
@@ -13,7 +14,6 @@ import com.crmflow.api.run.AutomationRun;
 import com.crmflow.api.run.RunInputs;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.run.RunStarter;
-import com.crmflow.api.sequence.Sequence;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.canvas.Canvas;

@@ -1,7 +1,7 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.canvas.CanvasRepository;
-import com.crmflow.api.canvas.CanvasRepository.TriggerTarget;
+import com.crmflow.api.flow.CanvasRepository;
+import com.crmflow.api.flow.CanvasRepository.TriggerTarget;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package com.crmflow.api.webhook;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.event.DispatchedEvent;
 import com.crmflow.api.event.OutboxEventHandler;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.temporal.TenantFairness;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.shared.outbound.CauseHeader;

@@ -2,7 +2,7 @@ package com.crmflow.api.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package com.crmflow.api.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import java.util.ArrayList;
 import java.util.HashMap;

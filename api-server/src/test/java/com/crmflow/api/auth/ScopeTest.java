@@ -2,6 +2,9 @@ package com.crmflow.api.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.access.AnyScope;
+import com.crmflow.api.access.RequiresScope;
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;

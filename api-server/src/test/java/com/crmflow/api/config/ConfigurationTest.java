@@ -2,6 +2,7 @@ package com.crmflow.api.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.shared.outbound.IntegrationProperties;
 import com.crmflow.shared.secret.SecretCipher;

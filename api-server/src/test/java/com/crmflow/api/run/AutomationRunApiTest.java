@@ -1136,11 +1136,11 @@ class AutomationRunApiTest extends ApiTest {
         .isEqualTo("cancelled");
   }
 
-  @Autowired private com.crmflow.api.canvas.CanvasRepository canvasRepository;
+  @Autowired private com.crmflow.api.flow.CanvasRepository canvasRepository;
   @Autowired private com.crmflow.api.contact.ContactRepository contactRepository;
   @Autowired private RunEnding runEnding;
   @Autowired private com.crmflow.api.nodetype.NodeTypes nodeTypes;
-  @Autowired private com.crmflow.api.sequence.SequenceRepository sequenceRepository;
+  @Autowired private com.crmflow.api.flow.SequenceRepository sequenceRepository;
 
   /** Another api-server's starter and cancels, over the same database and Temporal. */
   private record ApiServer(RunStarter starter, RunCancels cancels) {}

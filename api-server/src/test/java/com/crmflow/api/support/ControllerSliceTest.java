@@ -5,11 +5,11 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.when;
 
 import com.crmflow.api.CrmApiApplication;
+import com.crmflow.api.access.Caller;
 import com.crmflow.api.apikey.ApiKeyService;
 import com.crmflow.api.audit.AuditInterceptor;
 import com.crmflow.api.audit.SecurityEventLog;
-import com.crmflow.api.auth.Caller;
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;

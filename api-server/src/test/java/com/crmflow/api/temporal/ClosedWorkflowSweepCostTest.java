@@ -3,7 +3,7 @@ package com.crmflow.api.temporal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;

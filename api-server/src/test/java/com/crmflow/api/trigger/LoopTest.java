@@ -2,7 +2,7 @@ package com.crmflow.api.trigger;
 
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.api.config.CrmProperties;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Patience;
 import com.crmflow.shared.outbound.CauseHeader;

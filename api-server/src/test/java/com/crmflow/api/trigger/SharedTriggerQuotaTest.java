@@ -2,8 +2,8 @@ package com.crmflow.api.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.crmflow.api.config.CrmProperties;
 import com.crmflow.api.ratelimit.TokenBuckets;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.tenant.TenantRepository;
 import com.crmflow.api.tenant.TriggerQuota;

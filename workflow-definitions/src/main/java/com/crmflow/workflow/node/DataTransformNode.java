@@ -4,6 +4,8 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -94,5 +96,21 @@ final class DataTransformNode implements NodeExecutor {
   @Override
   public boolean waits() {
     return false;
+  }
+
+  /** The mappings' {@code source} and {@code sources}: paths it looks up, not templates. */
+  @Override
+  public List<String> pathsLookedUp(CanvasNode node) {
+    if (!(node.config("mappings") instanceof Map<?, ?> mappings)) {
+      return List.of();
+    }
+    List<String> paths = new ArrayList<>();
+    if (mappings.get("source") instanceof String source) {
+      paths.add(source);
+    }
+    if (mappings.get("sources") instanceof Collection<?> sources) {
+      sources.forEach(source -> paths.add(String.valueOf(source)));
+    }
+    return paths;
   }
 }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * email: waits for its send window if it has one ({@link SendWindows}), reads the contact (as it is
@@ -275,5 +276,17 @@ final class EmailNode implements NodeExecutor {
 
   private static String firstNonNull(String first, String second, String otherwise) {
     return first != null ? first : second != null ? second : otherwise;
+  }
+
+  /** Its stored template renders against the trigger's payload too. */
+  @Override
+  public Set<String> variablesReadUnnamed(CanvasNode node) {
+    return Set.of(FlowAccess.TRIGGER);
+  }
+
+  /** It reads the contact as it is when it sends: the address and do_not_email then. */
+  @Override
+  public boolean readsContactAfresh() {
+    return true;
   }
 }

@@ -2,7 +2,6 @@ package com.crmflow.workflow.node;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.util.ArrayList;
@@ -48,7 +47,7 @@ public record FlowAccess(
   public static final String CONTACT = "contact";
 
   /** The variable of the run's trigger payload. */
-  private static final String TRIGGER = "trigger";
+  static final String TRIGGER = "trigger";
 
   /** The analysis of the canvas (every node, reachable or not) with the built-in node types. */
   public static FlowAccess of(Canvas canvas) {
@@ -70,7 +69,7 @@ public record FlowAccess(
       for (String text : strings(config)) {
         TemplateReference.in(text).forEach(reference -> variables.add(reference.source()));
       }
-      for (String path : pathsLookedUp(node)) {
+      for (String path : pathsLookedUp(node, catalog)) {
         variables.add(TemplateResolver.sourceOf(path));
       }
       NodeAccess access =
@@ -141,12 +140,10 @@ public record FlowAccess(
       for (String text : strings(config)) {
         TemplateReference.in(text).forEach(reference -> read.add(reference.source()));
       }
-      for (String path : pathsLookedUp(node)) {
+      for (String path : pathsLookedUp(node, catalog)) {
         read.add(TemplateResolver.sourceOf(path));
       }
-      if (NodeType.EMAIL.value().equals(node.type())) {
-        read.add(TRIGGER);
-      }
+      catalog.find(node.type()).ifPresent(type -> read.addAll(type.variablesReadUnnamed(node)));
       sources.put(node.id(), read);
     }
     for (CanvasNode node : canvas.nodes()) {
@@ -209,20 +206,11 @@ public record FlowAccess(
     return Set.copyOf(held);
   }
 
-  /** The paths data_transform looks up in the run's variables without a template. */
-  public static List<String> pathsLookedUp(CanvasNode node) {
-    if (!NodeType.DATA_TRANSFORM.value().equals(node.type())
-        || !(node.config("mappings") instanceof Map<?, ?> mappings)) {
-      return List.of();
-    }
-    List<String> paths = new ArrayList<>();
-    if (mappings.get("source") instanceof String source) {
-      paths.add(source);
-    }
-    if (mappings.get("sources") instanceof Collection<?> sources) {
-      sources.forEach(source -> paths.add(String.valueOf(source)));
-    }
-    return paths;
+  /**
+   * The paths the node's type looks up beside its templates ({@link NodeExecutor#pathsLookedUp}).
+   */
+  public static List<String> pathsLookedUp(CanvasNode node, NodeCatalog catalog) {
+    return catalog.find(node.type()).map(type -> type.pathsLookedUp(node)).orElse(List.of());
   }
 
   /** Every string in a config value, inside maps and lists too. */

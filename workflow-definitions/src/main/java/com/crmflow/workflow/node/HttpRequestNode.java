@@ -237,4 +237,10 @@ final class HttpRequestNode implements NodeExecutor {
     output.put("body", response.body());
     return output;
   }
+
+  /** Its body template writes each variable as a JSON value. */
+  @Override
+  public boolean rendersAsJson(String field) {
+    return "bodyTemplate".equals(field);
+  }
 }

@@ -8,6 +8,7 @@ import com.crmflow.workflow.canvas.NodeType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -83,6 +84,39 @@ public interface NodeExecutor {
   /** Which of its outgoing edges a completed node takes: all of them, unless it branches. */
   default Predicate<CanvasEdge> edgesTaken(Map<String, Object> output) {
     return edge -> true;
+  }
+
+  /**
+   * Paths into the run's variables that the node looks up beside its config's templates (a
+   * data_transform's mappings): they count as read, and the node's input shows their values.
+   */
+  default List<String> pathsLookedUp(CanvasNode node) {
+    return List.of();
+  }
+
+  /**
+   * Variables the node reads without naming them in its config (an email's stored template may read
+   * the trigger's payload).
+   */
+  default Set<String> variablesReadUnnamed(CanvasNode node) {
+    return Set.of();
+  }
+
+  /**
+   * Whether the node reads the run's contact afresh when it runs (an email checks the address and
+   * do_not_email as they are then): its input shows the contact as it read it, while every other
+   * node's shows the contact the node started with.
+   */
+  default boolean readsContactAfresh() {
+    return false;
+  }
+
+  /**
+   * Whether a config field's template renders as JSON text, each variable written as a JSON value
+   * (an http_request's body), rather than as plain text.
+   */
+  default boolean rendersAsJson(String field) {
+    return false;
   }
 
   /**

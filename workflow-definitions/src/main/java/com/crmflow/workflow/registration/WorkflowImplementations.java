@@ -7,11 +7,13 @@ import com.crmflow.workflow.enrollment.EnrollmentWorkflowImpl;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
+import com.crmflow.workflow.run.InterpreterChanges;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflow;
 import com.crmflow.workflow.schedule.ScheduleTriggerWorkflowImpl;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflow;
 import com.crmflow.workflow.webhook.WebhookDeliveryWorkflowImpl;
 import io.temporal.worker.Worker;
+import java.util.List;
 
 /**
  * The product's workflows, for a worker of the {@link TaskQueues#AUTOMATION} queue. Each execution
@@ -20,6 +22,13 @@ import io.temporal.worker.Worker;
  * short run.
  */
 public final class WorkflowImplementations {
+
+  /**
+   * The interpreter's changes that a run started now takes from its start, for its input's {@code
+   * startedWithChanges}: a host that starts runs names them through here, not through the
+   * interpreter's package, which only the workflows above it see.
+   */
+  public static final List<String> FRESH_RUN_CHANGES = InterpreterChanges.CHANGES;
 
   private WorkflowImplementations() {}
 

@@ -446,7 +446,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return null;
     }
     boolean contactAsStarted =
-        !NodeInput.contactChangedBeside(node, atStart, scope)
+        !NodeInput.contactChangedBeside(catalog, node, atStart, scope)
             || !recording.recordsThroughHistory()
             || since(NODE_INPUT_CONTACT);
     return NodeInput.of(catalog, node, atStart, scope, contactAsStarted);

@@ -1,10 +1,10 @@
 package com.crmflow.workflow.run;
 
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeSecrets;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
@@ -65,8 +65,8 @@ public final class NodeInput {
    * the contact afresh. Only then does {@code contactAsStarted} of {@link #of} make a difference.
    */
   static boolean contactChangedBeside(
-      CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
-    return !NodeType.EMAIL.value().equals(node.type())
+      NodeCatalog catalog, CanvasNode node, Map<String, Object> atStart, Map<String, Object> now) {
+    return !readsContactAfresh(catalog, node)
         && now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT);
   }
 
@@ -90,7 +90,7 @@ public final class NodeInput {
       return null;
     }
     Map<String, Object> seen = atStart;
-    boolean rereadsContact = NodeType.EMAIL.value().equals(node.type()) || !contactAsStarted;
+    boolean rereadsContact = readsContactAfresh(catalog, node) || !contactAsStarted;
     if (rereadsContact && now.get(FlowAccess.CONTACT) != atStart.get(FlowAccess.CONTACT)) {
       seen = new HashMap<>(atStart);
       seen.put(FlowAccess.CONTACT, now.get(FlowAccess.CONTACT));
@@ -99,12 +99,12 @@ public final class NodeInput {
         node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
     Map<String, Object> masked = NodeSecrets.masked(node.type(), config);
     Map<String, Object> resolved = new LinkedHashMap<>();
-    boolean http = NodeType.HTTP_REQUEST.value().equals(node.type());
+    NodeExecutor type = catalog.find(node.type()).orElse(null);
     for (Map.Entry<String, Object> field : masked.entrySet()) {
       Object value = field.getValue();
       resolved.put(
           field.getKey(),
-          http && field.getKey().equals("bodyTemplate") && value instanceof String body
+          type != null && type.rendersAsJson(field.getKey()) && value instanceof String body
               ? TemplateResolver.render(body, seen, true)
               : TemplateResolver.renderValue(value, seen));
     }
@@ -115,13 +115,17 @@ public final class NodeInput {
         read.put(path, TemplateResolver.lookup(seen, path));
       }
     }
-    for (String path : FlowAccess.pathsLookedUp(node)) {
+    for (String path : FlowAccess.pathsLookedUp(node, catalog)) {
       read.put(path.trim(), TemplateResolver.lookup(seen, path));
     }
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("config", resolved);
     input.put("read", read);
     return bounded(input);
+  }
+
+  private static boolean readsContactAfresh(NodeCatalog catalog, CanvasNode node) {
+    return catalog.find(node.type()).map(NodeExecutor::readsContactAfresh).orElse(false);
   }
 
   /** The input with long strings cut, or the note of its size when it is still too large. */

@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.action.HttpResponseData;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
+import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
 import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.NodeSecrets;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.HashMap;
@@ -92,15 +99,18 @@ class NodeInputTest {
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
     scope.put("contact", Map.of("email", "new@example.com"));
 
-    assertThat(NodeInput.contactChangedBeside(say, atStart, scope)).isTrue();
+    assertThat(NodeInput.contactChangedBeside(NodeExecutors.catalog(), say, atStart, scope))
+        .isTrue();
     assertThat(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, true).get("config"))
         .isEqualTo(Map.of("messageTemplate", "For ada@example.com"));
     // a run without the change shows the contact as it is now
     assertThat(NodeInput.of(NodeExecutors.catalog(), say, atStart, scope, false).get("config"))
         .isEqualTo(Map.of("messageTemplate", "For new@example.com"));
     CanvasNode email = node("email", Map.of("subject", "Hi {{contact.email}}"));
-    assertThat(NodeInput.contactChangedBeside(email, atStart, scope)).isFalse();
-    assertThat(NodeInput.contactChangedBeside(say, atStart, atStart)).isFalse();
+    assertThat(NodeInput.contactChangedBeside(NodeExecutors.catalog(), email, atStart, scope))
+        .isFalse();
+    assertThat(NodeInput.contactChangedBeside(NodeExecutors.catalog(), say, atStart, atStart))
+        .isFalse();
   }
 
   @Test
@@ -185,5 +195,68 @@ class NodeInputTest {
                     .getData()
                     .toByteArray()))
         .contains("\"spanId\":\"00f067aa0ba902b7\"");
+  }
+
+  /**
+   * A type added beside the built-ins, in one class: what it reads afresh, what it looks up and
+   * which field renders as JSON come from its own hooks, as the built-ins' do.
+   */
+  static final class LookupNode implements NodeExecutor {
+
+    @Override
+    public NodeDescriptor descriptor() {
+      return new NodeDescriptor(
+          new NodeType("lookup", false),
+          "Lookup",
+          NodeDescriptor.ACTIONS,
+          "lookup",
+          "looks a path up and posts it",
+          List.of(ConfigField.template("payload", "Payload")),
+          NodeAccess.NONE,
+          List.of());
+    }
+
+    @Override
+    public Map<String, Object> execute(CanvasNode node, NodeRun run) {
+      return Map.of();
+    }
+
+    @Override
+    public List<String> pathsLookedUp(CanvasNode node) {
+      return List.of(String.valueOf(node.config("path")));
+    }
+
+    @Override
+    public boolean readsContactAfresh() {
+      return true;
+    }
+
+    @Override
+    public boolean rendersAsJson(String field) {
+      return "payload".equals(field);
+    }
+  }
+
+  @Test
+  void anAddedTypeSaysWhatItReadsAfreshLooksUpAndRendersAsJson() {
+    NodeCatalog catalog = NodeExecutors.with(List.of(new LookupNode()));
+    CanvasNode lookup =
+        node(
+            "lookup",
+            Map.of("path", "trigger.plan", "payload", "{\"name\": \"{{trigger.name}}\"}"));
+    Map<String, Object> scope = scope();
+    Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
+    scope.put("contact", Map.of("email", "new@example.com"));
+
+    assertThat(NodeInput.contactChangedBeside(catalog, lookup, atStart, scope)).isFalse();
+    Map<String, Object> input = NodeInput.of(catalog, lookup, atStart, scope, true);
+    assertThat(input.get("config"))
+        .isEqualTo(Map.of("path", "trigger.plan", "payload", "{\"name\": \"Ada \\\"A\\\"\"}"));
+    assertThat(input.get("read"))
+        .isEqualTo(Map.of("trigger.name", "Ada \"A\"", "trigger.plan", "pro"));
+    // the same node unknown to the catalog: nothing looked up, its template as plain text
+    Map<String, Object> unknown =
+        NodeInput.of(NodeExecutors.catalog(), lookup, atStart, scope, true);
+    assertThat(unknown.get("read")).isEqualTo(Map.of("trigger.name", "Ada \"A\""));
   }
 }
