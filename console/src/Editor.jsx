@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlow, Background, Controls, addEdge, applyEdgeChanges, applyNodeChanges } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { get, missing, patch, post, put, Problem } from './api.js';
+import { can, get, missing, patch, post, put, Problem } from './api.js';
 import { NODE_TYPES, nodeName, onNodeTypesLoaded, outcomesOf } from './nodeTypes.js';
 import { tidy } from './layout.js';
 import { canvasDiff } from './diff.js';
@@ -10,6 +10,7 @@ import { setUnsaved } from './unsaved.js';
 import { drawnEdge, edgeName, newId, outcomeFor, toCanvas, toFlow, withOutcome } from './flow.js';
 import { EditorActions, FlowNode } from './FlowNode.jsx';
 import { useFlowContext } from './flowContext.js';
+import { InFlightChoice, defaultInFlight, statusChange } from './InFlight.jsx';
 import { useNodeCounts } from './nodeCounts.js';
 import TestRunDialog from './TestRunDialog.jsx';
 import MoveRunsDialog from './MoveRunsDialog.jsx';
@@ -81,6 +82,8 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [flow, setFlow] = useState(null);
   const [confirming, setConfirming] = useState(null);
   const [testing, setTesting] = useState(false);
+  // what a pause does to the runs in progress, as chosen in its question
+  const [inFlight, setInFlight] = useState('continue');
   // after a save of an active flow: the dry run of moving the runs that wait in older versions
   const [moveOffer, setMoveOffer] = useState(null);
   const [, setHistoryTick] = useState(0);
@@ -457,7 +460,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     });
 
   /** Checks what is on screen; saves it first when it differs from the stored version. */
-  const activate = (status) =>
+  const activate = (status, inFlight) =>
     run(() =>
       replacing(status === 'active' ? 'Activating…' : 'Pausing…', async () => {
         if (status === 'active') {
@@ -468,25 +471,34 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           }
           if (dirty) await put(`/api/sequences/${sequenceId}/canvas`, canvas);
         }
-        await patch(`/api/v1/sequences/${sequenceId}`, { status });
+        await patch(`/api/v1/sequences/${sequenceId}`, statusChange(status, inFlight));
         await load();
         setMessage(status === 'active' ? 'Active.' : 'Paused.');
       }),
     );
 
-  /** Pausing an active flow asks first, saying what becomes of its runs. */
-  const pause = () =>
+  /** Pausing an active flow asks first, saying what becomes of its runs in progress, and how many. */
+  const pause = async () => {
+    let running = null;
+    if (can(me, 'automation_runs:read')) {
+      running = await get(`/api/v1/automation-runs?sequence_id=${sequenceId}&status=running&limit=1`)
+        .then((answer) => answer.total)
+        .catch(() => null);
+    }
+    setInFlight(defaultInFlight('pause'));
     setConfirming({
       title: `Pause “${sequence?.name}”?`,
       body: (
         <p>
           It starts no new runs while paused: its triggers are answered but start nothing, and its schedules stop.
-          Runs in progress go on to their end. Activate it again to start new runs.
+          Activate it again to start new runs.
         </p>
       ),
+      inFlight: { kind: 'pause', running },
       confirm: 'Pause',
-      action: () => activate('paused'),
+      action: (chosen) => activate('paused', chosen),
     });
+  };
 
   /** Asks with the changes listed; goes ahead only on Replace. */
   function confirmReplace(title, before, after, action) {
@@ -891,10 +903,11 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
           onCancel={() => setConfirming(null)}
           onConfirm={() => {
             setConfirming(null);
-            confirming.action();
+            confirming.action(confirming.inFlight ? inFlight : undefined);
           }}
         >
           {confirming.body}
+          {confirming.inFlight && <InFlightChoice {...confirming.inFlight} value={inFlight} onChange={setInFlight} />}
         </Confirm>
       )}
     </main>

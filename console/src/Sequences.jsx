@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { InFlightChoice, defaultInFlight, statusChange } from './InFlight.jsx';
 import { get, missing, patch, post, call, can, Problem } from './api.js';
 import { NODE_TYPES } from './nodeTypes.js';
 import { go, routeOf } from './route.js';
@@ -103,8 +104,8 @@ export default function Sequences({ me, params }) {
     }
   }
 
-  const setStatus = (flow, status) => {
-    const action = () => patch(`/api/v1/sequences/${flow.id}`, { status });
+  const setStatus = (flow, status, inFlight) => {
+    const action = () => patch(`/api/v1/sequences/${flow.id}`, statusChange(status, inFlight));
     action.flowId = flow.id;
     return act(action);
   };
@@ -345,9 +346,9 @@ export default function Sequences({ me, params }) {
         <Ask
           {...asking}
           onCancel={() => setAsking(null)}
-          onStatus={(status) => {
+          onStatus={(status, inFlight) => {
             setAsking(null);
-            setStatus(asking.flow, status);
+            setStatus(asking.flow, status, inFlight);
           }}
           onDelete={() => {
             setAsking(null);
@@ -369,24 +370,28 @@ export function runsInWords(runs) {
 
 /** The question before pausing, archiving or deleting a flow, with what becomes of its runs. */
 function Ask({ kind, flow, runs, onCancel, onStatus, onDelete }) {
-  const inProgress = runs?.running ? ' The runs in progress go on to their end: cancel one from its run view to stop it.' : '';
+  // a delete that cannot be offers an archive: its runs in progress are asked about as an archive's
+  const [inFlight, setInFlight] = useState(defaultInFlight(kind === 'pause' ? 'pause' : 'archive'));
+  const running = runs ? runs.running : null;
   if (kind === 'pause') {
     return (
-      <Confirm title={`Pause “${flow.name}”?`} confirm="Pause" onCancel={onCancel} onConfirm={() => onStatus('paused')}>
+      <Confirm title={`Pause “${flow.name}”?`} confirm="Pause" onCancel={onCancel} onConfirm={() => onStatus('paused', inFlight)}>
         <p>
           {runsInWords(runs)} While it is paused it starts no new runs: its triggers start nothing and its schedules
-          stop.{inProgress}
+          stop.
         </p>
+        <InFlightChoice kind="pause" running={running} value={inFlight} onChange={setInFlight} />
       </Confirm>
     );
   }
   if (kind === 'archive') {
     return (
-      <Confirm title={`Archive “${flow.name}”?`} confirm="Archive" onCancel={onCancel} onConfirm={() => onStatus('archived')}>
+      <Confirm title={`Archive “${flow.name}”?`} confirm="Archive" onCancel={onCancel} onConfirm={() => onStatus('archived', inFlight)}>
         <p>
           {runsInWords(runs)} Archived, it starts no new runs and leaves the default list; its runs and versions stay
-          readable.{inProgress}
+          readable.
         </p>
+        <InFlightChoice kind="archive" running={running} value={inFlight} onChange={setInFlight} />
       </Confirm>
     );
   }
@@ -404,11 +409,12 @@ function Ask({ kind, flow, runs, onCancel, onStatus, onDelete }) {
         confirm="Archive instead"
         danger={false}
         onCancel={onCancel}
-        onConfirm={() => onStatus('archived')}
+        onConfirm={() => onStatus('archived', inFlight)}
       >
         <p>
-          {runsInWords(runs)} {why} Archived, it starts no new runs and its history stays readable.{inProgress}
+          {runsInWords(runs)} {why} Archived, it starts no new runs and its history stays readable.
         </p>
+        <InFlightChoice kind="archive" running={running} value={inFlight} onChange={setInFlight} />
       </Confirm>
     );
   }

@@ -107,11 +107,45 @@ describe('the list of flows', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Delete…' }));
     const dialog = await screen.findByRole('dialog', { name: '“Busy” cannot be deleted' });
     expect(dialog).toHaveTextContent('It has 7 runs, 2 of them in progress.');
-    expect(dialog).toHaveTextContent('The runs in progress go on to their end');
+    // an archive asks what becomes of the runs in progress: ending them, as the API does, unless told
+    expect(within(dialog).getByRole('group', { name: 'Its 2 runs in progress:' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: /End them now/ })).toBeChecked();
+    expect(within(dialog).queryByRole('radio', { name: /Hold them/ })).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('radio', { name: /Let them finish/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Archive instead' }));
-    await waitFor(() => expect(fetch.calls.some((c) => c.method === 'PATCH' && c.body === '{"status":"archived"}')).toBe(true));
+    await waitFor(() =>
+      expect(
+        fetch.calls.some((c) => c.method === 'PATCH' && c.body === '{"status":"archived","in_flight":"continue"}'),
+      ).toBe(true),
+    );
     expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    stop();
+  });
+
+  it('pausing asks what becomes of the runs in progress, with their number, and sends the choice', async () => {
+    const user = userEvent.setup();
+    const fetch = fakeFetch({
+      'GET /api/v1/sequences': { sequences: [flow('Live', { status: 'active' })], total: 1 },
+      'GET /api/v1/automation-runs': (init, path) => ({ runs: [], total: path.includes('status=running') ? 3 : 9 }),
+      'PATCH /api/v1/sequences/id-Live': { sequence: flow('Live', { status: 'paused' }) },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const { stop } = renderAt('#/sequences');
+    const row = (await screen.findByText('Live')).closest('tr');
+    await user.click(within(row).getByRole('button', { name: 'Pause' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pause “Live”?' });
+    expect(dialog).toHaveTextContent('It has 9 runs, 3 of them in progress.');
+    const choices = within(dialog).getByRole('group', { name: 'Its 3 runs in progress:' });
+    expect(within(choices).getAllByRole('radio').map((r) => r.value)).toEqual(['continue', 'hold', 'end']);
+    expect(within(choices).getByRole('radio', { name: /Let them finish/ })).toBeChecked();
+    await user.click(within(choices).getByRole('radio', { name: /Hold them/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Pause' }));
+    await waitFor(() =>
+      expect(fetch.calls.some((c) => c.method === 'PATCH' && c.body === '{"status":"paused","in_flight":"hold"}')).toBe(
+        true,
+      ),
+    );
     stop();
   });
 

@@ -92,13 +92,19 @@ class ConsoleListsTest extends ConsoleTest {
           assertThat(tenant.api().get("/api/v1/sequences/" + mistake).text("/sequence/name"))
               .isEqualTo("Mistake fixed");
 
-          // pausing asks, saying what becomes of the run in progress
+          // pausing asks what becomes of the run in progress: finish (chosen at first), hold, end
           page.click(By.xpath("//tr[@data-flow='Busy']//button[text()='Pause']"));
           WebElement dialog = dialog();
           assertThat(dialog.getText())
               .contains("Pause “Busy”?")
               .contains("It has 1 run, 1 of them in progress.")
-              .contains("The runs in progress go on to their end");
+              .contains("Its 1 run in progress:")
+              .contains("Let them finish", "Hold them", "End them now");
+          assertThat(
+                  dialog
+                      .findElement(By.cssSelector("input[type=radio][value=continue]"))
+                      .isSelected())
+              .isTrue();
           page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());
           assertThat(tenant.api().get("/api/v1/sequences/" + busy).text("/sequence/status"))
