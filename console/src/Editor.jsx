@@ -443,15 +443,22 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
         setMessage(
           `Saved as version ${answer.version}.${left ? ` ${plural(left, 'problem')} to fix before it can be activated: see the marked nodes.` : ''}`,
         );
-        if (sequence?.status === 'active') {
-          const plan = await post(`/api/sequences/${sequenceId}/runs/move`, {
-            to_version: answer.version,
-            dry_run: true,
-          }).catch(() => null);
-          if (plan && plan.would_move + plan.cannot_move > 0) setMoveOffer(plan);
-        }
+        await offerMove(answer.version);
       }),
     );
+
+  /**
+   * After a new version of an active flow (a save, a restore): the runs waiting in older versions,
+   * counted by a dry run, are offered the move to it.
+   */
+  async function offerMove(toVersion) {
+    if (sequence?.status !== 'active') return;
+    const plan = await post(`/api/sequences/${sequenceId}/runs/move`, {
+      to_version: toVersion,
+      dry_run: true,
+    }).catch(() => null);
+    if (plan && plan.would_move + plan.cannot_move > 0) setMoveOffer(plan);
+  }
 
   const validate = () =>
     run(async () => {
@@ -514,8 +521,9 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
       const send = (confirmed) =>
         run(() =>
           replacing('Restoring…', async () => {
+            let restored;
             try {
-              await post(
+              restored = await post(
                 `/api/sequences/${sequenceId}/versions/${v}/restore${confirmed ? '?confirm_looser_triggers=true' : ''}`,
               );
             } catch (e) {
@@ -532,6 +540,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
             }
             await load();
             setMessage(`Version ${v} restored as a new version.`);
+            await offerMove(restored.version);
           }),
         );
       setConfirming({
@@ -917,7 +926,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
 const KEPT_SECRETS =
   'Webhook triggers keep the secret (secretToken) they have now; a secret the restored version had is not brought back over it.';
 const RUNS_GO_ON =
-  'Runs in progress go on with the version they started with; runs that start after this use the restored version.';
+  'Runs in progress go on with the version they started with, unless moved: an active flow then offers to move the runs waiting in older versions to the restored one. Runs that start after this use the restored version.';
 
 /** The restored canvas as the server stores it: a webhook trigger keeps its current secret. */
 function withKeptSecrets(current, restored) {

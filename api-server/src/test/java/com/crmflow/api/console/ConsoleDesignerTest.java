@@ -374,8 +374,9 @@ class ConsoleDesignerTest extends ConsoleTest {
                   "Webhook triggers keep the secret (secretToken) they have now; a secret the"
                       + " restored version had is not brought back over it.")
               .contains(
-                  "Runs in progress go on with the version they started with; runs that start"
-                      + " after this use the restored version.");
+                  "Runs in progress go on with the version they started with, unless moved: an"
+                      + " active flow then offers to move the runs waiting in older versions to"
+                      + " the restored one. Runs that start after this use the restored version.");
           page.screenshot("restore-diff");
           page.click(By.xpath("//div[@role='dialog']//button[text()='Cancel']"));
           wait.until(d -> d.findElements(By.cssSelector("[role=dialog]")).isEmpty());

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
 /**
- * After a save of an active flow, the editor offers to move the runs that wait in older versions:
- * it shows where they wait (the dry run), moves them, and reports the move. Screenshots go to
- * target/console (moves-*.png).
+ * After a save or a restore of an active flow, the editor offers to move the runs that wait in
+ * older versions: it shows where they wait (the dry run), moves them, and reports the move, or
+ * leaves them. Screenshots go to target/console (moves-*.png).
  */
 class ConsoleMoveRunsTest extends ConsoleTest {
 
@@ -79,6 +79,24 @@ class ConsoleMoveRunsTest extends ConsoleTest {
               .isEqualTo(2);
           page.click(By.xpath("//button[text()='Close']"));
           wait.until(d -> d.findElements(By.id("move-title")).isEmpty());
+
+          // a restore makes a new version too: the move to it is offered, and may be left
+          page.click(
+              By.xpath("//ul[@class='versions']/li[starts-with(normalize-space(.), 'v1')]/button"));
+          page.click(By.xpath("//div[@role='dialog']//button[text()='Replace']"));
+          page.waitForStatus("Version 1 restored as a new version.");
+          wait.until(d -> page.text(By.id("move-title")).equals("1 run waits in older versions"));
+          assertThat(page.text(By.cssSelector("ul.move-plan")))
+              .isEqualTo("Version 2, wait: 1 run → wait");
+          page.click(By.xpath("//button[text()='Leave them']"));
+          wait.until(d -> d.findElements(By.id("move-title")).isEmpty());
+          assertThat(
+                  tenant
+                      .api()
+                      .get("/api/v1/automation-runs/" + runId)
+                      .at("/run/canvas_version")
+                      .asInt())
+              .isEqualTo(2);
         });
   }
 }
