@@ -3,26 +3,12 @@ package com.crmflow.workflow.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.workflow.TaskQueues;
-import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.HttpRequestCommand;
-import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunControl;
-import com.crmflow.workflow.contract.RunInput;
-import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunResult;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.testing.WorkflowReplayer;
-import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,67 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * run asked to end stops waiting and ends cancelled with the reason in its record and node log.
  */
 @Timeout(60)
-class RunControlTest {
-
-  private TestWorkflowEnvironment env;
-  private final InMemoryRecorder recorder = new InMemoryRecorder();
-  private final ScriptedHttp http = new ScriptedHttp(0);
-
-  @BeforeEach
-  void setUp() {
-    env = WorkflowTestEnvironments.newInstance();
-    Worker automation = env.newWorker(TaskQueues.AUTOMATION);
-    automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
-    automation.registerActivitiesImplementations(recorder, http);
-    env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
-    env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
-    env.start();
-  }
-
-  @AfterEach
-  void tearDown() {
-    env.close();
-  }
-
-  /** webhook → wait 3 days → call, started as api-server starts it on the embedded defaults. */
-  private void start(String runId) {
-    RunInput input =
-        RunInputBuilder.run(runId, Canvases.threeDayWait())
-            .payload(Map.of("id", 7))
-            .embedded()
-            .startedWithChanges(InterpreterChanges.CHANGES)
-            .build();
-    WorkflowClient.start(
-        env.getWorkflowClient()
-                .newWorkflowStub(
-                    AutomationRunWorkflow.class,
-                    WorkflowOptions.newBuilder()
-                        .setTaskQueue(TaskQueues.AUTOMATION)
-                        .setWorkflowId(AutomationRunWorkflow.workflowId(runId))
-                        .build())
-            ::run,
-        input);
-    await().atMost(Duration.ofSeconds(20)).until(() -> entry(runId, "wait").isPresent());
-  }
-
-  private AutomationRunWorkflow running(String runId) {
-    return env.getWorkflowClient()
-        .newWorkflowStub(AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
-  }
-
-  private RunResult result(String runId) {
-    return WorkflowStub.fromTyped(running(runId)).getResult(RunResult.class);
-  }
-
-  private Optional<NodeLogEntry> entry(String runId, String nodeId) {
-    return recorder.log(runId).stream().filter(e -> e.nodeId().equals(nodeId)).findFirst();
-  }
-
-  private void replays(String runId) throws Exception {
-    WorkflowReplayer.replayWorkflowExecution(
-        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)),
-        AutomationRunWorkflowImpl.class);
-  }
+class RunControlTest extends ThreeDayWaitRunTest {
 
   @Test
   void aHeldRunFinishesItsDelayHoldsBeforeItsNextNodeAndCallsOnceWhenReleased() throws Exception {

@@ -6,32 +6,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.crmflow.workflow.TaskQueues;
-import com.crmflow.workflow.WorkflowTestEnvironments;
 import com.crmflow.workflow.action.HttpRequestCommand;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunControl;
-import com.crmflow.workflow.contract.RunInput;
-import com.crmflow.workflow.contract.RunInputBuilder;
 import com.crmflow.workflow.contract.RunMove;
 import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
-import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.testing.WorkflowReplayer;
-import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,27 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * node has no place in the target, refuses saying why.
  */
 @Timeout(60)
-class RunMoveTest {
-
-  private TestWorkflowEnvironment env;
-  private final InMemoryRecorder recorder = new InMemoryRecorder();
-  private final ScriptedHttp http = new ScriptedHttp(0);
-
-  @BeforeEach
-  void setUp() {
-    env = WorkflowTestEnvironments.newInstance();
-    Worker automation = env.newWorker(TaskQueues.AUTOMATION);
-    automation.registerWorkflowImplementationTypes(AutomationRunWorkflowImpl.class);
-    automation.registerActivitiesImplementations(recorder, http);
-    env.newWorker(TaskQueues.CRM).registerActivitiesImplementations(recorder);
-    env.newWorker(TaskQueues.INTEGRATIONS).registerActivitiesImplementations(http);
-    env.start();
-  }
-
-  @AfterEach
-  void tearDown() {
-    env.close();
-  }
+class RunMoveTest extends ThreeDayWaitRunTest {
 
   /** Version 2 of {@link Canvases#threeDayWait}: the call goes to the fixed URL. */
   static Canvas fixedUrl(String delayId, int delayDays) {
@@ -79,45 +45,6 @@ class RunMoveTest {
 
   static RunMove toVersion2(Canvas canvas, Map<String, String> mapping, boolean recompute) {
     return new RunMove("move-1", 2, canvas, mapping, recompute, "key-1");
-  }
-
-  private void start(String runId) {
-    RunInput input =
-        RunInputBuilder.run(runId, Canvases.threeDayWait())
-            .payload(Map.of("id", 7))
-            .embedded()
-            .startedWithChanges(InterpreterChanges.CHANGES)
-            .build();
-    WorkflowClient.start(
-        env.getWorkflowClient()
-                .newWorkflowStub(
-                    AutomationRunWorkflow.class,
-                    WorkflowOptions.newBuilder()
-                        .setTaskQueue(TaskQueues.AUTOMATION)
-                        .setWorkflowId(AutomationRunWorkflow.workflowId(runId))
-                        .build())
-            ::run,
-        input);
-    await().atMost(Duration.ofSeconds(20)).until(() -> entry(runId, "wait").isPresent());
-  }
-
-  private AutomationRunWorkflow running(String runId) {
-    return env.getWorkflowClient()
-        .newWorkflowStub(AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
-  }
-
-  private RunResult result(String runId) {
-    return WorkflowStub.fromTyped(running(runId)).getResult(RunResult.class);
-  }
-
-  private Optional<NodeLogEntry> entry(String runId, String nodeId) {
-    return recorder.log(runId).stream().filter(e -> e.nodeId().equals(nodeId)).findFirst();
-  }
-
-  private void replays(String runId) throws Exception {
-    WorkflowReplayer.replayWorkflowExecution(
-        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)),
-        AutomationRunWorkflowImpl.class);
   }
 
   @Test
