@@ -112,7 +112,11 @@ class ClusterShapeIT {
                 "SPRING_MAIL_PORT",
                 String.valueOf(smtp.getSmtp().getPort()),
                 "CRM_MAIL_FROM",
-                "flows@crm.example"));
+                "flows@crm.example",
+                // a part restarted while the others finish its runs starts slowly on a busy
+                // machine; the scenarios' own awaits bound the wait
+                "CLUSTER_START_TIMEOUT",
+                "600"));
     started = cluster.start();
     tenant = WholeService.newTenant(cluster.apiUrl(1), ApiServerProcess.ADMIN_TOKEN);
     // 200 runs fired back to back: over the default trigger quota
@@ -543,7 +547,14 @@ class ClusterShapeIT {
       await()
           .atMost(Duration.ofSeconds(240))
           .pollInterval(Duration.ofSeconds(2))
-          .failFast("start.sh failed", restarted::isCompletedExceptionally)
+          // start.sh's failure carries its output (the part that did not come back, and its log)
+          .failFast(
+              "start.sh failed",
+              () -> {
+                if (restarted.isCompletedExceptionally()) {
+                  restarted.join();
+                }
+              })
           .until(() -> count(sequenceId, "completed") + count(sequenceId, "failed") == RUNS);
       assertThat(restarted.get(5, TimeUnit.MINUTES))
           .contains("worker-1    polling", "api-1       http");
