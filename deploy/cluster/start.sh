@@ -239,9 +239,12 @@ if ! alive temporal; then
   # a database made here gets its schema's base version; every start brings each up to date
   for pair in temporal:temporal temporal_visibility:visibility; do
     db=${pair%%:*} dir=${pair##*:}
+    # create-database succeeds on a database that exists too; setup-schema says whether it had one
     if out=$(sql "$db" create-database 2>&1); then
-      echo "created database $db"
-      sql "$db" setup-schema -v 0.0 >> "$CLUSTER_DIR/logs/schema.log" 2>&1
+      setup=$(sql "$db" setup-schema -v 0.0 2>&1) \
+        || { echo "setup-schema of $db failed: $setup" >&2; exit 1; }
+      echo "$setup" >> "$CLUSTER_DIR/logs/schema.log"
+      [[ $setup == *"Skip version upgrade"* ]] || echo "created database $db"
     elif [[ $out != *"already exists"* ]]; then
       echo "could not create database $db: $out" >&2
       exit 1
