@@ -50,6 +50,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-moved-run.json}: a run started before {@value InterpreterChanges#RUN_MOVE}
  *       (its input does not list it), moved to version 2 of its flow a day into its 3 days' wait:
  *       its delay's node renamed and mapped, its deadline kept, and version 2's call made once.
+ *   <li>{@code local-held-moved-run.json}: a run held by its flow's pause before its call (its 3
+ *       days' delay over while held), moved to version 2 of its flow while it holds ({@value
+ *       InterpreterChanges#HELD_MOVE}), then released: version 2's call made once.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -161,6 +164,25 @@ public final class JourneyHistoryRecorder {
                 run.move(
                     RunMoveTest.toVersion2(
                         RunMoveTest.fixedUrl("pause", 3), Map.of("wait", "pause"), false));
+              });
+      case "local-held-moved-run" ->
+          record(
+              target,
+              RunInputBuilder.run(name, Canvases.threeDayWait())
+                  .payload(Map.of("id", 7))
+                  .embedded()
+                  .startedWithChanges(InterpreterChanges.CHANGES)
+                  .build(),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
+                env.sleep(Duration.ofDays(4));
+                await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(
+                        () -> recorder.log(name).stream().anyMatch(e -> e.nodeId().equals("call")));
+                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
+                run.control(new RunControl(RunControl.RELEASE, null, 2));
               });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
