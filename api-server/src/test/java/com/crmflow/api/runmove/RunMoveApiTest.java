@@ -143,6 +143,18 @@ class RunMoveApiTest extends ApiTest {
         .single();
   }
 
+  /** The flow's runs that wait (or hold) at a node, in the counts per node. */
+  private long runningInTheCounts(String flow) {
+    return jdbc.sql(
+            """
+            select coalesce(sum(n), 0) from node_count
+            where sequence_id = cast(:id as uuid) and status = 'running'
+            """)
+        .param("id", flow)
+        .query(Long.class)
+        .single();
+  }
+
   @Test
   void aWaitingRunMovesToTheFixedVersionAndSendsItsEmailOnceAtItsRecomputedDeadline()
       throws Exception {
@@ -205,16 +217,7 @@ class RunMoveApiTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt())
         .isEqualTo(1);
     // nothing waits at version 1's delay now, in the counts per node
-    assertThat(
-            jdbc.sql(
-                    """
-                    select coalesce(sum(n), 0) from node_count
-                    where sequence_id = cast(:id as uuid) and status = 'running'
-                    """)
-                .param("id", flow)
-                .query(Long.class)
-                .single())
-        .isZero();
+    assertThat(runningInTheCounts(flow)).isZero();
   }
 
   @Test
@@ -347,17 +350,7 @@ class RunMoveApiTest extends ApiTest {
     JsonNode sent = entry(runId, "mail").orElseThrow();
     assertThat(sent.get("startedAt").asString()).as("the held entry").isEqualTo(heldAt);
     assertThat(sent.get("status").asString()).isEqualTo("completed");
-    assertThat(
-            jdbc.sql(
-                    """
-                    select coalesce(sum(n), 0) from node_count
-                    where sequence_id = cast(:id as uuid) and status = 'running'
-                    """)
-                .param("id", flow)
-                .query(Long.class)
-                .single())
-        .as("nothing holds in the counts per node")
-        .isZero();
+    assertThat(runningInTheCounts(flow)).as("nothing holds in the counts per node").isZero();
   }
 
   @Test

@@ -110,16 +110,9 @@ public final class JourneyHistoryRecorder {
           record(
               target,
               embedded(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
-                env.sleep(Duration.ofDays(4));
-                await()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(
-                        () -> recorder.log(name).stream().anyMatch(e -> e.nodeId().equals("call")));
-                run.control(new RunControl(RunControl.RELEASE, null, 2));
-              });
+              (env, client, watches, recorder) ->
+                  heldBeforeTheCall(env, client, recorder, name)
+                      .control(new RunControl(RunControl.RELEASE, null, 2)));
       case "local-ended-run" ->
           record(
               target,
@@ -174,18 +167,27 @@ public final class JourneyHistoryRecorder {
                   .startedWithChanges(InterpreterChanges.CHANGES)
                   .build(),
               (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
-                env.sleep(Duration.ofDays(4));
-                await()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(
-                        () -> recorder.log(name).stream().anyMatch(e -> e.nodeId().equals("call")));
+                AutomationRunWorkflow run = heldBeforeTheCall(env, client, recorder, name);
                 run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
                 run.control(new RunControl(RunControl.RELEASE, null, 2));
               });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
+  }
+
+  /**
+   * The run, held by its flow's pause while its delay waits, once its 3 days are over and it holds
+   * before its call (the call's held entry is recorded).
+   */
+  private static AutomationRunWorkflow heldBeforeTheCall(
+      TestWorkflowEnvironment env, WorkflowClient client, InMemoryRecorder recorder, String runId) {
+    AutomationRunWorkflow run = awaitDelay(client, recorder, runId);
+    run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
+    env.sleep(Duration.ofDays(4));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> recorder.log(runId).stream().anyMatch(e -> e.nodeId().equals("call")));
+    return run;
   }
 
   /** The run, once its delay waits (its entry is recorded). */
