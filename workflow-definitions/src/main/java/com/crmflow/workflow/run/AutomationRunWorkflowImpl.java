@@ -357,6 +357,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     String type = node.type();
     Integer rerun = input.rerunOrdinals() == null ? null : input.rerunOrdinals().get(node.id());
     int ordinal = rerun != null ? rerun : executedByType.merge(type, 1, Integer::sum);
+    // its held entry, if it held: taken on by its run, or left to the outcome a resumed run replays
+    Integer heldSeq = heldAt.remove(node.id());
     RunResume.NodeOutcome before =
         input.resume() == null ? null : input.resume().done().get(node.id());
     if (before != null) {
@@ -364,7 +366,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     }
     RunResume.WaitingDelay waiting = input.waitingDelay(node);
-    Integer heldSeq = heldAt.remove(node.id());
     int seq = waiting != null ? waiting.seq() : heldSeq != null ? heldSeq : ++logSeq;
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
@@ -868,7 +869,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return new RunMoveResult(RunMoveResult.ALREADY, from, from, List.of(), null);
     }
     since(RUN_MOVE);
-    if (!heldAt.isEmpty() && !since(HELD_MOVE)) {
+    if (held && !heldAt.isEmpty() && !since(HELD_MOVE)) {
       return new RunMoveResult(
           RunMoveResult.NOT_MOVED,
           from,
