@@ -84,7 +84,7 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
   const [testing, setTesting] = useState(false);
   // what a pause does to the runs in progress, as chosen in its question
   const [inFlight, setInFlight] = useState('continue');
-  // after a save of an active flow: the dry run of moving the runs that wait in older versions
+  // after a save of an active or paused flow: the dry run of moving the runs in older versions
   const [moveOffer, setMoveOffer] = useState(null);
   const [, setHistoryTick] = useState(0);
   // why the canvas cannot take edits now (it is being loaded or replaced), or null when it can:
@@ -448,11 +448,11 @@ export default function Editor({ me, sequenceId, generate: openGenerate }) {
     );
 
   /**
-   * After a new version of an active flow (a save, a restore): the runs waiting in older versions,
-   * counted by a dry run, are offered the move to it.
+   * After a new version of an active or paused flow (a save, a restore): the runs waiting in older
+   * versions, or held there by the pause, counted by a dry run, are offered the move to it.
    */
   async function offerMove(toVersion) {
-    if (sequence?.status !== 'active') return;
+    if (sequence?.status !== 'active' && sequence?.status !== 'paused') return;
     const plan = await post(`/api/sequences/${sequenceId}/runs/move`, {
       to_version: toVersion,
       dry_run: true,

@@ -4,7 +4,7 @@ import { get, post } from './api.js';
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * After a save of an active flow: the runs that wait in older versions (the dry run of POST
+ * After a save of an active or paused flow: the runs that wait (or hold) in older versions (the dry run of POST
  * /api/sequences/:id/runs/move), where they would go on in the saved version, and the move itself,
  * followed until it ends, with its report.
  */
@@ -45,8 +45,9 @@ export default function MoveRunsDialog({ sequenceId, plan, onClose }) {
         </h2>
         <p>
           They go on in the version they started with unless moved to version {plan.to_version}. A run
-          moves while it waits in a delay or a wait_until, keeps its deadline, and goes on at the same
-          node of version {plan.to_version}.
+          moves while it waits in a delay or a wait_until, keeping its deadline, or while it holds for
+          the flow&apos;s pause, and goes on at the same node of version {plan.to_version}. A held run
+          holds on there until the flow is active again.
         </p>
         <ul className="move-plan" aria-label="Where the runs wait">
           {plan.versions.flatMap((version) =>

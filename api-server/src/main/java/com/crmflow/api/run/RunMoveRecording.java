@@ -12,10 +12,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A run's move to another version of its flow, as its workflow records it ({@code
  * record_run_moved}), in one transaction: the entries it hands in (the last of the version it left,
  * and the one that says it moved), its record's version and the versions it ran before, the node
- * its waiting entries wait at now, the counts of those entries per version and node (they leave the
- * version left and join the target), and the watch of a wait_until that waits at a node of another
- * id now. A move recorded already (the activity retried) changes nothing but the entries, which are
- * upserts.
+ * its waiting (or held) entries wait at now and its type, the counts of those entries per version
+ * and node (they leave the version left and join the target), and the watch of a wait_until that
+ * waits at a node of another id now. A move recorded already (the activity retried) changes nothing
+ * but the entries, which are upserts.
  */
 @Repository
 class RunMoveRecording {
@@ -61,13 +61,15 @@ class RunMoveRecording {
               if (node.seq() != null) {
                 jdbc.sql(
                         """
-                        update run_node_log set node_id = :toNode
+                        update run_node_log set node_id = :toNode,
+                            node_type = coalesce(:toType, node_type)
                         where run_id = :id and seq = :seq and node_id = :fromNode
                         """)
                     .param("id", runId)
                     .param("seq", node.seq())
                     .param("fromNode", node.fromNode())
                     .param("toNode", node.toNode())
+                    .param("toType", typeThere(entries, node))
                     .update();
                 count(runId, node.toNode(), node.seq(), 1);
               }
@@ -108,6 +110,20 @@ class RunMoveRecording {
         .param("delta", delta)
         .query((rs, row) -> 1)
         .list();
+  }
+
+  /**
+   * The type of the node an entry goes on at, when the run hands its entry in with the move (a
+   * branch held before its node, which may go on at a node of another type); else null: a waiting
+   * node goes on only at a node of its type.
+   */
+  private static String typeThere(List<NodeLogEntry> entries, RunMoveResult.MovedNode node) {
+    for (NodeLogEntry entry : entries) {
+      if (entry.seq() == node.seq() && entry.nodeId().equals(node.toNode())) {
+        return entry.nodeType();
+      }
+    }
+    return null;
   }
 
   /** The move that asked, as the entry that says the run moved names it. */

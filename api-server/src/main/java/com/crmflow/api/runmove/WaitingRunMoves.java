@@ -27,7 +27,6 @@ import org.springframework.stereotype.Service;
 public class WaitingRunMoves {
 
   static final String BETWEEN_NODES = "between nodes: a node acts or the run goes on to its next";
-  static final String HELD = "held before its next node (its flow is paused)";
 
   private final CanvasService canvases;
   private final NodeTypes nodeTypes;
@@ -199,7 +198,9 @@ public class WaitingRunMoves {
       return BETWEEN_NODES;
     }
     if (at.held()) {
-      return HELD;
+      // held before its node by the flow's pause: the node has not started, it may go on at any
+      // type
+      return plan.asMove().unplacedBefore(at.nodeId());
     }
     if (!RunMove.SAFE_TYPES.contains(at.nodeType())) {
       return "in node "

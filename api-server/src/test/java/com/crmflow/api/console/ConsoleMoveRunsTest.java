@@ -7,15 +7,17 @@ import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.Patience;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import tools.jackson.databind.JsonNode;
 
 /**
- * After a save or a restore of an active flow, the editor offers to move the runs that wait in
- * older versions: it shows where they wait (the dry run), moves them, and reports the move, or
- * leaves them. Screenshots go to target/console (moves-*.png).
+ * After a save or a restore of an active or paused flow, the editor offers to move the runs that
+ * wait (or hold for the pause) in older versions: it shows where they wait (the dry run), moves
+ * them, and reports the move, or leaves them. Screenshots go to target/console (moves-*.png).
  */
 class ConsoleMoveRunsTest extends ConsoleTest {
 
@@ -24,59 +26,72 @@ class ConsoleMoveRunsTest extends ConsoleTest {
     return "moves";
   }
 
+  /** An active flow webhook → wait → mail, and a run of it. */
+  private record FlowWithARun(TenantClient tenant, String seq, String runId) {
+
+    JsonNode run() {
+      return tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    }
+
+    /** Returns once the run's value at {@code pointer} is {@code expected}. */
+    void awaitRun(String pointer, String expected) {
+      org.awaitility.Awaitility.await()
+          .atMost(Patience.EVENTUALLY)
+          .until(() -> run().at(pointer).asString(""), expected::equals);
+    }
+  }
+
+  private FlowWithARun flowWithARun(double delayMinutes) {
+    TenantClient tenant = newTenant("*");
+    String contactId =
+        tenant
+            .api()
+            .post("/api/v1/contacts", Map.of("email", "ada@example.com", "first_name", "Ada"))
+            .text("/contact/id");
+    String hook = uniqueId("hook");
+    String seq =
+        activeAutomation(
+            tenant.api(),
+            chain(
+                hook,
+                node("wait", "delay", Map.of("delayMinutes", delayMinutes)),
+                node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    return new FlowWithARun(tenant, seq, runId);
+  }
+
+  /** Saves the canvas as version 2 and waits for the offer, which shows {@code plan}. */
+  private void saveAndAwaitTheOffer(String plan) {
+    page.click(By.xpath("//button[text()='Tidy up']"));
+    page.click(By.xpath("//button[text()='Save']"));
+    page.waitForStatus("Saved as version 2.");
+    wait.until(d -> page.text(By.id("move-title")).equals("1 run waits in older versions"));
+    assertThat(page.text(By.cssSelector("ul.move-plan"))).isEqualTo(plan);
+  }
+
+  private void moveAndAwaitTheReport() {
+    page.click(By.xpath("//button[text()='Move 1 run to version 2']"));
+    wait.withTimeout(Patience.EVENTUALLY)
+        .until(
+            d ->
+                page.text(By.cssSelector(".move-report"))
+                    .equals("Move completed: 1 run moved, 0 skipped."));
+  }
+
   @Test
   void savingAnActiveFlowOffersToMoveItsWaitingRunsAndReportsTheMove() throws Exception {
     page.guarded(
         () -> {
-          TenantClient tenant = newTenant("*");
-          String contactId =
-              tenant
-                  .api()
-                  .post("/api/v1/contacts", Map.of("email", "ada@example.com", "first_name", "Ada"))
-                  .text("/contact/id");
-          String hook = uniqueId("hook");
-          String seq =
-              activeAutomation(
-                  tenant.api(),
-                  chain(
-                      hook,
-                      node("wait", "delay", Map.of("delayMinutes", 30)),
-                      node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))));
-          String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
-          org.awaitility.Awaitility.await()
-              .atMost(Patience.EVENTUALLY)
-              .until(
-                  () ->
-                      tenant
-                          .api()
-                          .get("/api/v1/automation-runs/" + runId)
-                          .at("/run/node_log/1/status")
-                          .asString(),
-                  "running"::equals);
-          openCanvas(tenant, seq, 3);
+          FlowWithARun flow = flowWithARun(30);
+          flow.awaitRun("/node_log/1/status", "running");
+          openCanvas(flow.tenant(), flow.seq(), 3);
 
-          page.click(By.xpath("//button[text()='Tidy up']"));
-          page.click(By.xpath("//button[text()='Save']"));
-          page.waitForStatus("Saved as version 2.");
-          wait.until(d -> page.text(By.id("move-title")).equals("1 run waits in older versions"));
-          assertThat(page.text(By.cssSelector("ul.move-plan")))
-              .isEqualTo("Version 1, wait: 1 run → wait");
+          saveAndAwaitTheOffer("Version 1, wait: 1 run → wait");
           page.screenshot("offer");
-          page.click(By.xpath("//button[text()='Move 1 run to version 2']"));
-          wait.withTimeout(Patience.EVENTUALLY)
-              .until(
-                  d ->
-                      page.text(By.cssSelector(".move-report"))
-                          .equals("Move completed: 1 run moved, 0 skipped."));
+          moveAndAwaitTheReport();
           page.screenshot("moved");
 
-          assertThat(
-                  tenant
-                      .api()
-                      .get("/api/v1/automation-runs/" + runId)
-                      .at("/run/canvas_version")
-                      .asInt())
-              .isEqualTo(2);
+          assertThat(flow.run().get("canvas_version").asInt()).isEqualTo(2);
           page.click(By.xpath("//button[text()='Close']"));
           wait.until(d -> d.findElements(By.id("move-title")).isEmpty());
 
@@ -90,13 +105,34 @@ class ConsoleMoveRunsTest extends ConsoleTest {
               .isEqualTo("Version 2, wait: 1 run → wait");
           page.click(By.xpath("//button[text()='Leave them']"));
           wait.until(d -> d.findElements(By.id("move-title")).isEmpty());
-          assertThat(
-                  tenant
-                      .api()
-                      .get("/api/v1/automation-runs/" + runId)
-                      .at("/run/canvas_version")
-                      .asInt())
-              .isEqualTo(2);
+          assertThat(flow.run().get("canvas_version").asInt()).isEqualTo(2);
+        });
+  }
+
+  @Test
+  void savingAPausedFlowOffersToMoveItsHeldRunsWhichHoldOnInTheNewVersion() throws Exception {
+    page.guarded(
+        () -> {
+          FlowWithARun flow = flowWithARun(0.05);
+          ApiResponse paused =
+              flow.tenant()
+                  .api()
+                  .patch(
+                      "/api/v1/sequences/" + flow.seq(),
+                      Map.of("status", "paused", "in_flight", "hold"));
+          assertThat(paused.status()).as(paused.toString()).isEqualTo(200);
+          // its delay over, the run holds before the email
+          flow.awaitRun("/node_log/2/output/held", "flow paused");
+          openCanvas(flow.tenant(), flow.seq(), 3);
+
+          saveAndAwaitTheOffer("Version 1, mail: 1 run → mail");
+          page.screenshot("held-offer");
+          moveAndAwaitTheReport();
+
+          JsonNode moved = flow.run();
+          assertThat(moved.get("canvas_version").asInt()).isEqualTo(2);
+          assertThat(moved.get("status").asString()).isEqualTo("running");
+          assertThat(moved.at("/node_log/2/output/held").asString()).isEqualTo("flow paused");
         });
   }
 }

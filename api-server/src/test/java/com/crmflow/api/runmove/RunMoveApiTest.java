@@ -13,6 +13,7 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.GreenMails;
+import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.icegreen.greenmail.util.GreenMail;
 import jakarta.mail.internet.MimeMessage;
@@ -37,8 +38,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * Waiting runs move to another version of their flow, on the real service (PostgreSQL, Temporal,
  * SMTP through GreenMail): the dry run says where they wait and which would move, changing nothing;
- * the move moves each once at its safe point, it sends the new version's email exactly once, its
- * record names the versions it ran, and bad requests are refused with problem details.
+ * the move moves each once at its safe point (waiting in a delay, or held before its next node by
+ * its flow's pause, where it holds on until the flow is active again), it sends the new version's
+ * email exactly once, its record names the versions it ran, and bad requests are refused with
+ * problem details.
  */
 // a configuration of its own (an SMTP server): its service stops after the class
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
@@ -140,6 +143,18 @@ class RunMoveApiTest extends ApiTest {
         .single();
   }
 
+  /** The flow's runs that wait (or hold) at a node, in the counts per node. */
+  private long runningInTheCounts(String flow) {
+    return jdbc.sql(
+            """
+            select coalesce(sum(n), 0) from node_count
+            where sequence_id = cast(:id as uuid) and status = 'running'
+            """)
+        .param("id", flow)
+        .query(Long.class)
+        .single();
+  }
+
   @Test
   void aWaitingRunMovesToTheFixedVersionAndSendsItsEmailOnceAtItsRecomputedDeadline()
       throws Exception {
@@ -202,16 +217,7 @@ class RunMoveApiTest extends ApiTest {
     assertThat(tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt())
         .isEqualTo(1);
     // nothing waits at version 1's delay now, in the counts per node
-    assertThat(
-            jdbc.sql(
-                    """
-                    select coalesce(sum(n), 0) from node_count
-                    where sequence_id = cast(:id as uuid) and status = 'running'
-                    """)
-                .param("id", flow)
-                .query(Long.class)
-                .single())
-        .isZero();
+    assertThat(runningInTheCounts(flow)).isZero();
   }
 
   @Test
@@ -263,6 +269,149 @@ class RunMoveApiTest extends ApiTest {
     assertThat(ended.get("canvas_version").asInt()).isEqualTo(1);
     await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
     assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("Stays v1");
+  }
+
+  private ApiResponse setStatus(String flow, Map<String, Object> body) {
+    ApiResponse answer = tenant.api().patch("/api/v1/sequences/" + flow, body);
+    assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+    return answer;
+  }
+
+  /** Pauses the flow holding its runs; returns once the run holds before {@code nodeId}. */
+  private void pauseAndAwaitHeldBefore(String flow, String runId, String nodeId) {
+    setStatus(flow, Map.of("status", "paused", "in_flight", "hold"));
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(
+            () ->
+                entry(runId, nodeId)
+                    .filter(e -> e.get("status").asString().equals("running"))
+                    .filter(e -> e.at("/output/held").asString().equals("flow paused"))
+                    .isPresent());
+  }
+
+  private static List<String> nodeIds(JsonNode run) {
+    List<String> ids = new ArrayList<>();
+    run.get("node_log").forEach(e -> ids.add(e.get("nodeId").asString()));
+    return ids;
+  }
+
+  @Test
+  void aHeldRunMovesHoldsOnAndSendsVersion2sEmailOnceWhenItsFlowIsActiveAgain() throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Typo v1"));
+    String runId = fireAndAwaitDelay(hook, "wait");
+    pauseAndAwaitHeldBefore(flow, runId, "mail");
+    String heldAt = entry(runId, "mail").orElseThrow().get("startedAt").asString();
+    save(flow, waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Fixed v2"));
+
+    JsonNode dry = move(tenant.api(), flow, Map.of("dry_run", true)).json();
+
+    assertThat(dry.at("/would_move").asLong()).as(dry.toString()).isEqualTo(1);
+    assertThat(dry.at("/cannot_move").asLong()).isZero();
+    JsonNode atMail = dry.at("/versions/0/nodes/0");
+    assertThat(atMail.get("node_id").asString()).isEqualTo("mail");
+    assertThat(atMail.get("runs").asLong()).isEqualTo(1);
+    assertThat(atMail.get("to_node").asString()).isEqualTo("mail");
+    assertThat(atMail.get("reason").isNull()).as(atMail.toString()).isTrue();
+
+    ApiResponse started = move(tenant.api(), flow, Map.of());
+
+    JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(1);
+    assertThat(done.get("skipped").asLong()).isZero();
+    // moved, it holds on before version 2's email until the flow is active again
+    JsonNode moved = run(runId);
+    assertThat(moved.get("status").asString()).isEqualTo("running");
+    assertThat(moved.get("canvas_version").asInt()).isEqualTo(2);
+    assertThat(moved.get("moved_from_versions").toString()).isEqualTo("[1]");
+    JsonNode held = entry(runId, "mail").orElseThrow();
+    assertThat(held.get("startedAt").asString()).as("the held entry").isEqualTo(heldAt);
+    assertThat(held.get("status").asString()).isEqualTo("running");
+    assertThat(held.at("/output/held").asString()).isEqualTo("flow paused");
+    JsonNode movedEntry = entry(runId, "move:v2").orElseThrow();
+    assertThat(movedEntry.at("/output/moved_from_version").asInt()).isEqualTo(1);
+    assertThat(movedEntry.at("/output/nodes/0/from_node").asString()).isEqualTo("mail");
+    assertThat(movedEntry.at("/output/nodes/0/to_node").asString()).isEqualTo("mail");
+    assertThat(mailsTo(email)).isEmpty();
+
+    setStatus(flow, Map.of("status", "active"));
+
+    JsonNode ended = awaitRun(tenant.api(), runId);
+    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+    assertThat(ended.get("canvas_version").asInt()).isEqualTo(2);
+    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
+    assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("Fixed v2");
+    assertThat(tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt())
+        .isEqualTo(1);
+    assertThat(nodeIds(ended)).containsExactly(hook, "wait", "mail", "move:v2");
+    JsonNode sent = entry(runId, "mail").orElseThrow();
+    assertThat(sent.get("startedAt").asString()).as("the held entry").isEqualTo(heldAt);
+    assertThat(sent.get("status").asString()).isEqualTo("completed");
+    assertThat(runningInTheCounts(flow)).as("nothing holds in the counts per node").isZero();
+  }
+
+  @Test
+  void aHeldRunWhoseNodeIsGoneIsSkippedUnlessMappedAndMappedCallsVersion2sNodeOnce()
+      throws Exception {
+    try (LocalHttpServer peer = new LocalHttpServer()) {
+      String hook = uniqueId("hook");
+      String flow =
+          activeAutomation(
+              tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Old"));
+      String runId = fireAndAwaitDelay(hook, "wait");
+      pauseAndAwaitHeldBefore(flow, runId, "mail");
+      String heldAt = entry(runId, "mail").orElseThrow().get("startedAt").asString();
+      // version 2 calls a URL instead of the email
+      save(
+          flow,
+          chain(
+              hook,
+              node("wait", "delay", Map.of("delayMinutes", 0.05)),
+              node("ping", "http_request", Map.of("method", "POST", "url", peer.url("/v2")))));
+      String gone = "node mail is not in version 2 and is not mapped";
+
+      JsonNode unmapped = move(tenant.api(), flow, Map.of("dry_run", true)).json();
+
+      assertThat(unmapped.at("/would_move").asLong()).as(unmapped.toString()).isZero();
+      assertThat(unmapped.at("/cannot_move").asLong()).isEqualTo(1);
+      assertThat(unmapped.at("/versions/0/nodes/0/reason").asString()).isEqualTo(gone);
+      JsonNode skipped =
+          awaitMoveDone(flow, move(tenant.api(), flow, Map.of()).text("/move/move_id"));
+      assertThat(skipped.get("moved").asLong()).isZero();
+      assertThat(skipped.at("/skipped_reasons").toString()).isEqualTo("{\"" + gone + "\":1}");
+      assertThat(run(runId).get("canvas_version").asInt()).isEqualTo(1);
+
+      Map<String, Object> mapped = Map.of("mapping", Map.of("mail", "ping"));
+      JsonNode dry =
+          move(tenant.api(), flow, Map.of("dry_run", true, "mapping", Map.of("mail", "ping")))
+              .json();
+      assertThat(dry.at("/would_move").asLong()).as(dry.toString()).isEqualTo(1);
+      assertThat(dry.at("/versions/0/nodes/0/to_node").asString()).isEqualTo("ping");
+      JsonNode done = awaitMoveDone(flow, move(tenant.api(), flow, mapped).text("/move/move_id"));
+      assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(1);
+
+      // the held entry is version 2's node's now, of its type, and still holds
+      JsonNode held = entry(runId, "ping").orElseThrow();
+      assertThat(held.get("startedAt").asString()).as("the held entry").isEqualTo(heldAt);
+      assertThat(held.get("nodeType").asString()).isEqualTo("http_request");
+      assertThat(held.get("status").asString()).isEqualTo("running");
+      assertThat(entry(runId, "mail")).isEmpty();
+      assertThat(peer.received()).isEmpty();
+
+      setStatus(flow, Map.of("status", "active"));
+
+      JsonNode ended = awaitRun(tenant.api(), runId);
+      assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+      assertThat(ended.get("moved_from_versions").toString()).isEqualTo("[1]");
+      assertThat(peer.received("/v2")).hasSize(1);
+      assertThat(nodeIds(ended)).containsExactly(hook, "wait", "ping", "move:v2");
+      assertThat(entry(runId, "ping").orElseThrow().get("status").asString())
+          .isEqualTo("completed");
+      assertThat(mailsTo(email)).isEmpty();
+    }
   }
 
   @Test

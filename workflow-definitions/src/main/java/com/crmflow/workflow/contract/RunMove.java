@@ -39,19 +39,12 @@ public record RunMove(
    * its type.
    */
   public String unplaced(String nodeId, String nodeType) {
-    String target = target(nodeId);
-    CanvasNode there = canvas.node(target).orElse(null);
-    if (there == null) {
-      return target.equals(nodeId)
-          ? "node " + nodeId + " is not in version " + toVersion + " and is not mapped"
-          : "node "
-              + nodeId
-              + " is mapped to "
-              + target
-              + ", which version "
-              + toVersion
-              + " has not";
+    String missing = unplacedBefore(nodeId);
+    if (missing != null) {
+      return missing;
     }
+    String target = target(nodeId);
+    CanvasNode there = canvas.node(target).orElseThrow();
     if (SAFE_TYPES.contains(nodeType) && !nodeType.equals(there.type())) {
       return "node "
           + nodeId
@@ -64,6 +57,27 @@ public record RunMove(
           + "): a waiting node goes on only in a node of its type";
     }
     return null;
+  }
+
+  /**
+   * Why a branch held before this node (by its flow's pause: the node has not started) has no place
+   * in the target version, or null: its node (the same id, or the one mapped) must be there, of any
+   * type.
+   */
+  public String unplacedBefore(String nodeId) {
+    String target = target(nodeId);
+    if (canvas.node(target).isPresent()) {
+      return null;
+    }
+    return target.equals(nodeId)
+        ? "node " + nodeId + " is not in version " + toVersion + " and is not mapped"
+        : "node "
+            + nodeId
+            + " is mapped to "
+            + target
+            + ", which version "
+            + toVersion
+            + " has not";
   }
 
   /** Where a node of the run's version goes on in the target version. */

@@ -23,10 +23,12 @@ public record RunMoveResult(
   /**
    * A branch of a moved run.
    *
-   * @param fromNode the node it waited at (or was about to start) in the version it left
+   * @param fromNode the node it waited at (or held before, or was about to start) in the version it
+   *     left
    * @param toNode the node it goes on at in the target version
-   * @param seq the seq of the waiting node's log entry, which the node in the target version takes
-   *     on; null for a branch that was about to start its node
+   * @param seq the seq of the log entry of the node it waited at (or held before, its flow paused),
+   *     which the node in the target version takes on; null for a branch that was about to start
+   *     its node
    * @param until when the waiting node wakes (ISO-8601), or null
    */
   public record MovedNode(String fromNode, String toNode, Integer seq, String until) {}

@@ -5,6 +5,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILED_RUN_FAILS_WORKFLOW;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
 import static com.crmflow.workflow.run.InterpreterChanges.GOAL;
+import static com.crmflow.workflow.run.InterpreterChanges.HELD_MOVE;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
@@ -356,6 +357,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     String type = node.type();
     Integer rerun = input.rerunOrdinals() == null ? null : input.rerunOrdinals().get(node.id());
     int ordinal = rerun != null ? rerun : executedByType.merge(type, 1, Integer::sum);
+    // its held entry, if it held: taken on by its run, or left to the outcome a resumed run replays
+    Integer heldSeq = heldAt.remove(node.id());
     RunResume.NodeOutcome before =
         input.resume() == null ? null : input.resume().done().get(node.id());
     if (before != null) {
@@ -363,7 +366,6 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return;
     }
     RunResume.WaitingDelay waiting = input.waitingDelay(node);
-    Integer heldSeq = heldAt.remove(node.id());
     int seq = waiting != null ? waiting.seq() : heldSeq != null ? heldSeq : ++logSeq;
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
@@ -582,8 +584,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   /**
    * Before a node starts: a held run holds here (its entry shows the node held, with the reason)
-   * until released or ended; a run asked to end ends here, the node logged skipped with the reason.
-   * The version is asked only when an ask has come.
+   * until released, ended or moved; a run asked to end ends here, the node logged skipped with the
+   * reason. A branch moved while it held ({@value InterpreterChanges#HELD_MOVE}) holds on at the
+   * node it goes on at, its held entry carried there by the move. The version is asked only when an
+   * ask has come.
    */
   private boolean mayStart(CanvasNode node) {
     if (moves.asked()) {
@@ -592,20 +596,19 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return false;
     }
     if (held && endAsked == null && since(RUN_CONTROL)) {
-      int seq = ++logSeq;
-      heldAt.put(node.id(), seq);
-      recording.record(
-          new NodeLogEntry(
-              seq,
-              node.id(),
-              node.type(),
-              RunResult.RUNNING,
-              now(),
-              null,
-              Map.of("held", heldFor),
-              null));
-      recording.flush();
-      Workflow.await(() -> !held || endAsked != null || goalSignalled);
+      Integer seq = heldAt.get(node.id());
+      if (seq == null) {
+        seq = ++logSeq;
+        heldAt.put(node.id(), seq);
+        recording.record(heldEntry(seq, node));
+        recording.flush();
+      }
+      Workflow.await(() -> !held || endAsked != null || goalSignalled || moves.asked());
+      if (moves.asked()) {
+        // the run moves while this branch holds: it holds on in the version it moves to
+        moves.stopped(RunMoves.Stopped.heldBefore(node, seq));
+        return false;
+      }
     }
     if (endAsked != null && since(RUN_CONTROL)) {
       endTaken = true;
@@ -613,6 +616,12 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return false;
     }
     return !goalMetBefore(node);
+  }
+
+  /** The running entry of a node the run holds before, with why it holds. */
+  private NodeLogEntry heldEntry(int seq, CanvasNode node) {
+    return new NodeLogEntry(
+        seq, node.id(), node.type(), RunResult.RUNNING, now(), null, Map.of("held", heldFor), null);
   }
 
   /** The node the run ends before, logged skipped with the reason (on its held entry, if any). */
@@ -837,8 +846,8 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
             : endAsked != null
                 ? endAsked
                 : goalSignalled || goalTaken ? FlowGoal.MET : active == 0 ? "done" : null;
-    String holdsAt = held && !heldAt.isEmpty() ? heldAt.keySet().iterator().next() : null;
-    String refusal = moves.refusal(move, input, canvas, active, ending, holdsAt);
+    Set<String> holding = held ? heldAt.keySet() : Set.of();
+    String refusal = moves.refusal(move, input, canvas, active, ending, holding);
     if (refusal != null) {
       throw new IllegalArgumentException(refusal);
     }
@@ -848,8 +857,10 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
    * Moves the run ({@value InterpreterChanges#RUN_MOVE}): its waiting branches wake and stop
    * ({@link NodeMoved}, a branch that woke for its own reason stops before its next node), the move
    * is recorded with a log entry that says it, and each branch goes on from its node in the target
-   * version, a waiting one with its entry and deadline. A run that cannot place a branch (it woke
-   * and went on to a node the target has not) goes on where it was, in its version.
+   * version, a waiting one with its entry and deadline, a held one ({@value
+   * InterpreterChanges#HELD_MOVE}) holding on before its node there with its held entry. A run that
+   * cannot place a branch (it woke and went on to a node the target has not) goes on where it was,
+   * in its version.
    */
   @Override
   public RunMoveResult move(RunMove move) {
@@ -858,6 +869,14 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return new RunMoveResult(RunMoveResult.ALREADY, from, from, List.of(), null);
     }
     since(RUN_MOVE);
+    if (held && !heldAt.isEmpty() && !since(HELD_MOVE)) {
+      return new RunMoveResult(
+          RunMoveResult.NOT_MOVED,
+          from,
+          from,
+          List.of(),
+          "the run holds before node " + heldAt.keySet().iterator().next());
+    }
     moves.ask(move);
     Workflow.await(() -> active == 0);
     if (failure != null || endTaken) {
@@ -871,13 +890,29 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
             ? move
             : new RunMove(move.moveId(), from, canvas, Map.of(), false, move.keyId());
     List<RunMoveResult.MovedNode> placed = moves.placed(target);
+    // a held branch's entry goes with it to its node in the target version, where it holds on
+    List<RunMoveResult.MovedNode> waited = new ArrayList<>();
+    Map<String, Integer> holdsThere = new LinkedHashMap<>();
+    for (RunMoveResult.MovedNode node : placed) {
+      Integer heldSeq = heldAt.remove(node.fromNode());
+      if (heldSeq != null) {
+        holdsThere.put(node.toNode(), heldSeq);
+      } else {
+        waited.add(node);
+      }
+    }
+    heldAt.putAll(holdsThere);
     if (unplaced == null) {
       String at = now();
       RunMoveResult moved =
           new RunMoveResult(RunMoveResult.MOVED, from, move.toVersion(), placed, null);
+      // handed in with the move: the service takes the held node's type in the target from it
+      holdsThere.forEach(
+          (toNode, seq) ->
+              recording.record(heldEntry(seq, target.canvas().node(toNode).orElseThrow())));
       recording.moved(RunMoves.entry(++logSeq, at, from, move, placed), moved);
     }
-    for (RunMoveResult.MovedNode node : placed) {
+    for (RunMoveResult.MovedNode node : waited) {
       if (NodeType.WAIT_UNTIL.value().equals(node(node.fromNode()).type())) {
         moves.watcherMoved(node.fromNode(), node.toNode(), recordEvents);
       }
@@ -888,7 +923,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     }
     List<String> starts = placed.stream().map(RunMoveResult.MovedNode::toNode).distinct().toList();
     RunMoves.carryOver(canvas, target.canvas(), target, edgeTaken, settled, starts);
-    input = RunMoves.inputIn(input, target.toVersion(), target.canvas(), placed, logSeq);
+    input = RunMoves.inputIn(input, target.toVersion(), target.canvas(), waited, logSeq);
     canvas = target.canvas();
     starts.forEach(this::startThread);
     moves.done();

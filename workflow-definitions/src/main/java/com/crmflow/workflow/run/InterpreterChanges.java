@@ -153,6 +153,14 @@ public final class InterpreterChanges {
   static final String RUN_MOVE = "run-move";
 
   /**
+   * A run with this change takes a move while it holds before its next node for its flow's pause
+   * ({@value #RUN_CONTROL}): the held branch stops, its held entry goes to the node it goes on at
+   * in the target version, and it holds there until released. A run without it refuses the move
+   * while it holds. Asked only when a move comes to a held run, so no other run records a marker.
+   */
+  static final String HELD_MOVE = "held-move";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

@@ -27,16 +27,37 @@ import java.util.Set;
  * start, collects where each branch stopped once it has, and works out where each goes on.
  *
  * <p>A safe point is a node that waits and acts on nothing: a delay (with or without a send window)
- * or a wait_until. A branch that wakes from its wait at the moment the move comes (its timer fired
- * in the same workflow task) stops before its next node, which has not started either.
+ * or a wait_until; or the moment before a node, where a branch holds while its flow is paused (it
+ * holds on at its node in the target version). A branch that wakes from its wait at the moment the
+ * move comes (its timer fired in the same workflow task) stops before its next node, which has not
+ * started either.
  */
 final class RunMoves {
 
   /** The node types a branch may wait in while its run moves ({@link RunMove#SAFE_TYPES}). */
   static final Set<String> SAFE_TYPES = RunMove.SAFE_TYPES;
 
-  /** A branch that stopped for the move: where, its waiting entry (seq, start, deadline). */
-  record Stopped(CanvasNode node, Integer seq, String startedAt, String until) {}
+  /**
+   * A branch that stopped for the move: where, its waiting entry (seq, start, deadline), or the
+   * entry of the node it held before ({@code held}: seq only, the node has not started).
+   */
+  record Stopped(CanvasNode node, Integer seq, String startedAt, String until, boolean held) {
+
+    /** A branch that waited in its node (its entry), or stopped before it (no entry). */
+    Stopped(CanvasNode node, Integer seq, String startedAt, String until) {
+      this(node, seq, startedAt, until, false);
+    }
+
+    /** A branch that held before its node for its flow's pause, its held entry's seq. */
+    static Stopped heldBefore(CanvasNode node, int seq) {
+      return new Stopped(node, seq, null, null, true);
+    }
+
+    /** Why the branch has no place in the target version, or null. */
+    String unplaced(RunMove move) {
+      return held ? move.unplacedBefore(node.id()) : RunMoves.unplaced(node, move);
+    }
+  }
 
   /** The nodes whose branch waits in them now, at a safe point. */
   private final Set<String> waiting = new java.util.HashSet<>();
@@ -85,10 +106,15 @@ final class RunMoves {
    *
    * @param branches the branches that walk the graph now
    * @param ending why the run is ending (failed, asked to end), or null
-   * @param heldAt where a held branch holds, or null
+   * @param holding the nodes its held branches hold before (its flow paused), a safe point too
    */
   String refusal(
-      RunMove move, RunInput input, Canvas canvas, int branches, String ending, String heldAt) {
+      RunMove move,
+      RunInput input,
+      Canvas canvas,
+      int branches,
+      String ending,
+      Set<String> holding) {
     if (move == null || move.canvas() == null) {
       return "the move names no canvas";
     }
@@ -104,14 +130,17 @@ final class RunMoves {
     if (asked != null) {
       return "the run is moving already";
     }
-    if (heldAt != null) {
-      return "the run holds before node " + heldAt + " (its flow is paused)";
-    }
-    if (branches == 0 || waiting.size() < branches) {
+    if (branches == 0 || waiting.size() + holding.size() < branches) {
       return "the run is not at a safe point: a node acts, or a branch is between nodes";
     }
     for (String nodeId : waiting) {
       String reason = unplaced(canvas.node(nodeId).orElseThrow(), move);
+      if (reason != null) {
+        return reason;
+      }
+    }
+    for (String nodeId : holding) {
+      String reason = move.unplacedBefore(nodeId);
       if (reason != null) {
         return reason;
       }
@@ -138,7 +167,7 @@ final class RunMoves {
   /** Where the branches stopped, the first reason one of them has no place in the target. */
   String unplacedBranch(RunMove move) {
     for (Stopped branch : stopped) {
-      String reason = unplaced(branch.node(), move);
+      String reason = branch.unplaced(move);
       if (reason != null) {
         return reason;
       }

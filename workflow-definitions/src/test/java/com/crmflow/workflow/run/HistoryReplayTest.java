@@ -40,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * UrlHistoryRecorder} (trigger values in an http_request's url, as text and encoded) and {@link
  * JourneyHistoryRecorder} (a wait_until met by a signal, a failed run as it ended before failed
  * runs failed their workflow and one that fails it, a delay that ends in a send window, a split, a
- * run held by its flow's pause and released, a run ended by it while it waited).
+ * run held by its flow's pause and released, a run ended by it while it waited, runs moved to
+ * another version of their flow while they waited and while they held).
  */
 class HistoryReplayTest {
 
@@ -101,7 +102,8 @@ class HistoryReplayTest {
             "local-goal-event-before-goals.json",
             "local-goal-met-in-delay.json",
             "local-goal-met-before-node.json",
-            "local-moved-run.json");
+            "local-moved-run.json",
+            "local-held-moved-run.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -238,6 +240,21 @@ class HistoryReplayTest {
         .contains("EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED", "EVENT_TYPE_TIMER_CANCELED");
     assertThat(markerPayloads(dir.resolve("local-moved-run.json")))
         .contains("\"run-move\"", "record_run_moved", "https://example.com/fixed/7")
+        .doesNotContain("https://example.com/7");
+    // moved while held before its call: the delay's timer fired while held, the move recorded,
+    // version 2's URL called once released
+    assertThat(Files.readString(dir.resolve("local-held-moved-run.json")))
+        .contains(
+            "EVENT_TYPE_TIMER_FIRED",
+            "\"signalName\": \"run_control\"",
+            "EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED");
+    assertThat(markerPayloads(dir.resolve("local-held-moved-run.json")))
+        .contains(
+            "\"run-control\"",
+            "\"run-move\"",
+            "\"held-move\"",
+            "record_run_moved",
+            "https://example.com/fixed/7")
         .doesNotContain("https://example.com/7");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));

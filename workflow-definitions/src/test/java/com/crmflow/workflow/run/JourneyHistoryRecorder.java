@@ -50,6 +50,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-moved-run.json}: a run started before {@value InterpreterChanges#RUN_MOVE}
  *       (its input does not list it), moved to version 2 of its flow a day into its 3 days' wait:
  *       its delay's node renamed and mapped, its deadline kept, and version 2's call made once.
+ *   <li>{@code local-held-moved-run.json}: a run held by its flow's pause before its call (its 3
+ *       days' delay over while held), moved to version 2 of its flow while it holds ({@value
+ *       InterpreterChanges#HELD_MOVE}), then released: version 2's call made once.
  * </ul>
  *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
@@ -107,16 +110,9 @@ public final class JourneyHistoryRecorder {
           record(
               target,
               embedded(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
-                env.sleep(Duration.ofDays(4));
-                await()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(
-                        () -> recorder.log(name).stream().anyMatch(e -> e.nodeId().equals("call")));
-                run.control(new RunControl(RunControl.RELEASE, null, 2));
-              });
+              (env, client, watches, recorder) ->
+                  heldBeforeTheCall(env, client, recorder, name)
+                      .control(new RunControl(RunControl.RELEASE, null, 2)));
       case "local-ended-run" ->
           record(
               target,
@@ -162,8 +158,36 @@ public final class JourneyHistoryRecorder {
                     RunMoveTest.toVersion2(
                         RunMoveTest.fixedUrl("pause", 3), Map.of("wait", "pause"), false));
               });
+      case "local-held-moved-run" ->
+          record(
+              target,
+              RunInputBuilder.run(name, Canvases.threeDayWait())
+                  .payload(Map.of("id", 7))
+                  .embedded()
+                  .startedWithChanges(InterpreterChanges.CHANGES)
+                  .build(),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = heldBeforeTheCall(env, client, recorder, name);
+                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
+                run.control(new RunControl(RunControl.RELEASE, null, 2));
+              });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
+  }
+
+  /**
+   * The run, held by its flow's pause while its delay waits, once its 3 days are over and it holds
+   * before its call (the call's held entry is recorded).
+   */
+  private static AutomationRunWorkflow heldBeforeTheCall(
+      TestWorkflowEnvironment env, WorkflowClient client, InMemoryRecorder recorder, String runId) {
+    AutomationRunWorkflow run = awaitDelay(client, recorder, runId);
+    run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
+    env.sleep(Duration.ofDays(4));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> recorder.log(runId).stream().anyMatch(e -> e.nodeId().equals("call")));
+    return run;
   }
 
   /** The run, once its delay waits (its entry is recorded). */

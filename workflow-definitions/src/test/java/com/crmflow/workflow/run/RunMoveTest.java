@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A waiting run moves to another version of its flow ({@link RunMove}), on Temporal's test
  * environment: it goes on from the node with the same id (or the mapped one) with its delay's
- * deadline, its entries kept and one entry saying it moved; a run not at a safe point, or whose
- * node has no place in the target, refuses saying why.
+ * deadline, its entries kept and one entry saying it moved; a run held before its next node by its
+ * flow's pause moves too and holds on at its node in the target until released; a run not at a safe
+ * point, or whose node has no place in the target, refuses saying why.
  */
 @Timeout(60)
 class RunMoveTest extends ThreeDayWaitRunTest {
@@ -136,17 +137,89 @@ class RunMoveTest extends ThreeDayWaitRunTest {
     replays("renamed");
   }
 
-  @Test
-  void aHeldRunRefusesTheMoveSayingWhy() {
-    start("held");
-    running("held").control(new RunControl(RunControl.HOLD, "flow paused", 1));
+  /** The run, held by its flow's pause before its call (its delay over while held). */
+  private NodeLogEntry heldBeforeTheCall(String runId) {
+    start(runId);
+    running(runId).control(new RunControl(RunControl.HOLD, "flow paused", 1));
     env.sleep(Duration.ofDays(4));
-    await().atMost(Duration.ofSeconds(20)).until(() -> entry("held", "call").isPresent());
+    await().atMost(Duration.ofSeconds(20)).until(() -> entry(runId, "call").isPresent());
+    return entry(runId, "call").orElseThrow();
+  }
 
-    assertThatThrownBy(() -> running("held").move(toVersion2(fixedUrl("wait", 3), Map.of(), false)))
+  @Test
+  void aHeldRunMovesHoldsOnAndCallsVersion2sUrlOnceReleased() throws Exception {
+    NodeLogEntry held = heldBeforeTheCall("held");
+    assertThat(held.output()).containsEntry("held", "flow paused");
+
+    RunMoveResult moved = running("held").move(toVersion2(fixedUrl("wait", 3), Map.of(), false));
+
+    assertThat(moved.outcome()).isEqualTo(RunMoveResult.MOVED);
+    assertThat(moved.nodes())
+        .containsExactly(new RunMoveResult.MovedNode("call", "call", held.seq(), null));
+    assertThat(entry("held", "move:v2").orElseThrow().output())
+        .containsEntry("moved_from_version", 1)
+        .containsEntry("moved_to_version", 2);
+    // moved, it holds on: no call until released
+    env.sleep(Duration.ofHours(1));
+    assertThat(http.calls).isEmpty();
+    assertThat(entry("held", "call").orElseThrow())
+        .extracting(NodeLogEntry::seq, NodeLogEntry::status)
+        .containsExactly(held.seq(), RunResult.RUNNING);
+
+    running("held").control(new RunControl(RunControl.RELEASE, null, 2));
+
+    assertThat(result("held").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/fixed/7");
+    NodeLogEntry call = entry("held", "call").orElseThrow();
+    assertThat(call.seq()).isEqualTo(held.seq());
+    assertThat(call.status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(recorder.log("held"))
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("wait", "call", "move:v2");
+    replays("held");
+  }
+
+  /** Version 2 of {@link Canvases#threeDayWait} whose call is a new node, {@code notify}. */
+  private static Canvas callRenamed() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node("wait", "delay", Map.of("delayDays", 3)),
+            node(
+                "notify",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/notify/{{trigger.id}}"))),
+        List.of(edge("hook", "wait"), edge("wait", "notify")));
+  }
+
+  @Test
+  void aHeldRunWhoseNodeIsGoneMovesOnlyWhenMapped() throws Exception {
+    NodeLogEntry held = heldBeforeTheCall("held-renamed");
+
+    assertThatThrownBy(
+            () -> running("held-renamed").move(toVersion2(callRenamed(), Map.of(), false)))
         .isInstanceOf(WorkflowUpdateException.class)
         .rootCause()
-        .hasMessageContaining("the run holds before node call");
-    assertThat(recorder.moves).doesNotContainKey("held");
+        .hasMessageContaining("node call is not in version 2 and is not mapped");
+    assertThat(recorder.moves).doesNotContainKey("held-renamed");
+
+    RunMoveResult moved =
+        running("held-renamed").move(toVersion2(callRenamed(), Map.of("call", "notify"), false));
+
+    assertThat(moved.nodes())
+        .containsExactly(new RunMoveResult.MovedNode("call", "notify", held.seq(), null));
+    running("held-renamed").control(new RunControl(RunControl.RELEASE, null, 2));
+    assertThat(result("held-renamed").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/notify/7");
+    // the held entry is the mapped node's now, the same entry
+    assertThat(recorder.log("held-renamed"))
+        .extracting(NodeLogEntry::nodeId)
+        .containsExactly("wait", "notify", "move:v2");
+    assertThat(entry("held-renamed", "notify").orElseThrow().seq()).isEqualTo(held.seq());
+    replays("held-renamed");
   }
 }
