@@ -59,28 +59,33 @@ public class WorkerRegistration implements SmartInitializingSingleton {
 
   @Override
   public void afterSingletonsInstantiated() {
-    workers.ifAvailable(
-        template -> {
-          NodeCatalog catalog = NodeExecutors.with(executors.orderedStream().toList());
-          Collection<Worker> polled = template.getWorkers();
-          Map<String, List<Class<?>>> plan =
-              activitiesByQueue(
-                  WorkflowImplementations.activities(catalog),
-                  polled.stream().map(Worker::getTaskQueue).toList(),
-                  runsLocalActivities);
-          for (Worker worker : polled) {
-            String queue = worker.getTaskQueue();
-            if (TaskQueues.AUTOMATION.equals(queue)) {
-              WorkflowImplementations.registerOn(worker, catalog);
-            }
-            List<Class<?>> interfaces = plan.get(queue);
-            Collection<Object> implementations = implementations(queue, interfaces);
-            if (!implementations.isEmpty()) {
-              worker.registerActivitiesImplementations(implementations.toArray());
-            }
-            hosted.put(queue, interfaces);
-          }
-        });
+    workers.ifAvailable(template -> register(template.getWorkers()));
+  }
+
+  /**
+   * Registers on each of these workers what its queue hosts.
+   *
+   * @throws IllegalStateException a worker's queue has an activity that no bean implements
+   */
+  void register(Collection<Worker> polled) {
+    NodeCatalog catalog = NodeExecutors.with(executors.orderedStream().toList());
+    Map<String, List<Class<?>>> plan =
+        activitiesByQueue(
+            WorkflowImplementations.activities(catalog),
+            polled.stream().map(Worker::getTaskQueue).toList(),
+            runsLocalActivities);
+    for (Worker worker : polled) {
+      String queue = worker.getTaskQueue();
+      if (TaskQueues.AUTOMATION.equals(queue)) {
+        WorkflowImplementations.registerOn(worker, catalog);
+      }
+      List<Class<?>> interfaces = plan.get(queue);
+      Collection<Object> implementations = implementations(queue, interfaces);
+      if (!implementations.isEmpty()) {
+        worker.registerActivitiesImplementations(implementations.toArray());
+      }
+      hosted.put(queue, interfaces);
+    }
   }
 
   /**

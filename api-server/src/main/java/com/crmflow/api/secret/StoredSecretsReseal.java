@@ -1,5 +1,6 @@
 package com.crmflow.api.secret;
 
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.node.NodeSecrets;
@@ -42,9 +43,12 @@ public class StoredSecretsReseal {
   private final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
-  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher) {
+  private final NodeTypes nodeTypes;
+
+  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher, NodeTypes nodeTypes) {
     this.jdbc = jdbc;
     this.cipher = cipher;
+    this.nodeTypes = nodeTypes;
   }
 
   /** A stored value none of the keys opens (or a damaged one): where it is. */
@@ -194,6 +198,7 @@ public class StoredSecretsReseal {
                 + node.get("id");
         Map<String, Object> after =
             NodeSecrets.rewrite(
+                nodeTypes,
                 String.valueOf(node.get("type")),
                 before,
                 (path, value) -> {

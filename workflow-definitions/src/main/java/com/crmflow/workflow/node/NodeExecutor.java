@@ -68,7 +68,9 @@ public interface NodeExecutor {
    * this default shows at least the node's config with its variables filled in.
    */
   default Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
-    return DryRuns.actsOutside(this) ? DryRuns.wouldDoConfigured(node, run) : execute(node, run);
+    return DryRuns.actsOutside(this)
+        ? DryRuns.wouldDoConfigured(this, node, run)
+        : execute(node, run);
   }
 
   /**
