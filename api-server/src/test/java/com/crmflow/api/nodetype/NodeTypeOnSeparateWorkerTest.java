@@ -14,13 +14,12 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.DevServers;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.RunHistory;
 import com.crmflow.api.support.WorkerProcess;
 import com.crmflow.worker.WorkerRegistration;
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.RecordWatchActivities;
 import com.crmflow.workflow.node.NodeSecrets;
-import io.temporal.api.common.v1.Payload;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.worker.WorkerFactory;
 import java.io.IOException;
@@ -28,7 +27,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -207,29 +205,8 @@ class NodeTypeOnSeparateWorkerTest extends ApiTest {
             .query(String.class)
             .single();
     assertThat(stored).contains(NodeSecrets.SEALED_PREFIX).doesNotContain(PARTNER_KEY);
-    String history = historyPayloads("run-" + runId);
+    String history = RunHistory.payloads(temporal, runId);
     assertThat(history).contains(NodeSecrets.SEALED_PREFIX).doesNotContain(PARTNER_KEY);
-  }
-
-  /** The inputs of the workflow and of its activities, as Temporal keeps them. */
-  private String historyPayloads(String workflowId) {
-    StringBuilder payloads = new StringBuilder();
-    for (HistoryEvent event : temporal.fetchHistory(workflowId).getEvents()) {
-      List<Payload> inputs = new ArrayList<>();
-      if (event.hasWorkflowExecutionStartedEventAttributes()) {
-        inputs.addAll(
-            event.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList());
-      }
-      if (event.hasActivityTaskScheduledEventAttributes()) {
-        inputs.addAll(event.getActivityTaskScheduledEventAttributes().getInput().getPayloadsList());
-      }
-      if (event.hasActivityTaskCompletedEventAttributes()) {
-        inputs.addAll(
-            event.getActivityTaskCompletedEventAttributes().getResult().getPayloadsList());
-      }
-      inputs.forEach(payload -> payloads.append(payload.getData().toStringUtf8()));
-    }
-    return payloads.toString();
   }
 
   /**
