@@ -1,8 +1,8 @@
 package com.crmflow.api.secret;
 
-import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.shared.secret.SecretCipher;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeSecrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,9 +43,10 @@ public class StoredSecretsReseal {
   private final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
-  private final NodeTypes nodeTypes;
+  /** The service's node types (api-server's {@code NodeTypes}): whose fields are secret. */
+  private final NodeCatalog nodeTypes;
 
-  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher, NodeTypes nodeTypes) {
+  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher, NodeCatalog nodeTypes) {
     this.jdbc = jdbc;
     this.cipher = cipher;
     this.nodeTypes = nodeTypes;
