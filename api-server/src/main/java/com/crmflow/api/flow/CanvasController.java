@@ -48,7 +48,7 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_READ)
   CanvasAnswer canvas(Caller caller, @PathVariable UUID sequenceId) {
     return new CanvasAnswer(
-        CanvasViews.canvas(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
+        CanvasViews.canvas(nodeTypes, sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
   }
 
   @PutMapping("/canvas")
@@ -80,7 +80,8 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_READ)
   CanvasAnswer version(Caller caller, @PathVariable UUID sequenceId, @PathVariable int version) {
     return new CanvasAnswer(
-        CanvasViews.canvas(sequenceId, canvases.version(caller.tenantId(), sequenceId, version)));
+        CanvasViews.canvas(
+            nodeTypes, sequenceId, canvases.version(caller.tenantId(), sequenceId, version)));
   }
 
   /**
@@ -124,7 +125,7 @@ class CanvasController {
   @RequiresScope(Scope.SEQUENCES_READ)
   NodeList nodes(Caller caller, @PathVariable UUID sequenceId) {
     return new NodeList(
-        CanvasViews.nodes(sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
+        CanvasViews.nodes(nodeTypes, sequenceId, canvases.latest(caller.tenantId(), sequenceId)));
   }
 
   @PostMapping("/nodes")
@@ -142,7 +143,7 @@ class CanvasController {
           boolean looserConfirmed) {
     StoredNode node =
         canvases.addNode(caller, sequenceId, JsonBodies.requireObject(body), looserConfirmed);
-    return new NodeAnswer(CanvasViews.node(sequenceId, node));
+    return new NodeAnswer(CanvasViews.node(nodeTypes, sequenceId, node));
   }
 
   @PatchMapping("/nodes/{nodeId}")
@@ -161,7 +162,7 @@ class CanvasController {
     StoredNode node =
         canvases.patchNode(
             caller, sequenceId, nodeId, JsonBodies.requireObject(body), looserConfirmed);
-    return new NodeAnswer(CanvasViews.node(sequenceId, node));
+    return new NodeAnswer(CanvasViews.node(nodeTypes, sequenceId, node));
   }
 
   @DeleteMapping("/nodes/{nodeId}")

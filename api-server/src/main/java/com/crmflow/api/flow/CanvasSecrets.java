@@ -1,5 +1,6 @@
 package com.crmflow.api.flow;
 
+import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
 import com.crmflow.shared.secret.SecretCipher;
@@ -35,9 +36,11 @@ public class CanvasSecrets {
   private static final Logger log = LoggerFactory.getLogger(CanvasSecrets.class);
 
   private final SecretCipher cipher;
+  private final NodeTypes nodeTypes;
 
-  CanvasSecrets(SecretCipher cipher) {
+  CanvasSecrets(SecretCipher cipher, NodeTypes nodeTypes) {
     this.cipher = cipher;
+    this.nodeTypes = nodeTypes;
   }
 
   /**
@@ -61,11 +64,12 @@ public class CanvasSecrets {
           previous != null && previous.data() != null && previous.type().equals(node.type())
               ? previous.data().config()
               : null;
-      String sentTo = NodeSecrets.destination(node.type(), previousConfig);
-      String sendsTo = NodeSecrets.destination(node.type(), node.data().config());
+      String sentTo = NodeSecrets.destination(nodeTypes, node.type(), previousConfig);
+      String sendsTo = NodeSecrets.destination(nodeTypes, node.type(), node.data().config());
       boolean moved = sentTo != null && !sentTo.equals(sendsTo);
       Map<String, Object> config =
           NodeSecrets.rewrite(
+              nodeTypes,
               node.type(),
               node.data().config(),
               (path, value) ->

@@ -688,8 +688,8 @@ public class CanvasService {
   }
 
   /** {sequence_id, version, nodes, edges} as the API shows a canvas. */
-  public static CanvasViews.CanvasView view(UUID sequenceId, CanvasSnapshot snapshot) {
-    return CanvasViews.canvas(sequenceId, snapshot);
+  public CanvasViews.CanvasView view(UUID sequenceId, CanvasSnapshot snapshot) {
+    return CanvasViews.canvas(nodeTypes, sequenceId, snapshot);
   }
 
   public static String webhookPath(UUID tenantId, String nodeId) {

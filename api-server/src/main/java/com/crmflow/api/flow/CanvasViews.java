@@ -2,6 +2,7 @@ package com.crmflow.api.flow;
 
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeSecrets;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.OffsetDateTime;
@@ -32,12 +33,16 @@ public final class CanvasViews {
       String label,
       OffsetDateTime createdAt) {}
 
-  /** Secrets are write-only: they show as {@link NodeSecrets#MASK}. */
-  static NodeView node(UUID sequenceId, StoredNode n) {
+  /**
+   * Secrets are write-only: they show as {@link NodeSecrets#MASK}, as the node types of {@code
+   * types} mark them.
+   */
+  static NodeView node(NodeCatalog types, UUID sequenceId, StoredNode n) {
     NodeData data =
         n.data() == null
             ? null
-            : new NodeData(n.data().label(), NodeSecrets.masked(n.type(), n.data().config()));
+            : new NodeData(
+                n.data().label(), NodeSecrets.masked(types, n.type(), n.data().config()));
     return new NodeView(
         n.id(), sequenceId, n.type(), n.position(), data, n.createdAt(), n.updatedAt());
   }
@@ -47,8 +52,8 @@ public final class CanvasViews {
         e.id(), sequenceId, e.source(), e.target(), e.type(), e.label(), e.createdAt());
   }
 
-  static List<NodeView> nodes(UUID sequenceId, CanvasSnapshot snapshot) {
-    return snapshot.nodes().stream().map(n -> node(sequenceId, n)).toList();
+  static List<NodeView> nodes(NodeCatalog types, UUID sequenceId, CanvasSnapshot snapshot) {
+    return snapshot.nodes().stream().map(n -> node(types, sequenceId, n)).toList();
   }
 
   static List<EdgeView> edges(UUID sequenceId, CanvasSnapshot snapshot) {
@@ -68,11 +73,11 @@ public final class CanvasViews {
               nullable = true)
           Map<String, Object> goal) {}
 
-  static CanvasView canvas(UUID sequenceId, CanvasSnapshot snapshot) {
+  static CanvasView canvas(NodeCatalog types, UUID sequenceId, CanvasSnapshot snapshot) {
     return new CanvasView(
         sequenceId,
         snapshot.version(),
-        nodes(sequenceId, snapshot),
+        nodes(types, sequenceId, snapshot),
         edges(sequenceId, snapshot),
         snapshot.settings(),
         snapshot.goal());

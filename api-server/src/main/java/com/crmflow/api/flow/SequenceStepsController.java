@@ -159,6 +159,7 @@ class SequenceStepsController {
     } else {
       // a new step: nothing stored is kept for it, whatever its place
       NodeSecrets.rewrite(
+          nodeTypes,
           type.asString(),
           configMap,
           (path, value) -> {
@@ -198,7 +199,7 @@ class SequenceStepsController {
   }
 
   /** The chain from its first step; 409 when the canvas was edited into something else. */
-  private static StepsAnswer answer(UUID id, CanvasSnapshot snapshot) {
+  private StepsAnswer answer(UUID id, CanvasSnapshot snapshot) {
     Canvas canvas = snapshot.toCanvas();
     List<Step> steps = new ArrayList<>();
     List<String> roots = CanvasRules.roots(canvas);
@@ -216,7 +217,7 @@ class SequenceStepsController {
                 node.data() == null ? null : node.data().label(),
                 node.data() == null
                     ? Map.of()
-                    : NodeSecrets.masked(node.type(), node.data().config())));
+                    : NodeSecrets.masked(nodeTypes, node.type(), node.data().config())));
         List<CanvasEdge> out =
             canvas.edges().stream().filter(e -> e.source().equals(node.id())).toList();
         if (out.size() > 1) {

@@ -137,7 +137,7 @@ class GenerateController {
             ? unsaved(canvas, settings)
             : canvases.replaceWith(caller, sequenceId, canvas, settings, looserConfirmed);
     response.setHeader(GENERATOR_HEADER, generated.generator().header());
-    CanvasViews.CanvasView shown = CanvasService.view(sequenceId, saved);
+    CanvasViews.CanvasView shown = canvases.view(sequenceId, saved);
     return new GeneratedFlow(shown.nodes(), shown.edges(), shown.settings());
   }
 

@@ -12,8 +12,9 @@ import org.springframework.stereotype.Component;
  * that a node type is one class (its executor with its descriptor). The canvas rules, the scope
  * checks (saving, activating, enrolling, retrying), the run's visibility and input, the linear
  * builder, the flow generator, the OpenAPI document and {@code GET /api/v1/node-types} read them
- * from here. A worker runs the same catalog of its own beans ({@link NodeExecutors#with}, whose
- * rules refuse a bean that is a trigger, declares secret fields or repeats a type).
+ * from here, and so do the sealing and masking of secrets (a bean type's secret fields too). A
+ * worker runs the same catalog of its own beans ({@link NodeExecutors#with}, whose rules refuse a
+ * bean that is a trigger or repeats a type).
  */
 @Component
 public class NodeTypes implements NodeCatalog {

@@ -2,6 +2,7 @@ package com.crmflow.api.secret;
 
 import com.crmflow.api.web.ApiException;
 import com.crmflow.shared.secret.SecretCipher;
+import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeSecrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,9 +43,13 @@ public class StoredSecretsReseal {
   private final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
-  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher) {
+  /** The service's node types (api-server's {@code NodeTypes}): whose fields are secret. */
+  private final NodeCatalog nodeTypes;
+
+  StoredSecretsReseal(JdbcClient jdbc, SecretCipher cipher, NodeCatalog nodeTypes) {
     this.jdbc = jdbc;
     this.cipher = cipher;
+    this.nodeTypes = nodeTypes;
   }
 
   /** A stored value none of the keys opens (or a damaged one): where it is. */
@@ -194,6 +199,7 @@ public class StoredSecretsReseal {
                 + node.get("id");
         Map<String, Object> after =
             NodeSecrets.rewrite(
+                nodeTypes,
                 String.valueOf(node.get("type")),
                 before,
                 (path, value) -> {

@@ -11,11 +11,9 @@ import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.RunHistory;
 import com.crmflow.api.support.SequenceSupport;
-import io.temporal.api.common.v1.Payload;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -420,27 +418,9 @@ class FlowScopesTest extends ApiTest {
 
   /** What the run's workflow history holds: its input, activity inputs and markers. */
   private String workflowPayloads(String runId) {
-    StringBuilder payloads = new StringBuilder();
-    for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
-      List<Payload> inputs = new ArrayList<>();
-      if (event.hasWorkflowExecutionStartedEventAttributes()) {
-        inputs.addAll(
-            event.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList());
-      }
-      if (event.hasActivityTaskScheduledEventAttributes()) {
-        inputs.addAll(event.getActivityTaskScheduledEventAttributes().getInput().getPayloadsList());
-      }
-      if (event.hasMarkerRecordedEventAttributes()) {
-        event
-            .getMarkerRecordedEventAttributes()
-            .getDetailsMap()
-            .values()
-            .forEach(details -> inputs.addAll(details.getPayloadsList()));
-      }
-      inputs.forEach(p -> payloads.append(p.getData().toStringUtf8()));
-    }
+    String payloads = RunHistory.payloads(temporal, runId);
     assertThat(payloads).as("the history was read").isNotEmpty();
-    return payloads.toString();
+    return payloads;
   }
 
   private void assertRefused(ApiResponse refused, String path) {

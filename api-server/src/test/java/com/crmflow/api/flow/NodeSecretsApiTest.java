@@ -8,11 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
+import com.crmflow.api.support.RunHistory;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.node.NodeSecrets;
-import io.temporal.api.common.v1.Payload;
-import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -146,30 +145,9 @@ class NodeSecretsApiTest extends ApiTest {
 
       // what Temporal keeps (and its UI shows) holds the secrets sealed, never in plain text:
       // the run's input, and the request in the local activity's marker or the activity's input
-      StringBuilder payloads = new StringBuilder();
-      for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
-        List<Payload> inputs = new ArrayList<>();
-        if (event.hasWorkflowExecutionStartedEventAttributes()) {
-          inputs.addAll(
-              event.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList());
-        }
-        if (event.hasActivityTaskScheduledEventAttributes()) {
-          inputs.addAll(
-              event.getActivityTaskScheduledEventAttributes().getInput().getPayloadsList());
-        }
-        if (event.hasMarkerRecordedEventAttributes()) {
-          // a local activity's arguments and result
-          event
-              .getMarkerRecordedEventAttributes()
-              .getDetailsMap()
-              .values()
-              .forEach(details -> inputs.addAll(details.getPayloadsList()));
-        }
-        inputs.forEach(p -> payloads.append(p.getData().toStringUtf8()));
-      }
-      assertThat(payloads.toString())
-          .contains(NodeSecrets.SEALED_PREFIX, "\"{{trigger.token}}\":\"abc\"");
-      assertThat(payloads.toString()).doesNotContain(TOKEN, BEARER, API_KEY);
+      String payloads = RunHistory.payloads(temporal, runId);
+      assertThat(payloads).contains(NodeSecrets.SEALED_PREFIX, "\"{{trigger.token}}\":\"abc\"");
+      assertThat(payloads).doesNotContain(TOKEN, BEARER, API_KEY);
     }
   }
 

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
@@ -10,6 +11,15 @@ import java.util.Map;
 
 /** chat_message: posts the rendered message to a channel through the tenant's chat integration. */
 final class ChatMessageNode implements NodeExecutor {
+
+  /** The message, posted by api-server (which holds the tenant's chat connection). */
+  static final NodeActivity<ChatActivities> ACTIVITY =
+      NodeActivity.on(TaskQueues.CRM, ChatActivities.class);
+
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(ACTIVITY);
+  }
 
   @Override
   public NodeType type() {
@@ -57,7 +67,7 @@ final class ChatMessageNode implements NodeExecutor {
     String channel = TemplateResolver.render(NodeConfig.string(node, "channel"), run.scope());
     String text = TemplateResolver.render(NodeConfig.string(node, "messageTemplate"), run.scope());
     run.requireFitsInHistory("message", channel, text);
-    return CrmActivities.stub(ChatActivities.class, node)
+    return NodeActivities.stub(ACTIVITY, node)
         .post(run.input().tenantId(), channel, text, run.input().runId(), node.id());
   }
 

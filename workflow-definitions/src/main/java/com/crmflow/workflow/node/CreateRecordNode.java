@@ -10,6 +10,11 @@ import java.util.Map;
 /** create_record: creates a contact, opportunity, account, note or task from its mappings. */
 final class CreateRecordNode implements NodeExecutor {
 
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(CrmWrites.ACTIVITY);
+  }
+
   static final List<String> ENTITIES = List.of("contact", "opportunity", "account", "note", "task");
 
   @Override

@@ -1,6 +1,5 @@
 package com.crmflow.workflow.node;
 
-import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -15,6 +14,11 @@ import java.util.Map;
  * trigger's {@code <entityType>_id}, and for contacts the run's contact).
  */
 final class CrmUpdateNode implements NodeExecutor {
+
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(CrmWrites.ACTIVITY.orLocal());
+  }
 
   static final List<String> ENTITIES = List.of("contact", "opportunity", "account");
 
@@ -67,8 +71,8 @@ final class CrmUpdateNode implements NodeExecutor {
   @Override
   public Map<String, Object> execute(CanvasNode node, NodeRun run) {
     CrmWrite write = write(node, run);
-    return CrmActivities.call(
-        CrmRecordActivities.class, node, run, crm -> crm.update(write), write);
+    return NodeActivities.call(
+        CrmWrites.ACTIVITY.orLocal(), node, run, crm -> crm.update(write), write);
   }
 
   /** The write of the record named by recordId, or the trigger's or the run's contact. */

@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -11,6 +12,10 @@ import java.util.Map;
 
 /** What crm_update and create_record share: field mappings rendered here, written by api-server. */
 final class CrmWrites {
+
+  /** The crm writes, called on the crm queue. */
+  static final NodeActivity<CrmRecordActivities> ACTIVITY =
+      NodeActivity.on(TaskQueues.CRM, CrmRecordActivities.class);
 
   private CrmWrites() {}
 
@@ -55,6 +60,6 @@ final class CrmWrites {
   }
 
   static CrmRecordActivities activities(CanvasNode node) {
-    return CrmActivities.stub(CrmRecordActivities.class, node);
+    return NodeActivities.stub(ACTIVITY, node);
   }
 }

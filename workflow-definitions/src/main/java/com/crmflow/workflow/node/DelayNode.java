@@ -26,6 +26,11 @@ import java.util.Map;
  */
 final class DelayNode implements NodeExecutor {
 
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(SendWindows.ACTIVITY);
+  }
+
   /**
    * In a run with this change a failure in another branch cuts the delay short: it is logged
    * skipped and the run ends at once. In a run without it the delay waits its full length, and with

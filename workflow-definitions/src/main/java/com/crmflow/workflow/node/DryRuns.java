@@ -42,10 +42,11 @@ public final class DryRuns {
    * every secret masked, which is what it would act with.
    */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> wouldDoConfigured(CanvasNode node, NodeRun run) {
+  static Map<String, Object> wouldDoConfigured(
+      NodeExecutor executor, CanvasNode node, NodeRun run) {
     Map<String, Object> config =
         node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
-    Map<String, Object> masked = NodeSecrets.masked(node.type(), config);
+    Map<String, Object> masked = NodeSecrets.masked(executor.descriptor(), config);
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("node_type", node.type());
     shown.put("config", (Map<String, Object>) TemplateResolver.renderValue(masked, run.scope()));

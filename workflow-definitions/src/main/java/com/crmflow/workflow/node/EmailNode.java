@@ -12,7 +12,6 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.template.TemplateResolver;
-import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -37,6 +36,19 @@ import java.util.Set;
  * what the email node is already counted as reading (the contact) and the run's trigger.
  */
 final class EmailNode implements NodeExecutor {
+
+  /** The contact and template read before the send, and the booking after it. */
+  static final NodeActivity<EmailBookActivities> BOOK =
+      NodeActivity.on(TaskQueues.CRM, EmailBookActivities.class).orLocal();
+
+  /** The send: never local, so that a failed workflow task never sends twice. */
+  static final NodeActivity<EmailActivities> SEND =
+      NodeActivity.on(TaskQueues.INTEGRATIONS, EmailActivities.class);
+
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(BOOK, SEND, SendWindows.ACTIVITY);
+  }
 
   /**
    * A run with this change books an email whose outcome is unknown (status unknown); a run without
@@ -163,8 +175,8 @@ final class EmailNode implements NodeExecutor {
     EmailContext context =
         contactId == null && templateId == null
             ? new EmailContext(null, null, null, null)
-            : CrmActivities.call(
-                EmailBookActivities.class,
+            : NodeActivities.call(
+                BOOK,
                 node,
                 run,
                 crm -> crm.context(input.tenantId(), contactId, templateId),
@@ -215,21 +227,18 @@ final class EmailNode implements NodeExecutor {
 
   private static Map<String, Object> deliver(CanvasNode node, NodeRun run, EmailMessage message) {
     EmailActivities smtp =
-        Workflow.newActivityStub(
-            EmailActivities.class,
-            ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.INTEGRATIONS)
-                .setStartToCloseTimeout(Duration.ofSeconds(60))
-                .setSummary("email · " + NodeConfig.label(node))
-                .setRetryOptions(
-                    RetryOptions.newBuilder()
-                        .setInitialInterval(Duration.ofSeconds(5))
-                        .setBackoffCoefficient(2)
-                        .setMaximumInterval(Duration.ofMinutes(10))
-                        .setMaximumAttempts(12)
-                        .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
-                        .build())
-                .build());
+        NodeActivities.stub(
+            SEND,
+            node,
+            new NodeActivities.Options(
+                Duration.ofSeconds(60),
+                RetryOptions.newBuilder()
+                    .setInitialInterval(Duration.ofSeconds(5))
+                    .setBackoffCoefficient(2)
+                    .setMaximumInterval(Duration.ofMinutes(10))
+                    .setMaximumAttempts(12)
+                    .setDoNotRetry(EmailActivities.INVALID_ADDRESS)
+                    .build()));
     EmailReceipt receipt;
     try {
       receipt = smtp.send(message);
@@ -254,8 +263,8 @@ final class EmailNode implements NodeExecutor {
   /** Books the email once per (run, node): run again, it stores nothing twice. */
   private static void book(CanvasNode node, NodeRun run, EmailMessage message, String status) {
     RunInput input = run.input();
-    CrmActivities.call(
-        EmailBookActivities.class,
+    NodeActivities.call(
+        BOOK,
         node,
         run,
         crm -> {

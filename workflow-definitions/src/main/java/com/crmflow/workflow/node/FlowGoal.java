@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.RecordWatchActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.template.TemplateReference;
@@ -17,6 +18,10 @@ import java.util.Set;
  * contact is recorded), so a goal means the same wherever it is judged.
  */
 public final class FlowGoal {
+
+  /** Whether the goal holds, asked where the records live (locally when it may). */
+  public static final NodeActivity<RecordWatchActivities> ACTIVITY =
+      NodeActivity.on(TaskQueues.CRM, RecordWatchActivities.class).orLocal();
 
   /**
    * The watcher name of a run's goal in the record watch index, and of the events routed to the run
@@ -43,8 +48,8 @@ public final class FlowGoal {
     }
     String tenantId = run.input().tenantId();
     Boolean holds =
-        CrmActivities.call(
-            RecordWatchActivities.class,
+        NodeActivities.call(
+            ACTIVITY,
             next,
             run,
             activities -> activities.goalHolds(tenantId, contactId, goal),

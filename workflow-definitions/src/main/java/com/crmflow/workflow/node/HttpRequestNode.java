@@ -12,11 +12,8 @@ import com.crmflow.workflow.history.WorkflowTaskBudget;
 import com.crmflow.workflow.template.TemplateReference;
 import com.crmflow.workflow.template.TemplateResolver;
 import com.crmflow.workflow.template.UrlTemplate;
-import io.temporal.activity.ActivityOptions;
-import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +25,15 @@ import java.util.Map;
  * queue. A sealed credential header stays sealed: the activity unseals it.
  */
 final class HttpRequestNode implements NodeExecutor {
+
+  /** The call, from a worker of the integrations queue (or the run's own, locally). */
+  static final NodeActivity<HttpRequestActivities> ACTIVITY =
+      NodeActivity.on(TaskQueues.INTEGRATIONS, HttpRequestActivities.class).orLocal();
+
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(ACTIVITY);
+  }
 
   static final List<String> METHODS = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
 
@@ -184,8 +190,8 @@ final class HttpRequestNode implements NodeExecutor {
             .setDoNotRetry(
                 HttpRequestActivities.CLIENT_ERROR, HttpRequestActivities.FORBIDDEN_DESTINATION)
             .build();
-    Duration deadline = Duration.ofSeconds(timeout + 5L);
-    String summary = "http_request · " + NodeConfig.label(node);
+    NodeActivities.Options options =
+        new NodeActivities.Options(Duration.ofSeconds(timeout + 5L), retry);
     // the request shows in the Temporal UI unless it would crowd the task's answers out
     long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
     boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
@@ -194,16 +200,7 @@ final class HttpRequestNode implements NodeExecutor {
     if (input.runsLocalActivities() && run.reserveAnswer(reserved)) {
       long carried = requestInMarker ? requestBytes : 0;
       try {
-        response =
-            Workflow.newLocalActivityStub(
-                    HttpRequestActivities.class,
-                    LocalActivityOptions.newBuilder()
-                        .setStartToCloseTimeout(deadline)
-                        .setSummary(summary)
-                        .setRetryOptions(retry)
-                        .setDoNotIncludeArgumentsIntoMarker(!requestInMarker)
-                        .build())
-                .send(command);
+        response = NodeActivities.localStub(ACTIVITY, node, options, requestInMarker).send(command);
         carried += HistoryPayloads.bytes(response);
       } catch (ActivityFailure failure) {
         run.activitySpan(node, HttpRequestActivities.spanOf(failure));
@@ -214,15 +211,7 @@ final class HttpRequestNode implements NodeExecutor {
     } else {
       // distributed, or no room left in this task for a local call's answer (see the budget)
       run.requireFitsInHistory("request", command);
-      HttpRequestActivities queued =
-          Workflow.newActivityStub(
-              HttpRequestActivities.class,
-              ActivityOptions.newBuilder()
-                  .setTaskQueue(TaskQueues.INTEGRATIONS)
-                  .setStartToCloseTimeout(deadline)
-                  .setSummary(summary)
-                  .setRetryOptions(retry)
-                  .build());
+      HttpRequestActivities queued = NodeActivities.stub(ACTIVITY, node, options);
       try {
         response = queued.send(command);
       } catch (ActivityFailure failure) {

@@ -68,7 +68,19 @@ public interface NodeExecutor {
    * this default shows at least the node's config with its variables filled in.
    */
   default Map<String, Object> wouldDo(CanvasNode node, NodeRun run) {
-    return DryRuns.actsOutside(this) ? DryRuns.wouldDoConfigured(node, run) : execute(node, run);
+    return DryRuns.actsOutside(this)
+        ? DryRuns.wouldDoConfigured(this, node, run)
+        : execute(node, run);
+  }
+
+  /**
+   * The activities the type calls, each with its task queue and whether a run may call it locally:
+   * every process registers its beans that implement them on its workers of those queues, and does
+   * not start when it polls a queue and has no bean for an activity declared on it. A type calls
+   * them through {@link NodeActivities}. None by default: the type runs in workflow code only.
+   */
+  default List<NodeActivity<?>> activities() {
+    return List.of();
   }
 
   /** Whether the node waits on something outside the workflow: a timer or an activity. */

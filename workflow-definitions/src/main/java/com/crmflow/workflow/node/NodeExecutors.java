@@ -57,8 +57,7 @@ public final class NodeExecutors {
    * a flow the API accepts runs on a worker with the same beans.
    *
    * @throws IllegalStateException an added type starts flows (a trigger needs its own way in: the
-   *     service fires only the built-in ones), declares secret fields (sealing and masking know the
-   *     built-in types' only), or is a second executor of a type
+   *     service fires only the built-in ones), or is a second executor of a type
    */
   public static NodeCatalog with(Collection<? extends NodeExecutor> added) {
     List<NodeExecutor> all = new ArrayList<>(BUILT_IN);
@@ -70,14 +69,6 @@ public final class NodeExecutors {
                 + descriptor.name()
                 + " starts flows: the service fires only its built-in triggers, each with its own"
                 + " way in");
-      }
-      if (descriptor.fields().stream()
-          .anyMatch(field -> field.secret() != ConfigField.Secret.NONE)) {
-        throw new IllegalStateException(
-            "node type "
-                + descriptor.name()
-                + " declares secret fields: such a type is built in (NodeExecutors), whose"
-                + " catalog seals and masks secrets");
       }
       all.add(executor);
     }

@@ -92,8 +92,14 @@ public final class NodeSecrets {
       return null;
     }
     NodeDescriptor descriptor = catalog.descriptor(nodeType).orElse(null);
-    if (descriptor == null) {
-      return config;
+    return descriptor == null ? config : rewrite(descriptor, config, rewrite);
+  }
+
+  /** As {@link #rewrite(NodeCatalog, String, Map, Rewrite)}, for a node of this type. */
+  public static Map<String, Object> rewrite(
+      NodeDescriptor descriptor, Map<String, Object> config, Rewrite rewrite) {
+    if (config == null) {
+      return null;
     }
     Map<String, Object> changed = null;
     for (ConfigField field : descriptor.fields()) {
@@ -200,7 +206,18 @@ public final class NodeSecrets {
 
   /** The config as the API shows it: every secret as {@link #MASK}. */
   public static Map<String, Object> masked(String nodeType, Map<String, Object> config) {
-    return rewrite(nodeType, config, (path, value) -> MASK);
+    return masked(NodeExecutors.catalog(), nodeType, config);
+  }
+
+  /** As {@link #masked(String, Map)}, with the node types of this catalog. */
+  public static Map<String, Object> masked(
+      NodeCatalog catalog, String nodeType, Map<String, Object> config) {
+    return rewrite(catalog, nodeType, config, (path, value) -> MASK);
+  }
+
+  /** As {@link #masked(String, Map)}, for a node of this type. */
+  public static Map<String, Object> masked(NodeDescriptor descriptor, Map<String, Object> config) {
+    return rewrite(descriptor, config, (path, value) -> MASK);
   }
 
   /** The value at a path {@link #rewrite} names, or null. */

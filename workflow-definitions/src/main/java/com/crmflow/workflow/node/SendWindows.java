@@ -1,5 +1,6 @@
 package com.crmflow.workflow.node;
 
+import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.SendWindowActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.NodeLogEntry;
@@ -23,6 +24,10 @@ import java.util.Map;
  * node's running log entry that shows both, and the durable timer.
  */
 final class SendWindows {
+
+  /** The send window's zone, read where the run's contact lives (locally when it may). */
+  static final NodeActivity<SendWindowActivities> ACTIVITY =
+      NodeActivity.on(TaskQueues.CRM, SendWindowActivities.class).orLocal();
 
   private SendWindows() {}
 
@@ -75,8 +80,8 @@ final class SendWindows {
       RunInput input = run.input();
       String contactId = run.contactId();
       SendWindowActivities.WindowZone found =
-          CrmActivities.call(
-              SendWindowActivities.class,
+          NodeActivities.call(
+              ACTIVITY,
               node,
               run,
               zones ->

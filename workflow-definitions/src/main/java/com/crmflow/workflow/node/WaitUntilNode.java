@@ -36,6 +36,11 @@ import java.util.function.Predicate;
  */
 final class WaitUntilNode implements NodeExecutor {
 
+  @Override
+  public List<NodeActivity<?>> activities() {
+    return List.of(FlowGoal.ACTIVITY);
+  }
+
   static final String MET = "met";
   static final String TIMEOUT = "timeout";
 
@@ -171,8 +176,7 @@ final class WaitUntilNode implements NodeExecutor {
             node.config("filterValue") == null ? null : String.valueOf(node.config("filterValue")));
     run.routed(
         node,
-        CrmActivities.call(
-            RecordWatchActivities.class, node, run, index -> index.watch(watch), watch));
+        NodeActivities.call(FlowGoal.ACTIVITY, node, run, index -> index.watch(watch), watch));
     Duration left = Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), deadline);
     RecordEvent met = first(event, run.recordEvents(node));
     if (met == null && left.compareTo(Duration.ZERO) > 0) {
@@ -247,8 +251,8 @@ final class WaitUntilNode implements NodeExecutor {
 
   private static void unwatch(CanvasNode node, NodeRun run) {
     String runId = run.input().runId();
-    CrmActivities.call(
-        RecordWatchActivities.class,
+    NodeActivities.call(
+        FlowGoal.ACTIVITY,
         node,
         run,
         index -> {

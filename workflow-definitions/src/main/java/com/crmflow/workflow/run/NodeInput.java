@@ -97,7 +97,7 @@ public final class NodeInput {
     }
     Map<String, Object> config =
         node.data() == null || node.data().config() == null ? Map.of() : node.data().config();
-    Map<String, Object> masked = NodeSecrets.masked(node.type(), config);
+    Map<String, Object> masked = NodeSecrets.masked(catalog, node.type(), config);
     Map<String, Object> resolved = new LinkedHashMap<>();
     NodeExecutor type = catalog.find(node.type()).orElse(null);
     for (Map.Entry<String, Object> field : masked.entrySet()) {

@@ -1,0 +1,42 @@
+package com.crmflow.api.support;
+
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What Temporal keeps of a run (and its UI shows), for tests that look for what must not be there.
+ */
+public final class RunHistory {
+
+  private RunHistory() {}
+
+  /**
+   * The payloads of the run's workflow history, as text: its input, its activities' inputs and its
+   * markers (a local activity's arguments and result).
+   */
+  public static String payloads(WorkflowClient temporal, String runId) {
+    StringBuilder payloads = new StringBuilder();
+    for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
+      List<Payload> inputs = new ArrayList<>();
+      if (event.hasWorkflowExecutionStartedEventAttributes()) {
+        inputs.addAll(
+            event.getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsList());
+      }
+      if (event.hasActivityTaskScheduledEventAttributes()) {
+        inputs.addAll(event.getActivityTaskScheduledEventAttributes().getInput().getPayloadsList());
+      }
+      if (event.hasMarkerRecordedEventAttributes()) {
+        event
+            .getMarkerRecordedEventAttributes()
+            .getDetailsMap()
+            .values()
+            .forEach(details -> inputs.addAll(details.getPayloadsList()));
+      }
+      inputs.forEach(p -> payloads.append(p.getData().toStringUtf8()));
+    }
+    return payloads.toString();
+  }
+}
