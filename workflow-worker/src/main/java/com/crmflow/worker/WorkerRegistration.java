@@ -50,7 +50,7 @@ public class WorkerRegistration implements SmartInitializingSingleton {
       ObjectProvider<WorkersTemplate> workers,
       ObjectProvider<NodeExecutor> executors,
       ListableBeanFactory beans,
-      @Value("${crm.runs.local-activities:false}") boolean runsLocalActivities) {
+      @Value("${crm.runs.local-activities:true}") boolean runsLocalActivities) {
     this.workers = workers;
     this.executors = executors;
     this.beans = beans;
