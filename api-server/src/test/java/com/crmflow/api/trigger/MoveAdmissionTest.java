@@ -1,0 +1,111 @@
+package com.crmflow.api.trigger;
+
+import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.crmflow.api.settings.CrmProperties;
+import com.crmflow.api.support.ApiClient;
+import com.crmflow.api.support.ApiResponse;
+import com.crmflow.api.support.ApiTest;
+import com.crmflow.api.support.Patience;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A move of waiting runs takes only what new runs leave in the trigger's admission, on the real
+ * service (PostgreSQL, Temporal): while due runs of another tenant's triggers hold half the
+ * admission's limit, the move asks no run to move; once they end, it moves every run.
+ */
+class MoveAdmissionTest extends ApiTest {
+
+  private static final int RUNS = 3;
+
+  @Autowired private TriggerAdmission admission;
+  @Autowired private CrmProperties properties;
+
+  @Test
+  void aMoveWaitsWhileNewRunsHoldTheAdmissionAndCompletesOnceTheyEnd() {
+    TenantClient tenant = newTenant();
+    ApiClient api = tenant.api();
+    String hook = uniqueId("moving");
+    String flow = activeAutomation(api, chain(hook, node("wait", "delay", Map.of("delayDays", 1))));
+    List<String> runs = new ArrayList<>();
+    for (int n = 0; n < RUNS; n++) {
+      runs.add(fire(anonymous(), tenant.id(), hook, Map.of("n", n)));
+    }
+    for (String runId : runs) {
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(
+              () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1/status"),
+              status -> "running".equals(status.asString()));
+    }
+    ApiResponse saved =
+        api.put(
+            "/api/sequences/" + flow + "/canvas",
+            chain(hook, node("wait", "delay", Map.of("delayDays", 2))));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+
+    UUID busyTenant = newTenant().id();
+    int half = properties.trigger().admission().maxDueRuns() / 2;
+    List<UUID> due = new ArrayList<>();
+    try {
+      // new runs of another tenant, let in by the admission and due until they end
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(5))
+          .until(
+              () -> {
+                UUID run = UUID.randomUUID();
+                if (admission.decide(busyTenant, run).admitted()) {
+                  due.add(run);
+                }
+                return admission.dueNow(busyTenant) >= half;
+              });
+
+      ApiResponse started = api.post("/api/sequences/" + flow + "/runs/move", Map.of());
+      assertThat(started.status()).as(started.toString()).isEqualTo(202);
+      String moveUrl = "/api/sequences/" + flow + "/runs/moves/" + started.text("/move/move_id");
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> api.get(moveUrl).at("/move"),
+              move ->
+                  "running".equals(move.get("status").asString())
+                      && move.get("pending").asLong() == RUNS
+                      && move.get("moved").asLong() == 0);
+      assertThat(admission.backgroundNow()).as("no update under way").isZero();
+
+      due.forEach(admission::ended);
+      JsonNode done =
+          await()
+              .atMost(Patience.EVENTUALLY)
+              .until(
+                  () -> api.get(moveUrl).at("/move"),
+                  move -> "completed".equals(move.get("status").asString()));
+      assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
+      assertThat(done.get("skipped").asLong()).isZero();
+      for (String runId : runs) {
+        JsonNode run = api.get("/api/v1/automation-runs/" + runId).at("/run");
+        assertThat(run.get("canvas_version").asInt()).as(run.toString()).isEqualTo(2);
+        assertThat(run.get("moved_from_versions").toString()).isEqualTo("[1]");
+      }
+      assertThat(admission.backgroundNow()).as("each update's room given back").isZero();
+    } finally {
+      due.forEach(admission::ended);
+    }
+  }
+}
