@@ -395,6 +395,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
       if (background.put(runId, new Counted(tenant, now)) == null) {
         backgroundPerTenant.merge(tenant, 1, Integer::sum);
       }
+      backgroundWindow.worked(now);
       return true;
     } finally {
       lock.unlock();
@@ -408,6 +409,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
           Counted work = background.remove(runId);
           if (work != null) {
             backgroundPerTenant.computeIfPresent(work.tenant(), (t, n) -> n == 1 ? null : n - 1);
+            backgroundWindow.worked(clock.instant());
           }
           return work != null;
         });
@@ -459,7 +461,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   private void newRunWasDue(Counted run) {
     if (run != null) {
       Instant now = clock.instant();
-      backgroundWindow.newRunWasDue(Duration.between(run.at(), now), background.size(), now);
+      backgroundWindow.newRunWasDue(run.at(), background.size(), now);
     }
   }
 

@@ -279,6 +279,12 @@ class TriggerAdmissionTest {
     work.forEach(roomy::finished);
     work.clear();
     assertThat(startWork(roomy, work)).as("nothing under way, but new runs come first").isFalse();
+    for (int i = 0; i < 8; i++) {
+      newRunDueFor(roomy, Duration.ofMillis(400));
+    }
+    assertThat(startWork(roomy, work))
+        .as("runs slow after the work do not pass for the process's pace alone")
+        .isFalse();
 
     int spells = 0;
     while (!startWork(roomy, work)) {
