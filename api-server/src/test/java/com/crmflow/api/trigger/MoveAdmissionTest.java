@@ -3,7 +3,8 @@ package com.crmflow.api.trigger;
 import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
-import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.awaitMoveCompleted;
+import static com.crmflow.api.support.SequenceSupport.fireWaitingRuns;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,7 +13,6 @@ import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
-import com.crmflow.api.support.Patience;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +24,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A move of waiting runs takes only what new runs leave in the trigger's admission, on the real
- * service (PostgreSQL, Temporal): while due runs of another tenant's triggers hold half the
- * admission's limit, the move asks no run to move; once they end, it moves every run.
+ * service (PostgreSQL, Temporal): while due runs of another tenant's triggers hold its share of the
+ * admission (more than half its limit), the move asks no run to move; once they end, it moves every
+ * run.
  */
 class MoveAdmissionTest extends ApiTest {
 
@@ -40,17 +41,7 @@ class MoveAdmissionTest extends ApiTest {
     ApiClient api = tenant.api();
     String hook = uniqueId("moving");
     String flow = activeAutomation(api, chain(hook, node("wait", "delay", Map.of("delayDays", 1))));
-    List<String> runs = new ArrayList<>();
-    for (int n = 0; n < RUNS; n++) {
-      runs.add(fire(anonymous(), tenant.id(), hook, Map.of("n", n)));
-    }
-    for (String runId : runs) {
-      await()
-          .atMost(Patience.EVENTUALLY)
-          .until(
-              () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1/status"),
-              status -> "running".equals(status.asString()));
-    }
+    List<String> runs = fireWaitingRuns(anonymous(), api, tenant.id(), hook, RUNS);
     ApiResponse saved =
         api.put(
             "/api/sequences/" + flow + "/canvas",
@@ -58,22 +49,12 @@ class MoveAdmissionTest extends ApiTest {
     assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
 
     UUID busyTenant = newTenant().id();
-    int half = properties.trigger().admission().maxDueRuns() / 2;
     List<UUID> due = new ArrayList<>();
     try {
       // new runs of another tenant, let in by the admission and due until they end
-      await()
-          .atMost(Patience.EVENTUALLY)
-          .pollDelay(Duration.ZERO)
-          .pollInterval(Duration.ofMillis(5))
-          .until(
-              () -> {
-                UUID run = UUID.randomUUID();
-                if (admission.decide(busyTenant, run).admitted()) {
-                  due.add(run);
-                }
-                return admission.dueNow(busyTenant) >= half;
-              });
+      DueRuns.takeShare(admission, busyTenant, due);
+      assertThat(admission.dueNow(busyTenant))
+          .isGreaterThanOrEqualTo(properties.trigger().admission().maxDueRuns() / 2);
 
       ApiResponse started = api.post("/api/sequences/" + flow + "/runs/move", Map.of());
       assertThat(started.status()).as(started.toString()).isEqualTo(202);
@@ -90,12 +71,7 @@ class MoveAdmissionTest extends ApiTest {
       assertThat(admission.backgroundNow()).as("no update under way").isZero();
 
       due.forEach(admission::ended);
-      JsonNode done =
-          await()
-              .atMost(Patience.EVENTUALLY)
-              .until(
-                  () -> api.get(moveUrl).at("/move"),
-                  move -> "completed".equals(move.get("status").asString()));
+      JsonNode done = awaitMoveCompleted(api, moveUrl);
       assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
       assertThat(done.get("skipped").asLong()).isZero();
       for (String runId : runs) {
