@@ -1,6 +1,7 @@
 package com.crmflow.api.runmove;
 
 import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.run.BackgroundRunWork;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
@@ -22,6 +23,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -33,10 +36,17 @@ import org.springframework.stereotype.Service;
 /**
  * Carries out the moves {@link WaitingRunMoves} stores, never in the request's thread: every {@code
  * crm.runs.move.pause} an api-server leases the move that waited longest for its turn and asks its
- * next page of {@code crm.runs.move.page-size} waiting runs (in id order, {@code parallel} at once)
- * to move, through the Temporal update {@value AutomationRunWorkflow#MOVE}; then it records the
- * page (its cursor, the runs it could not move by reason) with the job. Moves of several tenants
- * take turns a page each, and no move takes more than a page per pause from the runs' own work.
+ * next page of {@code crm.runs.move.page-size} waiting runs (in id order, up to {@code parallel} at
+ * once) to move, through the Temporal update {@value AutomationRunWorkflow#MOVE}; then it records
+ * the page (its cursor, the runs it could not move by reason) with the job. Moves of several
+ * tenants take turns a page each.
+ *
+ * <p>Paced by new runs: each update replays the run's history in a workflow task that queues with
+ * new runs' tasks on the same worker and server, so each run is asked only when {@link
+ * BackgroundRunWork} lets its update start (with what new runs leave, counted against the tenant's
+ * share while it is under way). Without new runs nothing holds the move back but {@code parallel}.
+ * A page that finds no room for {@link #ASKING_FOR} records the runs it asked so far, and the next
+ * page (of this move, or another's whose turn it is then) goes on from there.
  *
  * <p>Durable and safe to repeat: a job whose api-server died is taken on by any api-server once its
  * lease runs out, from its last page. A run asked again gets the same update id (Temporal answers
@@ -49,12 +59,19 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
   private static final Logger log = LoggerFactory.getLogger(RunMoveJobs.class);
   private static final Duration LEASE = Duration.ofSeconds(30);
 
+  /** How long a page goes on asking runs: well within its lease. */
+  static final Duration ASKING_FOR = LEASE.dividedBy(3);
+
+  /** How often a run waiting for room asks for it again. */
+  private static final Duration ROOM_POLL = Duration.ofMillis(10);
+
   static final String ENDED = "the run ended";
   static final String NOT_STARTED = "the run's workflow has not started yet";
 
   private final RunMoveRepository jobs;
   private final WorkflowClient temporal;
   private final CanvasService canvases;
+  private final BackgroundRunWork room;
   private final CrmProperties.Runs.Move settings;
   private final ExecutorService asking;
 
@@ -65,10 +82,12 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
       RunMoveRepository jobs,
       WorkflowClient temporal,
       CanvasService canvases,
+      BackgroundRunWork room,
       CrmProperties properties) {
     this.jobs = jobs;
     this.temporal = temporal;
     this.canvases = canvases;
+    this.room = room;
     this.settings = properties.runs().move();
     this.asking =
         Executors.newFixedThreadPool(
@@ -121,8 +140,24 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
               job.recomputeDelays(),
               job.apiKeyId() == null ? null : job.apiKeyId().toString());
       List<CompletableFuture<String>> asked = new ArrayList<>();
+      Semaphore underWay = new Semaphore(settings.parallel());
+      long askUntil = System.nanoTime() + ASKING_FOR.toNanos();
+      UUID lastAsked = job.afterRun();
       for (RunMoveRepository.RunToMove run : page) {
-        asked.add(CompletableFuture.supplyAsync(() -> ask(job, run, move), asking));
+        if (!run.workflowStarted()) {
+          asked.add(CompletableFuture.completedFuture(NOT_STARTED));
+        } else if (awaitRoom(job, run, underWay, askUntil)) {
+          asked.add(
+              CompletableFuture.supplyAsync(() -> ask(job, run, move), asking)
+                  .whenComplete(
+                      (reason, failed) -> {
+                        room.finished(run.id());
+                        underWay.release();
+                      }));
+        } else {
+          break;
+        }
+        lastAsked = run.id();
       }
       Map<String, Long> skipped = new LinkedHashMap<>();
       for (CompletableFuture<String> one : asked) {
@@ -131,7 +166,8 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
           skipped.merge(reason, 1L, Long::sum);
         }
       }
-      jobs.pageDone(job, holder, page.get(page.size() - 1).id(), skipped);
+      // a page that asked no run still records itself, which passes the turn to the next move
+      jobs.pageDone(job, holder, lastAsked, skipped);
       return true;
     } catch (RuntimeException failed) {
       // the lease runs out and the page is asked again, by this process or another
@@ -141,13 +177,32 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
   }
 
   /**
+   * Waits until one of the page's {@code parallel} places is free and the run's update may start
+   * beside new runs; false when there was no room before {@code askUntil} (or on shutdown).
+   */
+  private boolean awaitRoom(
+      RunMoveJob job, RunMoveRepository.RunToMove run, Semaphore underWay, long askUntil) {
+    try {
+      while (System.nanoTime() - askUntil < 0) {
+        if (underWay.tryAcquire(ROOM_POLL.toNanos(), TimeUnit.NANOSECONDS)) {
+          if (room.tryStart(job.tenantId(), run.id())) {
+            return true;
+          }
+          underWay.release();
+          TimeUnit.NANOSECONDS.sleep(ROOM_POLL.toNanos());
+        }
+      }
+    } catch (InterruptedException stopping) {
+      Thread.currentThread().interrupt();
+    }
+    return false;
+  }
+
+  /**
    * Asks the run to move; why it did not, or null when it moved (or runs the target already). A
    * failure to reach Temporal fails the page, which is asked again.
    */
   private String ask(RunMoveJob job, RunMoveRepository.RunToMove run, RunMove move) {
-    if (!run.workflowStarted()) {
-      return NOT_STARTED;
-    }
     try {
       RunMoveResult result =
           temporal

@@ -1,5 +1,6 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.run.BackgroundRunWork;
 import com.crmflow.api.run.RunProgress;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.shared.outbound.OutboundCallObserver;
@@ -53,20 +54,34 @@ import org.springframework.stereotype.Component;
  * its slot free however many another sends. A call whose slot is more than {@code max-wait} away is
  * refused.
  *
+ * <p><b>Background work comes after new runs.</b> Work no caller waits for (a move's update of a
+ * waiting run, through {@link BackgroundRunWork}) is let in only with what new runs leave: not
+ * while a trigger call was held back (refused, or let in on a later slot) in the last {@link
+ * #BACKGROUND_YIELDS_FOR}, only while runs due and background work under way together stay below
+ * half the limit (the mark from which the pace reads the process as busy), with the tenant's share
+ * of that half counting its own due runs and background work, and only within the {@link
+ * BackgroundWindow window}, which closes when new runs stay due longer than they do alone.
+ * Background work under way counts in its tenant's share of the limit for new runs too, so a
+ * tenant's moves take from its own share and not from another tenant's.
+ *
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
  * waited for their slot), {@code crm.trigger.admission.refused} (tagged {@code reason=due} or
  * {@code pace}), {@code crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls
  * sleeping until their slot now) and {@code crm.trigger.admission.pace} (calls let in per second at
- * most now).
+ * most now), {@code crm.trigger.admission.background} (background work under way now) and {@code
+ * crm.trigger.admission.background.window} (background work that may be under way now).
  */
 @Component
-class TriggerAdmission implements OutboundCallObserver, RunProgress {
+class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundRunWork {
 
   static final Duration TRACKED_WAKEUPS = Duration.ofSeconds(60);
   static final Duration FORGET_DUE_AFTER = Duration.ofSeconds(60);
 
   /** An http_request times out after 65 s at most; a call not heard back from by then is over. */
   static final Duration FORGET_CALL_AFTER = Duration.ofMinutes(2);
+
+  /** Background work waits this long after a trigger call was held back. */
+  static final Duration BACKGROUND_YIELDS_FOR = Duration.ofSeconds(1);
 
   /** Slots of tenants without a call for this long are dropped (a new slot lets a call in). */
   private static final Duration FORGET_SLOT_AFTER = Duration.ofMinutes(1);
@@ -130,6 +145,17 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   /** Whether a call was held back by the pace since the pace last counted a call. */
   private boolean heldSinceTake;
 
+  /** When a trigger call was last refused or let in on a later slot. */
+  private Instant lastHeld = Instant.MIN;
+
+  /** Background work under way, its tenant and since when. */
+  private final Map<UUID, Counted> background = new HashMap<>();
+
+  /** Background work under way per tenant; a tenant without any is absent. */
+  private final Map<UUID, Integer> backgroundPerTenant = new HashMap<>();
+
+  private final BackgroundWindow backgroundWindow;
+
   @Autowired
   TriggerAdmission(CrmProperties properties, MeterRegistry meters) {
     this(
@@ -145,6 +171,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     this.pace = paced && limit > 0 ? new AdmissionPace(limit, clock.instant()) : null;
     this.maxWait = maxWait;
     this.clock = clock;
+    this.backgroundWindow = new BackgroundWindow(clock.instant());
     this.waits =
         Timer.builder("crm.trigger.admission.wait")
             .description("How long trigger calls let in waited for their slot of the pace")
@@ -160,6 +187,13 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
         .register(meters);
     Gauge.builder("crm.trigger.admission.waiting", this, TriggerAdmission::callsWaiting)
         .description("Trigger calls sleeping until their slot of the pace now")
+        .register(meters);
+    Gauge.builder("crm.trigger.admission.background", this, TriggerAdmission::backgroundNow)
+        .description("Background work (moves of waiting runs) under way now")
+        .register(meters);
+    Gauge.builder(
+            "crm.trigger.admission.background.window", this, TriggerAdmission::backgroundWindowNow)
+        .description("Background work that may be under way now beside new runs")
         .register(meters);
   }
 
@@ -218,10 +252,8 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
    * reached and the tenant has its share, "pace" while its slot (if any) is further than max-wait.
    */
   private Decision refusal(UUID tenant, AdmissionPace.Slot slot, Instant now, int total) {
-    int mine = duePerTenant.getOrDefault(tenant, 0);
-    int tenants = duePerTenant.size() + (mine == 0 ? 1 : 0);
-    int share = (limit + tenants - 1) / tenants;
-    if (total >= limit && mine >= share) {
+    if (total >= limit && mine(tenant) >= share(tenant, limit)) {
+      lastHeld = now;
       refusedForDue.increment();
       return Decision.refused(1, "due");
     }
@@ -229,6 +261,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
       Duration untilSlot = slot.untilNext(now);
       if (untilSlot.compareTo(maxWait) > 0) {
         heldSinceTake = true;
+        lastHeld = now;
         refusedForPace.increment();
         return Decision.refused(ceilSeconds(untilSlot), "pace");
       }
@@ -258,6 +291,9 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
         AdmissionPace.Slot slot = slots.computeIfAbsent(tenant, t -> new AdmissionPace.Slot(now));
         int tenants = duePerTenant.size() + (duePerTenant.containsKey(tenant) ? 0 : 1);
         wait = Duration.between(now, slot.book(now, pace.spacing(tenants)));
+        if (isPositive(wait)) {
+          lastHeld = now;
+        }
         pace.take(now, total, heldSinceTake || isPositive(wait));
         heldSinceTake = false;
         forgetIdleSlots(now);
@@ -275,6 +311,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
     change(
         () -> {
           Counted counted = uncountDue(runId);
+          newRunWasDue(counted);
           Counted slept = waiting.remove(runId);
           Counted run = counted != null ? counted : slept;
           if (run != null
@@ -293,10 +330,10 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
   public void ended(UUID runId) {
     change(
         () -> {
+          Counted wasDue = uncountDue(runId);
+          newRunWasDue(wasDue);
           boolean counted =
-              uncountDue(runId) != null
-                  | waiting.remove(runId) != null
-                  | inCall.remove(runId) != null;
+              wasDue != null | waiting.remove(runId) != null | inCall.remove(runId) != null;
           if (counted && pace != null) {
             pace.runEnded();
           }
@@ -314,6 +351,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
             if (run == null) {
               return false;
             }
+            newRunWasDue(run);
             inCall.put(runId, new Counted(run.tenant(), clock.instant()));
             return true;
           });
@@ -332,6 +370,98 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress {
             }
             return false;
           });
+    }
+  }
+
+  /**
+   * Lets background work on the run in with what new runs leave (see the class comment), counted
+   * for its tenant until {@link #finished}. Always lets it in when the limit is 0 (off).
+   */
+  @Override
+  public boolean tryStart(UUID tenant, UUID runId) {
+    if (limit <= 0) {
+      return true;
+    }
+    lock.lock();
+    try {
+      Instant now = clock.instant();
+      int room = Math.max(1, limit / 2);
+      if (Duration.between(lastHeld, now).compareTo(BACKGROUND_YIELDS_FOR) < 0
+          || dueCount() + background.size() >= room
+          || mine(tenant) >= share(tenant, room)
+          || background.size() >= backgroundWindow.width(now)) {
+        return false;
+      }
+      if (background.put(runId, new Counted(tenant, now)) == null) {
+        backgroundPerTenant.merge(tenant, 1, Integer::sum);
+      }
+      backgroundWindow.worked(now);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void finished(UUID runId) {
+    change(
+        () -> {
+          Counted work = background.remove(runId);
+          if (work != null) {
+            backgroundPerTenant.computeIfPresent(work.tenant(), (t, n) -> n == 1 ? null : n - 1);
+            backgroundWindow.worked(clock.instant());
+          }
+          return work != null;
+        });
+  }
+
+  /** Background work under way now. */
+  int backgroundNow() {
+    lock.lock();
+    try {
+      return background.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Background work that may be under way now. */
+  int backgroundWindowNow() {
+    lock.lock();
+    try {
+      return limit <= 0 ? 0 : backgroundWindow.width(clock.instant());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The tenant's due runs and background work under way (guarded by lock). */
+  private int mine(UUID tenant) {
+    return duePerTenant.getOrDefault(tenant, 0) + backgroundPerTenant.getOrDefault(tenant, 0);
+  }
+
+  /**
+   * The tenant's share of {@code capacity}: divided evenly between the tenants with due runs or
+   * background work, itself included, at least one (guarded by lock).
+   */
+  private int share(UUID tenant, int capacity) {
+    int tenants = duePerTenant.size();
+    for (UUID other : backgroundPerTenant.keySet()) {
+      if (!duePerTenant.containsKey(other)) {
+        tenants++;
+      }
+    }
+    if (mine(tenant) == 0) {
+      tenants++;
+    }
+    return (capacity + tenants - 1) / tenants;
+  }
+
+  /** A new run stopped being due (null: it was not counted): the window reads how long it was. */
+  private void newRunWasDue(Counted run) {
+    if (run != null) {
+      Instant now = clock.instant();
+      backgroundWindow.newRunWasDue(run.at(), background.size(), now);
     }
   }
 

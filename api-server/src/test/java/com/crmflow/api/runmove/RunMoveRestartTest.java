@@ -3,8 +3,9 @@ package com.crmflow.api.runmove;
 import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
+import static com.crmflow.api.support.SequenceSupport.awaitMoveCompleted;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
-import static com.crmflow.api.support.SequenceSupport.fire;
+import static com.crmflow.api.support.SequenceSupport.fireWaitingRuns;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -62,16 +63,7 @@ class RunMoveRestartTest {
         ApiClient api = tenant.api();
         flow = activeAutomation(api, waitThenCall(peer, 30, "v1"));
         ApiClient anonymous = new ApiClient(WholeService.baseUrl(first), null);
-        for (int n = 0; n < RUNS; n++) {
-          runs.add(fire(anonymous, tenant.id(), "hook", Map.of("n", n)));
-        }
-        for (String runId : runs) {
-          await()
-              .atMost(Patience.EVENTUALLY)
-              .until(
-                  () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1/status"),
-                  status -> "running".equals(status.asString()));
-        }
+        runs.addAll(fireWaitingRuns(anonymous, api, tenant.id(), "hook", RUNS));
         assertThat(
                 api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2"))
                     .status())
@@ -93,12 +85,7 @@ class RunMoveRestartTest {
           WholeService.start(dataDir, new String[0], SLOW_MOVE)) {
         ApiClient api = new ApiClient(WholeService.baseUrl(second), tenant.key());
         String moveUrl = "/api/sequences/" + flow + "/runs/moves/" + moveId;
-        JsonNode done =
-            await()
-                .atMost(Patience.EVENTUALLY)
-                .until(
-                    () -> api.get(moveUrl).at("/move"),
-                    move -> "completed".equals(move.get("status").asString()));
+        JsonNode done = awaitMoveCompleted(api, moveUrl);
 
         assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
         assertThat(done.get("skipped").asLong()).isZero();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
@@ -49,6 +51,35 @@ public final class SequenceSupport {
         anonymous.post("/api/webhooks/automation/" + tenantId + "/" + nodeId, payload);
     assertThat(accepted.status()).as(accepted.toString()).isEqualTo(200);
     return accepted.text("/runId");
+  }
+
+  /**
+   * Fires the webhook trigger {@code runs} times (payload {@code {"n": i}}) and waits until each
+   * run waits in its second node (a delay after the trigger); the runs' ids.
+   */
+  public static List<String> fireWaitingRuns(
+      ApiClient anonymous, ApiClient api, UUID tenantId, String nodeId, int runs) {
+    List<String> ids = new ArrayList<>();
+    for (int n = 0; n < runs; n++) {
+      ids.add(fire(anonymous, tenantId, nodeId, Map.of("n", n)));
+    }
+    for (String runId : ids) {
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(
+              () -> api.get("/api/v1/automation-runs/" + runId).at("/run/node_log/1/status"),
+              status -> "running".equals(status.asString()));
+    }
+    return ids;
+  }
+
+  /** The move at {@code moveUrl} once it completed ({@link Patience#EVENTUALLY} at most). */
+  public static JsonNode awaitMoveCompleted(ApiClient api, String moveUrl) {
+    return await()
+        .atMost(Patience.EVENTUALLY)
+        .until(
+            () -> api.get(moveUrl).at("/move"),
+            move -> "completed".equals(move.get("status").asString()));
   }
 
   /** The run once it is no longer running ({@link Patience#EVENTUALLY} at most). */

@@ -206,6 +206,122 @@ class TriggerAdmissionTest {
     assertThat(paced.paceNow()).isGreaterThan(5 * AdmissionPace.FLOOR_PER_SECOND);
   }
 
+  @Test
+  void backgroundWorkTakesOnlyHalfTheLimitLessTheDueRunsAndCountsInItsTenantsShare() {
+    UUID runOfB = UUID.randomUUID();
+    assertThat(admission.admit(B, runOfB).admitted()).isTrue();
+    UUID firstMove = UUID.randomUUID();
+    assertThat(admission.tryStart(A, firstMove)).as("1 due of the 2 left to it").isTrue();
+    assertThat(admission.tryStart(A, UUID.randomUUID()))
+        .as("B's due run and A's work take half the limit")
+        .isFalse();
+    admission.ended(runOfB);
+    clock.advance(BackgroundWindow.QUIET.plusMillis(1)); // no new runs since: the window is open
+    UUID secondMove = UUID.randomUUID();
+    assertThat(admission.tryStart(A, secondMove)).isTrue();
+    assertThat(admission.backgroundNow()).isEqualTo(2);
+
+    for (int i = 0; i < 4; i++) {
+      assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+          .as("new runs are let in beside background work, up to the limit")
+          .isTrue();
+    }
+    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+        .as("A's background work fills its share (2 of 4) while the limit is reached")
+        .isFalse();
+    admission.finished(firstMove);
+    admission.finished(secondMove);
+    assertThat(admission.backgroundNow()).isZero();
+    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+        .as("its work over, A is below its share again")
+        .isTrue();
+  }
+
+  @Test
+  void backgroundWorkWaitsASecondAfterATriggerCallWasHeldBack() {
+    List<UUID> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      UUID run = UUID.randomUUID();
+      admission.admit(A, run);
+      runs.add(run);
+    }
+    assertThat(admission.admit(A, UUID.randomUUID()).admitted()).isFalse();
+    runs.forEach(admission::ended);
+
+    assertThat(admission.tryStart(B, UUID.randomUUID()))
+        .as("no run due, but a call was refused just now")
+        .isFalse();
+    clock.advance(TriggerAdmission.BACKGROUND_YIELDS_FOR.plusMillis(1));
+    assertThat(admission.tryStart(B, UUID.randomUUID())).isTrue();
+  }
+
+  @Test
+  void backgroundWorkGivesWayWhileNewRunsStayDueLongerThanAloneAndRunsAtFullWidthWithoutThem() {
+    TriggerAdmission roomy =
+        new TriggerAdmission(32, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
+    for (int i = 0; i < 4; i++) {
+      newRunDueFor(roomy, Duration.ofMillis(100));
+    }
+    List<UUID> work = new ArrayList<>();
+    while (work.size() < 16 && startWork(roomy, work)) {
+      clock.advance(Duration.ofMillis(1));
+    }
+    assertThat(work)
+        .as("new runs come and go: the window opens by one a step from the work under way")
+        .hasSize(2);
+
+    for (int i = 0; i < 2; i++) {
+      newRunDueFor(roomy, Duration.ofMillis(400));
+    }
+    assertThat(roomy.backgroundWindowNow())
+        .as("new runs due 4 times longer than alone: the window halves to 0")
+        .isZero();
+    work.forEach(roomy::finished);
+    work.clear();
+    assertThat(startWork(roomy, work)).as("nothing under way, but new runs come first").isFalse();
+    for (int i = 0; i < 8; i++) {
+      newRunDueFor(roomy, Duration.ofMillis(400));
+    }
+    assertThat(startWork(roomy, work))
+        .as("runs slow after the work do not pass for the process's pace alone")
+        .isFalse();
+
+    int spells = 0;
+    while (!startWork(roomy, work)) {
+      newRunDueFor(roomy, Duration.ofMillis(100));
+      spells++;
+      assertThat(spells).as("new runs back to their time alone reopen the window").isLessThan(20);
+    }
+    assertThat(spells).as("not before their smoothed time is back near alone").isGreaterThan(2);
+    work.forEach(roomy::finished);
+    work.clear();
+
+    clock.advance(BackgroundWindow.QUIET.plusMillis(1));
+    while (startWork(roomy, work)) {
+      assertThat(work).hasSizeLessThanOrEqualTo(16);
+    }
+    assertThat(work).as("no new runs: half the limit of 32").hasSize(16);
+  }
+
+  /** A new run of B let in, due for this long, then ended, and a step's time after it. */
+  private void newRunDueFor(TriggerAdmission admission, Duration spell) {
+    UUID run = UUID.randomUUID();
+    assertThat(admission.admit(B, run).admitted()).isTrue();
+    clock.advance(spell);
+    admission.ended(run);
+    clock.advance(BackgroundWindow.STEP);
+  }
+
+  /** Starts background work of A; whether it was let in (and added to the work under way). */
+  private static boolean startWork(TriggerAdmission admission, List<UUID> work) {
+    UUID run = UUID.randomUUID();
+    boolean started = admission.tryStart(A, run);
+    if (started) {
+      work.add(run);
+    }
+    return started;
+  }
+
   /** A paced admission with room for many due runs, so that only its pace holds calls back. */
   private TriggerAdmission paced() {
     return new TriggerAdmission(

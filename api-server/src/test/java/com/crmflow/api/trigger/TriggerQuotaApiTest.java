@@ -86,7 +86,7 @@ class TriggerQuotaApiTest extends ApiTest {
     FilterChain chain = (request, response) -> passedOn.incrementAndGet();
     List<UUID> taken = new ArrayList<>();
     try {
-      takeShare(flooding.id(), taken);
+      DueRuns.takeShare(admission, flooding.id(), taken);
       assertThat(admission.refusalNow(flooding.id())).isNotNull();
 
       MockHttpServletRequest refused = triggerCall(flooding.id());
@@ -247,7 +247,7 @@ class TriggerQuotaApiTest extends ApiTest {
       ApiResponse refused = null;
       int letIn = 0;
       for (int attempt = 0; attempt < 5 && refused == null; attempt++) {
-        takeShare(flooding.id(), taken);
+        DueRuns.takeShare(admission, flooding.id(), taken);
         assertThat(admission.decide(flooding.id(), UUID.randomUUID()).reason()).isEqualTo("due");
         ApiResponse answer = fire(flooding.id(), trigger);
         if (answer.status() == 200) {
@@ -279,22 +279,6 @@ class TriggerQuotaApiTest extends ApiTest {
    * Takes due runs for the tenant until the admission refuses it as "due", as a flood of its calls
    * does (its calls are let in on its slots of the pace: the loop sleeps between slots).
    */
-  private void takeShare(UUID tenant, List<UUID> taken) {
-    await()
-        .atMost(Patience.EVENTUALLY)
-        .pollDelay(Duration.ZERO)
-        .pollInterval(Duration.ofMillis(5))
-        .until(
-            () -> {
-              UUID run = UUID.randomUUID();
-              TriggerAdmission.Decision decision = admission.decide(tenant, run);
-              if (decision.admitted()) {
-                taken.add(run);
-              }
-              return "due".equals(decision.reason());
-            });
-  }
-
   private ApiResponse fire(UUID tenant, String trigger) {
     return anonymous().post("/api/webhooks/automation/" + tenant + "/" + trigger, Map.of("n", 1));
   }
