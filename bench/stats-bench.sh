@@ -21,34 +21,13 @@ REQUESTS=${2:-200}
 REAL=${REAL:-200}
 DAYS=${DAYS:-90}
 (( REAL <= N )) || REAL=$N
-JAVA=${JAVA:-java}
+BENCH_NAME=stats-bench
 PORT=${PORT:-8094}
 PGPORT=${PGPORT:-55444}
 TEMPORAL_PORT=${TEMPORAL_PORT:-7294}
 TEMPORAL_UI_PORT=${TEMPORAL_UI_PORT:-8294}
-KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
-DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
-command -v psql > /dev/null || { echo "needs psql (Debian: postgresql-client)" >&2; exit 64; }
-[[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
-"$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
-  --server.port=$PORT --crm.embedded.postgres-port=$PGPORT --crm.data-dir="$DATA" \
-  --crm.embedded.temporal-port=$TEMPORAL_PORT --crm.embedded.temporal-ui-port=$TEMPORAL_UI_PORT \
-  --crm.bootstrap.api-key=$KEY --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false \
-  --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
-SERVICE_PID=$!
-trap 'rc=$?; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; cp "$DATA/service.log" target/stats-bench-service.log 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
-for _ in $(seq 1 180); do
-  kill -0 $SERVICE_PID 2>/dev/null || break
-  curl -sf localhost:$PORT/actuator/health > /dev/null && break
-  sleep 1
-done
-# a service that did not start (a port taken) must not leave the bench talking to another one
-kill -0 $SERVICE_PID 2>/dev/null || { echo "the service did not start:" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
-
-api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
-sql() { psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -v ON_ERROR_STOP=1 -tAq "$@"; }
-json() { python3 -c "import sys,json;print(json.load(sys.stdin)$1)"; }
+# shellcheck source=bench/embedded-service.sh
+. bench/embedded-service.sh
 node() { # id, type, x, config
   echo "{\"id\":\"$1\",\"type\":\"$2\",\"position\":{\"x\":$3,\"y\":0},\"data\":{\"label\":\"$1\",\"config\":$4}}"
 }
