@@ -7,6 +7,9 @@ import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunMove;
 import com.crmflow.workflow.contract.RunMoveResult;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflowservice.v1.ResetStickyTaskQueueRequest;
 import io.temporal.client.UpdateOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
@@ -204,6 +207,7 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
    */
   private String ask(RunMoveJob job, RunMoveRepository.RunToMove run, RunMove move) {
     try {
+      sendTheUpdateWithItsHistory(run.workflowId());
       RunMoveResult result =
           temporal
               .newUntypedWorkflowStub(run.workflowId())
@@ -222,6 +226,33 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
           : ENDED;
     } catch (WorkflowNotFoundException closed) {
       return ENDED;
+    }
+  }
+
+  /**
+   * Has the update's workflow task go to the task queue every worker polls, with the run's whole
+   * history, rather than to the sticky queue of the worker that ran the run's last task. A run
+   * waits for days, so that worker has most often dropped it from its cache (600 runs by default)
+   * and reads the history back itself, and the Temporal server's history read leaves out the
+   * update's speculative events (temporalio/temporal#7741): the task fails and runs again, two
+   * workflow tasks a move instead of one (docs/benchmarks.md, "Moving waiting runs"). Clearing
+   * stickiness changes no state of the run's: the server answers it without writing anything, and
+   * the run's next task after the move goes to a sticky queue again. Its failure changes nothing
+   * either.
+   */
+  private void sendTheUpdateWithItsHistory(String workflowId) {
+    try {
+      temporal
+          .getWorkflowServiceStubs()
+          .blockingStub()
+          .resetStickyTaskQueue(
+              ResetStickyTaskQueueRequest.newBuilder()
+                  .setNamespace(temporal.getOptions().getNamespace())
+                  .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                  .build());
+    } catch (StatusRuntimeException notCleared) {
+      // a run that ended, or a server out of reach: the update that follows answers for either
+      log.debug("Stickiness of {} not cleared: {}", workflowId, notCleared.getStatus());
     }
   }
 }

@@ -15,6 +15,10 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.WholeService;
+import com.crmflow.workflow.contract.AutomationRunWorkflow;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +29,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A move under way when its service stops goes on when the service starts again on the same data:
- * its job is taken on from its last page, and every run is moved once and calls version 2's URL
- * once.
+ * Moves on a whole service of their own: a move under way when its service stops goes on when the
+ * service starts again on the same data (its job is taken on from its last page, and every run is
+ * moved once and calls version 2's URL once); a run the worker no longer keeps moves in one
+ * workflow task.
  */
 class RunMoveRestartTest {
 
@@ -99,6 +104,60 @@ class RunMoveRestartTest {
           assertThat(peer.received("/v2/" + n)).as("version 2's call, once").hasSize(1);
         }
         assertThat(peer.received()).hasSize(RUNS);
+      }
+    }
+  }
+
+  /**
+   * A waiting run its worker no longer keeps in memory (a cache of one run, where a busy worker
+   * keeps 600 of thousands) moves in one workflow task: the update's task reaches a worker with the
+   * run's whole history, so none fails for want of the update's own events.
+   */
+  @Test
+  void aRunItsWorkerNoLongerKeepsMovesInOneWorkflowTask(@TempDir Path dataDir) {
+    try (LocalHttpServer peer = new LocalHttpServer();
+        ConfigurableApplicationContext service =
+            WholeService.start(
+                dataDir, new String[0], "--spring.temporal.workflow-cache.max-instances=1")) {
+      peer.answer("/v1", 200, "{}");
+      peer.answer("/v2", 200, "{}");
+      ApiTest.TenantClient tenant = WholeService.newTenant(service);
+      ApiClient api = tenant.api();
+      String flow = activeAutomation(api, waitThenCall(peer, 30, "v1"));
+      List<String> runs =
+          fireWaitingRuns(
+              new ApiClient(WholeService.baseUrl(service), null), api, tenant.id(), "hook", RUNS);
+      assertThat(
+              api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2"))
+                  .status())
+          .isEqualTo(200);
+      ApiResponse started =
+          api.post("/api/sequences/" + flow + "/runs/move", Map.of("recompute_delays", true));
+      assertThat(started.status()).as(started.toString()).isEqualTo(202);
+      JsonNode done =
+          awaitMoveCompleted(
+              api, "/api/sequences/" + flow + "/runs/moves/" + started.text("/move/move_id"));
+      assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
+
+      WorkflowClient temporal = service.getBean(WorkflowClient.class);
+      for (int n = 0; n < RUNS; n++) {
+        JsonNode run = awaitRun(api, runs.get(n));
+        assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+        assertThat(peer.received("/v2/" + n)).as("version 2's call, once").hasSize(1);
+        List<EventType> events =
+            temporal
+                .fetchHistory(AutomationRunWorkflow.workflowId(runs.get(n)))
+                .getEvents()
+                .stream()
+                .map(HistoryEvent::getEventType)
+                .toList();
+        assertThat(events)
+            .as("the move's update, accepted and completed")
+            .contains(
+                EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+                EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)
+            .as("no workflow task failed")
+            .doesNotContain(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
       }
     }
   }
