@@ -5,6 +5,7 @@ import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.automation;
+import static com.crmflow.api.support.SequenceSupport.awaitMoveCompleted;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
@@ -134,6 +135,78 @@ class WaitUntilApiTest extends ApiTest {
         .containsExactly(hook, "reply", "met");
     assertThat(peer.received("/met")).hasSize(1);
     assertThat(peer.received("/met").get(0).body()).contains("Yes, let's talk");
+    assertThat(peer.received("/timeout")).isEmpty();
+    assertThat(watched(runId)).as("the watch is out of the index").isZero();
+  }
+
+  /**
+   * A run waiting in a wait_until moves to a version where that node has another id (mapped): it
+   * keeps its deadline and its watch of the record, and the reply that meets it sends the run along
+   * version 2's met edge, once.
+   */
+  @Test
+  void aWaitMovedToARenamedNodeKeepsItsDeadlineAndWatchAndGoesOnAlongTheNewVersionsMet() {
+    String hook = uniqueId("hook");
+    Map<String, Object> replyWithin3Days =
+        Map.of("eventType", "conversation.message_received", "timeoutDays", 3);
+    String flow = activeAutomation(tenant.api(), waitFor(hook, replyWithin3Days));
+    String ada = contact("ada@example.com");
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", ada));
+    JsonNode waiting = awaitWaiting(runId);
+    ApiResponse saved =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + flow + "/canvas",
+                canvas(
+                    List.of(
+                        node(hook, "webhook_trigger", Map.of()),
+                        node("answer", "wait_until", replyWithin3Days),
+                        node(
+                            "met-v2",
+                            "http_request",
+                            Map.of("method", "POST", "url", peer.url("/met-v2"))),
+                        node(
+                            "gave-up",
+                            "http_request",
+                            Map.of("method", "POST", "url", peer.url("/timeout")))),
+                    List.of(
+                        edge("e1", hook, "answer"),
+                        edge("e2", "answer", "met-v2", "met"),
+                        edge("e3", "answer", "gave-up", "timeout"))));
+    assertThat(saved.status()).as(saved.toString()).isEqualTo(200);
+
+    ApiResponse started =
+        tenant
+            .api()
+            .post(
+                "/api/sequences/" + flow + "/runs/move",
+                Map.of("mapping", Map.of("reply", "answer")));
+    assertThat(started.status()).as(started.toString()).isEqualTo(202);
+    JsonNode done =
+        awaitMoveCompleted(
+            tenant.api(),
+            "/api/sequences/" + flow + "/runs/moves/" + started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(1);
+    JsonNode moved = tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
+    assertThat(moved.get("canvas_version").asInt()).isEqualTo(2);
+    JsonNode answer = moved.at("/node_log/1");
+    assertThat(answer.get("nodeId").asString()).isEqualTo("answer");
+    assertThat(answer.get("status").asString()).isEqualTo("running");
+    assertThat(answer.at("/output/until").asString())
+        .as("the deadline it had")
+        .isEqualTo(waiting.at("/output/until").asString());
+    assertThat(watched(runId)).as("still watching its contact").isEqualTo(1);
+
+    message(ada, "Yes, let's talk", "inbound");
+
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactly(hook, "answer", "move:v2", "met-v2");
+    assertThat(run.at("/node_log/1/output/outcome").asString()).isEqualTo("met");
+    assertThat(peer.received("/met-v2")).hasSize(1);
+    assertThat(peer.received("/met")).isEmpty();
     assertThat(peer.received("/timeout")).isEmpty();
     assertThat(watched(runId)).as("the watch is out of the index").isZero();
   }

@@ -1,6 +1,8 @@
 package com.crmflow.api.runmove;
 
+import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -218,6 +220,71 @@ class RunMoveApiTest extends ApiTest {
         .isEqualTo(1);
     // nothing waits at version 1's delay now, in the counts per node
     assertThat(runningInTheCounts(flow)).isZero();
+  }
+
+  /** webhook → two branches at once, each: wait (the minutes given) → mail with its subject. */
+  private static Map<String, Object> twoBranches(String hook, double minutes, String version) {
+    return canvas(
+        List.of(
+            node(hook, "webhook_trigger", Map.of()),
+            node("wait-a", "delay", Map.of("delayMinutes", minutes)),
+            node("mail-a", "email", Map.of("subject", "A " + version, "body", "a")),
+            node("wait-b", "delay", Map.of("delayMinutes", minutes)),
+            node("mail-b", "email", Map.of("subject", "B " + version, "body", "b"))),
+        List.of(
+            edge("e1", hook, "wait-a"),
+            edge("e2", "wait-a", "mail-a"),
+            edge("e3", hook, "wait-b"),
+            edge("e4", "wait-b", "mail-b")));
+  }
+
+  /**
+   * A run waiting in two parallel branches at once moves as one: the dry run counts it at each
+   * waiting node, one entry says it moved both, and each branch wakes in version 2 and sends
+   * version 2's email once.
+   */
+  @Test
+  void aRunWaitingInTwoBranchesMovesBothAndEachSendsVersion2sEmailOnce() throws Exception {
+    String hook = uniqueId("hook");
+    String flow = activeAutomation(tenant.api(), twoBranches(hook, 30, "v1"));
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> entry(runId, "wait-a").isPresent() && entry(runId, "wait-b").isPresent());
+    save(flow, twoBranches(hook, 0.1, "v2"));
+
+    JsonNode dry = move(tenant.api(), flow, Map.of("dry_run", true)).json();
+    assertThat(dry.at("/cannot_move").asLong()).as(dry.toString()).isZero();
+    assertThat(dry.at("/versions/0/nodes").valueStream().map(n -> n.get("node_id").asString()))
+        .containsExactlyInAnyOrder("wait-a", "wait-b");
+    assertThat(dry.at("/versions/0/nodes").valueStream().map(n -> n.get("runs").asLong()))
+        .containsOnly(1L);
+
+    ApiResponse started = move(tenant.api(), flow, Map.of("recompute_delays", true));
+
+    JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(1);
+    JsonNode ended = awaitRun(tenant.api(), runId);
+    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
+    assertThat(ended.get("canvas_version").asInt()).isEqualTo(2);
+    JsonNode moved = entry(runId, "move:v2").orElseThrow();
+    assertThat(moved.at("/output/nodes").valueStream().map(n -> n.get("from_node").asString()))
+        .containsExactlyInAnyOrder("wait-a", "wait-b");
+    assertThat(ended.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
+        .containsExactlyInAnyOrder(hook, "wait-a", "wait-b", "move:v2", "mail-a", "mail-b");
+    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 2);
+    assertThat(mailsTo(email).stream().map(this::subject))
+        .containsExactlyInAnyOrder("A v2", "B v2");
+    assertThat(tenant.api().get("/api/v1/outbound-emails?run_id=" + runId).at("/total").asInt())
+        .isEqualTo(2);
+  }
+
+  private String subject(MimeMessage message) {
+    try {
+      return message.getSubject();
+    } catch (jakarta.mail.MessagingException unreadable) {
+      throw new IllegalStateException(unreadable);
+    }
   }
 
   @Test
