@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The built-in node types, and the catalog of a process's types: the built-in ones and those it
- * adds ({@link #with}: api-server's and the worker's {@link NodeExecutor} beans).
+ * adds ({@link #with}: api-server's and the worker's {@link NodeExecutor} beans). A host reaches
+ * the built-in types through here, never through their package ({@link BuiltInNodes}'s).
  */
 public final class NodeExecutors {
 
