@@ -5,6 +5,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.canvas.ReachesTheInterpreter;
+import com.crmflow.workflow.node.NamesABuiltInType;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -19,17 +20,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The engine's packages in layers without cycles: canvas (the model) → contract (the run's input,
- * result and node log) → history (sizing) → node (the executors) → rules (the canvas rules) → run
- * (the interpreter), with the names every layer uses (this package's task queues and search
- * attributes, event names, templates, activity interfaces) at the bottom and the workflows that use
- * the interpreter on top. Checked on the compiled classes, so a fully qualified name counts as much
- * as an import.
+ * result and node log) → history (sizing) → node (what a node type is made of) → node.builtin (the
+ * built-in types) → rules (the canvas rules) → run (the interpreter), with the names every layer
+ * uses (this package's task queues and search attributes, event names, templates, activity
+ * interfaces) at the bottom and the workflows that use the interpreter on top. So a node type of a
+ * process's own is written against what the built-in ones are, and nothing below the rules names a
+ * built-in type. Checked on the compiled classes, so a fully qualified name counts as much as an
+ * import.
  */
 class EngineLayersTest {
 
   private static final String ENGINE = "com.crmflow.workflow";
 
-  /** Each class's package below {@value #ENGINE} (its first segment); this package is one too. */
+  /**
+   * Each class's package below {@value #ENGINE} ({@code node.builtin}); this package is one too.
+   */
   private static final SliceAssignment PACKAGES =
       new SliceAssignment() {
         @Override
@@ -39,7 +44,7 @@ class EngineLayersTest {
             return SliceIdentifier.of(ENGINE);
           }
           if (name.startsWith(ENGINE + ".")) {
-            return SliceIdentifier.of(name.substring(ENGINE.length() + 1).split("\\.")[0]);
+            return SliceIdentifier.of(name.substring(ENGINE.length() + 1));
           }
           return SliceIdentifier.ignore();
         }
@@ -65,7 +70,9 @@ class EngineLayersTest {
           .layer("History")
           .definedBy(ENGINE + ".history..")
           .layer("Nodes")
-          .definedBy(ENGINE + ".node..")
+          .definedBy(ENGINE + ".node")
+          .layer("BuiltInNodes")
+          .definedBy(ENGINE + ".node.builtin..")
           .layer("Rules")
           .definedBy(ENGINE + ".rules..")
           .layer("Interpreter")
@@ -80,15 +87,18 @@ class EngineLayersTest {
           .mayOnlyBeAccessedByLayers("Workflows")
           .whereLayer("Rules")
           .mayOnlyBeAccessedByLayers("Interpreter", "Workflows")
-          .whereLayer("Nodes")
+          .whereLayer("BuiltInNodes")
           .mayOnlyBeAccessedByLayers("Rules", "Interpreter", "Workflows")
+          .whereLayer("Nodes")
+          .mayOnlyBeAccessedByLayers("BuiltInNodes", "Rules", "Interpreter", "Workflows")
           .whereLayer("History")
-          .mayOnlyBeAccessedByLayers("Nodes", "Rules", "Interpreter", "Workflows")
+          .mayOnlyBeAccessedByLayers("Nodes", "BuiltInNodes", "Rules", "Interpreter", "Workflows")
           .whereLayer("Contract")
-          .mayOnlyBeAccessedByLayers("History", "Nodes", "Rules", "Interpreter", "Workflows")
+          .mayOnlyBeAccessedByLayers(
+              "History", "Nodes", "BuiltInNodes", "Rules", "Interpreter", "Workflows")
           .whereLayer("Canvas")
           .mayOnlyBeAccessedByLayers(
-              "Contract", "History", "Nodes", "Rules", "Interpreter", "Workflows");
+              "Contract", "History", "Nodes", "BuiltInNodes", "Rules", "Interpreter", "Workflows");
 
   private static JavaClasses engine() {
     JavaClasses engine =
@@ -112,20 +122,30 @@ class EngineLayersTest {
 
   @Test
   void theRulesCatchAModelClassThatReachesTheInterpreter() {
+    assertTheRulesCatch(ReachesTheInterpreter.class);
+  }
+
+  @Test
+  void theRulesCatchANodeInterfaceClassThatNamesABuiltInType() {
+    assertTheRulesCatch(NamesABuiltInType.class);
+  }
+
+  /** The engine's classes and {@code upward}, a class that reaches a layer above its own. */
+  private static void assertTheRulesCatch(Class<?> upward) {
     JavaClasses withAnUpwardReach =
         new ClassFileImporter()
             .withImportOption(
                 location ->
                     ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
-                        || location.contains(ReachesTheInterpreter.class.getSimpleName()))
+                        || location.contains(upward.getSimpleName()))
             .importPackages(ENGINE);
-    assertThat(withAnUpwardReach.contain(ReachesTheInterpreter.class)).isTrue();
+    assertThat(withAnUpwardReach.contain(upward)).isTrue();
 
     for (ArchRule rule : List.of(NO_CYCLES, LAYERS)) {
       EvaluationResult result = rule.evaluate(withAnUpwardReach);
       assertThat(result.hasViolation()).as(rule.getDescription()).isTrue();
       assertThat(result.getFailureReport().getDetails())
-          .anySatisfy(line -> assertThat(line).contains(ReachesTheInterpreter.class.getName()));
+          .anySatisfy(line -> assertThat(line).contains(upward.getName()));
     }
   }
 }

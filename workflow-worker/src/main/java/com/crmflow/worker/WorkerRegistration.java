@@ -4,7 +4,7 @@ import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.node.NodeActivity;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import com.crmflow.workflow.registration.WorkflowImplementations;
 import io.temporal.spring.boot.autoconfigure.template.WorkersTemplate;
 import io.temporal.worker.Worker;

@@ -2,6 +2,7 @@ package com.crmflow.api.flow;
 
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.node.NodeSecrets;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -97,6 +98,7 @@ class SealStoredSecretsMigration implements JavaMigration {
       Map<String, Object> before = (Map<String, Object>) config;
       Map<String, Object> after =
           NodeSecrets.rewrite(
+              NodeExecutors.catalog(),
               String.valueOf(node.get("type")),
               before,
               (path, value) -> NodeSecrets.isSealed(value) ? value : cipher.seal(tenantId, value));

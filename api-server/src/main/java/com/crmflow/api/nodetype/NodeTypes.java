@@ -2,7 +2,7 @@ package com.crmflow.api.nodetype;
 
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;

@@ -7,7 +7,7 @@ import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeDescriptor.Advice;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import com.crmflow.workflow.rules.CanvasRules;
 import java.time.Duration;
 import java.util.ArrayList;

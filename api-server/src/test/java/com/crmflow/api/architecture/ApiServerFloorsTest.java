@@ -6,6 +6,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.web.ImportsUpForTheFloorsTest;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -118,9 +120,25 @@ class ApiServerFloorsTest {
               "the interpreter is reached through the engine's contract and its registration"
                   + " (WorkflowImplementations), never through its own package");
 
+  /**
+   * A node type is read through its public interface and the catalog of the process's types; the
+   * built-in types are the engine's own, as a bean type is the process's.
+   */
+  static final ArchRule NODE_TYPES_THROUGH_THEIR_INTERFACE =
+      noClasses()
+          .that()
+          .resideInAPackage(API + "..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("com.crmflow.workflow.node.builtin..")
+          .because(
+              "api-server knows node types by their descriptors (com.crmflow.workflow.node) in the"
+                  + " catalog of its types (NodeTypes, from NodeExecutors.with), never a built-in"
+                  + " type's class");
+
   private static JavaClasses apiServer;
 
-  /** api-server's compiled classes, read once for the three rules. */
+  /** api-server's compiled classes, read once for the four rules. */
   @BeforeAll
   static void importApiServer() {
     apiServer =
@@ -144,6 +162,30 @@ class ApiServerFloorsTest {
   @Test
   void apiServerReachesTheEngineThroughItsFace() {
     ENGINE_THROUGH_ITS_FACE.check(apiServer);
+  }
+
+  @Test
+  void apiServerNamesNoBuiltInNodeType() {
+    NODE_TYPES_THROUGH_THEIR_INTERFACE.check(apiServer);
+  }
+
+  @Test
+  void theNodeTypeRuleCatchesAClassThatNamesTheBuiltInTypes() {
+    EvaluationResult naming =
+        NODE_TYPES_THROUGH_THEIR_INTERFACE.evaluate(
+            new ClassFileImporter().importClasses(NamesTheBuiltInTypes.class));
+    assertThat(naming.hasViolation()).isTrue();
+    assertThat(naming.getFailureReport().getDetails())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .contains(NamesTheBuiltInTypes.class.getName())
+                    .contains(BuiltInNodes.class.getName()));
+  }
+
+  /** What the node type rule forbids: an api-server class that names the built-in types. */
+  static class NamesTheBuiltInTypes {
+    NodeCatalog builtIn = BuiltInNodes.catalog();
   }
 
   @Test

@@ -3,7 +3,7 @@ package com.crmflow.api.generate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.nodetype.AuditStampNode;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import com.crmflow.api.generate.rules.PhraseBook;
 import com.crmflow.api.generate.rules.RuleBasedFlowGenerator;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

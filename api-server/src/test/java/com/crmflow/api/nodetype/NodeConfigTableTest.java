@@ -7,7 +7,7 @@ import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.FieldKind;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeDescriptor;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,9 +9,9 @@ import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.NodeAccess;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.NodeSecrets;
+import com.crmflow.workflow.registration.NodeExecutors;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,8 @@ class NodeTypesTest {
     assertThat(NodeSecrets.masked(types, "vault_lookup", Map.of("token", "s3cr3t", "x", "y")))
         .containsExactlyInAnyOrderEntriesOf(Map.of("token", NodeSecrets.MASK, "x", "y"));
     // the built-in catalog alone does not know the type
-    assertThat(NodeSecrets.masked("vault_lookup", Map.of("token", "s3cr3t")))
+    assertThat(
+            NodeSecrets.masked(NodeExecutors.catalog(), "vault_lookup", Map.of("token", "s3cr3t")))
         .containsEntry("token", "s3cr3t");
   }
 

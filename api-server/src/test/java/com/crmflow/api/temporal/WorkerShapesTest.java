@@ -13,7 +13,7 @@ import com.crmflow.workflow.action.HttpRequestActivities;
 import com.crmflow.workflow.action.RecordWatchActivities;
 import com.crmflow.workflow.action.SendWindowActivities;
 import com.crmflow.workflow.contract.RunRecorderActivities;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import com.crmflow.workflow.registration.WorkflowImplementations;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import com.crmflow.workflow.webhook.WebhookActivities;

@@ -7,7 +7,7 @@ import com.crmflow.workflow.contract.RunMove;
 import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.node.NodeCatalog;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 
 /**
@@ -18,9 +18,9 @@ public class EnrollmentWorkflowImpl implements EnrollmentWorkflow {
 
   private final AutomationRunWorkflowImpl interpreter;
 
-  /** An enrollment of the built-in node types ({@link NodeExecutors#catalog()}). */
+  /** An enrollment of the built-in node types ({@link BuiltInNodes#catalog()}). */
   public EnrollmentWorkflowImpl() {
-    this(NodeExecutors.catalog());
+    this(BuiltInNodes.catalog());
   }
 
   /** An enrollment that runs the node types of this catalog. */

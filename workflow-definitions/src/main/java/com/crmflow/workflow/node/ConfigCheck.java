@@ -58,7 +58,7 @@ public interface ConfigCheck {
   ConfigCheck DAYS_OF_WEEK = Checks::daysOfWeekProblem;
 
   /** A split's branches: {@code [{label, percent}]}, 2 to 20, labels unique, summing to 100. */
-  ConfigCheck BRANCHES = SplitNode::problem;
+  ConfigCheck BRANCHES = Checks::branchesProblem;
 
   /** A send window: {@code {days: [1..7], from: "HH:mm", to: "HH:mm", timezone}}. */
   ConfigCheck WINDOW = SendWindow::problem;
@@ -117,6 +117,9 @@ public interface ConfigCheck {
     private static final CronParser CRON_PARSER =
         new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
+    /** The most branches a split has. */
+    static final int MOST_BRANCHES = 20;
+
     private Checks() {}
 
     static boolean isInteger(Object value) {
@@ -168,6 +171,42 @@ public interface ConfigCheck {
               .keySet().stream().allMatch(name -> HEADER_NAME.matcher((String) name).matches())
           ? null
           : "must name each header with letters, digits and !#$%&'*+-.^_`|~ only";
+    }
+
+    static String branchesProblem(Object value) {
+      if (!(value instanceof List<?> branches)) {
+        return "must be an array of branches [{label, percent}]";
+      }
+      if (branches.size() < 2 || branches.size() > MOST_BRANCHES) {
+        return "must hold 2 to " + MOST_BRANCHES + " branches";
+      }
+      Set<String> labels = new HashSet<>();
+      double total = 0;
+      for (Object each : branches) {
+        if (!(each instanceof Map<?, ?> branch)
+            || !(branch.get("label") instanceof String label)
+            || label.isBlank()
+            || label.length() > 100
+            || !(branch.get("percent") instanceof Number percent)
+            || branch.size() != 2) {
+          return "must hold branches {label: a text of 1 to 100 characters, percent: a number}";
+        }
+        if (percent.doubleValue() <= 0 || percent.doubleValue() > 100) {
+          return "gives branch "
+              + label
+              + " "
+              + plain(percent.doubleValue())
+              + "%: a percent is above 0 and at most 100";
+        }
+        if (!labels.add(label)) {
+          return "names branch " + label + " twice";
+        }
+        total += percent.doubleValue();
+      }
+      if (Math.abs(total - 100) > 1e-9) {
+        return "has percents that sum to " + plain(total) + ", not 100";
+      }
+      return null;
     }
 
     static String daysOfWeekProblem(Object value) {

@@ -54,7 +54,7 @@ public final class DryRuns {
   }
 
   /** The output of a wait a test run does not make: how long, or until when, it would wait. */
-  static Map<String, Object> wouldWait(String wait, Map<String, Object> more) {
+  public static Map<String, Object> wouldWait(String wait, Map<String, Object> more) {
     Map<String, Object> shown = new LinkedHashMap<>();
     shown.put("would_wait", wait);
     shown.putAll(more);

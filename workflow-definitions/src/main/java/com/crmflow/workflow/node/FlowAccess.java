@@ -47,12 +47,7 @@ public record FlowAccess(
   public static final String CONTACT = "contact";
 
   /** The variable of the run's trigger payload. */
-  static final String TRIGGER = "trigger";
-
-  /** The analysis of the canvas (every node, reachable or not) with the built-in node types. */
-  public static FlowAccess of(Canvas canvas) {
-    return of(canvas, NodeExecutors.catalog());
-  }
+  public static final String TRIGGER = "trigger";
 
   /**
    * The analysis of the canvas (every node, reachable or not): each node reads and writes what its

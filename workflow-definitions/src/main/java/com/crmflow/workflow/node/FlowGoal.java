@@ -70,7 +70,7 @@ public final class FlowGoal {
         goal.get("value") == null
             ? ""
             : TemplateResolver.render(String.valueOf(goal.get("value")), scope);
-    return NodeEvaluation.compare(actual, String.valueOf(goal.get("operator")), expected);
+    return Comparisons.compare(actual, String.valueOf(goal.get("operator")), expected);
   }
 
   /**
@@ -100,9 +100,9 @@ public final class FlowGoal {
       }
     }
     Object operator = goal.get("operator");
-    if (!(operator instanceof String op) || !ConditionNode.OPERATORS.contains(op)) {
-      problems.put("operator", "must be one of " + ConditionNode.OPERATORS);
-    } else if (!ConditionNode.VALUELESS_OPERATORS.contains(op)) {
+    if (!(operator instanceof String op) || !Comparisons.OPERATORS.contains(op)) {
+      problems.put("operator", "must be one of " + Comparisons.OPERATORS);
+    } else if (!Comparisons.VALUELESS_OPERATORS.contains(op)) {
       Object value = goal.get("value");
       if (value == null) {
         problems.put("value", "is required for operator " + op);

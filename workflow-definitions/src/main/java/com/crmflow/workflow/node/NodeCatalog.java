@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The node types a part of the service knows, by name. The worker and the workflow code know the
- * built-in ones ({@link NodeExecutors#catalog()}); api-server knows every {@link NodeExecutor} bean
- * (the built-in ones and any other), so that a node type is one class and nothing else to edit.
+ * The node types a part of the service knows, by name: the built-in ones ({@code
+ * node.builtin.BuiltInNodes}) and, in api-server and the worker, every {@link NodeExecutor} bean
+ * ({@code registration.NodeExecutors#with}), so that a node type is one class and nothing else to
+ * edit.
  */
 public interface NodeCatalog {
 

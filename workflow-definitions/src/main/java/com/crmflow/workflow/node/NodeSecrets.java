@@ -75,16 +75,8 @@ public final class NodeSecrets {
   /**
    * The config with each non-empty secret string replaced by {@code rewrite}; the same map when the
    * node type has no secrets. Other values, and secrets that are not strings, are left as they are
-   * (the canvas rules refuse those).
-   */
-  public static Map<String, Object> rewrite(
-      String nodeType, Map<String, Object> config, Rewrite rewrite) {
-    return rewrite(NodeExecutors.catalog(), nodeType, config, rewrite);
-  }
-
-  /**
-   * As {@link #rewrite(String, Map, Rewrite)}, with the node types of this catalog: a field whose
-   * descriptor marks its value secret, and the credential entries of one that marks those.
+   * (the canvas rules refuse those). A secret is what the type's descriptor in this catalog marks:
+   * a field whose value is secret, and the credential entries of one that marks those.
    */
   public static Map<String, Object> rewrite(
       NodeCatalog catalog, String nodeType, Map<String, Object> config, Rewrite rewrite) {
@@ -129,11 +121,6 @@ public final class NodeSecrets {
       }
     }
     return changed == null ? config : changed;
-  }
-
-  /** As {@link #destination(NodeCatalog, String, Map)}, with the built-in node types. */
-  public static String destination(String nodeType, Map<String, Object> config) {
-    return destination(NodeExecutors.catalog(), nodeType, config);
   }
 
   /**
@@ -204,18 +191,13 @@ public final class NodeSecrets {
     return scheme + "://" + host + ":" + port;
   }
 
-  /** The config as the API shows it: every secret as {@link #MASK}. */
-  public static Map<String, Object> masked(String nodeType, Map<String, Object> config) {
-    return masked(NodeExecutors.catalog(), nodeType, config);
-  }
-
-  /** As {@link #masked(String, Map)}, with the node types of this catalog. */
+  /** The config as the API shows it: every secret as {@link #MASK}, as this catalog's types say. */
   public static Map<String, Object> masked(
       NodeCatalog catalog, String nodeType, Map<String, Object> config) {
     return rewrite(catalog, nodeType, config, (path, value) -> MASK);
   }
 
-  /** As {@link #masked(String, Map)}, for a node of this type. */
+  /** As {@link #masked(NodeCatalog, String, Map)}, for a node of this type. */
   public static Map<String, Object> masked(NodeDescriptor descriptor, Map<String, Object> config) {
     return rewrite(descriptor, config, (path, value) -> MASK);
   }

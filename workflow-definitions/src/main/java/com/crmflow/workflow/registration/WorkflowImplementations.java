@@ -9,7 +9,6 @@ import com.crmflow.workflow.node.FlowGoal;
 import com.crmflow.workflow.node.NodeActivity;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.run.AutomationRunWorkflowImpl;
 import com.crmflow.workflow.run.InterpreterChanges;
 import com.crmflow.workflow.schedule.ScheduleActivities;

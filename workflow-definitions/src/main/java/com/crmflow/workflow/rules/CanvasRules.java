@@ -11,7 +11,7 @@ import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeDescriptor;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import com.crmflow.workflow.template.TemplateReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ public final class CanvasRules {
   // ---------------------------------------------------------------- structural
 
   public static List<CanvasProblem> structural(Canvas canvas) {
-    return structural(canvas, NodeExecutors.catalog());
+    return structural(canvas, BuiltInNodes.catalog());
   }
 
   public static List<CanvasProblem> structural(Canvas canvas, NodeCatalog catalog) {
@@ -218,7 +218,7 @@ public final class CanvasRules {
    * @param automation whether the flow is an automation (needs exactly one trigger)
    */
   public static List<CanvasProblem> completeness(Canvas canvas, boolean automation) {
-    return completeness(canvas, automation, NodeExecutors.catalog());
+    return completeness(canvas, automation, BuiltInNodes.catalog());
   }
 
   /**
@@ -333,7 +333,7 @@ public final class CanvasRules {
    * paths data_transform looks up ({@code http_request_1.body.items}); see {@link FlowAccess}.
    */
   public static Set<String> variablesRead(Canvas canvas) {
-    return FlowAccess.of(canvas).variablesRead();
+    return FlowAccess.of(canvas, BuiltInNodes.catalog()).variablesRead();
   }
 
   /** Nodes without incoming edges, in canvas order. */

@@ -34,11 +34,11 @@ import com.crmflow.workflow.node.NodeCatalog;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeEnded;
 import com.crmflow.workflow.node.NodeExecutor;
-import com.crmflow.workflow.node.NodeExecutors;
 import com.crmflow.workflow.node.NodeFailure;
 import com.crmflow.workflow.node.NodeMoved;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.NodeSkipped;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -143,9 +143,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
   private String failure;
   private boolean branchesSettle;
 
-  /** An interpreter of the built-in node types ({@link NodeExecutors#catalog()}). */
+  /** An interpreter of the built-in node types ({@link BuiltInNodes#catalog()}). */
   public AutomationRunWorkflowImpl() {
-    this(NodeExecutors.catalog());
+    this(BuiltInNodes.catalog());
   }
 
   /**

@@ -4,7 +4,7 @@ import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import io.temporal.workflow.Workflow;
 import java.util.List;
 import java.util.stream.Stream;
@@ -183,7 +183,7 @@ public final class InterpreterChanges {
                   RECORDINGS_PER_TASK,
                   INPUTS_PER_TASK,
                   STATUS_SEARCH_ATTRIBUTE),
-              NodeExecutors.CHANGES.stream())
+              BuiltInNodes.CHANGES.stream())
           .toList();
 
   private final RunInput input;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +19,7 @@ class FlowAccessTest {
   private static FlowAccess of(CanvasNode... nodes) {
     List<CanvasNode> all = new java.util.ArrayList<>(List.of(HOOK));
     all.addAll(List.of(nodes));
-    return FlowAccess.of(new Canvas(all, List.of()));
+    return FlowAccess.of(new Canvas(all, List.of()), BuiltInNodes.catalog());
   }
 
   private static CanvasNode post(String body) {
@@ -159,7 +160,8 @@ class FlowAccessTest {
                         Map.of("entityType", "task", "fieldMappings", Map.of("x", "y"))),
                     node("mail", "email", Map.of("subject", "Hi")),
                     node("post", "chat_message", Map.of("channel", "#a", "messageTemplate", "hi"))),
-                List.of()));
+                List.of()),
+            BuiltInNodes.catalog());
 
     assertThat(access.recordsRead()).containsExactlyInAnyOrder("opportunity", "contact");
     assertThat(access.recordsWritten()).containsExactlyInAnyOrder("account", "task");
@@ -226,8 +228,7 @@ class FlowAccessTest {
     Canvas canvas =
         new Canvas(List.of(event, mask, plain, call, mark, answer, mail, wait), List.of());
 
-    Map<String, Set<String>> held =
-        FlowAccess.heldByNode(canvas, NodeExecutors.catalog(), Set.of());
+    Map<String, Set<String>> held = FlowAccess.heldByNode(canvas, BuiltInNodes.catalog(), Set.of());
 
     assertThat(held.get("on-deal")).containsExactly("opportunity");
     assertThat(held.get("mask")).containsExactly("contact");
@@ -246,7 +247,7 @@ class FlowAccessTest {
     assertThat(
             FlowAccess.heldByNode(
                     new Canvas(List.of(HOOK, plain), List.of()),
-                    NodeExecutors.catalog(),
+                    BuiltInNodes.catalog(),
                     Set.of("contact"))
                 .get("plain"))
         .containsExactly("contact");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,14 +16,20 @@ class NodeSecretsTest {
   void anHttpRequestSendsToItsMethodAndOrigin() {
     assertThat(
             NodeSecrets.destination(
-                "http_request", Map.of("method", " post", "url", "HTTPS://Api.Example.com/x?y=1")))
+                BuiltInNodes.catalog(),
+                "http_request",
+                Map.of("method", " post", "url", "HTTPS://Api.Example.com/x?y=1")))
         .isEqualTo("POST https://api.example.com:443");
-    assertThat(NodeSecrets.destination("http_request", Map.of("url", "http://h.example:8080/")))
+    assertThat(
+            NodeSecrets.destination(
+                BuiltInNodes.catalog(), "http_request", Map.of("url", "http://h.example:8080/")))
         .isEqualTo(" http://h.example:8080");
-    assertThat(NodeSecrets.destination("webhook_trigger", Map.of("secretToken", "s")))
+    assertThat(
+            NodeSecrets.destination(
+                BuiltInNodes.catalog(), "webhook_trigger", Map.of("secretToken", "s")))
         .as("a webhook's token is checked against callers, never sent")
         .isNull();
-    assertThat(NodeSecrets.destination("no_such_type", Map.of())).isNull();
+    assertThat(NodeSecrets.destination(BuiltInNodes.catalog(), "no_such_type", Map.of())).isNull();
   }
 
   @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.Position;
-import com.crmflow.workflow.node.NodeExecutors;
+import com.crmflow.workflow.registration.NodeExecutors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.temporal.common.converter.GlobalDataConverter;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
@@ -6,6 +6,19 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunResume;
+import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.DryRuns;
+import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeConfig;
+import com.crmflow.workflow.node.NodeCut;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeMoved;
+import com.crmflow.workflow.node.NodeRun;
+import com.crmflow.workflow.node.SendWindow;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;

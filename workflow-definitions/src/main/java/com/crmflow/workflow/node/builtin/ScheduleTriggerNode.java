@@ -1,9 +1,14 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
 import java.util.List;
 
 /** schedule_trigger: a run starts at the scheduled times (its schedule workflow starts it). */

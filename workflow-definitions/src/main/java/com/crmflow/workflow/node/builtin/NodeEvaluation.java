@@ -1,8 +1,9 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.node.Comparisons;
+import com.crmflow.workflow.node.NodeFailure;
 import com.crmflow.workflow.template.TemplateResolver;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,46 +23,11 @@ final class NodeEvaluation {
         node.config("value") == null
             ? ""
             : TemplateResolver.render(String.valueOf(node.config("value")), scope);
-    boolean result = compare(actual, String.valueOf(node.config("operator")), expected);
+    boolean result = Comparisons.compare(actual, String.valueOf(node.config("operator")), expected);
     Map<String, Object> output = new LinkedHashMap<>();
     output.put("result", result);
     output.put("value", actual);
     return output;
-  }
-
-  static boolean compare(String actual, String operator, String expected) {
-    return switch (operator) {
-      case "equals" -> sameValue(actual, expected);
-      case "not_equals" -> !sameValue(actual, expected);
-      case "contains" -> actual.contains(expected);
-      case "not_contains" -> !actual.contains(expected);
-      case "greater_than" -> numericCompare(actual, expected) > 0;
-      case "less_than" -> numericCompare(actual, expected) < 0;
-      case "is_empty" -> actual.isBlank();
-      case "is_not_empty" -> !actual.isBlank();
-      default -> throw new NodeFailure("unknown operator " + operator);
-    };
-  }
-
-  private static boolean sameValue(String a, String b) {
-    BigDecimal x = number(a);
-    BigDecimal y = number(b);
-    return x != null && y != null ? x.compareTo(y) == 0 : a.equals(b);
-  }
-
-  /** Non-numbers never compare as greater or less: the result is 0 (neither). */
-  private static int numericCompare(String a, String b) {
-    BigDecimal x = number(a);
-    BigDecimal y = number(b);
-    return x == null || y == null ? 0 : x.compareTo(y);
-  }
-
-  private static BigDecimal number(String text) {
-    try {
-      return new BigDecimal(text.trim());
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 
   /**
@@ -101,7 +67,7 @@ final class NodeEvaluation {
                   ? TemplateResolver.lookup((Map<String, Object>) m, field)
                   : null;
           if (DataTransformNode.FILTER_OPERATORS.contains(operator)
-              && compare(TemplateResolver.asString(value), operator, expected)) {
+              && Comparisons.compare(TemplateResolver.asString(value), operator, expected)) {
             kept.add(item);
           }
         }

@@ -1,8 +1,9 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.crmflow.workflow.node.ConfigCheck;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -34,19 +35,21 @@ class SplitNodeTest {
 
   @Test
   void branchesAreCheckedAsAWhole() {
-    assertThat(SplitNode.problem(List.of(branch("A", 50), branch("B", 50)))).isNull();
-    assertThat(SplitNode.problem(List.of(branch("A", 50), branch("B", 40))))
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(branch("A", 50), branch("B", 50)))).isNull();
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(branch("A", 50), branch("B", 40))))
         .isEqualTo("has percents that sum to 90, not 100");
-    assertThat(SplitNode.problem(List.of(branch("A", 50), branch("A", 50))))
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(branch("A", 50), branch("A", 50))))
         .isEqualTo("names branch A twice");
-    assertThat(SplitNode.problem(List.of(branch("A", 100))))
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(branch("A", 100))))
         .isEqualTo("must hold 2 to 20 branches");
-    assertThat(SplitNode.problem(List.of(branch("A", 0), branch("B", 100))))
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(branch("A", 0), branch("B", 100))))
         .startsWith("gives branch A 0%");
-    assertThat(SplitNode.problem(List.of(Map.of("label", "A"), branch("B", 100))))
+    assertThat(ConfigCheck.BRANCHES.problem(List.of(Map.of("label", "A"), branch("B", 100))))
         .startsWith("must hold branches {label");
-    assertThat(SplitNode.problem(Map.of("A", 50))).startsWith("must be an array");
-    assertThat(SplitNode.problem(List.of(branch("A", 33.3), branch("B", 33.3), branch("C", 33.4))))
+    assertThat(ConfigCheck.BRANCHES.problem(Map.of("A", 50))).startsWith("must be an array");
+    assertThat(
+            ConfigCheck.BRANCHES.problem(
+                List.of(branch("A", 33.3), branch("B", 33.3), branch("C", 33.4))))
         .isNull();
   }
 

@@ -1,4 +1,4 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.SendWindowActivities;
@@ -6,6 +6,13 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResume;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.NodeActivities;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeCut;
+import com.crmflow.workflow.node.NodeRun;
+import com.crmflow.workflow.node.SendWindow;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.TimerOptions;

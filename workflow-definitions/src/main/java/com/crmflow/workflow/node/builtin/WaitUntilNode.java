@@ -1,4 +1,4 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.action.RecordWatch;
@@ -11,6 +11,19 @@ import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.DryRuns;
+import com.crmflow.workflow.node.FlowGoal;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeActivities;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeConfig;
+import com.crmflow.workflow.node.NodeCut;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeEnded;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeFailure;
+import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;

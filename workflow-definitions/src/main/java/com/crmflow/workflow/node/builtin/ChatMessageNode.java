@@ -1,9 +1,18 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.DryRuns;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeActivities;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeConfig;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.EmailActivities;
@@ -11,6 +11,21 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunInput;
+import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.DryRuns;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.FlowAccess;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeActivities;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeConfig;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeFailure;
+import com.crmflow.workflow.node.NodeRun;
+import com.crmflow.workflow.node.NodeSkipped;
+import com.crmflow.workflow.node.SendWindow;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;

@@ -1,6 +1,10 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
 import java.util.List;
 
 /**

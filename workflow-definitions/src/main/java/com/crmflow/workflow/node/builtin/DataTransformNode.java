@@ -1,9 +1,16 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.Comparisons;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeRun;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -17,7 +24,7 @@ import java.util.Map;
 final class DataTransformNode implements NodeExecutor {
 
   static final List<String> TRANSFORM_TYPES = List.of("map", "filter", "merge");
-  static final List<String> FILTER_OPERATORS = ConditionNode.OPERATORS;
+  static final List<String> FILTER_OPERATORS = Comparisons.OPERATORS;
 
   @Override
   public NodeType type() {

@@ -1,10 +1,16 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.Comparisons;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeRun;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -14,19 +20,6 @@ import java.util.function.Predicate;
  * edges labelled with the result ({@code true} or {@code false}).
  */
 final class ConditionNode implements NodeExecutor {
-
-  static final List<String> OPERATORS =
-      List.of(
-          "equals",
-          "not_equals",
-          "contains",
-          "not_contains",
-          "greater_than",
-          "less_than",
-          "is_empty",
-          "is_not_empty");
-
-  static final List<String> VALUELESS_OPERATORS = List.of("is_empty", "is_not_empty");
 
   @Override
   public NodeType type() {
@@ -45,7 +38,7 @@ final class ConditionNode implements NodeExecutor {
                 ConfigField.template("field", "Field")
                     .asRequired()
                     .help("a template such as {{trigger.plan}} or {{contact.lead_status}}"),
-                ConfigField.select("operator", "Operator", OPERATORS).asRequired(),
+                ConfigField.select("operator", "Operator", Comparisons.OPERATORS).asRequired(),
                 ConfigField.template("value", "Value")
                     .help("required unless the operator is is_empty or is_not_empty")),
             NodeAccess.NONE,
@@ -61,7 +54,7 @@ final class ConditionNode implements NodeExecutor {
     // a missing operator is reported as a required field (List.contains(null) would throw)
     Object operator = node.config("operator");
     if (operator != null
-        && !VALUELESS_OPERATORS.contains(operator)
+        && !Comparisons.VALUELESS_OPERATORS.contains(operator)
         && node.config("value") == null) {
       problems.add(
           CanvasProblem.node(

@@ -1,10 +1,15 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.CrmWrite;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
+import com.crmflow.workflow.node.DryRuns;
+import com.crmflow.workflow.node.NodeActivities;
+import com.crmflow.workflow.node.NodeActivity;
+import com.crmflow.workflow.node.NodeConfig;
+import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.template.TemplateResolver;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,8 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.CanvasNode;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeRun;
 import java.util.Map;
 
 /**

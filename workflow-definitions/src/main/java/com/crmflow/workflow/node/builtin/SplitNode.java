@@ -1,20 +1,26 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasEdge;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.ConfigCheck;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.FieldKind;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeFailure;
+import com.crmflow.workflow.node.NodeRun;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -24,9 +30,6 @@ import java.util.function.Predicate;
  * node log holds).
  */
 final class SplitNode implements NodeExecutor {
-
-  /** The most branches a split has. */
-  static final int MOST_BRANCHES = 20;
 
   @Override
   public NodeType type() {
@@ -54,47 +57,10 @@ final class SplitNode implements NodeExecutor {
         .withOutput("branch", "the label of the branch taken");
   }
 
-  /** What is wrong with a config value as a split's branches, or null. */
-  static String problem(Object value) {
-    if (!(value instanceof List<?> branches)) {
-      return "must be an array of branches [{label, percent}]";
-    }
-    if (branches.size() < 2 || branches.size() > MOST_BRANCHES) {
-      return "must hold 2 to " + MOST_BRANCHES + " branches";
-    }
-    Set<String> labels = new HashSet<>();
-    double total = 0;
-    for (Object each : branches) {
-      if (!(each instanceof Map<?, ?> branch)
-          || !(branch.get("label") instanceof String label)
-          || label.isBlank()
-          || label.length() > 100
-          || !(branch.get("percent") instanceof Number percent)
-          || branch.size() != 2) {
-        return "must hold branches {label: a text of 1 to 100 characters, percent: a number}";
-      }
-      if (percent.doubleValue() <= 0 || percent.doubleValue() > 100) {
-        return "gives branch "
-            + label
-            + " "
-            + ConfigCheck.plain(percent.doubleValue())
-            + "%: a percent is above 0 and at most 100";
-      }
-      if (!labels.add(label)) {
-        return "names branch " + label + " twice";
-      }
-      total += percent.doubleValue();
-    }
-    if (Math.abs(total - 100) > 1e-9) {
-      return "has percents that sum to " + ConfigCheck.plain(total) + ", not 100";
-    }
-    return null;
-  }
-
   /** A well-formed split's labels and percents, in order; empty when its config is not one. */
   private static Map<String, Double> branches(CanvasNode node) {
     Map<String, Double> branches = new LinkedHashMap<>();
-    if (problem(node.config("branches")) != null) {
+    if (ConfigCheck.BRANCHES.problem(node.config("branches")) != null) {
       return branches;
     }
     for (Object each : (List<?>) node.config("branches")) {

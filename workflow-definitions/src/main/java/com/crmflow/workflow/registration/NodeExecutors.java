@@ -1,54 +1,31 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.registration;
 
 import com.crmflow.workflow.canvas.NodeType;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.builtin.BuiltInNodes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
 /**
  * The built-in node types, and the catalog of a process's types: the built-in ones and those it
- * adds ({@link #with}: api-server's and the worker's {@link NodeExecutor} beans).
+ * adds ({@link #with}: api-server's and the worker's {@link NodeExecutor} beans). A host reaches
+ * the built-in types through here, never through their package ({@link BuiltInNodes}'s).
  */
 public final class NodeExecutors {
 
-  private static final List<NodeExecutor> BUILT_IN =
-      List.of(
-          new WebhookTriggerNode(),
-          new ScheduleTriggerNode(),
-          new CrmEventTriggerNode(),
-          new EmailNode(),
-          new DelayNode(),
-          new WaitUntilNode(),
-          new ConditionNode(),
-          new SplitNode(),
-          new HttpRequestNode(),
-          new ChatMessageNode(),
-          new CrmUpdateNode(),
-          new CreateRecordNode(),
-          new DataTransformNode());
-
-  private static final NodeCatalog CATALOG = NodeCatalog.of(BUILT_IN);
-
   private NodeExecutors() {}
-
-  /**
-   * The nodes' changes ({@code Workflow.getVersion} ids) whose new path every run started with this
-   * code takes (see {@code RunInput#startedWithChanges}).
-   */
-  public static final List<String> CHANGES =
-      List.of(
-          DelayNode.FAILURE_CUTS_DELAYS,
-          EmailNode.BOOK_UNKNOWN_EMAIL,
-          EmailNode.TEMPLATE_READS_CONTACT_AND_TRIGGER);
 
   /** The built-in executors, in the palette's order. */
   public static List<NodeExecutor> builtIn() {
-    return BUILT_IN;
+    return BuiltInNodes.all();
   }
 
   /** The catalog of the built-in types. */
   public static NodeCatalog catalog() {
-    return CATALOG;
+    return BuiltInNodes.catalog();
   }
 
   /**
@@ -60,7 +37,7 @@ public final class NodeExecutors {
    *     service fires only the built-in ones), or is a second executor of a type
    */
   public static NodeCatalog with(Collection<? extends NodeExecutor> added) {
-    List<NodeExecutor> all = new ArrayList<>(BUILT_IN);
+    List<NodeExecutor> all = new ArrayList<>(BuiltInNodes.all());
     for (NodeExecutor executor : added) {
       NodeDescriptor descriptor = executor.descriptor();
       if (descriptor.isTrigger()) {
@@ -76,6 +53,6 @@ public final class NodeExecutors {
   }
 
   public static NodeExecutor of(NodeType type) {
-    return CATALOG.find(type.value()).orElse(null);
+    return BuiltInNodes.catalog().find(type.value()).orElse(null);
   }
 }

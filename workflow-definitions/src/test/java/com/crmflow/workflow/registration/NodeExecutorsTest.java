@@ -1,4 +1,4 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.registration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,12 @@ import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeData;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.canvas.Position;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeCatalog;
+import com.crmflow.workflow.node.NodeDescriptor;
+import com.crmflow.workflow.node.NodeExecutor;
+import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.rules.CanvasRules;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,13 @@
-package com.crmflow.workflow.node;
+package com.crmflow.workflow.node.builtin;
 
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.node.ConfigField;
+import com.crmflow.workflow.node.NodeAccess;
+import com.crmflow.workflow.node.NodeDescriptor;
 import java.util.List;
 
 /** crm_event_trigger: a run starts for each CRM event of its type (that matches its filter). */
