@@ -21,9 +21,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Backpressure at the public trigger, fair between tenants. Accepting a call is cheap; running it
- * is not: a trigger that accepted every call under overload would accept far faster than runs
- * finish, and every accepted run (above all one waking from a short delay) would wait its turn
+ * Backpressure at the public trigger, fair between tenants: {@link RunBeginnings} asks it for each
+ * run whose beginning is refused when full (the trigger's calls). Accepting a call is cheap;
+ * running it is not: a trigger that accepted every call under overload would accept far faster than
+ * runs finish, and every accepted run (above all one waking from a short delay) would wait its turn
  * behind all the others ("wait 1 s" taking tens of seconds under a flood). So a call is refused
  * (503 with {@code Retry-After}) while this process has {@code max-due-runs} runs <em>due</em>:
  * accepted by the trigger, not ended, and neither waiting on a delay whose time has not come nor
