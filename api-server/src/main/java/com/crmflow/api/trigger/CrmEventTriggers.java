@@ -204,7 +204,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
         }
       }
     }
-    return List.of();
+    return List.of(); // each run begun starts once the dispatch commits (RunBeginnings)
   }
 
   private void refused(EventCause cause, UUID sequenceId, String refusal, String what) {
