@@ -14,10 +14,9 @@ import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.reenroll.Reenrollment;
-import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.run.RunRepository;
-import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
@@ -26,8 +25,6 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import com.crmflow.workflow.event.EventNames;
 import com.crmflow.workflow.rules.CanvasRules;
-import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.util.ArrayList;
@@ -55,8 +52,7 @@ class EnrollmentService {
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
   private final ContactRepository contacts;
-  private final RunRepository runs;
-  private final RunStarter starter;
+  private final RunBeginnings beginnings;
   private final RunCancels cancels;
   private final LinkedTraces traces;
   private final EventOutbox events;
@@ -71,8 +67,7 @@ class EnrollmentService {
       SequenceRepository sequences,
       CanvasRepository canvases,
       ContactRepository contacts,
-      RunRepository runs,
-      RunStarter starter,
+      RunBeginnings beginnings,
       RunCancels cancels,
       EventOutbox events,
       WorkflowClient temporal,
@@ -87,8 +82,7 @@ class EnrollmentService {
     this.sequences = sequences;
     this.canvases = canvases;
     this.contacts = contacts;
-    this.runs = runs;
-    this.starter = starter;
+    this.beginnings = beginnings;
     this.cancels = cancels;
     this.events = events;
     this.temporal = temporal;
@@ -185,67 +179,58 @@ class EnrollmentService {
     Canvas canvas = toEnroll.canvas();
     String firstStep = toEnroll.firstStep();
     UUID tenantId = toEnroll.tenantId();
-    AutomationRun[] started = new AutomationRun[1];
-    // the enrollment's run traces on its own (its steps may come days later), linked to this call
-    Context[] runTrace = new Context[1];
-    Enrollment enrollment =
-        transaction.execute(
-            tx -> {
-              Enrollment upserted =
-                  enrollments.upsert(tenantId, sequence.id(), contactId, newRunId);
-              if (!upserted.runId().equals(newRunId)) {
-                return upserted; // already active: same enrollment, nothing new starts
-              }
-              reenrollment
-                  .claim(
-                      tenantId,
-                      sequence.id(),
-                      toEnroll.settings(),
-                      EventNames.CONTACT + ":" + contactId,
-                      newRunId)
-                  .ifPresent(
-                      refusal -> {
-                        throw new NotReenrolled(refusal.message());
-                      });
-              Map<String, Object> payload = new LinkedHashMap<>();
-              payload.put("enrollment_id", upserted.id().toString());
-              payload.put("sequence_id", sequence.id().toString());
-              payload.put("contact_id", contactId.toString());
-              payload.put("enrolled_at", upserted.enrolledAt().toString());
-              started[0] =
-                  traces.inNewTraceFromHere(
-                      "enrollment",
-                      () -> {
-                        runTrace[0] = Context.current();
-                        return runs.insert(
-                                new RunRepository.NewRun(
-                                    newRunId,
-                                    tenantId,
-                                    sequence.id(),
-                                    sequence.currentVersion(),
-                                    firstStep,
-                                    firstStep,
-                                    payload,
-                                    null,
-                                    null,
-                                    EnrollmentWorkflow.workflowId(
-                                        tenantId.toString(),
-                                        sequence.id().toString(),
-                                        contactId.toString()),
-                                    upserted.id(),
-                                    null))
-                            .orElseThrow();
-                      });
-              events.emit(
-                  tenantId, EventNames.SEQUENCE_ENROLLED, eventData(upserted, sequence.name()));
-              return upserted;
-            });
-    if (started[0] != null) {
-      try (Scope ignored = runTrace[0].makeCurrent()) {
-        starter.startSoon(started[0], canvas, false);
-      }
-    }
-    return enrollment;
+    return transaction.execute(
+        tx -> {
+          Enrollment upserted = enrollments.upsert(tenantId, sequence.id(), contactId, newRunId);
+          if (!upserted.runId().equals(newRunId)) {
+            return upserted; // already active: same enrollment, nothing new starts
+          }
+          reenrollment
+              .claim(
+                  tenantId,
+                  sequence.id(),
+                  toEnroll.settings(),
+                  EventNames.CONTACT + ":" + contactId,
+                  newRunId)
+              .ifPresent(
+                  refusal -> {
+                    throw new NotReenrolled(refusal.message());
+                  });
+          Map<String, Object> payload = new LinkedHashMap<>();
+          payload.put("enrollment_id", upserted.id().toString());
+          payload.put("sequence_id", sequence.id().toString());
+          payload.put("contact_id", contactId.toString());
+          payload.put("enrolled_at", upserted.enrolledAt().toString());
+          // the enrollment's run traces on its own (its steps may come days later), linked
+          // to this call; it starts once the enrollment is committed
+          traces.inNewTraceFromHere(
+              "enrollment",
+              () ->
+                  beginnings
+                      .begin(
+                          RunBeginnings.Beginning.of(
+                                  new RunRepository.NewRun(
+                                      newRunId,
+                                      tenantId,
+                                      sequence.id(),
+                                      sequence.currentVersion(),
+                                      firstStep,
+                                      firstStep,
+                                      payload,
+                                      null,
+                                      null,
+                                      EnrollmentWorkflow.workflowId(
+                                          tenantId.toString(),
+                                          sequence.id().toString(),
+                                          contactId.toString()),
+                                      upserted.id(),
+                                      null),
+                                  RunBeginnings.Start.SOON)
+                              .pinnedTo(canvas))
+                      .orElseThrow());
+          events.emit(tenantId, EventNames.SEQUENCE_ENROLLED, eventData(upserted, sequence.name()));
+          return upserted;
+        });
   }
 
   /**

@@ -5,7 +5,6 @@ import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
-import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.rules.CanvasRules;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,38 +68,6 @@ class RetryChains {
     List<String> unrun =
         RetryStarts.of(inputs.canvasOf(failed), runs.loggedNodes(failed.id()), failed.error());
     return RetryStarts.failedAtANode(unrun, failed.error()) ? unrun.get(0) : failed.startNodeId();
-  }
-
-  /**
-   * How much JSON a retry of the failed run, started at the node, would carry in its workflow's
-   * input (compare with {@link HistoryPayloads#LIMIT_BYTES}).
-   */
-  int inputBytes(AutomationRun failed, String startNodeId) {
-    AutomationRun retry =
-        new AutomationRun(
-            UUID.randomUUID(),
-            failed.tenantId(),
-            failed.sequenceId(),
-            failed.canvasVersion(),
-            failed.triggerNodeId(),
-            startNodeId,
-            failed.triggerPayload(),
-            failed.cause(),
-            RunResult.RUNNING,
-            List.of(),
-            null,
-            failed.workflowId(),
-            failed.id(),
-            failed.enrollmentId(),
-            null,
-            null,
-            null,
-            null,
-            false,
-            null,
-            List.of());
-    Canvas canvas = inputs.canvasOf(retry);
-    return inputs.bytes(retry, inputs.of(retry, canvas, contextOf(canvas, retry), false, null));
   }
 
   /**

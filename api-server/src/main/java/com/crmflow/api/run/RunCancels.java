@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -21,8 +22,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Cancels of runs, across api-servers: a running run's workflow is cancelled, and a run cancelled
- * before its workflow started never starts ({@link RunStarter} asks {@link #wasCancelled} before
- * and after each start).
+ * before its workflow started never starts ({@link RunStarter} starts each workflow through {@link
+ * #startUnlessCancelled}).
  */
 @Component
 public class RunCancels {
@@ -153,8 +154,26 @@ public class RunCancels {
     }
   }
 
+  /**
+   * Starts the run's workflow unless the run was cancelled before: a run cancelled while its start
+   * waited never starts, and one whose cancel came while it was being started is cancelled at once
+   * (the run is read again once its workflow exists: the other half of what {@link
+   * #cancelledBeforeStart} promises).
+   *
+   * @param start starts the workflow; null when it started none
+   */
+  void startUnlessCancelled(UUID runId, Supplier<WorkflowExecution> start) {
+    if (wasCancelled(runId)) {
+      return; // cancelled while its start waited: it never starts
+    }
+    WorkflowExecution started = start.get();
+    if (started != null && wasCancelled(runId)) {
+      cancel(started); // the cancel came between the check above and the start
+    }
+  }
+
   /** Cancels that execution of a cancelled run's workflow, if it still runs. */
-  void cancel(WorkflowExecution execution) {
+  private void cancel(WorkflowExecution execution) {
     try {
       cancelExecution(execution);
     } catch (RuntimeException unreachable) {
@@ -166,7 +185,7 @@ public class RunCancels {
   }
 
   /** Whether the run was cancelled (this process's cancels; with shared runs, anyone's). */
-  boolean wasCancelled(UUID runId) {
+  private boolean wasCancelled(UUID runId) {
     return cancelledUnstarted.estimatedSize() > 0 && cancelledUnstarted.getIfPresent(runId) != null
         || sharedByApiServers && runs.isCancelled(runId);
   }

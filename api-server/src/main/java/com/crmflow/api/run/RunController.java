@@ -39,7 +39,7 @@ class RunController {
       List.of(RunResult.RUNNING, RunResult.COMPLETED, RunResult.FAILED, RunResult.CANCELLED);
 
   private final RunRepository runs;
-  private final RunStarter starter;
+  private final RunBeginnings beginnings;
   private final RunCancels cancels;
   private final RetryChains retries;
   private final RunEnding ending;
@@ -53,7 +53,7 @@ class RunController {
 
   RunController(
       RunRepository runs,
-      RunStarter starter,
+      RunBeginnings beginnings,
       RunCancels cancels,
       RetryChains retries,
       RunEnding ending,
@@ -71,7 +71,7 @@ class RunController {
     this.retryListeners = retryListeners;
     this.transaction = transaction;
     this.runs = runs;
-    this.starter = starter;
+    this.beginnings = beginnings;
     this.cancels = cancels;
     this.retries = retries;
   }
@@ -191,20 +191,6 @@ class RunController {
                 FlowScopes.requireHeldBy(
                     caller, version.toCanvas(), "Retrying this run", nodeTypes));
     String failedNode = retries.startNode(failed);
-    int inputBytes = retries.inputBytes(failed, failedNode);
-    if (inputBytes > HistoryPayloads.LIMIT_BYTES) {
-      throw ApiException.unprocessable(
-          "Run "
-              + id
-              + " cannot be retried: the outputs its retry would carry on, with the trigger"
-              + " payload and the canvas, make "
-              + inputBytes
-              + " bytes of JSON, over the "
-              + HistoryPayloads.LIMIT_BYTES
-              + " bytes a workflow's input may carry in Temporal. Fire the trigger again to run"
-              + " it from the start.",
-          List.of());
-    }
     RunRepository.NewRun next =
         new RunRepository.NewRun(
             UUID.randomUUID(),
@@ -220,26 +206,46 @@ class RunController {
             failed.enrollmentId(),
             // the retry's writes carry the failed run's chain on
             failed.cause());
-    AutomationRun retry =
-        transaction.execute(
-            tx -> {
-              // a pause that commits meanwhile wins: checked again under the flow's lock
-              requireActive(failed, sequences.lock(caller.tenantId(), failed.sequenceId()));
-              runs.lockForRetry(failed.id())
-                  .ifPresent(
-                      earlier -> {
-                        throw ApiException.conflict(
-                            "Run "
-                                + id
-                                + " was retried already, by run "
-                                + earlier
-                                + "; retry that run if it failed too.");
-                      });
-              AutomationRun inserted = runs.insert(next).orElseThrow();
-              retryListeners.forEach(listener -> listener.runRetried(failed, inserted));
-              return inserted;
-            });
-    starter.start(retry);
+    AutomationRun retry;
+    try {
+      retry =
+          transaction.execute(
+              tx -> {
+                // a pause that commits meanwhile wins: checked again under the flow's lock
+                requireActive(failed, sequences.lock(caller.tenantId(), failed.sequenceId()));
+                runs.lockForRetry(failed.id())
+                    .ifPresent(
+                        earlier -> {
+                          throw ApiException.conflict(
+                              "Run "
+                                  + id
+                                  + " was retried already, by run "
+                                  + earlier
+                                  + "; retry that run if it failed too.");
+                        });
+                // started once this commits
+                AutomationRun inserted =
+                    beginnings
+                        .begin(
+                            RunBeginnings.Beginning.of(next, RunBeginnings.Start.NOW)
+                                .refusedWhenTooLarge())
+                        .orElseThrow();
+                retryListeners.forEach(listener -> listener.runRetried(failed, inserted));
+                return inserted;
+              });
+    } catch (RunBeginnings.TooLarge tooLarge) {
+      throw ApiException.unprocessable(
+          "Run "
+              + id
+              + " cannot be retried: the outputs its retry would carry on, with the trigger"
+              + " payload and the canvas, make "
+              + tooLarge.bytes()
+              + " bytes of JSON, over the "
+              + HistoryPayloads.LIMIT_BYTES
+              + " bytes a workflow's input may carry in Temporal. Fire the trigger again to run"
+              + " it from the start.",
+          List.of());
+    }
     return new RunAnswer(visibility.shownTo(caller, retry.withNodeLog(List.of())));
   }
 

@@ -10,7 +10,6 @@ import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
-import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.node.FlowAccess;
 import com.crmflow.workflow.registration.WorkflowImplementations;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -25,8 +24,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * A run's workflow input ({@link RunInput}): its pinned canvas, payload and contact, what a retry
- * carries on ({@link RetryChains}) and where a resumed run stands; and how much JSON it is, which
- * Temporal takes only up to {@link HistoryPayloads#LIMIT_BYTES}.
+ * carries on ({@link RetryChains}) and where a resumed run stands.
  */
 @Component
 public class RunInputs {
@@ -36,17 +34,11 @@ public class RunInputs {
   private final NodeTypes nodeTypes;
   private final boolean localActivities;
 
-  /** The JSON size of each canvas version in a run's workflow input (see {@link #canvasBytes}). */
-  private final Cache<CanvasVersion, Integer> canvasBytes =
-      Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
-
   /** Whether each canvas version reads the contact (see {@link #contactOf}). */
   private final Cache<CanvasVersion, Boolean> readsContact =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterAccess(Duration.ofHours(1)).build();
 
   private record CanvasVersion(UUID tenantId, UUID sequenceId, int version) {}
-
-  private static final int EMPTY_CANVAS_BYTES = HistoryPayloads.bytes(Canvas.empty());
 
   @Autowired
   RunInputs(
@@ -121,27 +113,6 @@ public class RunInputs {
         .version(run.tenantId(), run.sequenceId(), run.canvasVersion())
         .orElseThrow()
         .toCanvas();
-  }
-
-  /**
-   * How much JSON the run's workflow input is, as the data converter writes it. The canvas is
-   * measured once per version (it is most of a typical input, and the same for every run of it).
-   */
-  int bytes(AutomationRun run, RunInput input) {
-    return HistoryPayloads.bytes(input.withCanvas(Canvas.empty()))
-        - EMPTY_CANVAS_BYTES
-        + canvasBytes(run.tenantId(), run.sequenceId(), run.canvasVersion(), input.canvas());
-  }
-
-  /**
-   * How much JSON the canvas version is in a run's workflow input (remembered: a version never
-   * changes).
-   *
-   * @param canvas that version
-   */
-  public int canvasBytes(UUID tenantId, UUID sequenceId, int version, Canvas canvas) {
-    return canvasBytes.get(
-        new CanvasVersion(tenantId, sequenceId, version), key -> HistoryPayloads.bytes(canvas));
   }
 
   /**

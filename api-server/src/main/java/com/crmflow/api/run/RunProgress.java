@@ -5,8 +5,8 @@ import java.util.UUID;
 
 /**
  * Told how a run's work comes due: when it starts waiting on a timer, and when it ends. The
- * trigger's admission counts the runs due with it; the run package does not need to know who
- * listens.
+ * admission counts the runs due with it: {@link RunAdmission} itself, or {@link SharedRunProgress}
+ * where api-servers share their runs (it tells the others too).
  */
 public interface RunProgress {
 

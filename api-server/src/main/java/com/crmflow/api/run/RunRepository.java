@@ -180,7 +180,7 @@ public class RunRepository {
           .formatted(INSERT_INTO_RUN, NEW_RUN_VALUES, UNLESS_KEY_USED, COLUMNS);
 
   /** Inserts a test run (see {@link AutomationRun#test}). */
-  public AutomationRun insertTest(NewRun run) {
+  AutomationRun insertTest(NewRun run) {
     return bind(
             jdbc.sql(
                 INSERT_INTO_RUN.replace("cause)", "cause, test)")
@@ -194,7 +194,7 @@ public class RunRepository {
   }
 
   /** Inserts the run; empty when a run with the same idempotency key exists already. */
-  public Optional<AutomationRun> insert(NewRun run) {
+  Optional<AutomationRun> insert(NewRun run) {
     return bind(jdbc.sql(INSERT_RUN_RETURNING), run).query(mapper).optional();
   }
 
@@ -208,7 +208,7 @@ public class RunRepository {
    *     ({@code triggerType}) no longer leads to the run's sequence, active and at the run's canvas
    *     version
    */
-  public Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
+  Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
     return bind(
             jdbc.sql(INSERT_ACCEPTED_RUN)
                 .param("triggerType", triggerType)

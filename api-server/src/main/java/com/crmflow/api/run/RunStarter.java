@@ -41,10 +41,11 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands an accepted run to Temporal: the start pool and the workflow start. Safe to call again for
- * the same run (the workflow id is derived from the run id), which is what the reconciler does for
- * runs whose start failed. The run's input is {@link RunInputs}' (with {@link RetryChains} for a
- * retry), and a run cancelled before its start never starts ({@link RunCancels}).
+ * Hands a stored run to Temporal: the start pool and the workflow start. A new run comes here from
+ * {@link RunBeginnings} only; safe to call again for the same run (the workflow id is derived from
+ * the run id), which is what the reconciler does for runs whose start failed. The run's input is
+ * {@link RunInputs}' (with {@link RetryChains} for a retry only), and a run cancelled before its
+ * start never starts ({@link RunCancels#startUnlessCancelled}).
  */
 @Component
 public class RunStarter {
@@ -94,15 +95,15 @@ public class RunStarter {
   }
 
   /**
-   * A trigger's run, just accepted: hands its start to a small pool and returns at once, so the
-   * trigger answers as soon as the run row is committed. When the pool is saturated the caller
-   * starts the workflow itself, which slows triggers down instead of queueing without bound. A
-   * start that never happens (process ends with starts queued) is the reconciler's.
+   * A run just begun: hands its start to a small pool and returns at once, so the caller answers as
+   * soon as the run row is committed. When the pool is saturated the caller starts the workflow
+   * itself, which slows triggers down instead of queueing without bound. A start that never happens
+   * (process ends with starts queued) is the reconciler's.
    *
    * @param canvas the run's pinned canvas when the caller has it already, else null
    * @param triggerLogged whether the run was stored with its trigger's log entry (insertAccepted)
    */
-  public void startSoon(AutomationRun run, Canvas canvas, boolean triggerLogged) {
+  void startSoon(AutomationRun run, Canvas canvas, boolean triggerLogged) {
     // the start continues the trace of the request that accepted the run
     starts.execute(
         Context.current().wrap((Runnable) () -> start(run, canvas, triggerLogged, null)));
@@ -116,8 +117,8 @@ public class RunStarter {
   /**
    * Starts the run's workflow where the run's node log stands: from its start for a run that never
    * ran (the log holds at most its trigger), or on from where it stands (see {@link RunResume}).
-   * The reconciler, a retry and a schedule start runs this way; a start that finds the workflow
-   * running changes nothing.
+   * The reconciler restarts runs this way, and a run begun to start {@link
+   * RunBeginnings.Start#NOW}; a start that finds the workflow running changes nothing.
    *
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
@@ -135,93 +136,7 @@ public class RunStarter {
    */
   private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
     try {
-      if (cancels.wasCancelled(run.id())) {
-        return true; // cancelled while its start waited: it never starts
-      }
-      WorkflowExecution started;
-      Canvas pinned = canvas != null ? canvas : inputs.canvasOf(run);
-      RunInput input = inputs.of(run, pinned, retries.contextOf(pinned, run), startLogged, resume);
-      // written once, as the start sends it: its size is the size of the payload sent
-      Payload payload = client.getOptions().getDataConverter().toPayload(input).orElseThrow();
-      // a payload and a contact of up to 1 MB each, a canvas of up to 1 MB, the outputs a retry or
-      // a resumed run carries on: together they can be more than a server takes
-      int bytes = payload.getSerializedSize();
-      if (bytes > HistoryPayloads.LIMIT_BYTES) {
-        if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
-          return true; // started before (a reconciler probe of a run not heard from lately)
-        }
-        // no server would take it, and trying again would not change that
-        ending.end(
-            run.id(),
-            List.of(),
-            RunResult.FAILED,
-            "the run cannot start: its workflow input (trigger payload, contact, canvas and any"
-                + " outputs it carries on) is "
-                + bytes
-                + " bytes of JSON, over the "
-                + HistoryPayloads.LIMIT_BYTES
-                + " bytes Temporal takes");
-        return true;
-      }
-      String triggerKind = triggerKind(run, input.canvas());
-      String flowName = flowName(run);
-      Map<String, Object> memo = new LinkedHashMap<>();
-      memo.put("tenant_id", run.tenantId().toString());
-      memo.put("sequence_id", run.sequenceId().toString());
-      memo.put("sequence_name", flowName);
-      memo.put("run_id", run.id().toString());
-      memo.put("canvas_version", run.canvasVersion());
-      memo.put("trigger", triggerKind);
-      if (run.enrollmentId() != null) {
-        memo.put("enrollment_id", run.enrollmentId().toString());
-      }
-      if (run.retryOf() != null) {
-        memo.put("retry_of", run.retryOf().toString());
-      }
-      WorkflowOptions.Builder options =
-          WorkflowOptions.newBuilder()
-              .setTaskQueue(TaskQueues.AUTOMATION)
-              .setWorkflowId(run.workflowId())
-              // when this process's worker polls the queue and has a free slot, the first
-              // workflow task comes back with the start answer: no poll round trip
-              .setDisableEagerExecution(false)
-              .setMemo(memo)
-              .setPriority(TenantFairness.of(run.tenantId()))
-              .setTypedSearchAttributes(
-                  SearchAttributes.newBuilder()
-                      .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())
-                      .set(CrmSearchAttributes.SEQUENCE_ID, run.sequenceId().toString())
-                      .set(CrmSearchAttributes.TRIGGER_KIND, triggerKind)
-                      .set(CrmSearchAttributes.STATUS, RunResult.RUNNING)
-                      .build())
-              .setStaticSummary(summary(run, flowName, triggerKind, input.canvas()))
-              .setStaticDetails(details(run));
-      if (run.enrollmentId() == null) {
-        AutomationRunWorkflow workflow =
-            client.newWorkflowStub(
-                AutomationRunWorkflow.class,
-                // a run executes once: a second start (reconciler, retry of the start) of an id
-                // whose workflow already finished must not run it again
-                options
-                    .setWorkflowIdReusePolicy(
-                        WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
-                    .build());
-        started = WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
-      } else {
-        // the id names the (tenant, sequence, contact), reused by a later enrollment once this
-        // one ended; the reconciler only restarts runs still running, so an ended run stays ended
-        EnrollmentWorkflow workflow =
-            client.newWorkflowStub(
-                EnrollmentWorkflow.class,
-                options
-                    .setWorkflowIdReusePolicy(
-                        WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
-                    .build());
-        started = WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
-      }
-      if (cancels.wasCancelled(run.id())) {
-        cancels.cancel(started); // the cancel came between the check above and the start
-      }
+      cancels.startUnlessCancelled(run.id(), () -> startWorkflow(run, canvas, startLogged, resume));
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (an earlier attempt, or the reconciler probing a run not heard from yet)
       runs.markWorkflowStarted(run.id());
@@ -231,6 +146,97 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
+  }
+
+  /**
+   * Starts the run's workflow, or ends the run failed when no server would take its input.
+   *
+   * @return the execution started; null when none was (the run is over)
+   */
+  private WorkflowExecution startWorkflow(
+      AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
+    Canvas pinned = canvas != null ? canvas : inputs.canvasOf(run);
+    // a fresh run carries nothing on: only a retry reads its chain
+    RetryChains.RetryContext carried =
+        run.retryOf() == null ? RetryChains.RetryContext.NONE : retries.contextOf(pinned, run);
+    RunInput input = inputs.of(run, pinned, carried, startLogged, resume);
+    // written once, as the start sends it: its size is the size of the payload sent
+    Payload payload = client.getOptions().getDataConverter().toPayload(input).orElseThrow();
+    // a payload and a contact of up to 1 MB each, a canvas of up to 1 MB, the outputs a retry or
+    // a resumed run carries on: together they can be more than a server takes
+    int bytes = payload.getSerializedSize();
+    if (bytes > HistoryPayloads.LIMIT_BYTES) {
+      if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
+        return null; // started before (a reconciler probe of a run not heard from lately)
+      }
+      // no server would take it, and trying again would not change that
+      ending.end(
+          run.id(),
+          List.of(),
+          RunResult.FAILED,
+          "the run cannot start: its workflow input (trigger payload, contact, canvas and any"
+              + " outputs it carries on) is "
+              + bytes
+              + " bytes of JSON, over the "
+              + HistoryPayloads.LIMIT_BYTES
+              + " bytes Temporal takes");
+      return null;
+    }
+    String triggerKind = triggerKind(run, input.canvas());
+    String flowName = flowName(run);
+    Map<String, Object> memo = new LinkedHashMap<>();
+    memo.put("tenant_id", run.tenantId().toString());
+    memo.put("sequence_id", run.sequenceId().toString());
+    memo.put("sequence_name", flowName);
+    memo.put("run_id", run.id().toString());
+    memo.put("canvas_version", run.canvasVersion());
+    memo.put("trigger", triggerKind);
+    if (run.enrollmentId() != null) {
+      memo.put("enrollment_id", run.enrollmentId().toString());
+    }
+    if (run.retryOf() != null) {
+      memo.put("retry_of", run.retryOf().toString());
+    }
+    WorkflowOptions.Builder options =
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.AUTOMATION)
+            .setWorkflowId(run.workflowId())
+            // when this process's worker polls the queue and has a free slot, the first
+            // workflow task comes back with the start answer: no poll round trip
+            .setDisableEagerExecution(false)
+            .setMemo(memo)
+            .setPriority(TenantFairness.of(run.tenantId()))
+            .setTypedSearchAttributes(
+                SearchAttributes.newBuilder()
+                    .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())
+                    .set(CrmSearchAttributes.SEQUENCE_ID, run.sequenceId().toString())
+                    .set(CrmSearchAttributes.TRIGGER_KIND, triggerKind)
+                    .set(CrmSearchAttributes.STATUS, RunResult.RUNNING)
+                    .build())
+            .setStaticSummary(summary(run, flowName, triggerKind, input.canvas()))
+            .setStaticDetails(details(run));
+    if (run.enrollmentId() == null) {
+      AutomationRunWorkflow workflow =
+          client.newWorkflowStub(
+              AutomationRunWorkflow.class,
+              // a run executes once: a second start (reconciler, retry of the start) of an id
+              // whose workflow already finished must not run it again
+              options
+                  .setWorkflowIdReusePolicy(
+                      WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+                  .build());
+      return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
+    }
+    // the id names the (tenant, sequence, contact), reused by a later enrollment once this
+    // one ended; the reconciler only restarts runs still running, so an ended run stays ended
+    EnrollmentWorkflow workflow =
+        client.newWorkflowStub(
+            EnrollmentWorkflow.class,
+            options
+                .setWorkflowIdReusePolicy(
+                    WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+                .build());
+    return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
   }
 
   /**

@@ -1,7 +1,7 @@
 package com.crmflow.api.runmove;
 
 import com.crmflow.api.flow.CanvasService;
-import com.crmflow.api.run.BackgroundRunWork;
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
@@ -45,11 +45,11 @@ import org.springframework.stereotype.Service;
  * tenants take turns a page each.
  *
  * <p>Paced by new runs: each update replays the run's history in a workflow task that queues with
- * new runs' tasks on the same worker and server, so each run is asked only when {@link
- * BackgroundRunWork} lets its update start (with what new runs leave, counted against the tenant's
- * share while it is under way). Without new runs nothing holds the move back but {@code parallel}.
- * A page that finds no room for {@link #ASKING_FOR} records the runs it asked so far, and the next
- * page (of this move, or another's whose turn it is then) goes on from there.
+ * new runs' tasks on the same worker and server, so each run is asked only when the {@link
+ * RunAdmission} lets its update start (with what new runs leave, counted against the tenant's share
+ * while it is under way). Without new runs nothing holds the move back but {@code parallel}. A page
+ * that finds no room for {@link #ASKING_FOR} records the runs it asked so far, and the next page
+ * (of this move, or another's whose turn it is then) goes on from there.
  *
  * <p>Durable and safe to repeat: a job whose api-server died is taken on by any api-server once its
  * lease runs out, from its last page. A run asked again gets the same update id (Temporal answers
@@ -74,7 +74,7 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
   private final RunMoveRepository jobs;
   private final WorkflowClient temporal;
   private final CanvasService canvases;
-  private final BackgroundRunWork room;
+  private final RunAdmission room;
   private final CrmProperties.Runs.Move settings;
   private final ExecutorService asking;
 
@@ -85,7 +85,7 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
       RunMoveRepository jobs,
       WorkflowClient temporal,
       CanvasService canvases,
-      BackgroundRunWork room,
+      RunAdmission room,
       CrmProperties properties) {
     this.jobs = jobs;
     this.temporal = temporal;

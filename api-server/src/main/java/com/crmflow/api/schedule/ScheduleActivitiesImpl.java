@@ -2,9 +2,8 @@ package com.crmflow.api.schedule;
 
 import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.flow.SequenceRepository;
-import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunRepository;
-import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import java.nio.charset.StandardCharsets;
@@ -22,17 +21,15 @@ import org.springframework.stereotype.Component;
 class ScheduleActivitiesImpl implements ScheduleActivities {
 
   private final SequenceRepository sequences;
-  private final RunRepository runs;
-  private final RunStarter starter;
+  private final RunBeginnings beginnings;
 
   private final LinkedTraces traces;
 
   ScheduleActivitiesImpl(
-      SequenceRepository sequences, RunRepository runs, RunStarter starter, LinkedTraces traces) {
+      SequenceRepository sequences, RunBeginnings beginnings, LinkedTraces traces) {
     this.traces = traces;
     this.sequences = sequences;
-    this.runs = runs;
-    this.starter = starter;
+    this.beginnings = beginnings;
   }
 
   @Override
@@ -55,8 +52,9 @@ class ScheduleActivitiesImpl implements ScheduleActivities {
     return traces.inNewTraceFromHere(
         "schedule fire",
         () -> {
-          Optional<AutomationRun> inserted =
-              runs.insert(
+          // a repeat of this activity finds the run stored; the reconciler starts it if need be
+          beginnings.begin(
+              RunBeginnings.Beginning.of(
                   new RunRepository.NewRun(
                       runId,
                       tenant,
@@ -66,9 +64,8 @@ class ScheduleActivitiesImpl implements ScheduleActivities {
                       nodeId,
                       payload,
                       "schedule:" + scheduledAt,
-                      null));
-          // a repeat of this activity finds the run stored; the reconciler starts it if need be
-          inserted.ifPresent(starter::start);
+                      null),
+                  RunBeginnings.Start.NOW));
           return runId.toString();
         });
   }

@@ -11,8 +11,8 @@ import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunRepository;
-import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.run.RunVisibility;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.api.web.FieldProblem;
@@ -45,8 +45,7 @@ class TestRuns {
   private final CanvasRepository canvases;
   private final ContactRepository contacts;
   private final NodeTypes nodeTypes;
-  private final RunRepository runs;
-  private final RunStarter starter;
+  private final RunBeginnings beginnings;
   private final RunVisibility visibility;
   private final JsonColumns json;
 
@@ -55,16 +54,14 @@ class TestRuns {
       CanvasRepository canvases,
       ContactRepository contacts,
       NodeTypes nodeTypes,
-      RunRepository runs,
-      RunStarter starter,
+      RunBeginnings beginnings,
       RunVisibility visibility,
       JsonColumns json) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.contacts = contacts;
     this.nodeTypes = nodeTypes;
-    this.runs = runs;
-    this.starter = starter;
+    this.beginnings = beginnings;
     this.visibility = visibility;
     this.json = json;
   }
@@ -134,19 +131,22 @@ class TestRuns {
     }
     payload.put("contact_id", request.contactId().toString());
     AutomationRun run =
-        runs.insertTest(
-            new RunRepository.NewRun(
-                UUID.randomUUID(),
-                tenantId,
-                sequenceId,
-                flow.currentVersion(),
-                entry != null ? entry.id() : start.id(),
-                start.id(),
-                payload,
-                null,
-                null));
-    // not started now (Temporal unreachable): the reconciler starts it, as any accepted run
-    starter.start(run);
+        beginnings
+            .begin(
+                RunBeginnings.Beginning.of(
+                        new RunRepository.NewRun(
+                            UUID.randomUUID(),
+                            tenantId,
+                            sequenceId,
+                            flow.currentVersion(),
+                            entry != null ? entry.id() : start.id(),
+                            start.id(),
+                            payload,
+                            null,
+                            null),
+                        RunBeginnings.Start.NOW)
+                    .asTest())
+            .orElseThrow();
     return visibility.shownTo(caller, run.withNodeLog(List.of()));
   }
 

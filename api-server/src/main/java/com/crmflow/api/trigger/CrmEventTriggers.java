@@ -11,14 +11,13 @@ import com.crmflow.api.json.JsonColumns;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
+import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunRepository;
-import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.tracing.LinkedTraces;
 import com.crmflow.workflow.event.EventNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.opentelemetry.context.Context;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,8 +70,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
 
   private final JdbcClient jdbc;
   private final JsonColumns json;
-  private final RunRepository runs;
-  private final RunStarter starter;
+  private final RunBeginnings beginnings;
   private final LinkedTraces traces;
   private final SequenceRepository sequences;
   private final RecordBreaker breaker;
@@ -84,8 +82,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
   CrmEventTriggers(
       JdbcClient jdbc,
       JsonColumns json,
-      RunRepository runs,
-      RunStarter starter,
+      RunBeginnings beginnings,
       SequenceRepository sequences,
       CrmProperties properties,
       MeterRegistry meters,
@@ -97,8 +94,7 @@ public class CrmEventTriggers implements OutboxEventHandler {
     this.breaker = breaker;
     this.jdbc = jdbc;
     this.json = json;
-    this.runs = runs;
-    this.starter = starter;
+    this.beginnings = beginnings;
     this.sequences = sequences;
     this.maxChainDepth = properties.events().maxChainDepth();
     this.maxRunsPerCause = properties.events().maxRunsPerCause();
@@ -131,7 +127,6 @@ public class CrmEventTriggers implements OutboxEventHandler {
     Map<DispatchedEvent.Audience, List<Listening>> listening = new HashMap<>();
     // runs started per root so far: read once per batch, counted on as this batch starts more
     Map<UUID, Integer> spent = new HashMap<>();
-    List<Runnable> starts = new ArrayList<>();
     for (DispatchedEvent event : events) {
       List<Listening> triggers =
           listening.computeIfAbsent(
@@ -183,37 +178,33 @@ public class CrmEventTriggers implements OutboxEventHandler {
             continue;
           }
         }
-        // the run's trace starts here, linked to the request or activity that wrote the event
+        // the run's trace starts here, linked to the request or activity that wrote the event;
+        // its start waits for the dispatch's commit
         Optional<AutomationRun> inserted =
             traces.inNewTraceFrom(
                 "crm event " + event.event(),
                 event.traceparent(),
-                () -> {
-                  Optional<AutomationRun> stored =
-                      runs.insert(
-                          new RunRepository.NewRun(
-                                  runId,
-                                  event.tenantId(),
-                                  trigger.sequenceId(),
-                                  trigger.version(),
-                                  trigger.nodeId(),
-                                  trigger.nodeId(),
-                                  event.envelope(),
-                                  "event:" + event.eventId(),
-                                  null)
-                              .causedBy(cause == null ? null : cause.asMap()));
-                  stored.ifPresent(
-                      run ->
-                          starts.add(
-                              Context.current().wrap(() -> starter.startSoon(run, null, false))));
-                  return stored;
-                });
+                () ->
+                    beginnings.begin(
+                        RunBeginnings.Beginning.of(
+                            new RunRepository.NewRun(
+                                    runId,
+                                    event.tenantId(),
+                                    trigger.sequenceId(),
+                                    trigger.version(),
+                                    trigger.nodeId(),
+                                    trigger.nodeId(),
+                                    event.envelope(),
+                                    "event:" + event.eventId(),
+                                    null)
+                                .causedBy(cause == null ? null : cause.asMap()),
+                            RunBeginnings.Start.SOON)));
         if (inserted.isPresent() && cause != null && event.granted() == null) {
           spent.merge(cause.root(), 1, Integer::sum);
         }
       }
     }
-    return starts;
+    return List.of(); // each run begun starts once the dispatch commits (RunBeginnings)
   }
 
   private void refused(EventCause cause, UUID sequenceId, String refusal, String what) {

@@ -2,6 +2,7 @@ package com.crmflow.api.trigger;
 
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.json.JsonColumns;
+import com.crmflow.shared.outbound.CauseHeader;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -21,10 +22,30 @@ public class RunCauses {
 
   private final JdbcClient jdbc;
   private final JsonColumns json;
+  private final CauseHeader causeHeader;
 
-  RunCauses(JdbcClient jdbc, JsonColumns json) {
+  RunCauses(JdbcClient jdbc, JsonColumns json, CauseHeader causeHeader) {
     this.jdbc = jdbc;
     this.json = json;
+    this.causeHeader = causeHeader;
+  }
+
+  /**
+   * The cause a public trigger call carries in its {@code CRM-Cause} header: the run the token
+   * names, when this deployment made the token for the trigger's tenant and the tenant has the run,
+   * with the chain that led to that run. Null for any other call: a header that is no such token is
+   * ignored, and the body is the caller's data, whatever it holds.
+   *
+   * @param header the header's value, or null
+   */
+  EventCause ofHeader(UUID tenantId, String header) {
+    if (header == null) {
+      return null;
+    }
+    return causeHeader
+        .read(tenantId, header)
+        .flatMap(token -> of(tenantId, token.runId(), token.nodeId()))
+        .orElse(null);
   }
 
   /** Empty when the tenant has no such run. */

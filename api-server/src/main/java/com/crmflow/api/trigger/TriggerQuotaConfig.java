@@ -1,5 +1,6 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.settings.CrmProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -12,7 +13,7 @@ class TriggerQuotaConfig {
 
   @Bean(destroyMethod = "close")
   TriggerQuotaFilter triggerQuotaFilter(
-      TriggerQuotas quotas, TriggerAdmission admission, CrmProperties properties) {
+      TriggerQuotas quotas, RunAdmission admission, CrmProperties properties) {
     return new TriggerQuotaFilter(quotas, admission, properties.trigger().quota().refusalDelay());
   }
 

@@ -1,5 +1,6 @@
 package com.crmflow.api.trigger;
 
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.web.ProblemDetailsAdvice;
 import com.crmflow.api.web.RequestPaths;
 import com.crmflow.shared.tracing.CurrentTrace;
@@ -33,8 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
  * sends again at once, ignoring Retry-After, is slowed to one call per delay and connection instead
  * of spinning on refusals and taking the machine's cores from other tenants' work.
  *
- * <p>A call within the quota of a tenant past its share of the {@link TriggerAdmission admission}
- * is refused here the same way, with the admission's 503 (after at most the same delay): a tenant
+ * <p>A call within the quota of a tenant past its share of the {@link RunAdmission admission} is
+ * refused here the same way, with the admission's 503 (after at most the same delay): a tenant
  * whose quota is larger than the machine can serve floods refusals, and answering them at once
  * takes the cores from the other tenants' runs (docs/benchmarks.md, "Fairness between tenants").
  */
@@ -45,11 +46,11 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final TriggerQuotas quotas;
-  private final TriggerAdmission admission;
+  private final RunAdmission admission;
   private final Duration refusalDelay;
   private final ScheduledExecutorService timer;
 
-  TriggerQuotaFilter(TriggerQuotas quotas, TriggerAdmission admission, Duration refusalDelay) {
+  TriggerQuotaFilter(TriggerQuotas quotas, RunAdmission admission, Duration refusalDelay) {
     this.quotas = quotas;
     this.admission = admission;
     this.refusalDelay = refusalDelay;
@@ -91,7 +92,7 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
         return;
       }
     }
-    TriggerAdmission.Decision busy = admission.refusalNow(tenant);
+    RunAdmission.Decision busy = admission.refusalNow(tenant);
     if (busy != null) {
       long retryAfter = busy.retryAfterSeconds();
       refuseAfterDelay(

@@ -11,19 +11,16 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
-import com.crmflow.api.run.RunInputs;
+import com.crmflow.api.run.RunAdmission;
+import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunRepository;
-import com.crmflow.api.run.RunStarter;
 import com.crmflow.api.web.ApiException;
-import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.history.HistoryPayloads;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,13 +50,10 @@ class TriggerService {
   private final CanvasRepository canvases;
   private final CanvasSecrets canvasSecrets;
   private final TriggerTargets targets;
-  private final TriggerAdmission admission;
   private final RunRepository runs;
-  private final RunStarter starter;
-  private final RunInputs inputs;
+  private final RunBeginnings beginnings;
   private final JsonMapper mapper;
   private final RunCauses causes;
-  private final CauseHeader causeHeader;
   private final CrmEventTriggers eventTriggers;
   private final Reenrollment reenrollment;
   private final TransactionTemplate transaction;
@@ -68,28 +62,22 @@ class TriggerService {
       CanvasRepository canvases,
       CanvasSecrets canvasSecrets,
       TriggerTargets targets,
-      TriggerAdmission admission,
       RunRepository runs,
-      RunStarter starter,
-      RunInputs inputs,
+      RunBeginnings beginnings,
       JsonMapper mapper,
       RunCauses causes,
-      CauseHeader causeHeader,
       CrmEventTriggers eventTriggers,
       Reenrollment reenrollment,
       TransactionTemplate transaction) {
     this.reenrollment = reenrollment;
     this.transaction = transaction;
     this.causes = causes;
-    this.causeHeader = causeHeader;
     this.eventTriggers = eventTriggers;
     this.canvases = canvases;
     this.canvasSecrets = canvasSecrets;
     this.targets = targets;
-    this.admission = admission;
     this.runs = runs;
-    this.starter = starter;
-    this.inputs = inputs;
+    this.beginnings = beginnings;
     this.mapper = mapper;
   }
 
@@ -180,22 +168,6 @@ class TriggerService {
   }
 
   /**
-   * The cause a call carries: the run its CRM-Cause token names, when this deployment made the
-   * token for the trigger's tenant and the tenant has the run, with the chain that led to that run.
-   * Null for any other call: a header that is no such token is ignored, and the body is the
-   * caller's data, whatever it holds.
-   */
-  private EventCause causeOf(Call call) {
-    if (call.cause() == null) {
-      return null;
-    }
-    return causeHeader
-        .read(call.tenant(), call.cause())
-        .flatMap(header -> causes.of(call.tenant(), header.runId(), header.nodeId()))
-        .orElse(null);
-  }
-
-  /**
    * Checks the call against the target, in the order of the spec's errors, and stores the run.
    *
    * @return the run (or the earlier run with the same Idempotency-Key); empty when the database no
@@ -240,8 +212,7 @@ class TriggerService {
           "The automation is " + trigger.status() + ", not active.", List.of());
     }
     Object payload = parse(call.body());
-    EventCause cause = causeOf(call);
-    refuseIfTooLargeToStart(tenant, trigger, canvas, call.body(), payload);
+    EventCause cause = causes.ofHeader(tenant, call.cause());
     String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {
       throw ApiException.badRequest("Idempotency-Key", "must be at most 255 characters");
@@ -259,29 +230,31 @@ class TriggerService {
       }
     }
     UUID runId = UUID.randomUUID();
-    TriggerAdmission.Decision admitted = admission.admit(tenant, runId);
-    if (!admitted.admitted()) {
-      throw overloaded(admitted);
-    }
+    RunBeginnings.Beginning run =
+        RunBeginnings.Beginning.of(
+                new RunRepository.NewRun(
+                        runId,
+                        tenant,
+                        trigger.sequenceId(),
+                        trigger.currentVersion(),
+                        nodeId,
+                        nodeId,
+                        payload,
+                        key,
+                        null)
+                    .causedBy(cause == null ? null : cause.asMap()),
+                RunBeginnings.Start.SOON)
+            .pinnedTo(canvas)
+            .withTriggerLogged(trigger.type())
+            .refusedWhenTooLarge()
+            .refusedWhenFull();
     Optional<AutomationRun> inserted;
-    RunRepository.NewRun run =
-        new RunRepository.NewRun(
-                runId,
-                tenant,
-                trigger.sequenceId(),
-                trigger.currentVersion(),
-                nodeId,
-                nodeId,
-                payload,
-                key,
-                null)
-            .causedBy(cause == null ? null : cause.asMap());
     try {
       String record =
           version.settings().limitsReenrollment() ? RunRecords.of(canvas, payload) : null;
       inserted =
           record == null
-              ? insertAccepted(run, trigger.type())
+              ? beginnings.begin(run)
               : transaction.execute(
                   tx -> {
                     reenrollment
@@ -292,31 +265,26 @@ class TriggerService {
                                   Map.of(
                                       "reason", Reenrollment.REASON, "message", refusal.message()));
                             });
-                    Optional<AutomationRun> stored = insertAccepted(run, trigger.type());
+                    Optional<AutomationRun> stored = beginnings.begin(run);
                     if (stored.isEmpty()) {
                       tx.setRollbackOnly(); // nothing stored: nothing claimed
                     }
                     return stored;
                   });
-    } catch (RuntimeException notStored) {
-      admission.ended(runId);
-      throw notStored;
+    } catch (RunBeginnings.TooLarge tooLarge) {
+      throw tooLargeToStart(tooLarge);
+    } catch (RunBeginnings.NotAdmitted notAdmitted) {
+      throw overloaded(notAdmitted.decision());
     }
     if (inserted.isPresent()) {
-      starter.startSoon(inserted.get(), canvas, true);
       return inserted;
     }
     // a concurrent delivery with the same key won the insert, or the target is out of date
-    admission.ended(runId);
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
   }
 
-  private Optional<AutomationRun> insertAccepted(RunRepository.NewRun run, String triggerType) {
-    return runs.insertAccepted(run, triggerType, NodeLogEntry.timestamp(Instant.now()));
-  }
-
   /** 503: this process has as many runs due as it can keep on time; nothing was stored. */
-  private static ApiException overloaded(TriggerAdmission.Decision refused) {
+  private static ApiException overloaded(RunAdmission.Decision refused) {
     return new ApiException(
         HttpStatus.SERVICE_UNAVAILABLE,
         overloadedDetail(refused.reason()),
@@ -334,33 +302,22 @@ class TriggerService {
   }
 
   /**
-   * A run's workflow input carries the payload and the pinned canvas; over what Temporal takes, the
-   * run could never start, so the call is refused (413) instead of accepted and failed. Only a body
-   * that could come near the limit is measured again (its JSON as the data converter writes it is
-   * at most about three bytes per character sent).
+   * 413: a run's workflow input carries the payload and the pinned canvas; over what Temporal
+   * takes, the run could never start, so the call is refused instead of accepted and failed.
    */
-  private void refuseIfTooLargeToStart(
-      UUID tenant, TriggerTarget trigger, Canvas canvas, String body, Object payload) {
-    int canvasBytes =
-        inputs.canvasBytes(tenant, trigger.sequenceId(), trigger.currentVersion(), canvas);
-    if (3L * body.length() + canvasBytes <= HistoryPayloads.LIMIT_BYTES) {
-      return;
-    }
-    int payloadBytes = HistoryPayloads.bytes(payload);
-    if (payloadBytes + canvasBytes > HistoryPayloads.LIMIT_BYTES) {
-      throw new ApiException(
-          HttpStatus.CONTENT_TOO_LARGE,
-          "This payload ("
-              + payloadBytes
-              + " bytes of JSON) and the automation's canvas ("
-              + canvasBytes
-              + " bytes) together are over the "
-              + HistoryPayloads.LIMIT_BYTES
-              + " bytes a run's workflow input may carry through Temporal. Send a smaller"
-              + " payload.",
-          List.of(),
-          Map.of());
-    }
+  private static ApiException tooLargeToStart(RunBeginnings.TooLarge tooLarge) {
+    return new ApiException(
+        HttpStatus.CONTENT_TOO_LARGE,
+        "This payload ("
+            + (tooLarge.bytes() - tooLarge.canvasBytes())
+            + " bytes of JSON) and the automation's canvas ("
+            + tooLarge.canvasBytes()
+            + " bytes) together are over the "
+            + HistoryPayloads.LIMIT_BYTES
+            + " bytes a run's workflow input may carry through Temporal. Send a smaller"
+            + " payload.",
+        List.of(),
+        Map.of());
   }
 
   private Object parse(String body) {

@@ -13,7 +13,8 @@ import org.springframework.stereotype.Component;
  * Where the public trigger's node ids lead (automation, node type, status, canvas version),
  * remembered between calls so that a call costs one statement instead of two. A remembered target
  * may be out of date: the run's insert checks it against what is stored at that moment ({@link
- * RunRepository#insertAccepted}), and the trigger looks the target up again when that check fails.
+ * RunRepository#insertAccepted}, which only {@link com.crmflow.api.run.RunBeginnings} calls), and
+ * the trigger looks the target up again when that check fails.
  */
 @Component
 class TriggerTargets {

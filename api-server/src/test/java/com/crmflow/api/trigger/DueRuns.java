@@ -2,6 +2,7 @@ package com.crmflow.api.trigger;
 
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.support.Patience;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,7 @@ final class DueRuns {
    * Lets runs of the tenant in until the admission refuses it for its share of the due runs; the
    * runs let in are added to {@code taken} (for the test to end them).
    */
-  static void takeShare(TriggerAdmission admission, UUID tenant, List<UUID> taken) {
+  static void takeShare(RunAdmission admission, UUID tenant, List<UUID> taken) {
     await()
         .atMost(Patience.EVENTUALLY)
         .pollDelay(Duration.ZERO)
@@ -24,7 +25,7 @@ final class DueRuns {
         .until(
             () -> {
               UUID run = UUID.randomUUID();
-              TriggerAdmission.Decision decision = admission.decide(tenant, run);
+              RunAdmission.Decision decision = admission.decide(tenant, run);
               if (decision.admitted()) {
                 taken.add(run);
               }

@@ -9,6 +9,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
@@ -32,7 +33,7 @@ class MoveAdmissionTest extends ApiTest {
 
   private static final int RUNS = 3;
 
-  @Autowired private TriggerAdmission admission;
+  @Autowired private RunAdmission admission;
   @Autowired private CrmProperties properties;
 
   @Test

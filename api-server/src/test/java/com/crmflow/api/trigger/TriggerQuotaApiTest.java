@@ -7,6 +7,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
@@ -31,7 +32,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
  */
 class TriggerQuotaApiTest extends ApiTest {
 
-  @Autowired private TriggerAdmission admission;
+  @Autowired private RunAdmission admission;
   @Autowired private TriggerQuotas quotas;
   @Autowired private CrmProperties properties;
 

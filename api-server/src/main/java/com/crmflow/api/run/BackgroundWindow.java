@@ -1,12 +1,12 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * How much background work (a move's updates of waiting runs) {@link TriggerAdmission} lets run
- * beside new runs: a window of pieces under way, which opens while new runs stay due about as long
- * as they do without background work, and closes as soon as they take longer.
+ * How much background work (a move's updates of waiting runs) {@link RunAdmission} lets run beside
+ * new runs: a window of pieces under way, which opens while new runs stay due about as long as they
+ * do without background work, and closes as soon as they take longer.
  *
  * <p>Background work and new runs share the worker and the Temporal server: an update of a waiting
  * run replays its history in a workflow task that queues with new runs' tasks. A due count does not

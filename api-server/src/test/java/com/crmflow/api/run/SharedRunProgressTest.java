@@ -1,4 +1,4 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,15 +22,15 @@ class SharedRunProgressTest extends ApiTest {
 
   @Autowired private DataSource dataSource;
 
-  private static TriggerAdmission admission() {
-    return new TriggerAdmission(
+  private static RunAdmission admission() {
+    return new RunAdmission(
         4, Duration.ofMillis(100), false, Clock.systemUTC(), new SimpleMeterRegistry());
   }
 
   @Test
   void aRunLetInByOneApiServerAndRecordedByTheOtherLeavesTheFirstOnesCount() {
-    TriggerAdmission admittedHere = admission();
-    TriggerAdmission recordedThere = admission();
+    RunAdmission admittedHere = admission();
+    RunAdmission recordedThere = admission();
     SharedRunProgress here = new SharedRunProgress(admittedHere, jdbc, dataSource);
     SharedRunProgress there = new SharedRunProgress(recordedThere, jdbc, dataSource);
     here.start();
@@ -66,7 +66,7 @@ class SharedRunProgressTest extends ApiTest {
 
   @Test
   void aBatchFromThisProcessItselfIsNotAppliedTwiceAndGarbleIsIgnored() {
-    TriggerAdmission admission = admission();
+    RunAdmission admission = admission();
     SharedRunProgress progress = new SharedRunProgress(admission, jdbc, dataSource);
     UUID tenant = UUID.randomUUID();
     UUID run = UUID.randomUUID();

@@ -1,12 +1,12 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The pace at which {@link TriggerAdmission} lets calls in: about as fast as runs end, evenly. The
- * pace is the process's; each tenant's calls are let in on the slots of its own {@link Slot},
- * spaced by its share of the pace.
+ * The pace at which {@link RunAdmission} lets calls in: about as fast as runs end, evenly. The pace
+ * is the process's; each tenant's calls are let in on the slots of its own {@link Slot}, spaced by
+ * its share of the pace.
  *
  * <p>A due count alone lets calls in in waves when runs wait on short delays. While the runs sleep
  * the count is low, so calls come in faster than the process can finish runs; a delay later the

@@ -1,4 +1,4 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
  * What counts as a due run, how the limit is shared between tenants, and that a call is decided at
  * once (a unit: a settable clock; nothing here sleeps).
  */
-class TriggerAdmissionTest {
+class RunAdmissionTest {
 
   private static final UUID A = UUID.randomUUID();
   private static final UUID B = UUID.randomUUID();
 
   private final SettableClock clock = new SettableClock();
   private final MeterRegistry meters = new SimpleMeterRegistry();
-  private final TriggerAdmission admission =
-      new TriggerAdmission(4, Duration.ofMillis(100), false, clock, meters);
+  private final RunAdmission admission =
+      new RunAdmission(4, Duration.ofMillis(100), false, clock, meters);
 
   @Test
   void aTenantOverItsShareIsRefusedWhileAnotherTenantIsLetIn() {
@@ -39,7 +39,7 @@ class TriggerAdmissionTest {
           .isTrue();
       runsOfA.add(run);
     }
-    TriggerAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+    RunAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
     assertThat(refused.admitted()).isFalse();
     assertThat(refused.reason()).isEqualTo("due");
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
@@ -76,7 +76,7 @@ class TriggerAdmissionTest {
     Timer waits = meters.get("crm.trigger.admission.wait").timer();
     long letInBefore = waits.count();
 
-    TriggerAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+    RunAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
 
     // on the caller's thread: a parked call would not have come back with the limit still reached
     assertThat(refused.admitted()).isFalse();
@@ -126,12 +126,12 @@ class TriggerAdmissionTest {
 
   @Test
   void aRunDueTooLongIsForgotten() {
-    TriggerAdmission one = new TriggerAdmission(1, Duration.ofMillis(100), false, clock, meters);
+    RunAdmission one = new RunAdmission(1, Duration.ofMillis(100), false, clock, meters);
     assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
     assertThat(one.admit(A, UUID.randomUUID()).admitted()).isFalse();
     assertThat(one.dueNow()).isEqualTo(1);
 
-    clock.advance(TriggerAdmission.FORGET_DUE_AFTER.plusSeconds(1));
+    clock.advance(RunAdmission.FORGET_DUE_AFTER.plusSeconds(1));
     assertThat(one.dueNow()).isZero();
     assertThat(one.dueNow(A)).isZero();
     assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
@@ -139,8 +139,8 @@ class TriggerAdmissionTest {
 
   @Test
   void aLimitOfZeroLetsEveryCallIn() {
-    TriggerAdmission off =
-        new TriggerAdmission(0, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
+    RunAdmission off =
+        new RunAdmission(0, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
     for (int i = 0; i < 100; i++) {
       assertThat(off.admit(A, UUID.randomUUID()).admitted()).isTrue();
     }
@@ -148,20 +148,20 @@ class TriggerAdmissionTest {
 
   @Test
   void pacedCallsAreLetInOnTheirSlotWithinMaxWaitAndRefusedBeyond() {
-    TriggerAdmission paced = paced();
+    RunAdmission paced = paced();
     clock.advance(Duration.ofSeconds(1));
     long burstAtTheFloor =
         (long) Math.ceil(AdmissionPace.FLOOR_PER_SECOND * AdmissionPace.BURST.toMillis() / 1e3);
     long slotsWithinMaxWait = (long) (AdmissionPace.FLOOR_PER_SECOND * 0.1); // 100 ms at 50/s
 
-    List<TriggerAdmission.Decision> decisions = decideUntilRefused(paced, A);
+    List<RunAdmission.Decision> decisions = decideUntilRefused(paced, A);
 
     assertThat(decisions.stream().filter(d -> d.admitted() && d.delay().isZero()).count())
         .isEqualTo(burstAtTheFloor);
     assertThat(decisions.stream().filter(d -> d.admitted() && !d.delay().isZero()))
         .hasSize((int) slotsWithinMaxWait)
         .allSatisfy(d -> assertThat(d.delay()).isLessThanOrEqualTo(Duration.ofMillis(100)));
-    TriggerAdmission.Decision refused = decisions.get(decisions.size() - 1);
+    RunAdmission.Decision refused = decisions.get(decisions.size() - 1);
     assertThat(refused.reason()).isEqualTo("pace");
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
     assertThat(paced.callsWaiting()).as("deciding never sleeps").isZero();
@@ -173,11 +173,11 @@ class TriggerAdmissionTest {
 
   @Test
   void aTenantFindsItsOwnSlotFreeWhileAnotherFloods() {
-    TriggerAdmission paced = paced();
+    RunAdmission paced = paced();
     clock.advance(Duration.ofSeconds(1));
     decideUntilRefused(paced, A);
 
-    TriggerAdmission.Decision ofB = paced.decide(B, UUID.randomUUID());
+    RunAdmission.Decision ofB = paced.decide(B, UUID.randomUUID());
 
     assertThat(ofB.admitted()).isTrue();
     assertThat(ofB.delay()).as("not behind A's booked slots").isZero();
@@ -186,8 +186,8 @@ class TriggerAdmissionTest {
 
   @Test
   void runsEndingWhileCallsAreHeldSpeedThePaceUp() {
-    TriggerAdmission paced =
-        new TriggerAdmission(1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
+    RunAdmission paced =
+        new RunAdmission(1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
     List<UUID> runs = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       if (i > 0) {
@@ -251,14 +251,14 @@ class TriggerAdmissionTest {
     assertThat(admission.tryStart(B, UUID.randomUUID()))
         .as("no run due, but a call was refused just now")
         .isFalse();
-    clock.advance(TriggerAdmission.BACKGROUND_YIELDS_FOR.plusMillis(1));
+    clock.advance(RunAdmission.BACKGROUND_YIELDS_FOR.plusMillis(1));
     assertThat(admission.tryStart(B, UUID.randomUUID())).isTrue();
   }
 
   @Test
   void backgroundWorkGivesWayWhileNewRunsStayDueLongerThanAloneAndRunsAtFullWidthWithoutThem() {
-    TriggerAdmission roomy =
-        new TriggerAdmission(32, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
+    RunAdmission roomy =
+        new RunAdmission(32, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
     for (int i = 0; i < 4; i++) {
       newRunDueFor(roomy, Duration.ofMillis(100));
     }
@@ -304,7 +304,7 @@ class TriggerAdmissionTest {
   }
 
   /** A new run of B let in, due for this long, then ended, and a step's time after it. */
-  private void newRunDueFor(TriggerAdmission admission, Duration spell) {
+  private void newRunDueFor(RunAdmission admission, Duration spell) {
     UUID run = UUID.randomUUID();
     assertThat(admission.admit(B, run).admitted()).isTrue();
     clock.advance(spell);
@@ -313,7 +313,7 @@ class TriggerAdmissionTest {
   }
 
   /** Starts background work of A; whether it was let in (and added to the work under way). */
-  private static boolean startWork(TriggerAdmission admission, List<UUID> work) {
+  private static boolean startWork(RunAdmission admission, List<UUID> work) {
     UUID run = UUID.randomUUID();
     boolean started = admission.tryStart(A, run);
     if (started) {
@@ -323,18 +323,17 @@ class TriggerAdmissionTest {
   }
 
   /** A paced admission with room for many due runs, so that only its pace holds calls back. */
-  private TriggerAdmission paced() {
-    return new TriggerAdmission(
-        1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
+  private RunAdmission paced() {
+    return new RunAdmission(1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
   }
 
   /**
    * The decisions for calls of one tenant while the clock stands still, up to the first refusal.
    */
-  private static List<TriggerAdmission.Decision> decideUntilRefused(
-      TriggerAdmission admission, UUID tenant) {
-    List<TriggerAdmission.Decision> decisions = new ArrayList<>();
-    TriggerAdmission.Decision decision;
+  private static List<RunAdmission.Decision> decideUntilRefused(
+      RunAdmission admission, UUID tenant) {
+    List<RunAdmission.Decision> decisions = new ArrayList<>();
+    RunAdmission.Decision decision;
     do {
       decision = admission.decide(tenant, UUID.randomUUID());
       decisions.add(decision);

@@ -1,4 +1,4 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,6 +1,5 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
-import com.crmflow.api.run.RunProgress;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,8 +35,8 @@ import org.springframework.stereotype.Component;
  * counts only the runs it let in and ignores the others'.
  *
  * <p>A notification is lost when its listener is disconnected (the database restarted): the
- * admission then forgets a run it counted after {@link TriggerAdmission#FORGET_DUE_AFTER}, as it
- * does a run whose end it never hears of.
+ * admission then forgets a run it counted after {@link RunAdmission#FORGET_DUE_AFTER}, as it does a
+ * run whose end it never hears of.
  */
 @Component
 @Primary
@@ -55,7 +54,7 @@ class SharedRunProgress implements RunProgress, SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(SharedRunProgress.class);
   private static final Duration RECONNECT_AFTER = Duration.ofSeconds(1);
 
-  private final TriggerAdmission admission;
+  private final RunAdmission admission;
   private final JdbcClient jdbc;
   private final DataSource dataSource;
 
@@ -68,7 +67,7 @@ class SharedRunProgress implements RunProgress, SmartLifecycle {
   private Thread publisher;
   private Thread listener;
 
-  SharedRunProgress(TriggerAdmission admission, JdbcClient jdbc, DataSource dataSource) {
+  SharedRunProgress(RunAdmission admission, JdbcClient jdbc, DataSource dataSource) {
     this.admission = admission;
     this.jdbc = jdbc;
     this.dataSource = dataSource;

@@ -1,7 +1,5 @@
-package com.crmflow.api.trigger;
+package com.crmflow.api.run;
 
-import com.crmflow.api.run.BackgroundRunWork;
-import com.crmflow.api.run.RunProgress;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.shared.outbound.OutboundCallObserver;
 import io.micrometer.core.instrument.Counter;
@@ -23,9 +21,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Backpressure at the public trigger, fair between tenants. Accepting a call is cheap; running it
- * is not: a trigger that accepted every call under overload would accept far faster than runs
- * finish, and every accepted run (above all one waking from a short delay) would wait its turn
+ * Backpressure at the public trigger, fair between tenants: {@link RunBeginnings} asks it for each
+ * run whose beginning is refused when full (the trigger's calls). Accepting a call is cheap;
+ * running it is not: a trigger that accepted every call under overload would accept far faster than
+ * runs finish, and every accepted run (above all one waking from a short delay) would wait its turn
  * behind all the others ("wait 1 s" taking tens of seconds under a flood). So a call is refused
  * (503 with {@code Retry-After}) while this process has {@code max-due-runs} runs <em>due</em>:
  * accepted by the trigger, not ended, and neither waiting on a delay whose time has not come nor
@@ -55,8 +54,8 @@ import org.springframework.stereotype.Component;
  * refused.
  *
  * <p><b>Background work comes after new runs.</b> Work no caller waits for (a move's update of a
- * waiting run, through {@link BackgroundRunWork}) is let in only with what new runs leave: not
- * while a trigger call was held back (refused, or let in on a later slot) in the last {@link
+ * waiting run, through {@link #tryStart}) is let in only with what new runs leave: not while a
+ * trigger call was held back (refused, or let in on a later slot) in the last {@link
  * #BACKGROUND_YIELDS_FOR}, only while runs due and background work under way together stay below
  * half the limit (the mark from which the pace reads the process as busy), with the tenant's share
  * of that half counting its own due runs and background work, and only within the {@link
@@ -72,7 +71,7 @@ import org.springframework.stereotype.Component;
  * crm.trigger.admission.background.window} (background work that may be under way now).
  */
 @Component
-class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundRunWork {
+public class RunAdmission implements OutboundCallObserver, RunProgress {
 
   static final Duration TRACKED_WAKEUPS = Duration.ofSeconds(60);
   static final Duration FORGET_DUE_AFTER = Duration.ofSeconds(60);
@@ -95,7 +94,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
    * @param reason when refused: {@code due} (the tenant's share of the due runs is taken) or {@code
    *     pace} (its next slot is further than max-wait)
    */
-  record Decision(boolean admitted, Duration delay, long retryAfterSeconds, String reason) {
+  public record Decision(boolean admitted, Duration delay, long retryAfterSeconds, String reason) {
 
     static Decision letIn(Duration delay) {
       return new Decision(true, delay, 0, null);
@@ -157,7 +156,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   private final BackgroundWindow backgroundWindow;
 
   @Autowired
-  TriggerAdmission(CrmProperties properties, MeterRegistry meters) {
+  RunAdmission(CrmProperties properties, MeterRegistry meters) {
     this(
         properties.trigger().admission().maxDueRuns(),
         properties.trigger().admission().maxWait(),
@@ -166,7 +165,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
         meters);
   }
 
-  TriggerAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {
+  RunAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {
     this.limit = limit;
     this.pace = paced && limit > 0 ? new AdmissionPace(limit, clock.instant()) : null;
     this.maxWait = maxWait;
@@ -179,20 +178,20 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
             .register(meters);
     this.refusedForDue = refused(meters, "due");
     this.refusedForPace = refused(meters, "pace");
-    Gauge.builder("crm.trigger.admission.due", this, TriggerAdmission::dueNow)
+    Gauge.builder("crm.trigger.admission.due", this, RunAdmission::dueNow)
         .description("Runs accepted by the trigger and due now (the admission's count)")
         .register(meters);
-    Gauge.builder("crm.trigger.admission.pace", this, TriggerAdmission::paceNow)
+    Gauge.builder("crm.trigger.admission.pace", this, RunAdmission::paceNow)
         .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
         .register(meters);
-    Gauge.builder("crm.trigger.admission.waiting", this, TriggerAdmission::callsWaiting)
+    Gauge.builder("crm.trigger.admission.waiting", this, RunAdmission::callsWaiting)
         .description("Trigger calls sleeping until their slot of the pace now")
         .register(meters);
-    Gauge.builder("crm.trigger.admission.background", this, TriggerAdmission::backgroundNow)
+    Gauge.builder("crm.trigger.admission.background", this, RunAdmission::backgroundNow)
         .description("Background work (moves of waiting runs) under way now")
         .register(meters);
     Gauge.builder(
-            "crm.trigger.admission.background.window", this, TriggerAdmission::backgroundWindowNow)
+            "crm.trigger.admission.background.window", this, RunAdmission::backgroundWindowNow)
         .description("Background work that may be under way now beside new runs")
         .register(meters);
   }
@@ -210,8 +209,18 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
    * Decides a call of this tenant and, when it is let in on a later slot, sleeps until then (at
    * most max-wait). Lets every call in at once when the limit is 0 (off).
    */
-  Decision admit(UUID tenant, UUID runId) {
+  public Decision admit(UUID tenant, UUID runId) {
     Decision decision = decide(tenant, runId);
+    awaitSlot(decision);
+    return decision;
+  }
+
+  /**
+   * Sleeps until the slot of a call {@link #decide} let in on a later one (at most max-wait), and
+   * records how long it waited. Apart from {@link #decide} so that a caller holds nothing (a
+   * database connection) while it sleeps.
+   */
+  public void awaitSlot(Decision decision) {
     if (decision.admitted() && isPositive(decision.delay())) {
       sleeping.incrementAndGet();
       try {
@@ -225,7 +234,6 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
     if (decision.admitted() && limit > 0) {
       waits.record(decision.delay());
     }
-    return decision;
   }
 
   /**
@@ -234,7 +242,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
    * before any other work, so a tenant past its share of the admission is refused as cheaply as one
    * past its quota; {@link #decide} still decides each call that gets through.
    */
-  Decision refusalNow(UUID tenant) {
+  public Decision refusalNow(UUID tenant) {
     if (limit <= 0) {
       return null;
     }
@@ -273,7 +281,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
    * Decides a call at once, without waiting: a run let in is counted as due (from now, though the
    * call may still sleep until its slot).
    */
-  Decision decide(UUID tenant, UUID runId) {
+  public Decision decide(UUID tenant, UUID runId) {
     if (limit <= 0) {
       return Decision.letIn(Duration.ZERO);
     }
@@ -375,9 +383,9 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
 
   /**
    * Lets background work on the run in with what new runs leave (see the class comment), counted
-   * for its tenant until {@link #finished}. Always lets it in when the limit is 0 (off).
+   * for its tenant until {@link #finished}; false when it should wait and ask again. Always lets it
+   * in when the limit is 0 (off).
    */
-  @Override
   public boolean tryStart(UUID tenant, UUID runId) {
     if (limit <= 0) {
       return true;
@@ -402,7 +410,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
     }
   }
 
-  @Override
+  /** The work on the run started by {@link #tryStart} is over (done or failed). */
   public void finished(UUID runId) {
     change(
         () -> {
@@ -416,7 +424,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Background work under way now. */
-  int backgroundNow() {
+  public int backgroundNow() {
     lock.lock();
     try {
       return background.size();
@@ -426,7 +434,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Background work that may be under way now. */
-  int backgroundWindowNow() {
+  public int backgroundWindowNow() {
     lock.lock();
     try {
       return limit <= 0 ? 0 : backgroundWindow.width(clock.instant());
@@ -466,7 +474,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Due runs now. */
-  int dueNow() {
+  public int dueNow() {
     lock.lock();
     try {
       return dueCount();
@@ -476,7 +484,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Due runs of this tenant now. */
-  int dueNow(UUID tenant) {
+  public int dueNow(UUID tenant) {
     lock.lock();
     try {
       dueCount();
@@ -487,7 +495,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Calls let in per second at most now. */
-  double paceNow() {
+  public double paceNow() {
     lock.lock();
     try {
       return pace == null ? 0 : pace.perSecond();
@@ -497,7 +505,7 @@ class TriggerAdmission implements OutboundCallObserver, RunProgress, BackgroundR
   }
 
   /** Calls sleeping until their slot now. */
-  int callsWaiting() {
+  public int callsWaiting() {
     return sleeping.get();
   }
 
