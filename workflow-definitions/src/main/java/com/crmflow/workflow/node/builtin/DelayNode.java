@@ -21,12 +21,10 @@ import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.SendWindow;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,23 +165,15 @@ final class DelayNode implements NodeExecutor {
     // a resumed or retried delay waits only for what is left of it, if anything
     if (!wakesAtLoggedTime || left.compareTo(Duration.ZERO) > 0) {
       boolean cutByFailure = run.since(FAILURE_CUTS_DELAYS);
-      List<Promise<Void>> started = new ArrayList<>(1);
-      CancellationScope waiting =
-          Workflow.newCancellationScope(
-              () ->
-                  started.add(
-                      Workflow.newTimer(
-                          left,
-                          TimerOptions.newBuilder().setSummary("wait " + describe(node)).build())));
-      waiting.run();
-      Promise<Void> timer = started.get(0);
+      WaitTimer waiting = WaitTimer.start(left, "wait " + describe(node));
+      Promise<Void> timer = waiting.timer();
       Workflow.await(() -> timer.isCompleted() || (cutByFailure && run.failed()) || run.endAsked());
       if (!timer.isCompleted() && cutByFailure && run.failed()) {
         // with failure-settles-branches, its retry wakes when it would have
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(wakeUp) : null);
       }
       if (!timer.isCompleted()) {
-        endWaiting(run, waiting);
+        endWaiting(run, waiting.scope());
       }
       timer.get();
     }

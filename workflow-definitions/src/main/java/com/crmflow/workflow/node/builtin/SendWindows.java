@@ -13,16 +13,12 @@ import com.crmflow.workflow.node.NodeActivity;
 import com.crmflow.workflow.node.NodeCut;
 import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.node.SendWindow;
-import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -114,21 +110,14 @@ final class SendWindows {
     }
     Duration left = Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), until);
     if (left.compareTo(Duration.ZERO) > 0) {
-      List<Promise<Void>> started = new ArrayList<>(1);
-      CancellationScope waiting =
-          Workflow.newCancellationScope(
-              () ->
-                  started.add(
-                      Workflow.newTimer(
-                          left, TimerOptions.newBuilder().setSummary(summary).build())));
-      waiting.run();
-      Promise<Void> timer = started.get(0);
+      WaitTimer waiting = WaitTimer.start(left, summary);
+      Promise<Void> timer = waiting.timer();
       Workflow.await(() -> timer.isCompleted() || run.failed() || run.endAsked());
       if (!timer.isCompleted() && run.failed()) {
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);
       }
       if (!timer.isCompleted()) {
-        DelayNode.endWaiting(run, waiting);
+        DelayNode.endWaiting(run, waiting.scope());
         Workflow.await(() -> timer.isCompleted() || run.failed());
         if (!timer.isCompleted()) {
           throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(until) : null);

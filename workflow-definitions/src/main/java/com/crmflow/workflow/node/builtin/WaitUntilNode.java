@@ -27,7 +27,6 @@ import com.crmflow.workflow.node.NodeRun;
 import com.crmflow.workflow.template.TemplateResolver;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
-import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
@@ -193,42 +192,32 @@ final class WaitUntilNode implements NodeExecutor {
     Duration left = Duration.between(Instant.ofEpochMilli(Workflow.currentTimeMillis()), deadline);
     RecordEvent met = first(event, run.recordEvents(node));
     if (met == null && left.compareTo(Duration.ZERO) > 0) {
-      Promise<?>[] timer = new Promise<?>[1];
-      CancellationScope waiting =
-          Workflow.newCancellationScope(
-              () ->
-                  timer[0] =
-                      Workflow.newTimer(
-                          left,
-                          TimerOptions.newBuilder()
-                              .setSummary("wait until " + event + " · at most " + describe(node))
-                              .build()));
-      waiting.run();
+      WaitTimer waiting =
+          WaitTimer.start(left, "wait until " + event + " · at most " + describe(node));
+      Promise<Void> timer = waiting.timer();
       Workflow.await(
           () ->
-              timer[0].isCompleted()
+              timer.isCompleted()
                   || first(event, run.recordEvents(node)) != null
                   || run.failed()
                   || run.endAsked());
-      if (!timer[0].isCompleted()
-          && first(event, run.recordEvents(node)) == null
-          && !run.failed()) {
-        endWaiting(run, waiting);
+      if (!timer.isCompleted() && first(event, run.recordEvents(node)) == null && !run.failed()) {
+        endWaiting(run, waiting.scope());
         Workflow.await(
             () ->
-                timer[0].isCompleted()
+                timer.isCompleted()
                     || first(event, run.recordEvents(node)) != null
                     || run.failed());
       }
       met = first(event, run.recordEvents(node));
-      if (met == null && !timer[0].isCompleted()) {
-        waiting.cancel();
+      if (met == null && !timer.isCompleted()) {
+        waiting.scope().cancel();
         unwatch(node, run);
         // the run failed in another branch: a retry waits until the same deadline
         throw new NodeCut(run.branchesSettle() ? NodeLogEntry.timestamp(deadline) : null);
       }
-      if (!timer[0].isCompleted()) {
-        waiting.cancel();
+      if (!timer.isCompleted()) {
+        waiting.scope().cancel();
       }
     }
     unwatch(node, run);
