@@ -22,6 +22,7 @@ import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.FilterType;
 import org.springframework.test.context.ContextConfiguration;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 import org.springframework.test.web.servlet.MockMvc;
@@ -44,6 +45,14 @@ import tools.jackson.databind.json.JsonMapper;
 // a test class (SpringExtension): so the full-service tests' scan leaves WebLayer out
 @ExtendWith(SpringExtension.class)
 @ContextConfiguration(classes = ControllerSliceTest.WebLayer.class)
+// a datasource URL and a Temporal target of its own keep the embedded PostgreSQL and Temporal dev
+// server from starting (EmbeddedInfrastructure starts each unless its target is set): the slice
+// has neither, and nothing in it connects to these addresses
+@TestPropertySource(
+    properties = {
+      "spring.datasource.url=jdbc:postgresql://slice-test.invalid/none",
+      "spring.temporal.connection.target=slice-test.invalid:7233"
+    })
 public abstract class ControllerSliceTest {
 
   public static final String KEY = "slice-test-key";
