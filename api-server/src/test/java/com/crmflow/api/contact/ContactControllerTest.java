@@ -20,9 +20,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
@@ -31,12 +30,11 @@ import tools.jackson.databind.JsonNode;
  * refused request is a problem naming what is wrong and never reaches the stores. What the
  * endpoints store is {@link ContactApiTest}'s subject, on the whole service.
  */
-@WebMvcTest(ContactController.class)
 class ContactControllerTest extends ControllerSliceTest {
 
-  @MockitoBean ContactRepository contacts;
-  @MockitoBean ContactService service;
-  @MockitoBean TenantRowCounts rowCounts;
+  @Autowired ContactRepository contacts;
+  @Autowired ContactService service;
+  @Autowired TenantRowCounts rowCounts;
 
   private MvcResult send(
       org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder request)

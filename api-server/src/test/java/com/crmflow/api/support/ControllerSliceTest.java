@@ -10,19 +10,33 @@ import com.crmflow.api.apikey.ApiKeyService;
 import com.crmflow.api.audit.AuditInterceptor;
 import com.crmflow.api.audit.SecurityEventLog;
 import com.crmflow.api.settings.CrmProperties;
+import java.lang.reflect.Constructor;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mockito;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.TypeExcludeFilter;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.FilterType;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.stereotype.Controller;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.context.bean.override.mockito.MockReset;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 import org.springframework.test.web.servlet.MockMvc;
@@ -41,9 +55,17 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A request with {@code Authorization: Bearer} {@link #KEY} is a caller of tenant {@link
  * #TENANT} with the scopes {@link #scopes} holds (every scope unless a test narrows it).
+ *
+ * <p>Every slice class shares one context, which holds every controller: each collaborator a
+ * controller's constructor takes and the web layer does not define is a Mockito mock ({@link
+ * MockedCollaborators}), reset after each test, that a test class takes with {@code @Autowired}. A
+ * slice class that declares a {@code @WebMvcTest} or a {@code @MockitoBean} of its own gets a
+ * context of its own, one more start of several seconds; the moved cases it would hold save tens of
+ * milliseconds each.
  */
 // a test class (SpringExtension): so the full-service tests' scan leaves WebLayer out
 @ExtendWith(SpringExtension.class)
+@WebMvcTest
 @ContextConfiguration(classes = ControllerSliceTest.WebLayer.class)
 // a datasource URL and a Temporal target of its own keep the embedded PostgreSQL and Temporal dev
 // server from starting (EmbeddedInfrastructure starts each unless its target is set): the slice
@@ -78,7 +100,52 @@ public abstract class ControllerSliceTest {
               "com\\.crmflow\\.api\\.trigger\\.ApiWriteCauses"
             })
       })
-  static class WebLayer {}
+  static class WebLayer {
+
+    @Bean
+    static MockedCollaborators mockedCollaborators() {
+      return new MockedCollaborators();
+    }
+  }
+
+  /**
+   * Registers a Mockito mock (reset after each test) for each type a controller's constructor takes
+   * that no bean of the slice provides, one for the element type of a list it takes.
+   */
+  static class MockedCollaborators implements BeanDefinitionRegistryPostProcessor {
+
+    @Override
+    public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+      ListableBeanFactory beans = (ListableBeanFactory) registry;
+      Set<Class<?>> missing = new LinkedHashSet<>();
+      for (String name : registry.getBeanDefinitionNames()) {
+        Class<?> type = beans.getType(name, false);
+        if (type == null || !AnnotatedElementUtils.hasAnnotation(type, Controller.class)) {
+          continue;
+        }
+        for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+          for (int i = 0; i < constructor.getParameterCount(); i++) {
+            ResolvableType parameter = ResolvableType.forConstructorParameter(constructor, i);
+            Class<?> wanted =
+                Collection.class.isAssignableFrom(parameter.toClass())
+                    ? parameter.asCollection().getGeneric(0).toClass()
+                    : parameter.toClass();
+            if (beans.getBeanNamesForType(wanted, true, false).length == 0) {
+              missing.add(wanted);
+            }
+          }
+        }
+      }
+      for (Class<?> type : missing) {
+        registry.registerBeanDefinition("sliceMock:" + type.getName(), mockDefinition(type));
+      }
+    }
+
+    private static <T> RootBeanDefinition mockDefinition(Class<T> type) {
+      return new RootBeanDefinition(
+          type, () -> Mockito.mock(type, MockReset.withSettings(MockReset.AFTER)));
+    }
+  }
 
   @Autowired protected MockMvc mvc;
 
