@@ -35,8 +35,6 @@ class ContactControllerTest extends ControllerSliceTest {
 
   @Autowired ContactRepository contacts;
 
-  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
-
   static Stream<Arguments> endpoints() {
     return Stream.of(
         Arguments.of("GET", "/api/v1/contacts", null, Scope.CONTACTS_READ),

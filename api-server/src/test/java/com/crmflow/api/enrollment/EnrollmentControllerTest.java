@@ -12,14 +12,22 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 class EnrollmentControllerTest extends ControllerSliceTest {
 
-  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
-
   static Stream<Arguments> endpoints() {
     return Stream.of(
         Arguments.of("POST", "/api/v1/sequences/enroll", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of("POST", "/api/v1/sequences/unenroll", "{}", Scope.SEQUENCES_WRITE),
         Arguments.of(
-            "GET", "/api/v1/sequences/" + ANY_ID + "/enrollments", null, Scope.SEQUENCES_READ));
+            "GET", "/api/v1/sequences/" + ANY_ID + "/enrollments", null, Scope.SEQUENCES_READ),
+        Arguments.of(
+            "POST",
+            "/api/v1/sequences/" + ANY_ID + "/enrollments/bulk",
+            "{}",
+            Scope.SEQUENCES_WRITE),
+        Arguments.of(
+            "GET",
+            "/api/v1/sequences/" + ANY_ID + "/enrollments/bulk/" + ANY_ID,
+            null,
+            Scope.SEQUENCES_READ));
   }
 
   static Stream<Arguments> refusedRequests() {

@@ -12,8 +12,6 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 class SequenceControllerTest extends ControllerSliceTest {
 
-  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
-
   static Stream<Arguments> endpoints() {
     return Stream.of(
         Arguments.of("GET", "/api/v1/sequences", null, Scope.SEQUENCES_READ),
@@ -26,6 +24,9 @@ class SequenceControllerTest extends ControllerSliceTest {
   }
 
   static Stream<Arguments> refusedRequests() {
-    return Stream.of(Arguments.of("GET", "/api/v1/sequences?status=gone", null, "status", null));
+    return Stream.of(
+        Arguments.of("GET", "/api/v1/sequences?status=gone", null, "status", null),
+        Arguments.of("GET", "/api/v1/sequences?flow_type=robot", null, "flow_type", null),
+        Arguments.of("GET", "/api/v1/sequences?q=" + "x".repeat(201), null, "q", null));
   }
 }

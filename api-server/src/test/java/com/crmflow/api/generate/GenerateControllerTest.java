@@ -12,8 +12,6 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 class GenerateControllerTest extends ControllerSliceTest {
 
-  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
-
   static Stream<Arguments> endpoints() {
     return Stream.of(
         Arguments.of(
@@ -21,5 +19,18 @@ class GenerateControllerTest extends ControllerSliceTest {
             "/api/sequences/" + ANY_ID + "/generate",
             "{\"prompt\":\"x\"}",
             Scope.SEQUENCES_WRITE));
+  }
+
+  static Stream<Arguments> refusedRequests() {
+    String generate = "/api/sequences/" + ANY_ID + "/generate";
+    return Stream.of(
+        Arguments.of("POST", generate, "{\"prompt\": \"  \"}", "prompt", "is required"),
+        Arguments.of("POST", generate, "{}", "prompt", "is required"),
+        Arguments.of(
+            "POST",
+            generate,
+            "{\"prompt\": \"" + "wait 1 day ".repeat(300) + "\"}",
+            "prompt",
+            "must be at most"));
   }
 }

@@ -94,6 +94,9 @@ public abstract class ControllerSliceTest {
   public static final String BEARER = "Bearer " + KEY;
   public static final UUID TENANT = UUID.fromString("00000000-0000-4000-8000-00000000a11c");
 
+  /** An id in a path, for the requests that never reach a store. */
+  protected static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
+
   /**
    * What {@code @WebMvcTest} scans: the web components of the service's packages (its type filter
    * picks them), not the application class, which would bring in the in-process worker. The

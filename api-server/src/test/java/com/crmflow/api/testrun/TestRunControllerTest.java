@@ -12,8 +12,6 @@ import org.junit.jupiter.params.provider.Arguments;
  */
 class TestRunControllerTest extends ControllerSliceTest {
 
-  private static final String ANY_ID = "00000000-0000-0000-0000-000000000001";
-
   static Stream<Arguments> endpoints() {
     return Stream.of(
         Arguments.of(
