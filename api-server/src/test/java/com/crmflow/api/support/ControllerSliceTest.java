@@ -58,10 +58,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Base of the controller slice tests ({@code @WebMvcTest} of one controller): the service's web
- * layer as it runs (its problem details advice, interceptors, filters, argument resolvers, JSON
- * settings and {@code crm.*} settings) around that controller, without a database or a workflow
- * engine. Such a test checks what the controller itself decides, its validation and its error
+ * Base of the controller slice tests, itself the {@code @WebMvcTest}: the service's web layer as it
+ * runs (its problem details advice, interceptors, filters, argument resolvers, JSON settings and
+ * {@code crm.*} settings) around every controller, without a database or a workflow engine. A slice
+ * class checks what its controller itself decides, its scopes, its validation and its error
  * answers; the stores behind it are Mockito mocks, and the test asserts that a refused request
  * never reached them. What a request changes in the stores is the subject of the full-service tests
  * ({@link ApiTest}).
