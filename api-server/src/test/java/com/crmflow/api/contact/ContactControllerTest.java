@@ -43,16 +43,8 @@ class ContactControllerTest extends ControllerSliceTest {
         Arguments.of("PATCH", "/api/v1/contacts/" + ANY_ID, "{}", Scope.CONTACTS_WRITE));
   }
 
-  /** Past the first 10,000 rows a page needs the cursor, which is only the one a page gave. */
   static Stream<Arguments> refusedRequests() {
-    return Stream.of(
-        Arguments.of("GET", "/api/v1/contacts?offset=9990&limit=20", null, "offset", "next_after"),
-        Arguments.of(
-            "GET",
-            "/api/v1/contacts?after=MTAuYQ&offset=5",
-            null,
-            "after",
-            "cannot be combined with offset"));
+    return largeListRefusals("/api/v1/contacts");
   }
 
   @Test

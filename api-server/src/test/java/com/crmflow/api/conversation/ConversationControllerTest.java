@@ -23,17 +23,8 @@ class ConversationControllerTest extends ControllerSliceTest {
   }
 
   static Stream<Arguments> refusedRequests() {
-    return Stream.of(
-        Arguments.of(
-            "GET", "/api/v1/conversations?offset=9990&limit=20", null, "offset", "next_after"),
-        Arguments.of(
-            "GET", "/api/v1/conversations?after=not-a-cursor", null, "after", "is not a cursor"),
-        Arguments.of(
-            "GET",
-            "/api/v1/conversations?after=MTAuYQ&offset=5",
-            null,
-            "after",
-            "cannot be combined with offset"),
-        Arguments.of("GET", "/api/v1/conversations?limit=500", null, "limit", null));
+    return Stream.concat(
+        largeListRefusals("/api/v1/conversations"),
+        Stream.of(Arguments.of("GET", "/api/v1/conversations?limit=500", null, "limit", null)));
   }
 }

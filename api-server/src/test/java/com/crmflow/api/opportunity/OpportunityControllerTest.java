@@ -20,18 +20,7 @@ class OpportunityControllerTest extends ControllerSliceTest {
         Arguments.of("PATCH", "/api/v1/opportunities/" + ANY_ID, "{}", Scope.OPPORTUNITIES_WRITE));
   }
 
-  /** Past the first 10,000 rows a page needs the cursor, which is only the one a page gave. */
   static Stream<Arguments> refusedRequests() {
-    return Stream.of(
-        Arguments.of(
-            "GET", "/api/v1/opportunities?offset=9990&limit=20", null, "offset", "next_after"),
-        Arguments.of(
-            "GET", "/api/v1/opportunities?after=not-a-cursor", null, "after", "is not a cursor"),
-        Arguments.of(
-            "GET",
-            "/api/v1/opportunities?after=MTAuYQ&offset=5",
-            null,
-            "after",
-            "cannot be combined with offset"));
+    return largeListRefusals("/api/v1/opportunities");
   }
 }

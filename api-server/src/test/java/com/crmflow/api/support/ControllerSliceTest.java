@@ -248,6 +248,23 @@ public abstract class ControllerSliceTest {
     return Stream.empty();
   }
 
+  /**
+   * The refusals of a large list at this path (rows for {@code refusedRequests()}): past the first
+   * 10,000 rows a page needs the cursor, only a cursor a page gave is one, and never with an
+   * offset.
+   */
+  protected static Stream<Arguments> largeListRefusals(String path) {
+    return Stream.of(
+        Arguments.of("GET", path + "?offset=9990&limit=20", null, "offset", "next_after"),
+        Arguments.of("GET", path + "?after=not-a-cursor", null, "after", "is not a cursor"),
+        Arguments.of(
+            "GET",
+            path + "?after=MTAuYQ&offset=5",
+            null,
+            "after",
+            "cannot be combined with offset"));
+  }
+
   /** Each of the slice class's {@code refusedRequests()} is a 400 problem naming its field. */
   @ParameterizedTest(name = "{0} {1} is 400 naming {3}", allowZeroInvocations = true)
   @MethodSource("refusedRequests")
