@@ -4,48 +4,47 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 
+import com.crmflow.api.access.Scope;
 import com.crmflow.api.support.ControllerSliceTest;
 import com.crmflow.api.web.Cursor;
-import com.crmflow.api.web.TenantRowCounts;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The contact endpoints' own validation and error answers, in a slice of the web layer: every
- * refused request is a problem naming what is wrong and never reaches the stores. What the
+ * The contact endpoints' own validation, error answers and scopes, in a slice of the web layer:
+ * every refused request is a problem naming what is wrong and never reaches the stores. What the
  * endpoints store is {@link ContactApiTest}'s subject, on the whole service.
  */
-@WebMvcTest(ContactController.class)
 class ContactControllerTest extends ControllerSliceTest {
 
-  @MockitoBean ContactRepository contacts;
-  @MockitoBean ContactService service;
-  @MockitoBean TenantRowCounts rowCounts;
+  @Autowired ContactRepository contacts;
 
-  private MvcResult send(
-      org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder request)
-      throws Exception {
-    return mvc.perform(request.header("Authorization", BEARER)).andReturn();
+  static Stream<Arguments> endpoints() {
+    return Stream.of(
+        Arguments.of("GET", "/api/v1/contacts", null, Scope.CONTACTS_READ),
+        Arguments.of("GET", "/api/v1/contacts/" + ANY_ID, null, Scope.CONTACTS_READ),
+        Arguments.of("POST", "/api/v1/contacts", "{}", Scope.CONTACTS_WRITE),
+        Arguments.of("PATCH", "/api/v1/contacts/" + ANY_ID, "{}", Scope.CONTACTS_WRITE));
   }
 
-  private void nothingReachedTheStores() {
-    verifyNoInteractions(contacts, service, rowCounts);
+  static Stream<Arguments> refusedRequests() {
+    return largeListRefusals("/api/v1/contacts");
   }
 
   @Test

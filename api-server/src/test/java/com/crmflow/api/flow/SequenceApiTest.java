@@ -80,7 +80,6 @@ class SequenceApiTest extends ApiTest {
                 .at("/sequences")
                 .size())
         .isZero();
-    assertThat(tenant.api().get("/api/v1/sequences?status=gone").status()).isEqualTo(400);
   }
 
   @Test
@@ -110,7 +109,6 @@ class SequenceApiTest extends ApiTest {
     assertThat(secondPage.at("/sequences").valueStream().map(s -> s.get("id").asString()))
         .containsExactly(older);
     assertThat(secondPage.at("/total").asInt()).isEqualTo(2);
-    assertThat(tenant.api().get("/api/v1/sequences?flow_type=robot").status()).isEqualTo(400);
   }
 
   private static String activeSequence(ApiClient api, String name) {
@@ -210,10 +208,6 @@ class SequenceApiTest extends ApiTest {
     assertThat(never.get("trigger_type").isNull()).isTrue();
     assertThat(never.get("last_run_at").isNull()).isTrue();
     assertThat(never.get("last_run_status").isNull()).isTrue();
-
-    ApiResponse tooLong = tenant.api().get("/api/v1/sequences?q=" + "x".repeat(201));
-    assertThat(tooLong.status()).isEqualTo(400);
-    assertThat(tooLong.text("/errors/0/field")).isEqualTo("q");
   }
 
   @Test

@@ -239,15 +239,10 @@ class GenerateApiTest extends ApiTest {
   }
 
   @Test
-  void badPromptsAreRefused() {
+  void aPromptWithNoFlowInItIs422AndSavesNothing() {
     var tenant = newTenant();
     String seq = SequenceSupport.automation(tenant.api(), "G");
     String base = "/api/sequences/" + seq + "/generate";
-    assertThat(tenant.api().post(base, Map.of("prompt", "  ")).status()).isEqualTo(400);
-    assertThat(tenant.api().post(base, Map.of()).status()).isEqualTo(400);
-    ApiResponse tooLong = tenant.api().post(base, Map.of("prompt", "wait 1 day ".repeat(300)));
-    assertThat(tooLong.status()).isEqualTo(400);
-    assertThat(tooLong.text("/errors/0/field")).isEqualTo("prompt");
     ApiResponse nonsense =
         tenant.api().post(base, Map.of("prompt", "the quick brown fox jumps over the lazy dog"));
     assertThat(nonsense.status()).isEqualTo(422);

@@ -1062,7 +1062,6 @@ class AutomationRunApiTest extends ApiTest {
         .containsExactly(hook, "call");
     assertThat(tenant.api().get("/api/v1/automation-runs?status=failed").at("/total").asInt())
         .isZero();
-    assertThat(tenant.api().get("/api/v1/automation-runs?status=weird").status()).isEqualTo(400);
 
     var other = newTenant();
     assertThat(other.api().get("/api/v1/automation-runs/" + runId).status()).isEqualTo(404);

@@ -13,15 +13,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Odd bodies and parameters at the enrollment, steps and webhook endpoints: always a 4xx problem,
- * never a 5xx, and nothing stored.
+ * never a 5xx, and nothing stored. What a controller refuses before it reaches a store (a body that
+ * is not an object, an ill-typed path or query parameter) is checked in its slice test too.
  */
 class MalformedInputTest extends ApiTest {
 
   static List<Arguments> requests() {
     String any = UUID.randomUUID().toString();
     return List.of(
-        Arguments.of("POST", "/api/v1/sequences/enroll", "null"),
-        Arguments.of("POST", "/api/v1/sequences/enroll", "[]"),
         Arguments.of("POST", "/api/v1/sequences/enroll", "{\"sequence_id\": {}}"),
         Arguments.of(
             "POST", "/api/v1/sequences/enroll", "{\"sequence_id\": 12, \"contact_id\": 1}"),
@@ -31,11 +30,8 @@ class MalformedInputTest extends ApiTest {
             "{\"sequence_id\": \"" + any + "\", \"contact_email\": [\"a@b.c\"]}"),
         Arguments.of("POST", "/api/v1/sequences/unenroll", "{\"contact_id\": \"x\"}"),
         Arguments.of("GET", "/api/v1/sequences/not-a-uuid/enrollments", null),
-        Arguments.of("GET", "/api/v1/sequences/" + any + "/enrollments?limit=0", null),
-        Arguments.of("GET", "/api/v1/sequences/" + any + "/enrollments?offset=x", null),
         Arguments.of("PUT", "/api/v1/sequences/" + any + "/steps", "{\"steps\": \"email\"}"),
         Arguments.of("PUT", "/api/v1/sequences/" + any + "/steps", "[1]"),
-        Arguments.of("POST", "/api/v1/webhooks/subscribe", "\"https://x.example\""),
         Arguments.of("POST", "/api/v1/webhooks/subscribe", "{\"url\": 5, \"events\": \"all\"}"),
         Arguments.of(
             "POST",
@@ -52,15 +48,7 @@ class MalformedInputTest extends ApiTest {
                 + "x".repeat(3000)
                 + "\", \"events\": [\"contact.created\"]}"),
         Arguments.of("PATCH", "/api/v1/webhooks/subscriptions/" + any, "{\"is_active\": \"yes\"}"),
-        Arguments.of("PATCH", "/api/v1/webhooks/subscriptions/nope", "{}"),
-        Arguments.of("DELETE", "/api/v1/webhooks/subscriptions/nope", null),
-        Arguments.of(
-            "GET", "/api/v1/webhooks/subscriptions/" + any + "/deliveries?limit=500", null),
         Arguments.of("PUT", "/api/v1/integrations/chat", "{\"provider\": {}, \"bot_token\": []}"),
-        Arguments.of(
-            "PUT", "/api/v1/integrations/chat", "{\"provider\": \"slack\", \"bot_token\": 7}"),
-        Arguments.of("GET", "/api/v1/outbound-emails?run_id=abc", null),
-        Arguments.of("GET", "/api/v1/automation-runs?status=sleeping", null),
         Arguments.of("POST", "/api/v1/automation-runs/not-a-uuid/cancel", "{}"));
   }
 

@@ -1,0 +1,20 @@
+package com.crmflow.api.note;
+
+import com.crmflow.api.access.Scope;
+import com.crmflow.api.support.ControllerSliceTest;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/**
+ * The note endpoints' own decisions, in the slice of the web layer: the scope each needs (the
+ * inherited {@code endpointNeedsItsScope}), and a refused request reaches no store. What they store
+ * is the subject of the full-service tests ({@code NoteAndTaskApiTest} and others).
+ */
+class NoteControllerTest extends ControllerSliceTest {
+
+  static Stream<Arguments> endpoints() {
+    return Stream.of(
+        Arguments.of("GET", "/api/v1/notes", null, Scope.NOTES_READ),
+        Arguments.of("POST", "/api/v1/notes", "{}", Scope.NOTES_WRITE));
+  }
+}
