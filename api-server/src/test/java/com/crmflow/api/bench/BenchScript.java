@@ -1,11 +1,8 @@
 package com.crmflow.api.bench;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.crmflow.api.support.TestJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,19 +23,6 @@ final class BenchScript {
   }
 
   private BenchScript() {}
-
-  /**
-   * The environment that has a script run api-server's packaged jar (built by {@code package},
-   * before the ITs) with a small heap, besides {@code env}.
-   */
-  static Map<String, String> withJar(Map<String, String> env) {
-    Path jar = Path.of("target", "api-server-0.1.0-SNAPSHOT.jar").toAbsolutePath();
-    assertThat(Files.isRegularFile(jar)).as("the packaged jar %s", jar).isTrue();
-    var all = new java.util.HashMap<>(env);
-    all.put("BENCH_JAR", jar.toString());
-    all.put("BENCH_JAVA_OPTS", "-Xmx512m");
-    return all;
-  }
 
   /** The repository's root: the parent of the module the tests run in. */
   static Path repo() {

@@ -456,8 +456,8 @@ class ClusterShapeIT {
    * The cluster bench (bench/cluster-bench.sh) still runs: a tiny run on this cluster, with one
    * worker and then two, prints the harness's RESULT lines, the CPU per run of each kind of process
    * and the table of both configurations. Its dev-server pass is bench/trigger-bench.sh, which
-   * TriggerBenchScriptsSmokeIT runs, so it is left out here ({@code DEV_SERVER=0}). Nothing here is
-   * timed: the figures are the benchmark's (docs/benchmarks.md).
+   * BenchScriptsSmokeIT runs, so it is left out here ({@code DEV_SERVER=0}). Nothing here is timed:
+   * the figures are the benchmark's (docs/benchmarks.md).
    */
   @Test
   @Order(7)
