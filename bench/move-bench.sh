@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Moving waiting runs to another version of their flow (docs/benchmarks.md, "Moving waiting runs").
-#   [DELAY_SECONDS=1800] [TRIGGER_N=600] [RATE=20] [PAGE=50] [KILL_AT=0.5] bench/move-bench.sh [N]
+#   [DELAY_SECONDS=1800] [TRIGGER_N=600] [RATE=20] [PAGE=50] [PARALLEL=8] [KILL_AT=0.5] bench/move-bench.sh [N]
 # On the embedded defaults (fresh data dir, port 8097, the Temporal dev server on 7297 with its UI
 # on 8297, PostgreSQL on PGPORT 55437, heap ${BENCH_JAVA_OPTS:--Xmx1g}). No SMTP server: each email
 # is captured, and logged with its Message-ID. It makes flow M (webhook → http_request to
@@ -18,7 +18,8 @@
 #      {1,2} before the one it runs, two entries saying it moved), one email each and that one
 #      version 3's, and the emails captured twice (by Message-ID).
 # It prints one RESULT line per figure. PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT:
-# other ports. PAGE: the move's page size (crm.runs.move.page-size). Needs curl, python3 and psql.
+# other ports. PAGE: the move's page size (crm.runs.move.page-size); PARALLEL: how many runs it asks
+# at once (crm.runs.move.parallel). Needs curl, python3 and psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-10000}
@@ -46,7 +47,8 @@ start_service() {
     --crm.embedded.temporal-port=$TEMPORAL_PORT --crm.embedded.temporal-ui-port=$TEMPORAL_UI_PORT \
     --crm.bootstrap.api-key=$KEY --crm.http.allow-private-addresses=true \
     --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false \
-    --crm.runs.move.page-size="${PAGE:-50}" --logging.level.root=WARN \
+    --crm.runs.move.page-size="${PAGE:-50}" --crm.runs.move.parallel="${PARALLEL:-8}" \
+    --logging.level.root=WARN \
     --logging.level.com.crmflow.worker.activity.EmailActivitiesImpl=INFO \
     >> "$DATA/service.log" 2>&1 &
   SERVICE=$!
