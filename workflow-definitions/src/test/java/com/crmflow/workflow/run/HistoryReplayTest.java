@@ -103,7 +103,12 @@ class HistoryReplayTest {
             "local-goal-met-in-delay.json",
             "local-goal-met-before-node.json",
             "local-moved-run.json",
-            "local-held-moved-run.json");
+            "local-held-moved-run.json",
+            // recorded again once a wait's timer marks its cancellation read (WaitTimer): the
+            // same commands, so both recordings replay on either code
+            "local-moved-run-timer-read.json",
+            "local-wait-until-met-timer-read.json",
+            "local-held-moved-run-timer-read.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(

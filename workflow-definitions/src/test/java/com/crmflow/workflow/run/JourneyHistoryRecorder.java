@@ -55,6 +55,11 @@ import java.util.concurrent.TimeUnit;
  *       InterpreterChanges#HELD_MOVE}), then released: version 2's call made once.
  * </ul>
  *
+ * <p>The {@code -timer-read} files are {@code local-moved-run}, {@code local-wait-until-met} and
+ * {@code local-held-moved-run} recorded again once the wait nodes' timers mark their cancellation
+ * read (no command changed; the order of a local activity's marker beside a timer's start follows
+ * the local activity's timing, in either recording).
+ *
  * <p>Run like {@link HistoryRecorder}, with this class as the main class and the file's name as the
  * second argument; it writes that one file.
  */
