@@ -57,6 +57,17 @@ class RunMoveRestartTest {
             Map.of("method", "POST", "url", peer.url("/" + v + "/{{trigger.n}}"))));
   }
 
+  /** Saves version 2 (a 3 s wait, then version 2's call) and starts the move; its id. */
+  private static String saveVersion2AndMove(ApiClient api, String flow, LocalHttpServer peer) {
+    assertThat(
+            api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2")).status())
+        .isEqualTo(200);
+    ApiResponse started =
+        api.post("/api/sequences/" + flow + "/runs/move", Map.of("recompute_delays", true));
+    assertThat(started.status()).as(started.toString()).isEqualTo(202);
+    return started.text("/move/move_id");
+  }
+
   @Test
   void aMoveUnderWayGoesOnAfterARestartAndMovesEachRunOnce(@TempDir Path dataDir) {
     try (LocalHttpServer peer = new LocalHttpServer()) {
@@ -73,14 +84,7 @@ class RunMoveRestartTest {
         flow = activeAutomation(api, waitThenCall(peer, 30, "v1"));
         ApiClient anonymous = new ApiClient(WholeService.baseUrl(first), null);
         runs.addAll(fireWaitingRuns(anonymous, api, tenant.id(), "hook", RUNS));
-        assertThat(
-                api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2"))
-                    .status())
-            .isEqualTo(200);
-        ApiResponse started =
-            api.post("/api/sequences/" + flow + "/runs/move", Map.of("recompute_delays", true));
-        assertThat(started.status()).as(started.toString()).isEqualTo(202);
-        moveId = started.text("/move/move_id");
+        moveId = saveVersion2AndMove(api, flow, peer);
         String moveUrl = "/api/sequences/" + flow + "/runs/moves/" + moveId;
         JsonNode underWay =
             await()
@@ -138,16 +142,10 @@ class RunMoveRestartTest {
       List<String> runs =
           fireWaitingRuns(
               new ApiClient(WholeService.baseUrl(service), null), api, tenant.id(), "hook", RUNS);
-      assertThat(
-              api.put("/api/sequences/" + flow + "/canvas", waitThenCall(peer, 0.05, "v2"))
-                  .status())
-          .isEqualTo(200);
-      ApiResponse started =
-          api.post("/api/sequences/" + flow + "/runs/move", Map.of("recompute_delays", true));
-      assertThat(started.status()).as(started.toString()).isEqualTo(202);
       JsonNode done =
           awaitMoveCompleted(
-              api, "/api/sequences/" + flow + "/runs/moves/" + started.text("/move/move_id"));
+              api,
+              "/api/sequences/" + flow + "/runs/moves/" + saveVersion2AndMove(api, flow, peer));
       assertThat(done.get("moved").asLong()).as(done.toString()).isEqualTo(RUNS);
 
       WorkflowClient temporal = service.getBean(WorkflowClient.class);
