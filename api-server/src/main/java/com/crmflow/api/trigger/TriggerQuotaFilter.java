@@ -159,7 +159,7 @@ class TriggerQuotaFilter extends OncePerRequestFilter {
         response,
         path,
         HttpStatus.SERVICE_UNAVAILABLE,
-        TriggerService.overloadedDetail(reason),
+        TriggerRefusals.overloadedDetail(reason),
         retryAfter);
   }
 

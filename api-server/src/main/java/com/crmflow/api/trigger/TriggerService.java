@@ -1,6 +1,5 @@
 package com.crmflow.api.trigger;
 
-import com.crmflow.api.audit.SecurityEvents;
 import com.crmflow.api.event.EventCause;
 import com.crmflow.api.flow.CanvasRepository;
 import com.crmflow.api.flow.CanvasRepository.TriggerTarget;
@@ -11,17 +10,14 @@ import com.crmflow.api.json.JsonBodies;
 import com.crmflow.api.reenroll.Reenrollment;
 import com.crmflow.api.reenroll.RunRecords;
 import com.crmflow.api.run.AutomationRun;
-import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.run.RunBeginnings;
 import com.crmflow.api.run.RunRepository;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.NodeType;
-import com.crmflow.workflow.history.HistoryPayloads;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -48,6 +44,7 @@ class TriggerService {
   private static final int LOOKUPS = 3;
 
   private final CanvasRepository canvases;
+  private final TriggerRefusals refusals;
   private final CanvasSecrets canvasSecrets;
   private final TriggerTargets targets;
   private final RunRepository runs;
@@ -60,6 +57,7 @@ class TriggerService {
 
   TriggerService(
       CanvasRepository canvases,
+      TriggerRefusals refusals,
       CanvasSecrets canvasSecrets,
       TriggerTargets targets,
       RunRepository runs,
@@ -74,6 +72,7 @@ class TriggerService {
     this.causes = causes;
     this.eventTriggers = eventTriggers;
     this.canvases = canvases;
+    this.refusals = refusals;
     this.canvasSecrets = canvasSecrets;
     this.targets = targets;
     this.runs = runs;
@@ -109,7 +108,9 @@ class TriggerService {
     }
     for (int lookup = 1; ; lookup++) {
       TriggerTarget target =
-          targets.lookUp(call.tenant(), call.nodeId()).orElseThrow(() -> notATrigger(call));
+          targets
+              .lookUp(call.tenant(), call.nodeId())
+              .orElseThrow(() -> refusals.notATrigger(call.tenant(), call.nodeId()));
       Optional<AutomationRun> run = accept(call, target);
       if (run.isPresent()) {
         return run.get();
@@ -119,23 +120,6 @@ class TriggerService {
             "The automation changed while this call was being accepted; send it again.");
       }
     }
-  }
-
-  /**
-   * The answer for an id that is no trigger of the tenant: 422 when it names another node of one of
-   * its flows (the spec's "node is not a webhook trigger"), 404 when it names nothing the tenant
-   * has.
-   */
-  private ApiException notATrigger(Call call) {
-    return canvases
-        .nodeTypeOf(call.tenant(), call.nodeId())
-        .map(type -> notAWebhookTrigger(call.nodeId(), type))
-        .orElseGet(() -> ApiException.notFound("Trigger node", call.nodeId()));
-  }
-
-  private static ApiException notAWebhookTrigger(String nodeId, String type) {
-    return ApiException.unprocessable(
-        "Node " + nodeId + " is a " + type + ", not a webhook_trigger.", List.of());
   }
 
   /**
@@ -182,15 +166,10 @@ class TriggerService {
     CanvasNode node =
         canvas.node(nodeId).orElseThrow(() -> ApiException.notFound("Trigger node", nodeId));
     if (!NodeType.WEBHOOK_TRIGGER.value().equals(trigger.type())) {
-      throw notAWebhookTrigger(nodeId, trigger.type());
+      throw TriggerRefusals.notAWebhookTrigger(nodeId, trigger.type());
     }
     if (!Sequence.AUTOMATION.equals(trigger.flowType())) {
-      throw ApiException.unprocessable(
-          "Node "
-              + nodeId
-              + " belongs to a sequence, not an automation: a sequence's contacts are enrolled"
-              + " (POST /api/v1/sequences/enroll), its webhook_trigger does not fire.",
-          List.of());
+      throw TriggerRefusals.inASequence(nodeId);
     }
     if (node.config("secretToken") instanceof String stored && !stored.isEmpty()) {
       String expected = canvasSecrets.triggerSecret(tenant, trigger.sequenceId(), nodeId, stored);
@@ -198,18 +177,11 @@ class TriggerService {
       if (secret == null
           || !MessageDigest.isEqual(
               secret.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
-        SecurityEvents.refused(
-            secret == null ? "no X-Webhook-Secret header" : "a wrong X-Webhook-Secret");
-        throw new ApiException(
-            HttpStatus.UNAUTHORIZED,
-            "X-Webhook-Secret is missing or does not match this trigger's secret.",
-            List.of(),
-            Map.of());
+        throw TriggerRefusals.wrongSecret(secret);
       }
     }
     if (!Sequence.ACTIVE.equals(trigger.status())) {
-      throw ApiException.unprocessable(
-          "The automation is " + trigger.status() + ", not active.", List.of());
+      throw TriggerRefusals.notActive(trigger.status());
     }
     Object payload = parse(call.body());
     EventCause cause = causes.ofHeader(tenant, call.cause());
@@ -272,52 +244,15 @@ class TriggerService {
                     return stored;
                   });
     } catch (RunBeginnings.TooLarge tooLarge) {
-      throw tooLargeToStart(tooLarge);
+      throw TriggerRefusals.tooLargeToStart(tooLarge);
     } catch (RunBeginnings.NotAdmitted notAdmitted) {
-      throw overloaded(notAdmitted.decision());
+      throw TriggerRefusals.overloaded(notAdmitted.decision());
     }
     if (inserted.isPresent()) {
       return inserted;
     }
     // a concurrent delivery with the same key won the insert, or the target is out of date
     return key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
-  }
-
-  /** 503: this process has as many runs due as it can keep on time; nothing was stored. */
-  private static ApiException overloaded(RunAdmission.Decision refused) {
-    return new ApiException(
-        HttpStatus.SERVICE_UNAVAILABLE,
-        overloadedDetail(refused.reason()),
-        List.of(),
-        Map.of("Retry-After", Long.toString(refused.retryAfterSeconds())));
-  }
-
-  /** The detail of the admission's 503, by its reason ({@code due} or {@code pace}). */
-  static String overloadedDetail(String reason) {
-    return "The service is at capacity for this tenant's triggers"
-        + ("pace".equals(reason)
-            ? " (calls come faster than its runs end)"
-            : " (its share of the runs this process keeps on time is taken)")
-        + "; nothing was stored. Send the call again after Retry-After.";
-  }
-
-  /**
-   * 413: a run's workflow input carries the payload and the pinned canvas; over what Temporal
-   * takes, the run could never start, so the call is refused instead of accepted and failed.
-   */
-  private static ApiException tooLargeToStart(RunBeginnings.TooLarge tooLarge) {
-    return new ApiException(
-        HttpStatus.CONTENT_TOO_LARGE,
-        "This payload ("
-            + (tooLarge.bytes() - tooLarge.canvasBytes())
-            + " bytes of JSON) and the automation's canvas ("
-            + tooLarge.canvasBytes()
-            + " bytes) together are over the "
-            + HistoryPayloads.LIMIT_BYTES
-            + " bytes a run's workflow input may carry through Temporal. Send a smaller"
-            + " payload.",
-        List.of(),
-        Map.of());
   }
 
   private Object parse(String body) {
