@@ -7,11 +7,13 @@
 # bench/TriggerBench.java's sink → wait DELAY_SECONDS → email "v1") and flow A (webhook → the sink),
 # fires N runs of flow M and waits until each waits in its delay, saves version 2 of flow M (its
 # email "v2"), then:
-#   1. new triggers' end-to-end p95 without a move: TRIGGER_N triggers of flow A at RATE a second;
+#   1. new triggers' end-to-end p95 without a move: TRIGGER_N triggers of flow A at RATE a second,
+#      and the CPU each cost the service, the dev server and PostgreSQL;
 #   2. the dry run of the move (POST .../runs/move {"dry_run": true}): its time, and that it finds
 #      the N runs waiting at the delay, all movable;
 #   3. the move to version 2, while TRIGGER_N triggers of flow A arrive at RATE a second: the move's
-#      time (from its request to its end) and the triggers' p95 with the move;
+#      time (from its request to its end), the triggers' p95 with the move, and the CPU each moved
+#      run cost by process (the triggers' part, at their cost in 1., taken out);
 #   4. the move to version 3, whose delay is 1 s (recompute_delays: each run wakes as it moves and
 #      sends version 3's email); once KILL_AT of the runs moved, kill -9 of the service and a start
 #      on the same data; then every run completed, moved exactly once to each version (versions
@@ -35,7 +37,7 @@ SINK_PORT=${SINK_PORT:-18097}
 JAVA=${JAVA:-java}
 HARNESS=bench/TriggerBench.java
 DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 SERVICE=
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
@@ -80,6 +82,34 @@ json() { python3 -c "import sys,json; d=json.load(sys.stdin); print($1)"; }
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
 sql() { psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -tAq -c "$1"; }
 now() { date +%s.%N; }
+# CPU ticks (user + system) of the service, its Temporal dev server and its PostgreSQL (the
+# postmaster on PGPORT and its children), from /proc
+ticks_of() { # pids...
+  local total=0 pid
+  for pid in "$@"; do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0)))
+  done
+  echo $total
+}
+cpu() {
+  local temporal postmaster
+  temporal=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
+  postmaster=$(pgrep -f -- "postgres -D .* -p $PGPORT( |\$)" | head -1)
+  # shellcheck disable=SC2046
+  echo "$(ticks_of $SERVICE) $(ticks_of "$temporal") $(ticks_of "$postmaster" $(pgrep -P "$postmaster" || true))"
+}
+# ms of CPU per item by process between two cpu readings, less what `less` items of a per-item cost
+# (service temporal postgres, in ms) took: per_item LABEL COUNT "BEFORE" "AFTER" [LESS "COSTS"]
+per_item() {
+  python3 - "$@" "$(getconf CLK_TCK)" <<'PY'
+import sys
+label, count, before, after = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
+less, costs = (int(sys.argv[5]), [float(c) for c in sys.argv[6].split()]) if len(sys.argv) > 7 else (0, [0, 0, 0])
+tick = 1000 / float(sys.argv[-1])
+ms = [((int(a) - int(b)) * tick - less * c) / count for b, a, c in zip(before, after, costs)]
+print(f"RESULT cpu_ms_per_{label} service={ms[0]:.1f} temporal={ms[1]:.1f} postgres={ms[2]:.1f} total={sum(ms):.1f}")
+PY
+}
 since() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.2f}')" "$1"; }
 
 start_service
@@ -123,8 +153,13 @@ until [[ $(waiting_at) -ge $N ]]; do sleep 1; done
 api -X PUT "$API/api/sequences/$FLOW_M/canvas" -d "$(flow_m v2)" > /dev/null
 
 # --- 1. new triggers without a move --------------------------------------------------------------
+QUIET_CPU0=$(cpu)
 paced quiet
+QUIET_CPU1=$(cpu)
 QUIET_P95=$(p95_of quiet)
+TRIGGER_CPU=$(per_item trigger "$TRIGGER_N" "$QUIET_CPU0" "$QUIET_CPU1")
+echo "$TRIGGER_CPU"
+TRIGGER_COSTS=$(echo "$TRIGGER_CPU" | sed 's/.*service=\([0-9.]*\) temporal=\([0-9.]*\) postgres=\([0-9.]*\).*/\1 \2 \3/')
 
 # --- 2. the dry run ------------------------------------------------------------------------------
 t0=$(now)
@@ -140,6 +175,7 @@ move_to() { # body: the move's id
 }
 status() { api "$API/api/sequences/$FLOW_M/runs/moves/$1" | json 'd["move"]["status"]'; }
 moved() { sql "select count(*) from automation_run where moved_by = '$1'"; }
+MOVE_CPU0=$(cpu)
 paced moving &
 TRIGGERS=$!
 t0=$(now)
@@ -151,7 +187,11 @@ MOVE_S=$(since "$t0")
 while kill -0 "$TRIGGERS" 2> /dev/null; do sleep 0.2; done
 [[ -s $DATA/moving.result ]] || { echo "the triggers during the move printed no result" >&2; exit 1; }
 MOVING_P95=$(p95_of moving)
+MOVE_CPU1=$(cpu)
 echo "RESULT move_s=$MOVE_S runs=$N moved=$(moved "$MOVE")"
+# the move's CPU per run: from its request until it and the triggers during it ended, less what as
+# many triggers cost without it
+per_item moved_run "$N" "$MOVE_CPU0" "$MOVE_CPU1" "$TRIGGER_N" "$TRIGGER_COSTS"
 echo "RESULT trigger_e2e_p95_ms without_move=$QUIET_P95 with_move=$MOVING_P95"
 
 # --- 4. the move to version 3 (its delay shorter, recomputed: the runs wake as they move), kill -9

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class BenchScriptsSmokeIT {
 
   private static Map<String, String> withJar(Map<String, String> env) throws Exception {
-    Path jar = Path.of("target", "api-server-0.1.0-SNAPSHOT.jar").toAbsolutePath();
+    Path jar = Path.of("target", "app", "api-server-0.1.0-SNAPSHOT.jar").toAbsolutePath();
     assertThat(Files.isRegularFile(jar)).as("the packaged jar %s", jar).isTrue();
     var all = new java.util.HashMap<>(env);
     all.put("BENCH_JAR", jar.toString());
@@ -201,6 +201,19 @@ class BenchScriptsSmokeIT {
         .anySatisfy(
             line ->
                 assertThat(line)
+                    .matches(
+                        "RESULT cpu_ms_per_trigger service=[0-9.]+ temporal=[0-9.]+"
+                            + " postgres=[0-9.]+ total=[0-9.]+"))
+        // the triggers' part taken out of a move of 20 runs can leave a small negative
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .matches(
+                        "RESULT cpu_ms_per_moved_run service=-?[0-9.]+ temporal=-?[0-9.]+"
+                            + " postgres=-?[0-9.]+ total=-?[0-9.]+"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
                     .matches("RESULT trigger_e2e_p95_ms without_move=\\d+ with_move=\\d+"))
         .anySatisfy(
             line ->
@@ -234,6 +247,22 @@ class BenchScriptsSmokeIT {
             line ->
                 assertThat(line)
                     .matches("RESULT stats=since-30-days runs=20 requests=3 p50_ms=[0-9.]+ .*"));
+  }
+
+  @Test
+  void theStartBenchStartsTheServiceFromEachFormOfTheJarAndPrintsItsTimes() throws Exception {
+    BenchScript.Run run =
+        BenchScript.run("bench/start-bench.sh", List.of(), withJar(Map.of("ROUNDS", "1")), 4);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    for (String form : List.of("packaged", "extracted")) {
+      assertThat(run.lines())
+          .as(run.output())
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .matches("RESULT form=" + form + " ready_s=[0-9.]+ jvm_cpu_s=[0-9.]+"));
+    }
   }
 
   @Test
