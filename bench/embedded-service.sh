@@ -7,7 +7,7 @@
 JAVA=${JAVA:-java}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 command -v psql > /dev/null || { echo "needs psql (Debian: postgresql-client)" >&2; exit 64; }
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
@@ -16,7 +16,7 @@ command -v psql > /dev/null || { echo "needs psql (Debian: postgresql-client)" >
   --crm.bootstrap.api-key=$KEY --crm.rate-limit.enabled=false --crm.trigger.quota.enabled=false \
   --logging.level.root=WARN > "$DATA/service.log" 2>&1 &
 SERVICE_PID=$!
-trap 'rc=$?; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; cp "$DATA/service.log" "target/$BENCH_NAME-service.log" 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+trap 'rc=$?; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; mkdir -p target; cp "$DATA/service.log" "target/$BENCH_NAME-service.log" 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 180); do
   kill -0 $SERVICE_PID 2>/dev/null || break
   curl -sf localhost:$PORT/actuator/health > /dev/null && break

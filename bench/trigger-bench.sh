@@ -61,13 +61,12 @@ label_of() { if [[ -n $FLOOR ]]; then echo "floor-$1"; else echo "flow-$1"; fi; 
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 ADMIN_TOKEN=bench-admin-token
 DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 if [[ -n $FLOOR ]]; then
-  # the floor runs on the service jar's own libraries (Spring Boot, Tomcat, the Temporal SDK, ...)
-  "$JAVA" -Djarmode=tools -jar "$JAR" extract --destination "$DATA/floor" > /dev/null
-  "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -cp "$DATA/floor/lib/*" bench/TemporalFloorService.java \
-    "$DATA/floor/$(basename "$JAR")" "$DATA" $PORT $TEMPORAL_PORT $TEMPORAL_UI_PORT \
+  # the floor runs on the service's own libraries (Spring Boot, Tomcat, the Temporal SDK, ...)
+  "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -cp "$(dirname "$JAR")/lib/*" bench/TemporalFloorService.java \
+    "$JAR" "$DATA" $PORT $TEMPORAL_PORT $TEMPORAL_UI_PORT \
     "http://127.0.0.1:$SINK_PORT/sink" > "$DATA/service.log" 2>&1 &
   READY=/completed LOG=target/trigger-bench-floor.log
 else
@@ -80,7 +79,7 @@ else
   READY=/actuator/health LOG=target/trigger-bench-service.log
 fi
 SERVICE_PID=$!
-trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; cp "$DATA/service.log" $LOG 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
+trap 'rc=$?; [[ -n ${CURVE:-} ]] && kill $CURVE 2>/dev/null; kill $SERVICE_PID 2>/dev/null; wait $SERVICE_PID 2>/dev/null || true; mkdir -p target; cp "$DATA/service.log" $LOG 2>/dev/null; rm -rf "$DATA"; exit $rc' EXIT
 for _ in $(seq 1 120); do
   kill -0 $SERVICE_PID 2>/dev/null || break
   curl -sf localhost:$PORT$READY >/dev/null && break
