@@ -21,13 +21,14 @@ COPY --from=console /console/out console/target/classes/META-INF/resources/conso
 COPY api-server api-server
 RUN ./mvnw -q -B -DskipTests -Dspotless.check.skip=true -Dexec.skip=true package
 
+# each image runs its jar as the build extracts it (the application's jar and lib/ beside it)
 FROM eclipse-temurin:17-jre AS api-server
 WORKDIR /app
-COPY --from=build /src/api-server/target/api-server-0.1.0-SNAPSHOT.jar app.jar
+COPY --from=build /src/api-server/target/app/ ./
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "app.jar"]
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "api-server-0.1.0-SNAPSHOT.jar"]
 
 FROM eclipse-temurin:17-jre AS workflow-worker
 WORKDIR /app
-COPY --from=build /src/workflow-worker/target/workflow-worker-0.1.0-SNAPSHOT-exec.jar app.jar
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "app.jar"]
+COPY --from=build /src/workflow-worker/target/app/ ./
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "workflow-worker-0.1.0-SNAPSHOT-exec.jar"]

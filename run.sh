@@ -6,7 +6,8 @@
 # its progress. Extra arguments go to the application, e.g. --server.port=9090.
 set -euo pipefail
 cd "$(dirname "$0")"
-find_jar() { ls api-server/target/api-server-*.jar 2>/dev/null | grep -v '\.original$' | head -1 || true; }
+# the packaged jar as the build extracts it (target/app: the application's jar and its lib/)
+find_jar() { ls api-server/target/app/api-server-*.jar 2>/dev/null | head -1 || true; }
 jar=$(find_jar)
 if [[ -z "$jar" ]] || [[ -n "$(find pom.xml ./*/pom.xml ./*/src -newer "$jar" -print -quit)" ]]; then
   ./mvnw -q -B -DskipTests package

@@ -15,7 +15,7 @@ PORT=8091
 JAVA=${JAVA:-java}
 KEY=crm_bench_key_0123456789abcdefghijklmnopqrstuv
 DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 start_service() {
   "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \

@@ -22,8 +22,8 @@ if [[ -z ${BASE_URL:-} ]]; then
   PORT=8092
   ADMIN_TOKEN=fairness-bench-admin-$RANDOM$RANDOM
   DATA=$(mktemp -d)
-  [[ -f api-server/target/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
-  JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+  [[ -f api-server/target/app/api-server-0.1.0-SNAPSHOT.jar ]] || ./mvnw -q -B -DskipTests package
+  JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
   "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -jar "$JAR" \
     --server.port=$PORT --crm.data-dir="$DATA" --crm.embedded.temporal-port=7297 \
     --crm.embedded.temporal-ui-port=8297 --crm.admin-token="$ADMIN_TOKEN" \

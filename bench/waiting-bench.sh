@@ -39,7 +39,7 @@ JAVA=${JAVA:-java}
 HARNESS=bench/TriggerBench.java
 TICK=$(getconf CLK_TCK)
 DATA=$(mktemp -d)
-JAR=${BENCH_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 BENCH_DIRS=()
 SERVICE=

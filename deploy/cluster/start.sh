@@ -137,20 +137,25 @@ if [[ -n $ports_wrong ]]; then
   exit 1
 fi
 
-API_JAR=${CLUSTER_API_JAR:-$(ls "$ROOT"/api-server/target/api-server-*.jar 2>/dev/null | grep -v plain | head -1 || true)}
-WORKER_JAR=${CLUSTER_WORKER_JAR:-$(ls "$ROOT"/workflow-worker/target/*-exec.jar 2>/dev/null | head -1 || true)}
+# the runnable jars as the build extracts them (target/app: the application's jar and its lib/)
+API_JAR=${CLUSTER_API_JAR:-$(ls "$ROOT"/api-server/target/app/api-server-*.jar 2>/dev/null | head -1 || true)}
+WORKER_JAR=${CLUSTER_WORKER_JAR:-$(ls "$ROOT"/workflow-worker/target/app/*-exec.jar 2>/dev/null | head -1 || true)}
 if [[ -z $API_JAR || -z $WORKER_JAR ]]; then
   echo "building the api-server and workflow-worker jars (./mvnw -DskipTests package) ..."
   (cd "$ROOT" && ./mvnw -q -B -DskipTests package)
-  API_JAR=$(ls "$ROOT"/api-server/target/api-server-*.jar | grep -v plain | head -1)
-  WORKER_JAR=$(ls "$ROOT"/workflow-worker/target/*-exec.jar | head -1)
+  API_JAR=$(ls "$ROOT"/api-server/target/app/api-server-*.jar | head -1)
+  WORKER_JAR=$(ls "$ROOT"/workflow-worker/target/app/*-exec.jar | head -1)
 fi
 
 # the tool lookup of the api-server jar (GoTool/ToolLookup): prints each tool's path, building it
 # first if need be, with its progress on stderr
 tools() {
-  "$JAVA" -cp "$API_JAR" -Dloader.main=com.crmflow.api.embedded.ToolLookup \
-    org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+  if [[ -d $(dirname "$API_JAR")/lib ]]; then # extracted: a plain jar with its lib/ beside it
+    "$JAVA" -cp "$API_JAR" com.crmflow.api.embedded.ToolLookup "$@"
+  else # the packaged jar, through Spring Boot's launcher
+    "$JAVA" -cp "$API_JAR" -Dloader.main=com.crmflow.api.embedded.ToolLookup \
+      org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+  fi
 }
 
 # waits until `check` succeeds, or fails with the part's log

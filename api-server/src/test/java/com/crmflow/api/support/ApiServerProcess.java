@@ -59,7 +59,7 @@ public final class ApiServerProcess implements AutoCloseable {
     arguments.addAll(List.of(settings));
     Process process =
         JarProcesses.start(
-            "target",
+            "target/app",
             "api-server-.*\\.jar",
             "package api-server first",
             "512m",

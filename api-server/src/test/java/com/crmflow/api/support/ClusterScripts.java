@@ -46,8 +46,10 @@ public final class ClusterScripts implements AutoCloseable {
    */
   public static ClusterScripts in(Path dir, Map<String, String> settings) {
     Map<String, String> jars = new HashMap<>();
-    jars.put("CLUSTER_API_JAR", jar("target", "api-server-[0-9.]+(-SNAPSHOT)?\\.jar").toString());
-    jars.put("CLUSTER_WORKER_JAR", jar("../workflow-worker/target", ".*-exec\\.jar").toString());
+    jars.put(
+        "CLUSTER_API_JAR", jar("target/app", "api-server-[0-9.]+(-SNAPSHOT)?\\.jar").toString());
+    jars.put(
+        "CLUSTER_WORKER_JAR", jar("../workflow-worker/target/app", ".*-exec\\.jar").toString());
     jars.putAll(settings);
     return on(dir, jars);
   }

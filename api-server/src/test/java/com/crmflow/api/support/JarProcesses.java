@@ -87,6 +87,9 @@ final class JarProcesses {
   }
 
   private static Path jar(String dir, String nameRegex, String missing) throws IOException {
+    if (!Files.isDirectory(Path.of(dir))) {
+      throw new IllegalStateException(missing + " (there is no " + dir + ")");
+    }
     try (Stream<Path> files = Files.list(Path.of(dir))) {
       return files
           .filter(p -> p.getFileName().toString().matches(nameRegex))

@@ -17,7 +17,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WorkerProcess implements AutoCloseable {
 
-  private static final String JAR_DIR = "../workflow-worker/target";
+  /** The runnable jar as the build extracts it (its lib/ beside it), as the cluster runs it. */
+  private static final String JAR_DIR = "../workflow-worker/target/app";
+
+  /** The packaged jar, whose launcher takes {@code loader.path}. */
+  private static final String PACKAGED_JAR_DIR = "../workflow-worker/target";
+
   private static final String JAR_NAME = ".*-exec\\.jar";
   private static final String MISSING = "build workflow-worker first";
   private static final String HEAP = "256m";
@@ -50,7 +55,7 @@ public final class WorkerProcess implements AutoCloseable {
     Path log = Files.createTempFile("worker", ".log");
     Process process =
         JarProcesses.startWithLoaderPath(
-            JAR_DIR,
+            PACKAGED_JAR_DIR,
             JAR_NAME,
             MISSING,
             HEAP,
