@@ -92,11 +92,14 @@ ticks_of() { # pids...
   echo $total
 }
 cpu() {
-  local temporal postmaster
+  local temporal postmaster reaped
   temporal=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
   postmaster=$(pgrep -f -- "postgres -D .* -p $PGPORT( |\$)" | head -1)
+  # the postmaster's children that ended (a backend, an autovacuum worker) count in its cutime and
+  # cstime, so a child that ends between two readings keeps its CPU in the figure
+  reaped=$(awk '{print $16 + $17}' "/proc/$postmaster/stat" 2> /dev/null || echo 0)
   # shellcheck disable=SC2046
-  echo "$(ticks_of $SERVICE) $(ticks_of "$temporal") $(ticks_of "$postmaster" $(pgrep -P "$postmaster" || true))"
+  echo "$(ticks_of $SERVICE) $(ticks_of "$temporal") $(($(ticks_of "$postmaster" $(pgrep -P "$postmaster" || true)) + reaped))"
 }
 # ms of CPU per item by process between two cpu readings, less what `less` items of a per-item cost
 # (service temporal postgres, in ms) took: per_item LABEL COUNT "BEFORE" "AFTER" [LESS "COSTS"]
@@ -106,7 +109,7 @@ import sys
 label, count, before, after = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
 less, costs = (int(sys.argv[5]), [float(c) for c in sys.argv[6].split()]) if len(sys.argv) > 7 else (0, [0, 0, 0])
 tick = 1000 / float(sys.argv[-1])
-ms = [((int(a) - int(b)) * tick - less * c) / count for b, a, c in zip(before, after, costs)]
+ms = [((int(a) - int(b)) * tick - less * c) / max(count, 1) for b, a, c in zip(before, after, costs)]
 print(f"RESULT cpu_ms_per_{label} service={ms[0]:.1f} temporal={ms[1]:.1f} postgres={ms[2]:.1f} total={sum(ms):.1f}")
 PY
 }
@@ -159,7 +162,7 @@ QUIET_CPU1=$(cpu)
 QUIET_P95=$(p95_of quiet)
 TRIGGER_CPU=$(per_item trigger "$TRIGGER_N" "$QUIET_CPU0" "$QUIET_CPU1")
 echo "$TRIGGER_CPU"
-TRIGGER_COSTS=$(echo "$TRIGGER_CPU" | sed 's/.*service=\([0-9.]*\) temporal=\([0-9.]*\) postgres=\([0-9.]*\).*/\1 \2 \3/')
+TRIGGER_COSTS=$(echo "$TRIGGER_CPU" | sed 's/.*service=\(-\{0,1\}[0-9.]*\) temporal=\(-\{0,1\}[0-9.]*\) postgres=\(-\{0,1\}[0-9.]*\).*/\1 \2 \3/')
 
 # --- 2. the dry run ------------------------------------------------------------------------------
 t0=$(now)

@@ -5,8 +5,8 @@
 # 55439, the Temporal dev server on 7299 with its UI on 8299) ROUNDS times from the packaged jar
 # and ROUNDS times from the extracted one, one after the other, and prints for each start the
 # seconds until its health check answers and the CPU its JVM spent by then (the dev server's and
-# PostgreSQL's are the same for both forms and left out). JAVA_TOOL_OPTIONS applies, as ever: the
-# tests' processes run with -XX:TieredStopAtLevel=1. Needs curl.
+# PostgreSQL's are the same for both forms and left out). JAVA_TOOL_OPTIONS applies: the tests'
+# processes run with -XX:TieredStopAtLevel=1. Needs curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -39,8 +39,13 @@ start_once() { # form jar
     --crm.embedded.temporal-ui-port="$TEMPORAL_UI_PORT" --logging.level.root=WARN \
     > "$DATA/service.log" 2>&1 &
   SERVICE=$!
+  local waited=0
   until curl -sf "localhost:$PORT/actuator/health" > /dev/null; do
-    kill -0 "$SERVICE" 2> /dev/null || { echo "the service did not start:" >&2; tail -20 "$DATA/service.log" >&2; exit 1; }
+    if ! kill -0 "$SERVICE" 2> /dev/null || ((waited++ > 3000)); then
+      echo "the service did not start within 300 s:" >&2
+      tail -20 "$DATA/service.log" >&2
+      exit 1
+    fi
     sleep 0.1
   done
   ticks=$(awk '{print $14 + $15}' "/proc/$SERVICE/stat")

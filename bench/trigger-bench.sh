@@ -64,9 +64,12 @@ DATA=$(mktemp -d)
 JAR=${BENCH_JAR:-api-server/target/app/api-server-0.1.0-SNAPSHOT.jar}
 [[ -f $JAR ]] || ./mvnw -q -B -DskipTests package
 if [[ -n $FLOOR ]]; then
-  # the floor runs on the service's own libraries (Spring Boot, Tomcat, the Temporal SDK, ...)
-  "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -cp "$(dirname "$JAR")/lib/*" bench/TemporalFloorService.java \
-    "$JAR" "$DATA" $PORT $TEMPORAL_PORT $TEMPORAL_UI_PORT \
+  # the floor runs on the service's own libraries (Spring Boot, Tomcat, the Temporal SDK, ...),
+  # extracted afresh from the packaged jar: exactly its libraries, whatever target/app holds
+  PACKAGED=${PACKAGED_JAR:-api-server/target/api-server-0.1.0-SNAPSHOT.jar}
+  "$JAVA" -Djarmode=tools -jar "$PACKAGED" extract --destination "$DATA/floor" > /dev/null
+  "$JAVA" ${BENCH_JAVA_OPTS:--Xmx2g} -cp "$DATA/floor/lib/*" bench/TemporalFloorService.java \
+    "$DATA/floor/$(basename "$PACKAGED")" "$DATA" $PORT $TEMPORAL_PORT $TEMPORAL_UI_PORT \
     "http://127.0.0.1:$SINK_PORT/sink" > "$DATA/service.log" 2>&1 &
   READY=/completed LOG=target/trigger-bench-floor.log
 else

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bench scripts that start their own service from the packaged jar still run: a tiny run of
+ * The bench scripts that start their own service from the extracted jar still run: a tiny run of
  * each exits 0 and prints its RESULT lines. They run after {@code package} (failsafe), on the
  * scripts' fixed ports. Nothing here is timed: the figures are the benchmarks'
  * (docs/benchmarks.md), not the build's.
@@ -18,7 +18,7 @@ class BenchScriptsSmokeIT {
 
   private static Map<String, String> withJar(Map<String, String> env) throws Exception {
     Path jar = Path.of("target", "app", "api-server-0.1.0-SNAPSHOT.jar").toAbsolutePath();
-    assertThat(Files.isRegularFile(jar)).as("the packaged jar %s", jar).isTrue();
+    assertThat(Files.isRegularFile(jar)).as("the extracted jar %s", jar).isTrue();
     var all = new java.util.HashMap<>(env);
     all.put("BENCH_JAR", jar.toString());
     all.put("BENCH_JAVA_OPTS", "-Xmx512m");

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The api-server started as its own process from its packaged jar, as {@code java -jar} runs it in
+ * The api-server started as its own process from its extracted jar, as {@code java -jar} runs it in
  * production: for the tests that kill it ({@code kill -9}) and start it again. Used by the
  * integration tests ({@code *IT}), which run after {@code package}.
  */
