@@ -1,5 +1,6 @@
-# The cluster shape for the benches (sourced by cluster-bench.sh and waiting-bench.sh): a new
-# cluster of deploy/cluster/start.sh on free ports, and how to read its parts.
+# The cluster shape for the benches (sourced by cluster-bench.sh, waiting-bench.sh and
+# move-bench.sh): a new cluster of deploy/cluster/start.sh on free ports, and how to read its parts'
+# CPU, and that of a service on the embedded defaults.
 
 # ports free at once, below 32768 (Temporal keeps its members' ports in a PostgreSQL smallint)
 free_ports() { # count
@@ -65,12 +66,26 @@ ticks_of() { # pids...: user + system ticks
   done
   echo $total
 }
+# user + system ticks of a PostgreSQL: its postmaster, its children, and the children that ended
+# (a backend, an autovacuum worker: the postmaster's cutime and cstime), so that a child ending
+# between two readings keeps its CPU in the difference
+postgres_ticks() { # postmaster pid
+  local reaped
+  reaped=$(awk '{print $16 + $17}' "/proc/$1/stat" 2> /dev/null || echo 0)
+  # shellcheck disable=SC2046
+  echo $(($(ticks_of "$1" $(pgrep -P "$1" || true)) + reaped))
+}
 # CPU ticks of the api-servers, the workers, the Temporal server and PostgreSQL (all its processes)
 cpu_ticks() { # workers
-  local postgres apis=0 workers=0 n
-  postgres=$(pid_of postgres)
+  local apis=0 workers=0 n
   for n in 1 2; do apis=$((apis + $(ticks_of "$(pid_of api-$n)"))); done
   for n in $(seq 1 "$1"); do workers=$((workers + $(ticks_of "$(pid_of worker-$n)"))); done
-  # shellcheck disable=SC2046
-  echo "$apis $workers $(ticks_of "$(pid_of temporal)") $(ticks_of "$postgres" $(pgrep -P "$postgres" || true))"
+  echo "$apis $workers $(ticks_of "$(pid_of temporal)") $(postgres_ticks "$(pid_of postgres)")"
+}
+# CPU ticks of a service on the embedded defaults, its Temporal dev server and its PostgreSQL
+embedded_cpu_ticks() { # service pid, data dir, PostgreSQL port
+  local temporal postmaster
+  temporal=$(pgrep -f "start-dev.*$2/temporal/temporal.db" | head -1)
+  postmaster=$(pgrep -f -- "postgres -D .* -p $3( |\$)" | head -1)
+  echo "$(ticks_of "$1") $(ticks_of "$temporal") $(postgres_ticks "$postmaster")"
 }

@@ -82,33 +82,21 @@ json() { python3 -c "import sys,json; d=json.load(sys.stdin); print($1)"; }
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
 sql() { psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -tAq -c "$1"; }
 now() { date +%s.%N; }
-# CPU ticks (user + system) of the service, its Temporal dev server and its PostgreSQL (the
-# postmaster on PGPORT and its children), from /proc
-ticks_of() { # pids...
-  local total=0 pid
-  for pid in "$@"; do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0)))
-  done
-  echo $total
-}
-cpu() {
-  local temporal postmaster reaped
-  temporal=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
-  postmaster=$(pgrep -f -- "postgres -D .* -p $PGPORT( |\$)" | head -1)
-  # the postmaster's children that ended (a backend, an autovacuum worker) count in its cutime and
-  # cstime, so a child that ends between two readings keeps its CPU in the figure
-  reaped=$(awk '{print $16 + $17}' "/proc/$postmaster/stat" 2> /dev/null || echo 0)
-  # shellcheck disable=SC2046
-  echo "$(ticks_of $SERVICE) $(ticks_of "$temporal") $(($(ticks_of "$postmaster" $(pgrep -P "$postmaster" || true)) + reaped))"
-}
-# ms of CPU per item by process between two cpu readings, less what `less` items of a per-item cost
-# (service temporal postgres, in ms) took: per_item LABEL COUNT "BEFORE" "AFTER" [LESS "COSTS"]
+# shellcheck source=bench/cluster-env.sh
+. bench/cluster-env.sh
+cpu() { embedded_cpu_ticks "$SERVICE" "$DATA" "$PGPORT"; }
+# ms of CPU per item by process (service, dev server, PostgreSQL) between two cpu readings; given a
+# second pair of readings over LESS items of another kind, less what as many of those cost:
+# per_item LABEL COUNT "BEFORE" "AFTER" [LESS "LESS_BEFORE" "LESS_AFTER"]
 per_item() {
   python3 - "$@" "$(getconf CLK_TCK)" <<'PY'
 import sys
 label, count, before, after = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
-less, costs = (int(sys.argv[5]), [float(c) for c in sys.argv[6].split()]) if len(sys.argv) > 7 else (0, [0, 0, 0])
 tick = 1000 / float(sys.argv[-1])
+less, costs = 0, [0, 0, 0]
+if len(sys.argv) > 8:  # the other kind's readings: its cost per item
+    less = int(sys.argv[5])
+    costs = [(int(a) - int(b)) * tick / max(less, 1) for b, a in zip(sys.argv[6].split(), sys.argv[7].split())]
 ms = [((int(a) - int(b)) * tick - less * c) / max(count, 1) for b, a, c in zip(before, after, costs)]
 print(f"RESULT cpu_ms_per_{label} service={ms[0]:.1f} temporal={ms[1]:.1f} postgres={ms[2]:.1f} total={sum(ms):.1f}")
 PY
@@ -160,9 +148,7 @@ QUIET_CPU0=$(cpu)
 paced quiet
 QUIET_CPU1=$(cpu)
 QUIET_P95=$(p95_of quiet)
-TRIGGER_CPU=$(per_item trigger "$TRIGGER_N" "$QUIET_CPU0" "$QUIET_CPU1")
-echo "$TRIGGER_CPU"
-TRIGGER_COSTS=$(echo "$TRIGGER_CPU" | sed 's/.*service=\(-\{0,1\}[0-9.]*\) temporal=\(-\{0,1\}[0-9.]*\) postgres=\(-\{0,1\}[0-9.]*\).*/\1 \2 \3/')
+per_item trigger "$TRIGGER_N" "$QUIET_CPU0" "$QUIET_CPU1"
 
 # --- 2. the dry run ------------------------------------------------------------------------------
 t0=$(now)
@@ -194,7 +180,7 @@ MOVE_CPU1=$(cpu)
 echo "RESULT move_s=$MOVE_S runs=$N moved=$(moved "$MOVE")"
 # the move's CPU per run: from its request until it and the triggers during it ended, less what as
 # many triggers cost without it
-per_item moved_run "$N" "$MOVE_CPU0" "$MOVE_CPU1" "$TRIGGER_N" "$TRIGGER_COSTS"
+per_item moved_run "$N" "$MOVE_CPU0" "$MOVE_CPU1" "$TRIGGER_N" "$QUIET_CPU0" "$QUIET_CPU1"
 echo "RESULT trigger_e2e_p95_ms without_move=$QUIET_P95 with_move=$MOVING_P95"
 
 # --- 4. the move to version 3 (its delay shorter, recomputed: the runs wake as they move), kill -9

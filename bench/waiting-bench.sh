@@ -113,13 +113,7 @@ else
   service_db() { sql "select pg_database_size('postgres')"; }
   temporal_store() { du -sb "$DATA/temporal" | cut -f1; }
   kinds="service temporal postgres"
-  cpu() {
-    local temporal postmaster
-    temporal=$(pgrep -f "start-dev.*$DATA/temporal/temporal.db" | head -1)
-    postmaster=$(pgrep -f -- "postgres -D .* -p $PGPORT( |\$)" | head -1)
-    # shellcheck disable=SC2046
-    echo "$(ticks_of $SERVICE) $(ticks_of "$temporal") $(ticks_of "$postmaster" $(pgrep -P "$postmaster" || true))"
-  }
+  cpu() { embedded_cpu_ticks "$SERVICE" "$DATA" "$PGPORT"; }
   jvms() { echo "$SERVICE"; }
   captured() { cat "$DATA/service.log"; }
   TRIGGER_URL=$API/api/webhooks/automation/$TENANT/bench-a
