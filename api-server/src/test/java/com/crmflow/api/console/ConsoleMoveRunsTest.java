@@ -1,6 +1,8 @@
 package com.crmflow.api.console;
 
+import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.fire;
@@ -9,9 +11,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.ReleaseGate;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,13 +28,15 @@ import tools.jackson.databind.JsonNode;
  */
 class ConsoleMoveRunsTest extends ConsoleTest {
 
+  @Autowired private JdbcClient jdbc;
+
   @Override
   protected String screenshotPrefix() {
     return "moves";
   }
 
   /** An active flow webhook → wait → mail, and a run of it. */
-  private record FlowWithARun(TenantClient tenant, String seq, String runId) {
+  private record FlowWithARun(TenantClient tenant, String seq, String runId, String contactId) {
 
     JsonNode run() {
       return tenant.api().get("/api/v1/automation-runs/" + runId).at("/run");
@@ -42,6 +51,27 @@ class ConsoleMoveRunsTest extends ConsoleTest {
   }
 
   private FlowWithARun flowWithARun(double delayMinutes) {
+    return flowWithARun(
+        hook ->
+            chain(
+                hook,
+                node("wait", "delay", Map.of("delayMinutes", delayMinutes)),
+                node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))));
+  }
+
+  /** An active flow webhook → a gate the test opens ({@link ReleaseGate}) → mail, and a run. */
+  private FlowWithARun flowWithARunAtAGate() {
+    return flowWithARun(
+        hook ->
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    ReleaseGate.node("wait"),
+                    node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))),
+                List.of(edge("e1", hook, "wait"), edge("e2", "wait", "mail", ReleaseGate.OPENED))));
+  }
+
+  private FlowWithARun flowWithARun(Function<String, Map<String, Object>> canvasOfHook) {
     TenantClient tenant = newTenant("*");
     String contactId =
         tenant
@@ -49,15 +79,9 @@ class ConsoleMoveRunsTest extends ConsoleTest {
             .post("/api/v1/contacts", Map.of("email", "ada@example.com", "first_name", "Ada"))
             .text("/contact/id");
     String hook = uniqueId("hook");
-    String seq =
-        activeAutomation(
-            tenant.api(),
-            chain(
-                hook,
-                node("wait", "delay", Map.of("delayMinutes", delayMinutes)),
-                node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))));
+    String seq = activeAutomation(tenant.api(), canvasOfHook.apply(hook));
     String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
-    return new FlowWithARun(tenant, seq, runId);
+    return new FlowWithARun(tenant, seq, runId, contactId);
   }
 
   /** Saves the canvas as version 2 and waits for the offer, which shows {@code plan}. */
@@ -113,7 +137,8 @@ class ConsoleMoveRunsTest extends ConsoleTest {
   void savingAPausedFlowOffersToMoveItsHeldRunsWhichHoldOnInTheNewVersion() throws Exception {
     page.guarded(
         () -> {
-          FlowWithARun flow = flowWithARun(0.05);
+          FlowWithARun flow = flowWithARunAtAGate();
+          ReleaseGate.awaitWaiting(jdbc, flow.runId());
           ApiResponse paused =
               flow.tenant()
                   .api()
@@ -121,7 +146,9 @@ class ConsoleMoveRunsTest extends ConsoleTest {
                       "/api/v1/sequences/" + flow.seq(),
                       Map.of("status", "paused", "in_flight", "hold"));
           assertThat(paused.status()).as(paused.toString()).isEqualTo(200);
-          // its delay over, the run holds before the email
+          ReleaseGate.awaitAsksHanded(jdbc, flow.seq());
+          ReleaseGate.open(flow.tenant().api(), flow.contactId());
+          // its wait over, the run holds before the email
           flow.awaitRun("/node_log/2/output/held", "flow paused");
           openCanvas(flow.tenant(), flow.seq(), 3);
 

@@ -76,14 +76,20 @@ abstract class LlmGenerateTest extends ApiTest {
   /** How a request of this provider says that a tool must be called (whitespace removed). */
   abstract String toolRequired();
 
-  /** The answer, the labels of the canvas stored, and what the provider received. */
-  private record Outcome(ApiResponse answer, List<String> storedLabels, List<String> requests) {}
+  /**
+   * The answer, the labels of the canvas stored, what the provider received, and how long the
+   * generate request took (that request alone).
+   */
+  private record Outcome(
+      ApiResponse answer, List<String> storedLabels, List<String> requests, long millis) {}
 
   private Outcome generate(TenantClient tenant, FakeModelServer.Answer... answers) {
     server().queue(answers);
     String flow = SequenceSupport.automation(tenant.api(), "Generated");
+    long start = System.nanoTime();
     ApiResponse answer =
         tenant.api().post("/api/sequences/" + flow + "/generate", Map.of("prompt", PROMPT));
+    long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
     List<String> stored =
         tenant
@@ -93,7 +99,7 @@ abstract class LlmGenerateTest extends ApiTest {
             .valueStream()
             .map(n -> n.at("/data/label").asString())
             .toList();
-    return new Outcome(answer, stored, List.copyOf(server().requests()));
+    return new Outcome(answer, stored, List.copyOf(server().requests()), millis);
   }
 
   @Test
@@ -202,41 +208,36 @@ abstract class LlmGenerateTest extends ApiTest {
 
   @Test
   void aModelThatDoesNotAnswerInTimeFallsBack() {
-    long start = System.nanoTime();
     Outcome outcome =
         generate(newTenant(), new FakeModelServer.Answer(200, "{}", 6_000), toolCall(GOOD_FLOW));
-    long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
     assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
-    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(5_500);
+    assertThat(outcome.millis()).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(5_500);
   }
 
   @Test
   void aDraftAndItsRepairTogetherStayWithinTheTimeout() {
-    // each call alone is within the timeout (2 s); the two together are not
-    long start = System.nanoTime();
+    // each call alone is within the timeout (2 s); the two together (2.3 s) are not, whatever
+    // the machine's speed, and the draft leaves 1.3 s for its round trip
     Outcome outcome =
         generate(
             newTenant(),
-            delayed(toolCall(FLOW_WITHOUT_SUBJECT), 1_300),
-            delayed(toolCall(GOOD_FLOW), 1_300));
-    long millis = (System.nanoTime() - start) / 1_000_000;
+            delayed(toolCall(FLOW_WITHOUT_SUBJECT), 700),
+            delayed(toolCall(GOOD_FLOW), 1_600));
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
     assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
     assertThat(outcome.requests()).hasSize(2);
-    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
+    assertThat(outcome.millis()).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
   }
 
   @Test
   void anAnswerThatTricklesInAfterItsHeadersStaysWithinTheTimeout() {
     // a server that answers at once and then sends its body slowly (a model still loading, a
     // slow generation streamed out): the timeout bounds the whole answer, not its first bytes
-    long start = System.nanoTime();
     Outcome outcome = generate(newTenant(), toolCall(GOOD_FLOW).trickledOver(8_000));
-    long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(outcome.answer().header("X-Flow-Generator")).isEqualTo("offline");
     assertThat(offlineTypes(outcome)).containsExactly("webhook_trigger", "delay", "email");
-    assertThat(millis).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
+    assertThat(outcome.millis()).as("bounded by the timeout (%s)", TIMEOUT).isLessThan(3_500);
   }
 
   @Test

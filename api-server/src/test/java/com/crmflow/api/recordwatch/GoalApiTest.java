@@ -144,8 +144,8 @@ class GoalApiTest extends ApiTest {
     assertThat(run.at("/exit/reason").asString()).isEqualTo("goal");
     assertThat(run.at("/exit/at_node").asString()).isEqualTo("wait");
     assertThat(Duration.between(updated, OffsetDateTime.parse(run.get("completed_at").asString())))
-        .as("ended within seconds of the update, not a day later")
-        .isLessThan(Duration.ofSeconds(15));
+        .as("ended by the update, not by its day-long delay")
+        .isLessThan(Duration.ofHours(1));
     JsonNode delay = entry(tenant, runId, "wait").orElseThrow();
     assertThat(delay.get("status").asString()).isEqualTo("skipped");
     assertThat(delay.at("/output/skipped").asString()).isEqualTo("goal met");

@@ -19,6 +19,7 @@ import com.crmflow.api.support.ClusterScripts;
 import com.crmflow.api.support.HttpsReceiver;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.ReleaseGate;
 import com.crmflow.api.support.WholeService;
 import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.shared.secret.SecretCipher;
@@ -71,12 +72,6 @@ class ClusterShapeIT {
 
   /** The cluster's Idempotency-Key of a run's call, a keyed hash under its secrets key. */
   private static final CauseHeader CAUSES = new CauseHeader(new SecretCipher(SECRETS_KEY, ""));
-
-  /**
-   * Long enough to fire 200 runs and see each wait before the part is killed: that took 3–7 s at a
-   * load of 10–20 on 2 cores and 10 s at a load of 30 (the test checks it before each disruption).
-   */
-  private static final double DELAY_SECONDS = 20;
 
   private ClusterScripts cluster;
   private GreenMail smtp;
@@ -422,18 +417,15 @@ class ClusterShapeIT {
   @Test
   @Order(5)
   void everyWaitingRunCompletesOnceAcrossAKillOrRestartOfEachPart() throws Exception {
-    String contactId =
-        on(1).post("/api/v1/contacts", Map.of("email", "waiting@example.com")).text("/contact/id");
     // a worker and an api-server at once: the other of each takes over both parts' runs
     survives(
-        contactId,
         "worker-and-api-server",
         () -> {
           cluster.kill("worker-1");
           cluster.kill("api-1");
         });
-    survives(contactId, "temporal", () -> cluster.stop("temporal"));
-    survives(contactId, "postgres", () -> cluster.stop("postgres"));
+    survives("temporal", () -> cluster.stop("temporal"));
+    survives("postgres", () -> cluster.stop("postgres"));
   }
 
   @Test
@@ -504,19 +496,31 @@ class ClusterShapeIT {
   }
 
   /**
-   * 200 runs wait on the delay, the part is killed or stopped (the others go on), start.sh starts
-   * it again, and each run ends once: completed, its call made once, its email sent once.
+   * 200 runs wait in a wait_until for their contact to become a customer, the part is killed or
+   * stopped (the others go on), the contact's update releases them while start.sh starts the part
+   * again, and each run ends once: completed, its call made once, its email sent once. The runs
+   * wait for the test's release, not for a clock, so a slow machine cannot let one through before
+   * the disruption.
    */
-  private void survives(String contactId, String part, Runnable disrupt) throws Exception {
+  private void survives(String part, Runnable disrupt) throws Exception {
+    String contactId =
+        on(1)
+            .post("/api/v1/contacts", Map.of("email", "waiting-" + part + "@example.com"))
+            .text("/contact/id");
     String hook = "hook-" + part + "-" + UUID.randomUUID().toString().substring(0, 8);
     String sequenceId =
         activeAutomation(
             on(2),
-            chain(
-                hook,
-                node("wait", "delay", Map.of("delayHours", DELAY_SECONDS / 3600)),
-                node("call", "http_request", http("POST", peer.url("/done/" + part))),
-                node("mail", "email", Map.of("subject", "after " + part, "body", "done"))));
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    ReleaseGate.node("wait"),
+                    node("call", "http_request", http("POST", peer.url("/done/" + part))),
+                    node("mail", "email", Map.of("subject", "after " + part, "body", "done"))),
+                List.of(
+                    edge("e1", hook, "wait"),
+                    edge("e2", "wait", "call", ReleaseGate.OPENED),
+                    edge("e3", "call", "mail"))));
     // fired eight at a time, through both api-servers
     List<String> runIds;
     ExecutorService callers = Executors.newFixedThreadPool(8);
@@ -534,15 +538,39 @@ class ClusterShapeIT {
       for (Future<String> each : fired) {
         runIds.add(each.get());
       }
-      await().atMost(Patience.EVENTUALLY).until(() -> count(sequenceId, "running") == RUNS);
-      assertThat(peer.received("/done/" + part))
-          .as("disrupted while every run waits (fired within the %s s delay)", DELAY_SECONDS)
-          .isEmpty();
+      // each run waits once its watch of the contact is in: an update before that would pass it by
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(
+              () ->
+                  count(sequenceId, "running") == RUNS
+                      && query(
+                              "crm",
+                              "select count(*) from record_watch w join automation_run r"
+                                  + " on r.id = w.run_id where r.sequence_id = '"
+                                  + sequenceId
+                                  + "'")
+                          == RUNS);
+      assertThat(peer.received("/done/" + part)).as("no run went on before its release").isEmpty();
 
       disrupt.run();
       // start.sh brings the part back while the runs go on: a killed worker's or api-server's
       // runs are the other one's to finish meanwhile
       CompletableFuture<String> restarted = CompletableFuture.supplyAsync(cluster::start, callers);
+      // the release, through api-2 (up in every scenario) once it can commit: while PostgreSQL is
+      // stopped the update is refused, and the runs are released when it is back
+      await()
+          .atMost(Duration.ofSeconds(240))
+          .pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  on(2)
+                          .patch(
+                              "/api/v1/contacts/" + contactId,
+                              Map.of("lifecycle_stage", "customer"))
+                          .status()
+                      == 200);
 
       await()
           .atMost(Duration.ofSeconds(240))
@@ -568,6 +596,9 @@ class ClusterShapeIT {
         assertThat(run.get("node_log").valueStream().map(e -> e.get("nodeId").asString()))
             .as(run.toString())
             .containsExactly(hook, "wait", "call", "mail");
+        assertThat(run.at("/node_log/1/output/outcome").asString())
+            .as(run.toString())
+            .isEqualTo("met");
       }
     } finally {
       callers.shutdownNow();

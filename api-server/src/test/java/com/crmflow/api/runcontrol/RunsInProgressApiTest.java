@@ -15,6 +15,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.ReleaseGate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +65,27 @@ class RunsInProgressApiTest extends ApiTest {
     return new Flow(flow, hook);
   }
 
+  /** webhook → a gate the test opens ({@link ReleaseGate}) → mail, as above; its id. */
+  private Flow gateThenEmail() {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            canvas(
+                List.of(
+                    node(hook, "webhook_trigger", Map.of()),
+                    ReleaseGate.node("wait"),
+                    node(
+                        "mail",
+                        "email",
+                        Map.of("subject", "Hi {{contact.first_name}}", "body", "Hi"))),
+                List.of(edge("e1", hook, "wait"), edge("e2", "wait", "mail", ReleaseGate.OPENED))));
+    return new Flow(flow, hook);
+  }
+
   private record Flow(String id, String hook) {}
 
-  /** Fires the flow and returns the run's id once its delay has started. */
+  /** Fires the flow and returns the run's id once its wait (a delay or a gate) has started. */
   private String fireAndAwaitDelay(Flow flow) {
     String runId = fire(anonymous(), tenant.id(), flow.hook(), Map.of("contact_id", contactId));
     await().atMost(Patience.EVENTUALLY).until(() -> entry(runId, "wait").isPresent());
@@ -108,8 +127,9 @@ class RunsInProgressApiTest extends ApiTest {
 
   @Test
   void pausedWithoutInFlightItsRunsContinueAndSendTheirEmail() {
-    Flow flow = waitThenEmail(Map.of("delayMinutes", 0.05));
+    Flow flow = gateThenEmail();
     String runId = fireAndAwaitDelay(flow);
+    ReleaseGate.awaitWaiting(jdbc, runId);
 
     ApiResponse paused = setStatus(flow.id(), Map.of("status", "paused"));
 
@@ -117,6 +137,7 @@ class RunsInProgressApiTest extends ApiTest {
     assertThat(paused.at("/sequence/status").asString()).isEqualTo("paused");
     assertThat(paused.at("/in_flight/action").asString()).isEqualTo("continue");
     assertThat(paused.at("/in_flight/runs").asLong()).isEqualTo(1);
+    ReleaseGate.open(tenant.api(), contactId);
     JsonNode run = awaitRun(tenant.api(), runId);
     assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
     assertThat(emailsOf(runId)).isEqualTo(1);

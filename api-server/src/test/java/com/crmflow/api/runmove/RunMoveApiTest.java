@@ -17,6 +17,7 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.GreenMails;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.ReleaseGate;
 import com.icegreen.greenmail.util.GreenMail;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
@@ -86,6 +87,22 @@ class RunMoveApiTest extends ApiTest {
         hook,
         node(waitId, "delay", delay),
         node("mail", "email", Map.of("subject", subject, "body", "Hi {{contact.first_name}}")));
+  }
+
+  /** webhook → a gate the test opens ({@link ReleaseGate}) → mail with that subject. */
+  private static Map<String, Object> gateThenEmail(String hook, String subject) {
+    return gateThen(
+        hook,
+        node("mail", "email", Map.of("subject", subject, "body", "Hi {{contact.first_name}}")));
+  }
+
+  /** webhook → a gate the test opens (its id "wait") → the node given. */
+  private static Map<String, Object> gateThen(String hook, Map<String, Object> next) {
+    return canvas(
+        List.of(node(hook, "webhook_trigger", Map.of()), ReleaseGate.node("wait"), next),
+        List.of(
+            edge("e1", hook, "wait"),
+            edge("e2", "wait", (String) next.get("id"), ReleaseGate.OPENED)));
   }
 
   private ApiResponse save(String flow, Map<String, Object> canvas) {
@@ -286,13 +303,19 @@ class RunMoveApiTest extends ApiTest {
     }
   }
 
+  /**
+   * The delay is long, so that no machine is slow enough for it to end before the move; the moved
+   * run's entry carries the deadline it wakes at (RunMoveTest, in the engine's tests, wakes a moved
+   * run at it on the test server's clock).
+   */
   @Test
   void aMovedDelayKeepsItsDeadlineAndARenamedNodeMovesOnlyWhenMapped() throws Exception {
     String hook = uniqueId("hook");
     String flow =
         activeAutomation(
-            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.2), "Old"));
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 30), "Old"));
     String runId = fireAndAwaitDelay(hook, "wait");
+    String until = entry(runId, "wait").orElseThrow().at("/output/until").asString();
     save(flow, waitThenEmail(hook, "pause", Map.of("delayMinutes", 600), "New"));
 
     JsonNode unmapped = move(tenant.api(), flow, Map.of("dry_run", true)).json();
@@ -305,22 +328,22 @@ class RunMoveApiTest extends ApiTest {
     assertThat(started.status()).as(started.toString()).isEqualTo(202);
     JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
     assertThat(done.get("moved").asLong()).isEqualTo(1);
-    // version 2's delay is 10 hours; the run keeps version 1's 12 seconds
-    JsonNode ended = awaitRun(tenant.api(), runId);
-    assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("completed");
-    await().atMost(Patience.EVENTUALLY).until(() -> mailsTo(email).size() == 1);
-    assertThat(mailsTo(email).get(0).getSubject()).isEqualTo("New");
-    assertThat(entry(runId, "pause").orElseThrow().get("status").asString()).isEqualTo("completed");
+    // version 2's delay is 10 hours; the run keeps version 1's 30 minutes
+    JsonNode moved = run(runId);
+    assertThat(moved.get("canvas_version").asInt()).as(moved.toString()).isEqualTo(2);
+    JsonNode pause = entry(runId, "pause").orElseThrow();
+    assertThat(pause.get("status").asString()).isEqualTo("running");
+    assertThat(pause.at("/output/until").asString()).as(pause.toString()).isEqualTo(until);
     assertThat(entry(runId, "wait")).as("the entry is the mapped node's now").isEmpty();
+    assertThat(mailsTo(email)).isEmpty();
   }
 
   @Test
   void aRunThatCannotMoveIsSkippedWithTheReasonAndGoesOnInItsVersion() throws Exception {
     String hook = uniqueId("hook");
-    String flow =
-        activeAutomation(
-            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.2), "Stays v1"));
+    String flow = activeAutomation(tenant.api(), gateThenEmail(hook, "Stays v1"));
     String runId = fireAndAwaitDelay(hook, "wait");
+    ReleaseGate.awaitWaiting(jdbc, runId);
     save(flow, waitThenEmail(hook, "pause", Map.of("delayMinutes", 0.2), "v2"));
 
     ApiResponse started = move(tenant.api(), flow, Map.of());
@@ -330,6 +353,7 @@ class RunMoveApiTest extends ApiTest {
     assertThat(done.get("skipped").asLong()).isEqualTo(1);
     assertThat(done.at("/skipped_reasons").toString())
         .isEqualTo("{\"node wait is not in version 2 and is not mapped\":1}");
+    ReleaseGate.open(tenant.api(), contactId);
     JsonNode ended = awaitRun(tenant.api(), runId);
     assertThat(ended.get("status").asString()).isEqualTo("completed");
     assertThat(ended.get("canvas_version").asInt()).isEqualTo(1);
@@ -343,9 +367,15 @@ class RunMoveApiTest extends ApiTest {
     return answer;
   }
 
-  /** Pauses the flow holding its runs; returns once the run holds before {@code nodeId}. */
-  private void pauseAndAwaitHeldBefore(String flow, String runId, String nodeId) {
+  /**
+   * Pauses the flow holding its runs, then opens the gate the run waits at once the hold has been
+   * handed to it; returns once the run holds before {@code nodeId}.
+   */
+  private void pauseOpenAndAwaitHeldBefore(String flow, String runId, String nodeId) {
+    ReleaseGate.awaitWaiting(jdbc, runId);
     setStatus(flow, Map.of("status", "paused", "in_flight", "hold"));
+    ReleaseGate.awaitAsksHanded(jdbc, flow);
+    ReleaseGate.open(tenant.api(), contactId);
     await()
         .atMost(Patience.EVENTUALLY)
         .until(
@@ -365,13 +395,11 @@ class RunMoveApiTest extends ApiTest {
   @Test
   void aHeldRunMovesHoldsOnAndSendsVersion2sEmailOnceWhenItsFlowIsActiveAgain() throws Exception {
     String hook = uniqueId("hook");
-    String flow =
-        activeAutomation(
-            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Typo v1"));
+    String flow = activeAutomation(tenant.api(), gateThenEmail(hook, "Typo v1"));
     String runId = fireAndAwaitDelay(hook, "wait");
-    pauseAndAwaitHeldBefore(flow, runId, "mail");
+    pauseOpenAndAwaitHeldBefore(flow, runId, "mail");
     String heldAt = entry(runId, "mail").orElseThrow().get("startedAt").asString();
-    save(flow, waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Fixed v2"));
+    save(flow, gateThenEmail(hook, "Fixed v2"));
 
     JsonNode dry = move(tenant.api(), flow, Map.of("dry_run", true)).json();
 
@@ -424,18 +452,15 @@ class RunMoveApiTest extends ApiTest {
       throws Exception {
     try (LocalHttpServer peer = new LocalHttpServer()) {
       String hook = uniqueId("hook");
-      String flow =
-          activeAutomation(
-              tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 0.05), "Old"));
+      String flow = activeAutomation(tenant.api(), gateThenEmail(hook, "Old"));
       String runId = fireAndAwaitDelay(hook, "wait");
-      pauseAndAwaitHeldBefore(flow, runId, "mail");
+      pauseOpenAndAwaitHeldBefore(flow, runId, "mail");
       String heldAt = entry(runId, "mail").orElseThrow().get("startedAt").asString();
       // version 2 calls a URL instead of the email
       save(
           flow,
-          chain(
+          gateThen(
               hook,
-              node("wait", "delay", Map.of("delayMinutes", 0.05)),
               node("ping", "http_request", Map.of("method", "POST", "url", peer.url("/v2")))));
       String gone = "node mail is not in version 2 and is not mapped";
 

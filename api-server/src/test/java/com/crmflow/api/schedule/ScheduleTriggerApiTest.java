@@ -14,6 +14,7 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
@@ -284,10 +285,24 @@ class ScheduleTriggerApiTest extends ApiTest {
     assertThat(run.get("trigger_node_id").asString()).isEqualTo(clock);
     Instant scheduledAt = Instant.parse(run.at("/trigger_payload/scheduled_at").asString());
     assertThat(scheduledAt.getEpochSecond() % 60).as("a whole minute").isZero();
-    assertThat(scheduledAt).isAfter(activated).isBefore(activated.plusSeconds(61));
+    // the first slot after the schedule's workflow began counting (its first task), however long
+    // the activation took
+    Instant firstTask =
+        temporal.fetchHistory(schedule.getExecution().getWorkflowId()).getEvents().stream()
+            .filter(e -> e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED)
+            .findFirst()
+            .map(
+                e ->
+                    Instant.ofEpochSecond(
+                        e.getEventTime().getSeconds(), e.getEventTime().getNanos()))
+            .orElseThrow();
+    assertThat(scheduledAt)
+        .isAfter(activated)
+        .isAfter(firstTask)
+        .isBeforeOrEqualTo(firstTask.plusSeconds(60));
     assertThat(Instant.parse(run.get("started_at").asString()))
-        .as("started when its minute came")
-        .isBetween(scheduledAt, scheduledAt.plusSeconds(10));
+        .as("started when its minute came, before the next")
+        .isBetween(scheduledAt, scheduledAt.plusSeconds(60));
     assertThat(peer.received("/minutely").get(0).body())
         .isEqualTo("{\"at\": \"" + scheduledAt + "\"}");
   }
