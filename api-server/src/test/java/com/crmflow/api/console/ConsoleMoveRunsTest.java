@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,8 +25,6 @@ import tools.jackson.databind.JsonNode;
  * them, and reports the move, or leaves them. Screenshots go to target/console (moves-*.png).
  */
 class ConsoleMoveRunsTest extends ConsoleTest {
-
-  @Autowired private JdbcClient jdbc;
 
   @Override
   protected String screenshotPrefix() {

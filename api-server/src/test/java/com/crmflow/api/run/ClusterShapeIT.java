@@ -563,6 +563,13 @@ class ClusterShapeIT {
           .atMost(Duration.ofSeconds(240))
           .pollInterval(Duration.ofSeconds(1))
           .ignoreExceptions()
+          .failFast(
+              "start.sh failed",
+              () -> {
+                if (restarted.isCompletedExceptionally()) {
+                  restarted.join();
+                }
+              })
           .until(
               () ->
                   on(2)

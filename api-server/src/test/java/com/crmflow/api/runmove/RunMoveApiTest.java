@@ -9,6 +9,7 @@ import static com.crmflow.api.support.SequenceSupport.awaitRun;
 import static com.crmflow.api.support.SequenceSupport.fire;
 import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.crmflow.api.support.ApiClient;
@@ -19,9 +20,12 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.ReleaseGate;
 import com.icegreen.greenmail.util.GreenMail;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
 import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +68,7 @@ class RunMoveApiTest extends ApiTest {
   }
 
   @Autowired private JdbcClient jdbc;
+  @Autowired private WorkflowClient temporal;
 
   private TenantClient tenant;
   private String contactId;
@@ -304,9 +309,10 @@ class RunMoveApiTest extends ApiTest {
   }
 
   /**
-   * The delay is long, so that no machine is slow enough for it to end before the move; the moved
-   * run's entry carries the deadline it wakes at (RunMoveTest, in the engine's tests, wakes a moved
-   * run at it on the test server's clock).
+   * The delay is long, so that no machine is slow enough for it to end before the move. The move's
+   * entry says when the moved delay wakes, and Temporal's history shows the timer the run set after
+   * the move for that moment (RunMoveTest, in the engine's tests, wakes a moved run at it on the
+   * test server's clock).
    */
   @Test
   void aMovedDelayKeepsItsDeadlineAndARenamedNodeMovesOnlyWhenMapped() throws Exception {
@@ -331,11 +337,40 @@ class RunMoveApiTest extends ApiTest {
     // version 2's delay is 10 hours; the run keeps version 1's 30 minutes
     JsonNode moved = run(runId);
     assertThat(moved.get("canvas_version").asInt()).as(moved.toString()).isEqualTo(2);
-    JsonNode pause = entry(runId, "pause").orElseThrow();
-    assertThat(pause.get("status").asString()).isEqualTo("running");
-    assertThat(pause.at("/output/until").asString()).as(pause.toString()).isEqualTo(until);
+    JsonNode movedEntry = entry(runId, "move:v2").orElseThrow();
+    assertThat(movedEntry.at("/output/nodes/0/to_node").asString()).isEqualTo("pause");
+    assertThat(movedEntry.at("/output/nodes/0/until").asString())
+        .as(movedEntry.toString())
+        .isEqualTo(until);
+    Instant movedAt = Instant.parse(movedEntry.get("startedAt").asString());
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> timersSetAfter(runId, movedAt), fires -> !fires.isEmpty());
+    assertThat(timersSetAfter(runId, movedAt))
+        .as("the timer set after the move fires at version 1's deadline")
+        .allSatisfy(
+            fires ->
+                assertThat(fires).isCloseTo(Instant.parse(until), within(1, ChronoUnit.SECONDS)));
+    assertThat(entry(runId, "pause").orElseThrow().get("status").asString()).isEqualTo("running");
     assertThat(entry(runId, "wait")).as("the entry is the mapped node's now").isEmpty();
-    assertThat(mailsTo(email)).isEmpty();
+  }
+
+  /** When each timer the run's workflow started after {@code after} fires. */
+  private List<Instant> timersSetAfter(String runId, Instant after) {
+    List<Instant> fires = new ArrayList<>();
+    for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
+      if (event.hasTimerStartedEventAttributes()) {
+        Instant set =
+            Instant.ofEpochSecond(
+                event.getEventTime().getSeconds(), event.getEventTime().getNanos());
+        com.google.protobuf.Duration timeout =
+            event.getTimerStartedEventAttributes().getStartToFireTimeout();
+        if (set.isAfter(after)) {
+          fires.add(set.plusSeconds(timeout.getSeconds()).plusNanos(timeout.getNanos()));
+        }
+      }
+    }
+    return fires;
   }
 
   @Test
