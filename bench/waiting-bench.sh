@@ -144,6 +144,7 @@ trigger_p95() { # label
 QUIET_P95=$(trigger_p95 quiet | tail -1)
 
 emails() { sql "select count(*) from outbound_email where run_id in (select id from automation_run where sequence_id = '$SEQUENCE')"; }
+first_emails() { sql "select count(*) from outbound_email where subject like 'Hello %' and run_id in (select id from automation_run where sequence_id = '$SEQUENCE')"; }
 sequence_runs() { sql "select count(*) from automation_run where sequence_id = '$SEQUENCE' and status = '$1'"; }
 SERVICE_DB_BEFORE=$(service_db)
 TEMPORAL_BEFORE=$(temporal_store)
@@ -155,9 +156,11 @@ until [[ $(api "$API/api/v1/sequences/$SEQUENCE/enrollments/bulk/$JOB" | json 'd
   sleep 1
 done
 enrolled=$(date +%s.%N)
-# every enrollment's first email sent and its run waiting on the delay
-until [[ $(emails) -ge $N && $(sequence_runs running) -ge $N ]]; do sleep 1; done
+# every enrollment's first email sent: its run waits on the delay, or has gone past it when the
+# enrollments took longer than the delay (a short smoke-run delay on a slow machine)
+until [[ $(first_emails) -ge $N ]]; do sleep 1; done
 waiting=$(date +%s.%N)
+WAITING_RUNS=$(sequence_runs running)
 python3 -c "import sys; n,a,b,c=int(sys.argv[1]),*map(float,sys.argv[2:]); print(f'RESULT enrollments={n} job_s={b-a:.1f} enrollments_per_s={n/(b-a):.1f} all_waiting_after_s={c-a:.1f}')" \
   "$N" "$started" "$enrolled" "$waiting"
 
@@ -165,13 +168,13 @@ python3 -c "import sys; n,a,b,c=int(sys.argv[1]),*map(float,sys.argv[2:]); print
 read -r -a before < <(cpu)
 sleep "$WAIT_WINDOW_S"
 read -r -a after < <(cpu)
-python3 - "$N" "$WAIT_WINDOW_S" "$TICK" "$kinds" "${before[*]}" "${after[*]}" <<'PY'
+python3 - "$N" "$WAIT_WINDOW_S" "$TICK" "$kinds" "${before[*]}" "${after[*]}" "$WAITING_RUNS" <<'PY'
 import sys
 n, window, tick = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 kinds, before, after = sys.argv[4].split(), sys.argv[5].split(), sys.argv[6].split()
 per = lambda b, a: 1000 * (float(a) - float(b)) / tick / window * 3600 / n
 print("RESULT waiting_cpu_ms_per_run_hour " + " ".join(f"{k}={per(b, a):.3f}" for k, b, a in zip(kinds, before, after))
-      + f" (over {window:.0f} s, {n:.0f} runs waiting)")
+      + f" (over {window:.0f} s, {sys.argv[7]} of {n:.0f} runs waiting at its start)")
 PY
 python3 -c "import sys; n,t0,t1,s0,s1=map(int,sys.argv[1:]); print(f'RESULT disk_bytes_per_waiting_run temporal={(t1-t0)/n:.0f} service={(s1-s0)/n:.0f} (temporal store grew {(t1-t0)/2**20:.1f} MiB, service database {(s1-s0)/2**20:.1f} MiB)')" \
   "$N" "$TEMPORAL_BEFORE" "$(temporal_store)" "$SERVICE_DB_BEFORE" "$(service_db)"
