@@ -143,8 +143,9 @@ trigger_p95() { # label
 }
 QUIET_P95=$(trigger_p95 quiet | tail -1)
 
-emails() { sql "select count(*) from outbound_email where run_id in (select id from automation_run where sequence_id = '$SEQUENCE')"; }
-first_emails() { sql "select count(*) from outbound_email where subject like 'Hello %' and run_id in (select id from automation_run where sequence_id = '$SEQUENCE')"; }
+emails() { # [a condition on the email, e.g. the first email's subject]
+  sql "select count(*) from outbound_email where ${1:-true} and run_id in (select id from automation_run where sequence_id = '$SEQUENCE')"
+}
 sequence_runs() { sql "select count(*) from automation_run where sequence_id = '$SEQUENCE' and status = '$1'"; }
 SERVICE_DB_BEFORE=$(service_db)
 TEMPORAL_BEFORE=$(temporal_store)
@@ -158,7 +159,7 @@ done
 enrolled=$(date +%s.%N)
 # every enrollment's first email sent: its run waits on the delay, or has gone past it when the
 # enrollments took longer than the delay (a short smoke-run delay on a slow machine)
-until [[ $(first_emails) -ge $N ]]; do sleep 1; done
+until [[ $(emails "subject like 'Hello %'") -ge $N ]]; do sleep 1; done
 waiting=$(date +%s.%N)
 WAITING_RUNS=$(sequence_runs running)
 python3 -c "import sys; n,a,b,c=int(sys.argv[1]),*map(float,sys.argv[2:]); print(f'RESULT enrollments={n} job_s={b-a:.1f} enrollments_per_s={n/(b-a):.1f} all_waiting_after_s={c-a:.1f}')" \

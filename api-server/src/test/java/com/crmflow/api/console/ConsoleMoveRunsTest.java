@@ -1,8 +1,6 @@
 package com.crmflow.api.console;
 
-import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
-import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.fire;
@@ -12,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.ReleaseGate;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -59,12 +56,8 @@ class ConsoleMoveRunsTest extends ConsoleTest {
   private FlowWithARun flowWithARunAtAGate() {
     return flowWithARun(
         hook ->
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    ReleaseGate.node("wait"),
-                    node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))),
-                List.of(edge("e1", hook, "wait"), edge("e2", "wait", "mail", ReleaseGate.OPENED))));
+            ReleaseGate.chain(
+                hook, node("mail", "email", Map.of("subject", "Hi", "body", "Hello"))));
   }
 
   private FlowWithARun flowWithARun(Function<String, Map<String, Object>> canvasOfHook) {
@@ -142,8 +135,7 @@ class ConsoleMoveRunsTest extends ConsoleTest {
                       "/api/v1/sequences/" + flow.seq(),
                       Map.of("status", "paused", "in_flight", "hold"));
           assertThat(paused.status()).as(paused.toString()).isEqualTo(200);
-          ReleaseGate.awaitAsksHanded(jdbc, flow.seq());
-          ReleaseGate.open(flow.tenant().api(), flow.contactId());
+          ReleaseGate.openAfterAsks(jdbc, flow.tenant().api(), flow.seq(), flow.contactId());
           // its wait over, the run holds before the email
           flow.awaitRun("/node_log/2/output/held", "flow paused");
           openCanvas(flow.tenant(), flow.seq(), 3);

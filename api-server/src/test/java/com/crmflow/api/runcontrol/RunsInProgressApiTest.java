@@ -71,15 +71,12 @@ class RunsInProgressApiTest extends ApiTest {
     String flow =
         activeAutomation(
             tenant.api(),
-            canvas(
-                List.of(
-                    node(hook, "webhook_trigger", Map.of()),
-                    ReleaseGate.node("wait"),
-                    node(
-                        "mail",
-                        "email",
-                        Map.of("subject", "Hi {{contact.first_name}}", "body", "Hi"))),
-                List.of(edge("e1", hook, "wait"), edge("e2", "wait", "mail", ReleaseGate.OPENED))));
+            ReleaseGate.chain(
+                hook,
+                node(
+                    "mail",
+                    "email",
+                    Map.of("subject", "Hi {{contact.first_name}}", "body", "Hi"))));
     return new Flow(flow, hook);
   }
 
@@ -158,8 +155,7 @@ class RunsInProgressApiTest extends ApiTest {
     assertThat(paused.at("/in_flight/runs").asLong()).isEqualTo(1);
     // the wait ends while the run is held (a delay does the same: RunControlTest, in the engine's
     // tests): it holds before the email, which is not sent
-    ReleaseGate.awaitAsksHanded(jdbc, flow.id());
-    ReleaseGate.open(tenant.api(), contactId);
+    ReleaseGate.openAfterAsks(jdbc, tenant.api(), flow.id(), contactId);
     await().atMost(Patience.EVENTUALLY).until(() -> status(runId, "mail"), "running"::equals);
     assertThat(entry(runId, "wait").orElseThrow().get("status").asString()).isEqualTo("completed");
     assertThat(entry(runId, "mail").orElseThrow().at("/output/held").asString())

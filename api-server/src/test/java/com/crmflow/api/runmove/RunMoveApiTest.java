@@ -19,6 +19,7 @@ import com.crmflow.api.support.GreenMails;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.ReleaseGate;
+import com.crmflow.api.support.RunHistory;
 import com.icegreen.greenmail.util.GreenMail;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -96,18 +97,9 @@ class RunMoveApiTest extends ApiTest {
 
   /** webhook → a gate the test opens ({@link ReleaseGate}) → mail with that subject. */
   private static Map<String, Object> gateThenEmail(String hook, String subject) {
-    return gateThen(
+    return ReleaseGate.chain(
         hook,
         node("mail", "email", Map.of("subject", subject, "body", "Hi {{contact.first_name}}")));
-  }
-
-  /** webhook → a gate the test opens (its id "wait") → the node given. */
-  private static Map<String, Object> gateThen(String hook, Map<String, Object> next) {
-    return canvas(
-        List.of(node(hook, "webhook_trigger", Map.of()), ReleaseGate.node("wait"), next),
-        List.of(
-            edge("e1", hook, "wait"),
-            edge("e2", "wait", (String) next.get("id"), ReleaseGate.OPENED)));
   }
 
   private ApiResponse save(String flow, Map<String, Object> canvas) {
@@ -360,9 +352,7 @@ class RunMoveApiTest extends ApiTest {
     List<Instant> fires = new ArrayList<>();
     for (HistoryEvent event : temporal.fetchHistory("run-" + runId).getEvents()) {
       if (event.hasTimerStartedEventAttributes()) {
-        Instant set =
-            Instant.ofEpochSecond(
-                event.getEventTime().getSeconds(), event.getEventTime().getNanos());
+        Instant set = RunHistory.timeOf(event);
         com.google.protobuf.Duration timeout =
             event.getTimerStartedEventAttributes().getStartToFireTimeout();
         if (set.isAfter(after)) {
@@ -409,8 +399,7 @@ class RunMoveApiTest extends ApiTest {
   private void pauseOpenAndAwaitHeldBefore(String flow, String runId, String nodeId) {
     ReleaseGate.awaitWaiting(jdbc, runId);
     setStatus(flow, Map.of("status", "paused", "in_flight", "hold"));
-    ReleaseGate.awaitAsksHanded(jdbc, flow);
-    ReleaseGate.open(tenant.api(), contactId);
+    ReleaseGate.openAfterAsks(jdbc, tenant.api(), flow, contactId);
     await()
         .atMost(Patience.EVENTUALLY)
         .until(
@@ -494,7 +483,7 @@ class RunMoveApiTest extends ApiTest {
       // version 2 calls a URL instead of the email
       save(
           flow,
-          gateThen(
+          ReleaseGate.chain(
               hook,
               node("ping", "http_request", Map.of("method", "POST", "url", peer.url("/v2")))));
       String gone = "node mail is not in version 2 and is not mapped";

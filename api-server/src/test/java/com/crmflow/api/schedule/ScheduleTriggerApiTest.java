@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.RunHistory;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.EventType;
@@ -113,9 +114,7 @@ class ScheduleTriggerApiTest extends ApiTest {
     for (HistoryEvent event :
         temporal.fetchHistory(execution.getWorkflowId(), execution.getRunId()).getEvents()) {
       if (event.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) {
-        started =
-            Instant.ofEpochSecond(
-                event.getEventTime().getSeconds(), event.getEventTime().getNanos());
+        started = RunHistory.timeOf(event);
       } else if (event.getEventType() == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
         return started;
       }

@@ -3,6 +3,8 @@ package com.crmflow.api.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -16,9 +18,28 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 public final class ReleaseGate {
 
   /** The gate's outcome once opened: the label of its edge to the next node. */
-  public static final String OPENED = "met";
+  private static final String OPENED = "met";
 
   private ReleaseGate() {}
+
+  /**
+   * A webhook_trigger with this id, then the gate (id {@code "wait"}), then each of the nodes in
+   * turn: the gate's edge labelled {@value #OPENED}, the others plain (edges e1, e2, ...).
+   */
+  @SafeVarargs
+  public static Map<String, Object> chain(String triggerId, Map<String, Object>... after) {
+    List<Map<String, Object>> nodes = new ArrayList<>();
+    nodes.add(Flows.node(triggerId, "webhook_trigger", Map.of()));
+    nodes.add(node("wait"));
+    nodes.addAll(List.of(after));
+    List<Map<String, Object>> edges = new ArrayList<>();
+    for (int i = 1; i < nodes.size(); i++) {
+      String from = (String) nodes.get(i - 1).get("id");
+      String to = (String) nodes.get(i).get("id");
+      edges.add(i == 2 ? Flows.edge("e" + i, from, to, OPENED) : Flows.edge("e" + i, from, to));
+    }
+    return Flows.canvas(nodes, edges);
+  }
 
   /** The gate as a node with this id. */
   public static Map<String, Object> node(String id) {
@@ -49,10 +70,11 @@ public final class ReleaseGate {
   }
 
   /**
-   * Returns once every ask of the flow's runs (a hold, a release, an end) has been handed to them,
-   * so that it reaches each run before the gate's opening does.
+   * Opens the gate for the runs of this contact once every ask of the flow's runs (a hold, a
+   * release, an end) has been handed to them, so that the ask reaches each run before the opening.
    */
-  public static void awaitAsksHanded(JdbcClient jdbc, String flowId) {
+  public static void openAfterAsks(
+      JdbcClient jdbc, ApiClient api, String flowId, String contactId) {
     await()
         .atMost(Patience.EVENTUALLY)
         .until(
@@ -66,6 +88,7 @@ public final class ReleaseGate {
                         .query(Integer.class)
                         .single()
                     == 0);
+    open(api, contactId);
   }
 
   /** Opens the gate for the runs of this contact: the contact becomes a customer. */

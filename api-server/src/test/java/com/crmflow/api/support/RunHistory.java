@@ -3,6 +3,7 @@ package com.crmflow.api.support;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,12 @@ import java.util.List;
 public final class RunHistory {
 
   private RunHistory() {}
+
+  /** When the event happened, as Temporal's history records it. */
+  public static Instant timeOf(HistoryEvent event) {
+    return Instant.ofEpochSecond(
+        event.getEventTime().getSeconds(), event.getEventTime().getNanos());
+  }
 
   /**
    * The payloads of the run's workflow history, as text: its input, its activities' inputs and its
