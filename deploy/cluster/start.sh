@@ -284,8 +284,11 @@ if ! owned_by "$(pid_of temporal)" "$FRONTEND_GRPC_PORT"; then
 fi
 NAMESPACE=${TEMPORAL_NAMESPACE:-default}
 if ! "${TOOL[temporal]}" operator namespace describe --address "$TEMPORAL_TARGET" -n "$NAMESPACE" > /dev/null 2>&1; then
+  # a describe that timed out on a busy machine does not mean the namespace is missing: a create
+  # refused because it exists is what a second describe confirms
   "${TOOL[temporal]}" operator namespace create --address "$TEMPORAL_TARGET" -n "$NAMESPACE" \
-    --retention 72h > /dev/null
+    --retention 72h > /dev/null \
+    || "${TOOL[temporal]}" operator namespace describe --address "$TEMPORAL_TARGET" -n "$NAMESPACE" > /dev/null
 fi
 # a new namespace reaches every role's cache within seconds
 await temporal "serving namespace $NAMESPACE" \
