@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,6 +60,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
 
   /** Name of the singleton bean of the embedded {@link TemporalDevServer}, when it runs. */
   public static final String TEMPORAL_BEAN = "crmEmbeddedTemporal";
+
+  /** How long the embedded PostgreSQL may take to accept connections once started. */
+  static final Duration POSTGRES_START_TIMEOUT = Duration.ofSeconds(60);
 
   private final Log log;
 
@@ -135,6 +139,9 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
               .setDataDirectory(pgData)
               .setCleanDataDirectory(false)
               .setPort(port)
+              // the library gives up after 10 s, which a busy 2-core machine (or a recovery after
+              // a kill) can take; the Temporal dev server is given as long (TemporalDevServer)
+              .setPGStartupWait(POSTGRES_START_TIMEOUT)
               // stopped by the context, after everything that uses it (see Lifecycle); the
               // library's own JVM hook would stop it while the context is still closing, and a
               // scheduled query then waits 30 s for a connection
