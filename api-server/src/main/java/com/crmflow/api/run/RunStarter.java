@@ -1,37 +1,12 @@
 package com.crmflow.api.run;
 
-import com.crmflow.api.flow.Sequence;
-import com.crmflow.api.flow.SequenceRepository;
-import com.crmflow.api.temporal.TenantFairness;
-import com.crmflow.workflow.CrmSearchAttributes;
-import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.canvas.Canvas;
-import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
-import com.crmflow.workflow.contract.RunInput;
-import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.contract.RunResume;
-import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
-import com.crmflow.workflow.history.HistoryPayloads;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.opentelemetry.context.Context;
-import io.temporal.api.common.v1.Payload;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
-import io.temporal.common.SearchAttributes;
-import io.temporal.common.converter.RawValue;
 import jakarta.annotation.PreDestroy;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -41,28 +16,20 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands a stored run to Temporal: the start pool and the workflow start. A new run comes here from
- * {@link RunBeginnings} only; safe to call again for the same run (the workflow id is derived from
- * the run id), which is what the reconciler does for runs whose start failed. The run's input is
- * {@link RunInputs}' (with {@link RetryChains} for a retry only), and a run cancelled before its
- * start never starts ({@link RunCancels#startUnlessCancelled}).
+ * When a stored run's workflow starts: at once, or soon through the start pool. A new run comes
+ * here from {@link RunBeginnings} only; safe to call again for the same run (the workflow id is
+ * derived from the run id), which is what the reconciler does for runs whose start failed. A run
+ * cancelled before its start never starts ({@link RunCancels#startUnlessCancelled}); the start
+ * itself (input, options, what the Temporal UI shows) is {@link RunWorkflowStart}'s.
  */
 @Component
 public class RunStarter {
 
   private static final Logger log = LoggerFactory.getLogger(RunStarter.class);
 
-  private final WorkflowClient client;
   private final RunRepository runs;
-  private final RunEnding ending;
-  private final SequenceRepository sequences;
-  private final RunInputs inputs;
-  private final RetryChains retries;
   private final RunCancels cancels;
-
-  /** Flow names for the Temporal UI's summaries; a rename shows in runs started a minute later. */
-  private final Cache<UUID, String> flowNames =
-      Caffeine.newBuilder().expireAfterWrite(Duration.ofMinutes(1)).maximumSize(10_000).build();
+  private final RunWorkflowStart workflowStart;
 
   private final ThreadPoolExecutor starts =
       new ThreadPoolExecutor(
@@ -77,21 +44,10 @@ public class RunStarter {
           new CustomizableThreadFactory("run-starter-"),
           new ThreadPoolExecutor.CallerRunsPolicy());
 
-  RunStarter(
-      WorkflowClient client,
-      RunRepository runs,
-      RunEnding ending,
-      SequenceRepository sequences,
-      RunInputs inputs,
-      RetryChains retries,
-      RunCancels cancels) {
-    this.client = client;
+  RunStarter(RunRepository runs, RunCancels cancels, RunWorkflowStart workflowStart) {
     this.runs = runs;
-    this.ending = ending;
-    this.sequences = sequences;
-    this.inputs = inputs;
-    this.retries = retries;
     this.cancels = cancels;
+    this.workflowStart = workflowStart;
   }
 
   /**
@@ -136,7 +92,8 @@ public class RunStarter {
    */
   private boolean start(AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
     try {
-      cancels.startUnlessCancelled(run.id(), () -> startWorkflow(run, canvas, startLogged, resume));
+      cancels.startUnlessCancelled(
+          run.id(), () -> workflowStart.start(run, canvas, startLogged, resume));
     } catch (WorkflowExecutionAlreadyStarted already) {
       // started before (an earlier attempt, or the reconciler probing a run not heard from yet)
       runs.markWorkflowStarted(run.id());
@@ -146,154 +103,5 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
-  }
-
-  /**
-   * Starts the run's workflow, or ends the run failed when no server would take its input.
-   *
-   * @return the execution started; null when none was (the run is over)
-   */
-  private WorkflowExecution startWorkflow(
-      AutomationRun run, Canvas canvas, boolean startLogged, RunResume resume) {
-    Canvas pinned = canvas != null ? canvas : inputs.canvasOf(run);
-    // a fresh run carries nothing on: only a retry reads its chain
-    RetryChains.RetryContext carried =
-        run.retryOf() == null ? RetryChains.RetryContext.NONE : retries.contextOf(pinned, run);
-    RunInput input = inputs.of(run, pinned, carried, startLogged, resume);
-    // written once, as the start sends it: its size is the size of the payload sent
-    Payload payload = client.getOptions().getDataConverter().toPayload(input).orElseThrow();
-    // a payload and a contact of up to 1 MB each, a canvas of up to 1 MB, the outputs a retry or
-    // a resumed run carries on: together they can be more than a server takes
-    int bytes = payload.getSerializedSize();
-    if (bytes > HistoryPayloads.LIMIT_BYTES) {
-      if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
-        return null; // started before (a reconciler probe of a run not heard from lately)
-      }
-      // no server would take it, and trying again would not change that
-      ending.end(
-          run.id(),
-          List.of(),
-          RunResult.FAILED,
-          "the run cannot start: its workflow input (trigger payload, contact, canvas and any"
-              + " outputs it carries on) is "
-              + bytes
-              + " bytes of JSON, over the "
-              + HistoryPayloads.LIMIT_BYTES
-              + " bytes Temporal takes");
-      return null;
-    }
-    String triggerKind = triggerKind(run, input.canvas());
-    String flowName = flowName(run);
-    Map<String, Object> memo = new LinkedHashMap<>();
-    memo.put("tenant_id", run.tenantId().toString());
-    memo.put("sequence_id", run.sequenceId().toString());
-    memo.put("sequence_name", flowName);
-    memo.put("run_id", run.id().toString());
-    memo.put("canvas_version", run.canvasVersion());
-    memo.put("trigger", triggerKind);
-    if (run.enrollmentId() != null) {
-      memo.put("enrollment_id", run.enrollmentId().toString());
-    }
-    if (run.retryOf() != null) {
-      memo.put("retry_of", run.retryOf().toString());
-    }
-    WorkflowOptions.Builder options =
-        WorkflowOptions.newBuilder()
-            .setTaskQueue(TaskQueues.AUTOMATION)
-            .setWorkflowId(run.workflowId())
-            // when this process's worker polls the queue and has a free slot, the first
-            // workflow task comes back with the start answer: no poll round trip
-            .setDisableEagerExecution(false)
-            .setMemo(memo)
-            .setPriority(TenantFairness.of(run.tenantId()))
-            .setTypedSearchAttributes(
-                SearchAttributes.newBuilder()
-                    .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())
-                    .set(CrmSearchAttributes.SEQUENCE_ID, run.sequenceId().toString())
-                    .set(CrmSearchAttributes.TRIGGER_KIND, triggerKind)
-                    .set(CrmSearchAttributes.STATUS, RunResult.RUNNING)
-                    .build())
-            .setStaticSummary(summary(run, flowName, triggerKind, input.canvas()))
-            .setStaticDetails(details(run));
-    if (run.enrollmentId() == null) {
-      AutomationRunWorkflow workflow =
-          client.newWorkflowStub(
-              AutomationRunWorkflow.class,
-              // a run executes once: a second start (reconciler, retry of the start) of an id
-              // whose workflow already finished must not run it again
-              options
-                  .setWorkflowIdReusePolicy(
-                      WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
-                  .build());
-      return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
-    }
-    // the id names the (tenant, sequence, contact), reused by a later enrollment once this
-    // one ended; the reconciler only restarts runs still running, so an ended run stays ended
-    EnrollmentWorkflow workflow =
-        client.newWorkflowStub(
-            EnrollmentWorkflow.class,
-            options
-                .setWorkflowIdReusePolicy(
-                    WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
-                .build());
-    return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
-  }
-
-  /**
-   * What started the run, as its search attribute {@code CrmTriggerKind} says: {@code test} (a test
-   * run), {@code enrollment}, {@code retry}, or the type of its trigger node ({@code
-   * webhook_trigger}, {@code schedule_trigger}, {@code crm_event_trigger}).
-   */
-  static String triggerKind(AutomationRun run, Canvas canvas) {
-    if (run.test()) {
-      return "test";
-    }
-    if (run.retryOf() != null) {
-      return "retry";
-    }
-    if (run.enrollmentId() != null) {
-      return "enrollment";
-    }
-    return canvas.node(run.triggerNodeId()).map(CanvasNode::type).orElse("trigger");
-  }
-
-  /** The automation's or sequence's name, for the Temporal UI (remembered a minute). */
-  private String flowName(AutomationRun run) {
-    return flowNames.get(
-        run.sequenceId(),
-        id -> sequences.find(run.tenantId(), id).map(Sequence::name).orElse("(deleted flow)"));
-  }
-
-  /** One line a person reads in the Temporal UI's list: what ran, started how, which run. */
-  private static String summary(
-      AutomationRun run, String flowName, String triggerKind, Canvas canvas) {
-    String trigger =
-        canvas
-            .node(run.triggerNodeId())
-            .map(n -> n.label() == null || n.label().isBlank() ? triggerKind : n.label())
-            .orElse(triggerKind);
-    String what = run.enrollmentId() != null ? "Enrollment in " : "Automation ";
-    return what + "\"" + flowName + "\" · " + trigger + " · run " + run.id();
-  }
-
-  /** Markdown the Temporal UI shows on the workflow's page. */
-  private static String details(AutomationRun run) {
-    StringBuilder details =
-        new StringBuilder()
-            .append("**Run** `")
-            .append(run.id())
-            .append("` of sequence `")
-            .append(run.sequenceId())
-            .append("` (canvas version ")
-            .append(run.canvasVersion())
-            .append(") for tenant `")
-            .append(run.tenantId())
-            .append("`.\n\nIts record and node log: `GET /api/v1/automation-runs/")
-            .append(run.id())
-            .append("`.");
-    if (run.retryOf() != null) {
-      details.append("\n\nA retry of run `").append(run.retryOf()).append("`.");
-    }
-    return details.toString();
   }
 }

@@ -1153,13 +1153,15 @@ class AutomationRunApiTest extends ApiTest {
     RunCancels cancels = new RunCancels(temporal, runRepository, runEnding, true);
     return new ApiServer(
         new RunStarter(
-            temporal,
             runRepository,
-            runEnding,
-            sequenceRepository,
-            inputs,
-            new RetryChains(runRepository, inputs),
-            cancels),
+            cancels,
+            new RunWorkflowStart(
+                temporal,
+                runEnding,
+                sequenceRepository,
+                inputs,
+                new RetryChains(runRepository, inputs),
+                cancels)),
         cancels);
   }
 

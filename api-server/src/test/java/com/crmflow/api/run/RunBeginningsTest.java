@@ -75,7 +75,11 @@ class RunBeginningsTest extends ApiTest {
   @BeforeEach
   void beginThroughTheirOwnAdmission() {
     chains = new CountedChains(runs, inputs);
-    starter = new RunStarter(temporal, runs, ending, sequences, inputs, chains, cancels);
+    starter =
+        new RunStarter(
+            runs,
+            cancels,
+            new RunWorkflowStart(temporal, ending, sequences, inputs, chains, cancels));
     beginnings = new RunBeginnings(runs, inputs, chains, admission, starter, transaction);
     tenant = newTenant();
     flow =
