@@ -34,7 +34,6 @@ import tools.jackson.databind.JsonNode;
  */
 class ApiWriteLoopTest extends LoopTest {
 
-  /** The tenant's contact.updated events with their cause (null: none), oldest first. */
   /**
    * crm_event_trigger on contact.updated → http_request PATCHing the event's contact through the
    * API with the tenant's key, stored in the node as a secret header.
@@ -129,6 +128,9 @@ class ApiWriteLoopTest extends LoopTest {
   /**
    * The breaker, whatever the cause: a client's updates past the limit start no more runs of the
    * automation for that contact in the minute, and a run's write in that minute lists the refusal.
+   * The limit counts per minute of the clock, so a scenario that a slow machine stretches past the
+   * minute's end is run again on a fresh contact (at most three times), and only a scenario that
+   * stayed in one minute is checked.
    */
   @Test
   void anAutomationStartsAtMostItsLimitOfRunsPerRecordInAMinute() {
@@ -137,80 +139,104 @@ class ApiWriteLoopTest extends LoopTest {
         activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
     String hookId = uniqueId("hook");
     String hook = activeAutomation(tenant.api(), "Titles from outside", titleFromTheBody(hookId));
-    double breakerBefore = refused(CrmEventTriggers.BREAKER);
-    // the limit counts per minute of the clock: start at the beginning of one
-    await()
-        .atMost(Duration.ofSeconds(70))
-        .until(() -> LocalTime.now(ZoneOffset.UTC).getSecond() < 10);
+    for (int attempt = 1; ; attempt++) {
+      String contact = attempt == 1 ? contactId : contact("loop-" + attempt + "@example.com");
+      double breakerBefore = refused(CrmEventTriggers.BREAKER);
+      // start at the beginning of a minute
+      await()
+          .atMost(Duration.ofSeconds(70))
+          .until(() -> LocalTime.now(ZoneOffset.UTC).getSecond() < 10);
 
-    for (int i = 0; i <= limit; i++) {
-      ApiResponse updated =
-          tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "t" + i));
-      assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+      for (int i = 0; i <= limit; i++) {
+        ApiResponse updated =
+            tenant.api().patch("/api/v1/contacts/" + contact, Map.of("title", "t" + i));
+        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
+      }
+      // the client's updates counted first (the listener's runs may still be going: only the
+      // count has to be in this minute): the run's write then finds the minute's limit reached
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(
+              () ->
+                  windowsOf(listener, contact).stream()
+                      .mapToInt(w -> w.get("runs").asInt() + w.get("refused").asInt())
+                      .sum(),
+              counted -> counted == limit + 1);
+      String hooked =
+          fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contact, "title", "run"));
+      JsonNode run = awaitRun(tenant.api(), hooked);
+      List<JsonNode> windows = windowsOf(listener, contact);
+      // every run the listener started is counted in a window, whichever minute it fell in
+      awaitSettled(Map.of(listener, startedBy(listener)));
+      if (windows.size() > 1 && attempt < 3) {
+        continue; // the scenario crossed a minute's end: its counts are two minutes' counts
+      }
+
+      assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
+      // the client's update past the limit and the run's write: counted on the minute's window
+      assertThat(windows)
+          .containsExactly(
+              JSON.readTree(
+                  "{\"record\": \"contact:"
+                      + contact
+                      + "\", \"runs\": "
+                      + limit
+                      + ", \"refused\": 2}"));
+      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+      JsonNode notStarted = logEntry(run, "set-title").at("/output/automations_not_started");
+      assertThat(notStarted).as(run.toString()).hasSize(1);
+      assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(listener);
+      assertThat(notStarted.at("/0/reason").asString()).isEqualTo("breaker");
+      assertThat(notStarted.at("/0/message").asString())
+          .isEqualTo(
+              "contact.updated from this write starts no run of automation \"Listener\": it has"
+                  + " started "
+                  + limit
+                  + " runs for this event's record in this minute, the most"
+                  + " crm.events.max-runs-per-record-per-minute ("
+                  + limit
+                  + ") allows");
+      assertThat(runsOf(hook)).hasSize(attempt);
+      break;
     }
-    // the client's updates counted first (the listener's runs may still be going: only the count
-    // has to be in this minute): the run's write then finds the minute's limit reached
-    await()
-        .atMost(Patience.EVENTUALLY)
-        .until(
-            () ->
-                jdbc.sql(
-                        """
-                        select coalesce(sum(runs), 0) + coalesce(sum(refused), 0)
-                        from automation_start_window where tenant_id = :t and sequence_id = :s
-                        """)
-                    .param("t", tenant.id())
-                    .param("s", UUID.fromString(listener))
-                    .query(Integer.class)
-                    .single(),
-            counted -> counted == limit + 1);
-    String hooked =
-        fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contactId, "title", "run"));
-    JsonNode run = awaitRun(tenant.api(), hooked);
-    awaitSettled(Map.of(listener, limit));
-
-    assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
-    // the client's update past the limit and the run's write: counted on the minute's window
-    assertThat(
-            jdbc
-                .sql(
-                    """
-                    select jsonb_build_object('record', record_key, 'runs', runs,
-                                              'refused', refused)::text
-                    from automation_start_window where tenant_id = :t and sequence_id = :s
-                    """)
-                .param("t", tenant.id())
-                .param("s", UUID.fromString(listener))
-                .query(String.class)
-                .list()
-                .stream()
-                .map(JSON::readTree)
-                .toList())
-        .containsExactly(
-            JSON.readTree(
-                "{\"record\": \"contact:"
-                    + contactId
-                    + "\", \"runs\": "
-                    + limit
-                    + ", \"refused\": 2}"));
-    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
-    JsonNode notStarted = logEntry(run, "set-title").at("/output/automations_not_started");
-    assertThat(notStarted).as(run.toString()).hasSize(1);
-    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(listener);
-    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("breaker");
-    assertThat(notStarted.at("/0/message").asString())
-        .isEqualTo(
-            "contact.updated from this write starts no run of automation \"Listener\": it has"
-                + " started "
-                + limit
-                + " runs for this event's record in this minute, the most"
-                + " crm.events.max-runs-per-record-per-minute ("
-                + limit
-                + ") allows");
-    assertThat(runsOf(hook)).hasSize(1);
 
     // another contact is a count of its own
+    int before = startedBy(listener);
     tenant.api().patch("/api/v1/contacts/" + contact("other@example.com"), Map.of("title", "x"));
-    awaitSettled(Map.of(listener, limit + 1));
+    awaitSettled(Map.of(listener, before + 1));
+  }
+
+  /** The automation's start windows of the contact: record, runs and refused of each. */
+  private List<JsonNode> windowsOf(String sequenceId, String contact) {
+    return jdbc
+        .sql(
+            """
+            select jsonb_build_object('record', record_key, 'runs', runs,
+                                      'refused', refused)::text
+            from automation_start_window
+            where tenant_id = :t and sequence_id = :s and record_key = :r
+            order by window_start
+            """)
+        .param("t", tenant.id())
+        .param("s", UUID.fromString(sequenceId))
+        .param("r", "contact:" + contact)
+        .query(String.class)
+        .list()
+        .stream()
+        .map(JSON::readTree)
+        .toList();
+  }
+
+  /** How many runs the automation has started, as its start windows count them. */
+  private int startedBy(String sequenceId) {
+    return jdbc.sql(
+            """
+            select coalesce(sum(runs), 0)::int from automation_start_window
+            where tenant_id = :t and sequence_id = :s
+            """)
+        .param("t", tenant.id())
+        .param("s", UUID.fromString(sequenceId))
+        .query(Integer.class)
+        .single();
   }
 }
