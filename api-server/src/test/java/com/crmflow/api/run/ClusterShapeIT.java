@@ -44,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -503,6 +504,12 @@ class ClusterShapeIT {
    * the disruption.
    */
   private void survives(String part, Runnable disrupt) throws Exception {
+    long began = System.nanoTime();
+    // each phase's time in the build's output: where the scenario's minutes go on a busy machine
+    Consumer<String> phase =
+        name ->
+            System.out.printf(
+                "ClusterShapeIT %s: %s at %.1f s%n", part, name, (System.nanoTime() - began) / 1e9);
     String contactId =
         on(1)
             .post("/api/v1/contacts", Map.of("email", "waiting-" + part + "@example.com"))
@@ -532,6 +539,7 @@ class ClusterShapeIT {
       for (Future<String> each : fired) {
         runIds.add(each.get());
       }
+      phase.accept("fired");
       // each run waits once its watch of the contact is in: an update before that would pass it by
       await()
           .atMost(Patience.EVENTUALLY)
@@ -546,11 +554,14 @@ class ClusterShapeIT {
                                   + "'")
                           == RUNS);
       assertThat(peer.received("/done/" + part)).as("no run went on before its release").isEmpty();
+      phase.accept("waiting");
 
       disrupt.run();
+      phase.accept("disrupted");
       // start.sh brings the part back while the runs go on: a killed worker's or api-server's
       // runs are the other one's to finish meanwhile
       CompletableFuture<String> restarted = CompletableFuture.supplyAsync(cluster::start, callers);
+      restarted.thenRun(() -> phase.accept("restarted"));
       // the release, through api-2 (up in every scenario) once it can commit: while PostgreSQL is
       // stopped the update is refused, and the runs are released when it is back
       await()
@@ -572,6 +583,7 @@ class ClusterShapeIT {
                               Map.of("lifecycle_stage", "customer"))
                           .status()
                       == 200);
+      phase.accept("released");
 
       await()
           .atMost(Duration.ofSeconds(240))
@@ -585,6 +597,7 @@ class ClusterShapeIT {
                 }
               })
           .until(() -> count(sequenceId, "completed") + count(sequenceId, "failed") == RUNS);
+      phase.accept("ended");
       assertThat(restarted.get(5, TimeUnit.MINUTES))
           .contains("worker-1    polling", "api-1       http");
       List<Future<JsonNode>> ended = new ArrayList<>();
