@@ -41,23 +41,26 @@ class NodeCountRepository {
 
   /**
    * The entries that ended from {@code from} (a whole hour) on, and those running now: the hours of
-   * {@code from}'s day from its hour, then whole days.
+   * {@code from}'s day from its hour (none when it is a day's start), then whole days.
    */
   List<Count> since(UUID sequenceId, Instant from) {
-    OffsetDateTime nextDay = from.atOffset(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS).plusDays(1);
+    OffsetDateTime start = from.atOffset(ZoneOffset.UTC);
+    OffsetDateTime day = start.truncatedTo(ChronoUnit.DAYS);
+    // a day's start reads that day's row: its hours may be gone (crm.retention.hourly-counts-keep)
+    OffsetDateTime firstWholeDay = start.equals(day) ? day : day.plusDays(1);
     return jdbc.sql(
             """
             select canvas_version, node_id, status, branch, sum(n)::bigint as n
             from node_count
             where sequence_id = :sequenceId
               and ((span = 'total' and status = 'running')
-                   or (span = 'hour' and since >= :from and since < :nextDay)
-                   or (span = 'day' and since >= :nextDay))
+                   or (span = 'hour' and since >= :from and since < :firstWholeDay)
+                   or (span = 'day' and since >= :firstWholeDay))
             group by canvas_version, node_id, status, branch
             """)
         .param("sequenceId", sequenceId)
-        .param("from", from.atOffset(ZoneOffset.UTC))
-        .param("nextDay", nextDay)
+        .param("from", start)
+        .param("firstWholeDay", firstWholeDay)
         .query(Count.class)
         .list();
   }

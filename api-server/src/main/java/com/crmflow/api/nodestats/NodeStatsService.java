@@ -5,9 +5,11 @@ import com.crmflow.api.flow.CanvasSnapshot;
 import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.flow.SequenceRepository;
 import com.crmflow.api.flow.StoredNode;
+import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunResult;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,11 +43,31 @@ class NodeStatsService {
   private final CanvasRepository canvases;
   private final NodeCountRepository counts;
 
+  /** How far back the per-hour counts reach (the retention pass deletes older hours; 0: all). */
+  private final Duration hourlyCountsKeep;
+
   NodeStatsService(
-      SequenceRepository sequences, CanvasRepository canvases, NodeCountRepository counts) {
+      SequenceRepository sequences,
+      CanvasRepository canvases,
+      NodeCountRepository counts,
+      CrmProperties properties) {
     this.sequences = sequences;
     this.canvases = canvases;
     this.counts = counts;
+    this.hourlyCountsKeep = properties.retention().hourlyCountsKeep();
+  }
+
+  /**
+   * Where the counts of ended entries start for this {@code since}: the hour it falls in, or, past
+   * the reach of the per-hour counts, the UTC day it falls in.
+   */
+  private Instant countedFrom(Instant since) {
+    Instant hour = since.truncatedTo(ChronoUnit.HOURS);
+    return !hourlyCountsKeep.isZero()
+            && !hourlyCountsKeep.isNegative()
+            && hour.isBefore(Instant.now().minus(hourlyCountsKeep))
+        ? since.truncatedTo(ChronoUnit.DAYS)
+        : hour;
   }
 
   NodeStats of(UUID tenantId, UUID sequenceId, Instant since) {
@@ -53,7 +75,7 @@ class NodeStatsService {
         sequences
             .find(tenantId, sequenceId)
             .orElseThrow(() -> ApiException.notFound("Sequence", sequenceId));
-    Instant from = since == null ? null : since.truncatedTo(ChronoUnit.HOURS);
+    Instant from = since == null ? null : countedFrom(since);
     List<NodeCountRepository.Count> counted =
         from == null ? counts.allTime(sequenceId) : counts.since(sequenceId, from);
     Map<Integer, Map<String, Map<String, Long>>> byVersion = new HashMap<>();

@@ -70,6 +70,11 @@ public class Retention implements SchedulingConfigurer {
     }
     // the breaker reads the current minute's counts only
     inBatches(batch -> rows.deleteStartWindows(now.minus(START_WINDOWS_KEEP), batch));
+    // a flow's counts per node keep their days and their total; only the hours go
+    if (!settings.hourlyCountsKeep().isZero() && !settings.hourlyCountsKeep().isNegative()) {
+      inBatches(
+          batch -> rows.deleteHourlyNodeCounts(now.minus(settings.hourlyCountsKeep()), batch));
+    }
     if (keep.isZero() || keep.isNegative()) {
       return;
     }

@@ -120,6 +120,19 @@ class RetentionRepository {
         .update();
   }
 
+  /** The per-hour counts of flows' node log entries of hours that began before the cut-off. */
+  int deleteHourlyNodeCounts(OffsetDateTime hoursBefore, int batch) {
+    return jdbc.sql(
+            """
+            delete from node_count where ctid in (
+                select ctid from node_count
+                where span = 'hour' and since < :before limit :batch)
+            """)
+        .param("before", hoursBefore)
+        .param("batch", batch)
+        .update();
+  }
+
   /** CRM events handed to their webhooks and triggers before the cut-off. */
   int deleteDispatchedEvents(OffsetDateTime dispatchedBefore, int batch) {
     return jdbc.sql(

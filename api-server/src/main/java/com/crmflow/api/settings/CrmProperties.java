@@ -362,11 +362,15 @@ public record CrmProperties(
    * @param keep ended runs, deliveries and audit rows older than this are deleted
    * @param initialDelay the first removal after the start
    * @param interval how often removal runs
+   * @param hourlyCountsKeep a flow's per-hour counts of node log entries older than this are
+   *     deleted; its per-day and all-time counts stay, so a stats {@code since} that far back
+   *     counts from the start of its UTC day (0: hours are kept)
    */
   public record Retention(
       @DefaultValue("30d") @NotNull Duration keep,
       @DefaultValue("1m") @NotNull Duration initialDelay,
-      @DefaultValue("1h") @NotNull Duration interval) {}
+      @DefaultValue("1h") @NotNull Duration interval,
+      @DefaultValue("31d") @NotNull Duration hourlyCountsKeep) {}
 
   /**
    * The security events kept of refused calls (401, 403). Each source (an API key where the call

@@ -9,6 +9,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.retention.Retention;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
@@ -18,11 +19,14 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,6 +35,8 @@ import tools.jackson.databind.JsonNode;
  * on.
  */
 class NodeStatsApiTest extends ApiTest {
+
+  @Autowired private Retention retention;
 
   /** webhook → split 50/50 → A: wait a day, B: a call the peer refuses (404: the run fails). */
   private static Map<String, Object> flow(String hook, LocalHttpServer peer) {
@@ -50,6 +56,11 @@ class NodeStatsApiTest extends ApiTest {
             edge("e1", hook, "split"),
             edge("e2", "split", "wait", "A"),
             edge("e3", "split", "call", "B")));
+  }
+
+  /** webhook → wait a day. */
+  private static Map<String, Object> waitsADay(String hook) {
+    return Flows.chain(hook, node("wait", "delay", Map.of("delayDays", 1)));
   }
 
   private static JsonNode counts(JsonNode version, String nodeId) {
@@ -168,7 +179,7 @@ class NodeStatsApiTest extends ApiTest {
   void anOlderVersionThatRunsStillRunOnIsCountedBesideTheCurrentOne() {
     TenantClient tenant = newTenant();
     String hook = uniqueId("hook");
-    Map<String, Object> waits = Flows.chain(hook, node("wait", "delay", Map.of("delayDays", 1)));
+    Map<String, Object> waits = waitsADay(hook);
     String flowId = activeAutomation(tenant.api(), waits);
     for (int i = 0; i < 6; i++) {
       fire(anonymous(), tenant.id(), hook, Map.of("n", i));
@@ -201,9 +212,7 @@ class NodeStatsApiTest extends ApiTest {
   void aRewriteOfAnEntryInTheSameStateChangesNoCountAndAChangedStateMovesItsCount() {
     TenantClient tenant = newTenant();
     String hook = uniqueId("hook");
-    String flowId =
-        activeAutomation(
-            tenant.api(), Flows.chain(hook, node("wait", "delay", Map.of("delayDays", 1))));
+    String flowId = activeAutomation(tenant.api(), waitsADay(hook));
     String runId = fire(anonymous(), tenant.id(), hook, Map.of());
     await()
         .atMost(Duration.ofSeconds(60))
@@ -237,6 +246,94 @@ class NodeStatsApiTest extends ApiTest {
     assertThat(counts(moved, hook).get("failed").asLong()).isEqualTo(1);
     assertThat(counts(moved, "wait").get("waiting").asLong()).isEqualTo(1);
     cancel(tenant, runId);
+  }
+
+  /**
+   * The retention pass deletes the per-hour counts past crm.retention.hourly-counts-keep (31 days)
+   * and keeps the days and the totals: a {@code since} that far back counts from the start of its
+   * UTC day, before the pass and after it alike.
+   */
+  @Test
+  void hourlyCountsPastTheirKeepGoAndASinceThatFarBackCountsFromItsDay() {
+    TenantClient tenant = newTenant();
+    String hook = uniqueId("hook");
+    String flowId = activeAutomation(tenant.api(), waitsADay(hook));
+    List<String> runs = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      runs.add(fire(anonymous(), tenant.id(), hook, Map.of("n", i)));
+    }
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> stats(tenant, flowId, null).at("/versions/0"),
+            // the trigger's entry is written as the call is accepted, the delay's once the run
+            // starts
+            v ->
+                counts(v, hook).get("passed").asLong() == 3
+                    && counts(v, "wait").get("waiting").asLong() == 3);
+    // the triggers' entries as if they had all ended 40 days ago at 01:xx UTC (each count summed
+    // into that day and hour, whichever hours and days they ended in)
+    Instant day = Instant.now().minus(Duration.ofDays(40)).truncatedTo(ChronoUnit.DAYS);
+    List<Map<String, Object>> ended =
+        jdbc.sql(
+                """
+                select span, canvas_version, node_id, status, branch, shard, sum(n)::bigint as n
+                from node_count where sequence_id = :flow and span in ('hour', 'day')
+                group by span, canvas_version, node_id, status, branch, shard
+                """)
+            .param("flow", UUID.fromString(flowId))
+            .query()
+            .listOfRows();
+    jdbc.sql("delete from node_count where sequence_id = :flow and span in ('hour', 'day')")
+        .param("flow", UUID.fromString(flowId))
+        .update();
+    for (Map<String, Object> count : ended) {
+      Instant since = "hour".equals(count.get("span")) ? day.plus(Duration.ofHours(1)) : day;
+      jdbc.sql(
+              """
+              insert into node_count (sequence_id, span, since, canvas_version, node_id, status,
+                                      branch, shard, n)
+              values (:flow, :span, :since, :version, :node, :status, :branch, :shard, :n)
+              """)
+          .param("flow", UUID.fromString(flowId))
+          .param("span", count.get("span"))
+          .param("since", since.atOffset(ZoneOffset.UTC))
+          .param("version", count.get("canvas_version"))
+          .param("node", count.get("node_id"))
+          .param("status", count.get("status"))
+          .param("branch", count.get("branch"))
+          .param("shard", count.get("shard"))
+          .param("n", count.get("n"))
+          .update();
+    }
+    // noon of that day: the hour rows would say nothing ended since, the day counts all three
+    String noon = day.plus(Duration.ofHours(12)).toString();
+
+    JsonNode before = stats(tenant, flowId, noon);
+    assertThat(before.get("since").asString()).isEqualTo(day.toString());
+    assertThat(counts(before.at("/versions/0"), hook).get("passed").asLong()).isEqualTo(3);
+
+    retention.purge();
+    assertThat(countRows(flowId, "hour")).as("the hours past their keep").isZero();
+    assertThat(countRows(flowId, "day")).as("the day stays").isPositive();
+    JsonNode after = stats(tenant, flowId, noon);
+    assertThat(after.get("since").asString()).isEqualTo(day.toString());
+    assertThat(counts(after.at("/versions/0"), hook).get("passed").asLong()).isEqualTo(3);
+    assertThat(counts(after.at("/versions/0"), "wait").get("waiting").asLong()).isEqualTo(3);
+    JsonNode allTime = stats(tenant, flowId, null).at("/versions/0");
+    assertThat(counts(allTime, hook).get("passed").asLong()).isEqualTo(3);
+    // a since within the keep still counts from its hour: nothing ended from an hour ago on
+    JsonNode recent = stats(tenant, flowId, Instant.now().minus(Duration.ofHours(1)).toString());
+    assertThat(counts(recent.at("/versions/0"), hook).get("passed").asLong()).isZero();
+    runs.forEach(id -> cancel(tenant, id));
+  }
+
+  private int countRows(String flowId, String span) {
+    return jdbc.sql("select count(*) from node_count where sequence_id = :flow and span = :span")
+        .param("flow", UUID.fromString(flowId))
+        .param("span", span)
+        .query(Integer.class)
+        .single();
   }
 
   private static void cancel(TenantClient tenant, String runId) {
