@@ -19,8 +19,10 @@ import org.springframework.stereotype.Component;
  * answers kept for Idempotency-Key repeats go after {@code crm.idempotency.keep} (a day), which is
  * part of the API's promise, not of retention; security events (refused calls) after {@code
  * crm.security-events.keep} (90 days); the counts of automation starts per record and minute (the
- * breaker's, {@code crm.events.max-runs-per-record-per-minute}) after an hour. Run records,
- * enrollments and outbound emails are the product's history and are kept.
+ * breaker's, {@code crm.events.max-runs-per-record-per-minute}) after an hour; a flow's per-hour
+ * counts per node a day after {@code crm.retention.hourly-counts-keep} (31 days; its per-day and
+ * all-time counts stay). Run records, enrollments and outbound emails are the product's history and
+ * are kept.
  */
 @Component
 public class Retention implements SchedulingConfigurer {
@@ -70,10 +72,12 @@ public class Retention implements SchedulingConfigurer {
     }
     // the breaker reads the current minute's counts only
     inBatches(batch -> rows.deleteStartWindows(now.minus(START_WINDOWS_KEEP), batch));
-    // a flow's counts per node keep their days and their total; only the hours go
+    // a flow's counts per node keep their days and their total; only the hours go, a day later
+    // than the stats stop reading them, so an api-server whose clock is ahead never deletes an
+    // hour another one still reads
     if (!settings.hourlyCountsKeep().isZero() && !settings.hourlyCountsKeep().isNegative()) {
-      inBatches(
-          batch -> rows.deleteHourlyNodeCounts(now.minus(settings.hourlyCountsKeep()), batch));
+      OffsetDateTime hoursBefore = now.minus(settings.hourlyCountsKeep()).minusDays(1);
+      inBatches(batch -> rows.deleteHourlyNodeCounts(hoursBefore, batch));
     }
     if (keep.isZero() || keep.isNegative()) {
       return;

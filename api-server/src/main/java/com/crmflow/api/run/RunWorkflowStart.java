@@ -66,7 +66,9 @@ class RunWorkflowStart {
   }
 
   /**
-   * Starts the run's workflow, or ends the run failed when no server would take its input.
+   * Starts the run's workflow, or ends the run failed when no server would take its input. Called
+   * only by {@link RunStarter}, which guards it against a cancel and takes a start that finds the
+   * workflow started as done.
    *
    * @return the execution started; null when none was (the run is over)
    */

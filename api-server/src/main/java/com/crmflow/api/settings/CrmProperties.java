@@ -362,9 +362,9 @@ public record CrmProperties(
    * @param keep ended runs, deliveries and audit rows older than this are deleted
    * @param initialDelay the first removal after the start
    * @param interval how often removal runs
-   * @param hourlyCountsKeep a flow's per-hour counts of node log entries older than this are
-   *     deleted; its per-day and all-time counts stay, so a stats {@code since} that far back
-   *     counts from the start of its UTC day (0: hours are kept)
+   * @param hourlyCountsKeep a stats {@code since} further back than this counts from the start of
+   *     its UTC day; a flow's per-hour counts of node log entries a day older than this are deleted
+   *     (its per-day and all-time counts stay) (0: hours are kept)
    */
   public record Retention(
       @DefaultValue("30d") @NotNull Duration keep,

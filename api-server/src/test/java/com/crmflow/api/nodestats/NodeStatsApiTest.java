@@ -258,6 +258,8 @@ class NodeStatsApiTest extends ApiTest {
     TenantClient tenant = newTenant();
     String hook = uniqueId("hook");
     String flowId = activeAutomation(tenant.api(), waitsADay(hook));
+    Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
+    Instant thisHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     List<String> runs = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       runs.add(fire(anonymous(), tenant.id(), hook, Map.of("n", i)));
@@ -271,6 +273,13 @@ class NodeStatsApiTest extends ApiTest {
             v ->
                 counts(v, hook).get("passed").asLong() == 3
                     && counts(v, "wait").get("waiting").asLong() == 3);
+    // a since at a day's start reads that day's row, a since within it the day's hours: the same
+    JsonNode fromToday = stats(tenant, flowId, today.toString());
+    assertThat(fromToday.get("since").asString()).isEqualTo(today.toString());
+    assertThat(counts(fromToday.at("/versions/0"), hook).get("passed").asLong()).isEqualTo(3);
+    JsonNode fromThisHour = stats(tenant, flowId, thisHour.plusSeconds(60).toString());
+    assertThat(fromThisHour.get("since").asString()).isEqualTo(thisHour.toString());
+    assertThat(counts(fromThisHour.at("/versions/0"), hook).get("passed").asLong()).isEqualTo(3);
     // the triggers' entries as if they had all ended 40 days ago at 01:xx UTC (each count summed
     // into that day and hour, whichever hours and days they ended in)
     Instant day = Instant.now().minus(Duration.ofDays(40)).truncatedTo(ChronoUnit.DAYS);
@@ -323,7 +332,10 @@ class NodeStatsApiTest extends ApiTest {
     JsonNode allTime = stats(tenant, flowId, null).at("/versions/0");
     assertThat(counts(allTime, hook).get("passed").asLong()).isEqualTo(3);
     // a since within the keep still counts from its hour: nothing ended from an hour ago on
-    JsonNode recent = stats(tenant, flowId, Instant.now().minus(Duration.ofHours(1)).toString());
+    Instant anHourAgo = Instant.now().minus(Duration.ofHours(1));
+    JsonNode recent = stats(tenant, flowId, anHourAgo.toString());
+    assertThat(recent.get("since").asString())
+        .isEqualTo(anHourAgo.truncatedTo(ChronoUnit.HOURS).toString());
     assertThat(counts(recent.at("/versions/0"), hook).get("passed").asLong()).isZero();
     runs.forEach(id -> cancel(tenant, id));
   }

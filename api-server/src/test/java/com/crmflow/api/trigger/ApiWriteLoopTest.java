@@ -129,114 +129,108 @@ class ApiWriteLoopTest extends LoopTest {
    * The breaker, whatever the cause: a client's updates past the limit start no more runs of the
    * automation for that contact in the minute, and a run's write in that minute lists the refusal.
    * The limit counts per minute of the clock, so a scenario that a slow machine stretches past the
-   * minute's end is run again on a fresh contact (at most three times), and only a scenario that
+   * minute's end is run again for a new tenant (at most three times), and only a scenario that
    * stayed in one minute is checked.
    */
   @Test
   void anAutomationStartsAtMostItsLimitOfRunsPerRecordInAMinute() {
+    for (int attempt = 1; !breakerInOneMinute(attempt == 3); attempt++) {
+      // the crossed attempt's runs go on in its own tenant
+      tenant = newTenant();
+      contactId = contact("loop@example.com");
+    }
+  }
+
+  /**
+   * The breaker's scenario for this tenant and contact, checked unless it crossed a minute's end
+   * and {@code last} is false.
+   *
+   * @return false when it crossed a minute's end and was not checked
+   */
+  private boolean breakerInOneMinute(boolean last) {
     int limit = properties.events().maxRunsPerRecordPerMinute();
     String listener =
         activeAutomation(tenant.api(), "Listener", noteOfContactUpdates(uniqueId("on-update")));
     String hookId = uniqueId("hook");
     String hook = activeAutomation(tenant.api(), "Titles from outside", titleFromTheBody(hookId));
-    for (int attempt = 1; ; attempt++) {
-      String contact = attempt == 1 ? contactId : contact("loop-" + attempt + "@example.com");
-      double breakerBefore = refused(CrmEventTriggers.BREAKER);
-      // start at the beginning of a minute
-      await()
-          .atMost(Duration.ofSeconds(70))
-          .until(() -> LocalTime.now(ZoneOffset.UTC).getSecond() < 10);
+    double breakerBefore = refused(CrmEventTriggers.BREAKER);
+    // start at the beginning of a minute
+    await()
+        .atMost(Duration.ofSeconds(70))
+        .until(() -> LocalTime.now(ZoneOffset.UTC).getSecond() < 10);
 
-      for (int i = 0; i <= limit; i++) {
-        ApiResponse updated =
-            tenant.api().patch("/api/v1/contacts/" + contact, Map.of("title", "t" + i));
-        assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
-      }
-      // the client's updates counted first (the listener's runs may still be going: only the
-      // count has to be in this minute): the run's write then finds the minute's limit reached
-      await()
-          .atMost(Patience.EVENTUALLY)
-          .until(
-              () ->
-                  windowsOf(listener, contact).stream()
-                      .mapToInt(w -> w.get("runs").asInt() + w.get("refused").asInt())
-                      .sum(),
-              counted -> counted == limit + 1);
-      String hooked =
-          fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contact, "title", "run"));
-      JsonNode run = awaitRun(tenant.api(), hooked);
-      List<JsonNode> windows = windowsOf(listener, contact);
-      // every run the listener started is counted in a window, whichever minute it fell in
-      awaitSettled(Map.of(listener, startedBy(listener)));
-      if (windows.size() > 1 && attempt < 3) {
-        continue; // the scenario crossed a minute's end: its counts are two minutes' counts
-      }
-
-      assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
-      // the client's update past the limit and the run's write: counted on the minute's window
-      assertThat(windows)
-          .containsExactly(
-              JSON.readTree(
-                  "{\"record\": \"contact:"
-                      + contact
-                      + "\", \"runs\": "
-                      + limit
-                      + ", \"refused\": 2}"));
-      assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
-      JsonNode notStarted = logEntry(run, "set-title").at("/output/automations_not_started");
-      assertThat(notStarted).as(run.toString()).hasSize(1);
-      assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(listener);
-      assertThat(notStarted.at("/0/reason").asString()).isEqualTo("breaker");
-      assertThat(notStarted.at("/0/message").asString())
-          .isEqualTo(
-              "contact.updated from this write starts no run of automation \"Listener\": it has"
-                  + " started "
-                  + limit
-                  + " runs for this event's record in this minute, the most"
-                  + " crm.events.max-runs-per-record-per-minute ("
-                  + limit
-                  + ") allows");
-      assertThat(runsOf(hook)).hasSize(attempt);
-      break;
+    for (int i = 0; i <= limit; i++) {
+      ApiResponse updated =
+          tenant.api().patch("/api/v1/contacts/" + contactId, Map.of("title", "t" + i));
+      assertThat(updated.status()).as(updated.toString()).isEqualTo(200);
     }
+    // the client's updates counted first (the listener's runs may still be going: only the count
+    // has to be in this minute): the run's write then finds the minute's limit reached
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(
+            () ->
+                windowsOf(listener).stream()
+                    .mapToInt(w -> w.get("runs").asInt() + w.get("refused").asInt())
+                    .sum(),
+            counted -> counted == limit + 1);
+    String hooked =
+        fire(anonymous(), tenant.id(), hookId, Map.of("contact_id", contactId, "title", "run"));
+    JsonNode run = awaitRun(tenant.api(), hooked);
+    if (windowsOf(listener).size() > 1 && !last) {
+      return false; // two minutes' counts: more runs than one minute allows
+    }
+    awaitSettled(Map.of(listener, limit));
+
+    assertThat(refused(CrmEventTriggers.BREAKER) - breakerBefore).isEqualTo(2);
+    // the client's update past the limit and the run's write: counted on the minute's window
+    assertThat(windowsOf(listener))
+        .containsExactly(
+            JSON.readTree(
+                "{\"record\": \"contact:"
+                    + contactId
+                    + "\", \"runs\": "
+                    + limit
+                    + ", \"refused\": 2}"));
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    JsonNode notStarted = logEntry(run, "set-title").at("/output/automations_not_started");
+    assertThat(notStarted).as(run.toString()).hasSize(1);
+    assertThat(notStarted.at("/0/automation_id").asString()).isEqualTo(listener);
+    assertThat(notStarted.at("/0/reason").asString()).isEqualTo("breaker");
+    assertThat(notStarted.at("/0/message").asString())
+        .isEqualTo(
+            "contact.updated from this write starts no run of automation \"Listener\": it has"
+                + " started "
+                + limit
+                + " runs for this event's record in this minute, the most"
+                + " crm.events.max-runs-per-record-per-minute ("
+                + limit
+                + ") allows");
+    assertThat(runsOf(hook)).hasSize(1);
 
     // another contact is a count of its own
-    int before = startedBy(listener);
     tenant.api().patch("/api/v1/contacts/" + contact("other@example.com"), Map.of("title", "x"));
-    awaitSettled(Map.of(listener, before + 1));
+    awaitSettled(Map.of(listener, limit + 1));
+    return true;
   }
 
-  /** The automation's start windows of the contact: record, runs and refused of each. */
-  private List<JsonNode> windowsOf(String sequenceId, String contact) {
+  /** The automation's start windows: record, runs and refused of each, oldest first. */
+  private List<JsonNode> windowsOf(String sequenceId) {
     return jdbc
         .sql(
             """
             select jsonb_build_object('record', record_key, 'runs', runs,
                                       'refused', refused)::text
             from automation_start_window
-            where tenant_id = :t and sequence_id = :s and record_key = :r
+            where tenant_id = :t and sequence_id = :s
             order by window_start
             """)
         .param("t", tenant.id())
         .param("s", UUID.fromString(sequenceId))
-        .param("r", "contact:" + contact)
         .query(String.class)
         .list()
         .stream()
         .map(JSON::readTree)
         .toList();
-  }
-
-  /** How many runs the automation has started, as its start windows count them. */
-  private int startedBy(String sequenceId) {
-    return jdbc.sql(
-            """
-            select coalesce(sum(runs), 0)::int from automation_start_window
-            where tenant_id = :t and sequence_id = :s
-            """)
-        .param("t", tenant.id())
-        .param("s", UUID.fromString(sequenceId))
-        .query(Integer.class)
-        .single();
   }
 }
