@@ -14,16 +14,25 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.StreamSupport;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,6 +45,8 @@ class GoalApiTest extends ApiTest {
 
   private static final Map<String, Object> CUSTOMER =
       Map.of("field", "{{contact.lifecycle_stage}}", "operator", "equals", "value", "customer");
+
+  @Autowired private DataSource dataSource;
 
   private TenantClient tenant;
   private LocalHttpServer peer;
@@ -223,6 +234,98 @@ class GoalApiTest extends ApiTest {
     assertThat(
             tenant.api().get("/api/v1/automation-runs?exit=goal&sequence_id=" + flow).at("/total"))
         .hasToString("2");
+  }
+
+  /**
+   * The deliverer marks a run's goal deliveries one by one in the outbox's order, in one
+   * transaction, while the run may end (its end deletes them). The run's end waits for the
+   * deliverer rather than deadlocking with it: here it ends while the deliverer holds the first
+   * delivery, and the deliverer then marks the second.
+   */
+  @Test
+  void aRunEndingWhileItsGoalDeliveriesAreMarkedWaitsForTheDelivererAndDeadlocksNothing()
+      throws Exception {
+    Flow flow = waitThenEmail(tenant);
+    UUID runId =
+        UUID.fromString(
+            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    // two deliveries already marked (the deliverer's rounds pass them by), the second of the
+    // outbox stored first and with the lower event id
+    UUID first = UUID.fromString("ffffffff-0000-4000-8000-000000000001");
+    UUID second = UUID.fromString("00000000-0000-4000-8000-000000000002");
+    for (Map.Entry<UUID, Long> delivery : Map.of(second, 2L, first, 1L).entrySet()) {
+      jdbc.sql(
+              """
+              insert into record_event_delivery (run_id, watcher, event_id, outbox_id, envelope,
+                                                 workflow_id, delivered_at)
+              values (:run, '(goal)', :event, :outbox, '{}', 'test', now())
+              """)
+          .param("run", runId)
+          .param("event", delivery.getKey())
+          .param("outbox", delivery.getValue())
+          .update();
+    }
+    String mark =
+        "update record_event_delivery set last_error = 'marked' where run_id = ? and event_id = ?";
+    try (Connection deliverer = dataSource.getConnection();
+        Connection ending = dataSource.getConnection()) {
+      deliverer.setAutoCommit(false);
+      ending.setAutoCommit(false);
+      int endingPid = backendPid(ending);
+      update(deliverer, mark, runId, first);
+
+      CompletableFuture<Void> ended =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  update(
+                      ending, "update automation_run set status = 'cancelled' where id = ?", runId);
+                  ending.commit();
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      // the run's end waits for the deliverer's first delivery
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(
+              () ->
+                  jdbc.sql("select wait_event_type from pg_stat_activity where pid = :pid")
+                      .param("pid", endingPid)
+                      .query(String.class)
+                      .optional(),
+              type -> type.filter("Lock"::equals).isPresent());
+      update(deliverer, mark, runId, second);
+      deliverer.commit();
+
+      ended.get(30, TimeUnit.SECONDS);
+    }
+    assertThat(
+            jdbc.sql("select count(*) from record_event_delivery where run_id = :run")
+                .param("run", runId)
+                .query(Integer.class)
+                .single())
+        .as("the run's end deleted both deliveries once the deliverer was done")
+        .isZero();
+    assertThat(goalWatches(runId.toString())).isZero();
+  }
+
+  private static int backendPid(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("select pg_backend_pid()")) {
+      result.next();
+      return result.getInt(1);
+    }
+  }
+
+  private static void update(Connection connection, String sql, Object... params)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        statement.setObject(i + 1, params[i]);
+      }
+      statement.executeUpdate();
+    }
   }
 
   @Test
