@@ -9,7 +9,6 @@ import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.RunResult;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ class NodeStatsService {
   private final CanvasRepository canvases;
   private final NodeCountRepository counts;
 
-  /** How far back the per-hour counts reach (the retention pass deletes older hours; 0: all). */
-  private final Duration hourlyCountsKeep;
+  /** How far back the per-hour counts reach (the retention pass deletes older hours). */
+  private final CrmProperties.Retention retention;
 
   NodeStatsService(
       SequenceRepository sequences,
@@ -54,7 +53,7 @@ class NodeStatsService {
     this.sequences = sequences;
     this.canvases = canvases;
     this.counts = counts;
-    this.hourlyCountsKeep = properties.retention().hourlyCountsKeep();
+    this.retention = properties.retention();
   }
 
   /**
@@ -63,9 +62,8 @@ class NodeStatsService {
    */
   private Instant countedFrom(Instant since) {
     Instant hour = since.truncatedTo(ChronoUnit.HOURS);
-    return !hourlyCountsKeep.isZero()
-            && !hourlyCountsKeep.isNegative()
-            && hour.isBefore(Instant.now().minus(hourlyCountsKeep))
+    return retention.hourlyCountsExpire()
+            && hour.isBefore(Instant.now().minus(retention.hourlyCountsKeep()))
         ? since.truncatedTo(ChronoUnit.DAYS)
         : hour;
   }

@@ -75,7 +75,7 @@ public class Retention implements SchedulingConfigurer {
     // a flow's counts per node keep their days and their total; only the hours go, a day later
     // than the stats stop reading them, so an api-server whose clock is ahead never deletes an
     // hour another one still reads
-    if (!settings.hourlyCountsKeep().isZero() && !settings.hourlyCountsKeep().isNegative()) {
+    if (settings.hourlyCountsExpire()) {
       OffsetDateTime hoursBefore = now.minus(settings.hourlyCountsKeep()).minusDays(1);
       inBatches(batch -> rows.deleteHourlyNodeCounts(hoursBefore, batch));
     }

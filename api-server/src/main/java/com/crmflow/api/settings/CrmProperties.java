@@ -370,7 +370,13 @@ public record CrmProperties(
       @DefaultValue("30d") @NotNull Duration keep,
       @DefaultValue("1m") @NotNull Duration initialDelay,
       @DefaultValue("1h") @NotNull Duration interval,
-      @DefaultValue("31d") @NotNull Duration hourlyCountsKeep) {}
+      @DefaultValue("31d") @NotNull Duration hourlyCountsKeep) {
+
+    /** Whether per-hour counts expire at all (a keep of 0 or less keeps them). */
+    public boolean hourlyCountsExpire() {
+      return !hourlyCountsKeep.isZero() && !hourlyCountsKeep.isNegative();
+    }
+  }
 
   /**
    * The security events kept of refused calls (401, 403). Each source (an API key where the call
