@@ -95,8 +95,9 @@ for round in $(seq 1 "$rounds"); do
   rm -rf api-server/target/surefire-reports api-server/target/failsafe-reports
   start_hog
   set +e
-  # failures do not stop the round before its ITs: every class runs in every round
-  ./mvnw -B -o verify -pl api-server -Dspotless.check.skip=true -Dmaven.test.failure.ignore=true \
+  # failures do not stop the round before its ITs: every class runs in every round; online, as the
+  # build above skipped the tests and so left their providers undownloaded on a new machine
+  ./mvnw -B verify -pl api-server -Dspotless.check.skip=true -Dmaven.test.failure.ignore=true \
     -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false -Dit.test="$its" \
     > "$out/round-$round.log" 2>&1
   status=$?
