@@ -105,9 +105,21 @@ public final class NodeActivities {
         LocalActivityOptions.newBuilder()
             .setStartToCloseTimeout(options.timeout())
             .setSummary(summary(node))
-            .setRetryOptions(options.retry())
+            .setRetryOptions(localRetries(options.retry()))
             .setDoNotIncludeArgumentsIntoMarker(!requestInMarker)
             .build());
+  }
+
+  /**
+   * The retries of a local activity. The SDK takes a local activity whose attempts are unlimited
+   * (maximum attempts 0, the default) and that has no schedule-to-close timeout for one with no
+   * retry policy, and does not try it again after a failure (temporalio/sdk-java#2254): unlimited
+   * is given to it as {@link Integer#MAX_VALUE} attempts.
+   */
+  public static RetryOptions localRetries(RetryOptions retry) {
+    return retry.getMaximumAttempts() > 0
+        ? retry
+        : RetryOptions.newBuilder(retry).setMaximumAttempts(Integer.MAX_VALUE).build();
   }
 
   /** As {@link #call(NodeActivity, Options, CanvasNode, NodeRun, Function, Object...)}. */

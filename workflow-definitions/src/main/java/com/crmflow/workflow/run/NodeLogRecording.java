@@ -12,6 +12,7 @@ import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
+import com.crmflow.workflow.node.NodeActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -53,11 +54,15 @@ final class NodeLogRecording {
                   .build())
           .build();
 
-  /** Recording in the worker's own process (see {@link RunInput#localActivities}). */
+  /**
+   * Recording in the worker's own process (see {@link RunInput#localActivities}), tried again until
+   * it succeeds as {@link #RECORDING} is: a run's end that meets a deadlock or a lost connection
+   * waits for the database rather than failing the run.
+   */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(10))
-          .setRetryOptions(RECORDING.getRetryOptions())
+          .setRetryOptions(NodeActivities.localRetries(RECORDING.getRetryOptions()))
           // the entries are in PostgreSQL: copying them into history too only doubled its size
           // and could take a marker over the server's payload limit
           .setDoNotIncludeArgumentsIntoMarker(true)

@@ -358,6 +358,56 @@ class InterpreterDurabilityTest {
     assertThat(log.get(1).output()).containsEntry("statusCode", 200);
   }
 
+  /**
+   * A run's end meets a transient database error (a deadlock, a lost connection): it is written on
+   * a later attempt and the run completes, also as a local activity, whose unlimited retries the
+   * SDK would otherwise read as none.
+   */
+  @Execution(ExecutionMode.CONCURRENT)
+  @ParameterizedTest(name = "{0} activities, {1}")
+  @CsvSource(textBlock = PLACEMENTS)
+  void aRunEndWhoseFirstWritesFailIsWrittenOnALaterAttempt(String activities, String chains) {
+    EndFailingTwice failingEnds = new EndFailingTwice();
+    recorder = failingEnds;
+    startWorkers(0);
+    Canvas canvas =
+        new Canvas(
+            List.of(
+                Canvases.node("hook", "webhook_trigger", Map.of()),
+                Canvases.node(
+                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
+            List.of(Canvases.edge("hook", "call")));
+
+    RunResult result =
+        stub(env.getWorkflowClient(), "r-end")
+            .run(input("r-end", canvas, Map.of(), activities, chains));
+
+    assertThat(result.status()).isEqualTo("completed");
+    assertThat(failingEnds.endAttempts).isEqualTo(3);
+    assertThat(recorder.finished).containsEntry("r-end", "completed");
+    assertThat(recorder.log("r-end"))
+        .extracting(NodeLogEntry::nodeId, NodeLogEntry::status)
+        .containsExactly(tuple("hook", "completed"), tuple("call", "completed"));
+  }
+
+  /** A recorder whose first two writes of a run's end fail, as a deadlocked transaction does. */
+  private static final class EndFailingTwice extends InMemoryRecorder {
+    int endAttempts;
+
+    @Override
+    public synchronized void endRun(
+        String runId,
+        List<NodeLogEntry> entries,
+        String status,
+        String error,
+        Map<String, Object> exit) {
+      if (++endAttempts <= 2) {
+        throw new IllegalStateException("deadlock detected (attempt " + endAttempts + ")");
+      }
+      super.endRun(runId, entries, status, error, exit);
+    }
+  }
+
   @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
