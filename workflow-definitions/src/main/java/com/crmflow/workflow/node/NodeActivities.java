@@ -113,7 +113,7 @@ public final class NodeActivities {
   /**
    * The retries of a local activity. The SDK takes a local activity whose attempts are unlimited
    * (maximum attempts 0, the default) and that has no schedule-to-close timeout for one with no
-   * retry policy, and does not try it again after a failure (temporalio/sdk-java#2254): unlimited
+   * retry policy, and does not try it again after a failure (temporalio/sdk-java#1727): unlimited
    * is given to it as {@link Integer#MAX_VALUE} attempts.
    */
   public static RetryOptions localRetries(RetryOptions retry) {

@@ -57,12 +57,14 @@ final class NodeLogRecording {
   /**
    * Recording in the worker's own process (see {@link RunInput#localActivities}), tried again until
    * it succeeds as {@link #RECORDING} is: a run's end that meets a deadlock or a lost connection
-   * waits for the database rather than failing the run.
+   * waits for the database rather than failing the run. A wait of more than 10 s between attempts
+   * is a durable timer, so that a long outage holds no workflow task (and its slot) open.
    */
   private static final LocalActivityOptions LOCAL_RECORDING =
       LocalActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(10))
           .setRetryOptions(NodeActivities.localRetries(RECORDING.getRetryOptions()))
+          .setLocalRetryThreshold(Duration.ofSeconds(10))
           // the entries are in PostgreSQL: copying them into history too only doubled its size
           // and could take a marker over the server's payload limit
           .setDoNotIncludeArgumentsIntoMarker(true)

@@ -359,15 +359,16 @@ class InterpreterDurabilityTest {
   }
 
   /**
-   * A run's end meets a transient database error (a deadlock, a lost connection): it is written on
-   * a later attempt and the run completes, also as a local activity, whose unlimited retries the
-   * SDK would otherwise read as none.
+   * A run's end meets a database error for 13 s (a deadlock, then a lost connection): it is written
+   * on a later attempt and the run completes, also as a local activity, whose unlimited retries the
+   * SDK would otherwise read as none; there, the wait beyond 10 s between attempts is a durable
+   * timer rather than a workflow task held open.
    */
   @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
-  void aRunEndWhoseFirstWritesFailIsWrittenOnALaterAttempt(String activities, String chains) {
-    EndFailingTwice failingEnds = new EndFailingTwice();
+  void aRunEndWhoseWritesFailForAWhileIsWrittenOnALaterAttempt(String activities, String chains) {
+    EndFailing failingEnds = new EndFailing(7);
     recorder = failingEnds;
     startWorkers(0);
     Canvas canvas =
@@ -383,16 +384,28 @@ class InterpreterDurabilityTest {
             .run(input("r-end", canvas, Map.of(), activities, chains));
 
     assertThat(result.status()).isEqualTo("completed");
-    assertThat(failingEnds.endAttempts).isEqualTo(3);
+    assertThat(failingEnds.endAttempts).isEqualTo(8);
     assertThat(recorder.finished).containsEntry("r-end", "completed");
     assertThat(recorder.log("r-end"))
         .extracting(NodeLogEntry::nodeId, NodeLogEntry::status)
         .containsExactly(tuple("hook", "completed"), tuple("call", "completed"));
+    // 0.2 s to 6.4 s between the local attempts, then 12.8 s: past the 10 s threshold, a timer
+    assertThat(
+            env.getWorkflowClient()
+                .fetchHistory(AutomationRunWorkflow.workflowId("r-end"))
+                .getEvents())
+        .filteredOn(HistoryEvent::hasTimerStartedEventAttributes)
+        .hasSize(activities.equals("local") ? 1 : 0);
   }
 
-  /** A recorder whose first two writes of a run's end fail, as a deadlocked transaction does. */
-  private static final class EndFailingTwice extends InMemoryRecorder {
+  /** A recorder whose first writes of a run's end fail, as a deadlocked transaction does. */
+  private static final class EndFailing extends InMemoryRecorder {
+    private final int failures;
     int endAttempts;
+
+    EndFailing(int failures) {
+      this.failures = failures;
+    }
 
     @Override
     public synchronized void endRun(
@@ -401,7 +414,7 @@ class InterpreterDurabilityTest {
         String status,
         String error,
         Map<String, Object> exit) {
-      if (++endAttempts <= 2) {
+      if (++endAttempts <= failures) {
         throw new IllegalStateException("deadlock detected (attempt " + endAttempts + ")");
       }
       super.endRun(runId, entries, status, error, exit);
