@@ -20,6 +20,11 @@ import org.springframework.stereotype.Repository;
  * All of it is rows in PostgreSQL, so it holds across restarts of any process, and a watch is keyed
  * by run and watcher, so entering it again (a retried activity, a resumed run) changes nothing but
  * where it points.
+ *
+ * <p>Every statement that takes several of a run's deliveries takes them in the deliverer's order
+ * ({@link #pending}), as the run's end does (V63): the deliverer marks them one by one in one
+ * transaction, and the signal of the first may make the run leave a watch or end, which then waits
+ * for the deliverer instead of deadlocking with it.
  */
 @Repository
 public class RecordWatches {
@@ -63,7 +68,15 @@ public class RecordWatches {
         .param("runId", runId)
         .param("watcher", watcher)
         .update();
-    jdbc.sql("delete from record_event_delivery where run_id = :runId and watcher = :watcher")
+    jdbc.sql(
+            """
+            delete from record_event_delivery d
+            using (select event_id from record_event_delivery
+                   where run_id = :runId and watcher = :watcher
+                   order by outbox_id, event_id
+                   for update) in_order
+            where d.run_id = :runId and d.watcher = :watcher and d.event_id = in_order.event_id
+            """)
         .param("runId", runId)
         .param("watcher", watcher)
         .update();
@@ -72,7 +85,16 @@ public class RecordWatches {
   /** Takes out every watch of the run (it ended), and the deliveries still on their way. */
   void leaveAll(UUID runId) {
     jdbc.sql("delete from record_watch where run_id = :runId").param("runId", runId).update();
-    jdbc.sql("delete from record_event_delivery where run_id = :runId and delivered_at is null")
+    jdbc.sql(
+            """
+            delete from record_event_delivery d
+            using (select watcher, event_id from record_event_delivery
+                   where run_id = :runId and delivered_at is null
+                   order by outbox_id, watcher, event_id
+                   for update) in_order
+            where d.run_id = :runId and d.watcher = in_order.watcher
+              and d.event_id = in_order.event_id
+            """)
         .param("runId", runId)
         .update();
   }
@@ -85,9 +107,13 @@ public class RecordWatches {
     return jdbc
         .sql(
             """
-            update record_event_delivery set delivered_at = coalesce(delivered_at, now())
-            where run_id = :runId and watcher = :watcher
-            returning run_id, watcher, outbox_id, event_id, envelope::text as envelope
+            update record_event_delivery d set delivered_at = coalesce(d.delivered_at, now())
+            from (select event_id from record_event_delivery
+                  where run_id = :runId and watcher = :watcher
+                  order by outbox_id, event_id
+                  for update) in_order
+            where d.run_id = :runId and d.watcher = :watcher and d.event_id = in_order.event_id
+            returning d.run_id, d.watcher, d.outbox_id, d.event_id, d.envelope::text as envelope
             """)
         .param("runId", runId)
         .param("watcher", watcher)
@@ -215,14 +241,17 @@ public class RecordWatches {
   /** An event on its way to a run's workflow. */
   record Pending(String workflowId, RecordEvent event) {}
 
-  /** The run's deliveries not yet delivered, in the outbox's order. */
+  /**
+   * The run's deliveries not yet delivered, in the outbox's order (a goal's and a node's delivery
+   * of one event in the watchers' order): the order in which every statement takes them.
+   */
   List<Pending> pending(UUID runId) {
     return jdbc.sql(
             """
             select run_id, watcher, outbox_id, event_id, envelope::text as envelope, workflow_id
             from record_event_delivery
             where run_id = :runId and delivered_at is null
-            order by outbox_id
+            order by outbox_id, watcher, event_id
             """)
         .param("runId", runId)
         .query(

@@ -14,6 +14,9 @@ import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.workflow.action.RecordWatchActivities;
+import com.crmflow.workflow.contract.RunRecorderActivities;
+import com.crmflow.workflow.node.FlowGoal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,6 +50,8 @@ class GoalApiTest extends ApiTest {
       Map.of("field", "{{contact.lifecycle_stage}}", "operator", "equals", "value", "customer");
 
   @Autowired private DataSource dataSource;
+  @Autowired private RunRecorderActivities recorder;
+  @Autowired private RecordWatchActivities watchActivities;
 
   private TenantClient tenant;
   private LocalHttpServer peer;
@@ -251,63 +256,136 @@ class GoalApiTest extends ApiTest {
             fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
     // two deliveries already marked (the deliverer's rounds pass them by), the second of the
     // outbox stored first and with the lower event id
-    UUID first = UUID.fromString("ffffffff-0000-4000-8000-000000000001");
-    UUID second = UUID.fromString("00000000-0000-4000-8000-000000000002");
-    for (Map.Entry<UUID, Long> delivery : Map.of(second, 2L, first, 1L).entrySet()) {
-      jdbc.sql(
-              """
-              insert into record_event_delivery (run_id, watcher, event_id, outbox_id, envelope,
-                                                 workflow_id, delivered_at)
-              values (:run, '(goal)', :event, :outbox, '{}', 'test', now())
-              """)
-          .param("run", runId)
-          .param("event", delivery.getKey())
-          .param("outbox", delivery.getValue())
-          .update();
-    }
+    delivery(runId, FlowGoal.WATCHER, SECOND, 2, true);
+    delivery(runId, FlowGoal.WATCHER, FIRST, 1, true);
+
+    endWhileTheDelivererMarks(
+        runId,
+        () -> {
+          try (Connection ending = dataSource.getConnection()) {
+            ending.setAutoCommit(false);
+            update(ending, "update automation_run set status = 'cancelled' where id = ?", runId);
+            ending.commit();
+          } catch (SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+
+    assertThat(deliveries(runId))
+        .as("the run's end deleted both deliveries once the deliverer was done")
+        .isZero();
+    assertThat(goalWatches(runId.toString())).isZero();
+  }
+
+  /**
+   * A run that fails deletes its goal's deliveries and then its nodes' deliveries still on their
+   * way, in one transaction, while the deliverer marks both kinds in the outbox's order: the run's
+   * end takes them all in that order, so it waits for the deliverer's node delivery before it takes
+   * the goal's.
+   */
+  @Test
+  void aRunFailingWhileItsNodeAndGoalDeliveriesAreMarkedWaitsForTheDeliverer() throws Exception {
+    Flow flow = waitThenEmail(tenant);
+    UUID runId =
+        UUID.fromString(
+            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    // on their way: the run's end deletes the nodes' deliveries not yet delivered
+    delivery(runId, "wait", FIRST, 1, false);
+    delivery(runId, FlowGoal.WATCHER, SECOND, 2, false);
+
+    endWhileTheDelivererMarks(
+        runId, () -> recorder.finishRun(runId.toString(), "failed", "the database said no"));
+
+    assertThat(deliveries(runId)).as("both deliveries deleted with the run's end").isZero();
+    assertThat(goalWatches(runId.toString())).isZero();
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .isEqualTo("failed");
+  }
+
+  /**
+   * A node that stops waiting takes its watch out with the events routed to it, while the deliverer
+   * marks them in the outbox's order: it takes them in that order too, and waits.
+   */
+  @Test
+  void aNodeLeavingItsWatchWhileItsDeliveriesAreMarkedWaitsForTheDeliverer() throws Exception {
+    Flow flow = waitThenEmail(tenant);
+    UUID runId =
+        UUID.fromString(
+            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    delivery(runId, "wait", SECOND, 2, true);
+    delivery(runId, "wait", FIRST, 1, true);
+
+    endWhileTheDelivererMarks(runId, () -> watchActivities.unwatch(runId.toString(), "wait"));
+
+    assertThat(deliveries(runId)).as("the node's deliveries left with its watch").isZero();
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .isEqualTo("running");
+  }
+
+  /** The first delivery of the outbox, with the higher event id (a key's order differs). */
+  private static final UUID FIRST = UUID.fromString("ffffffff-0000-4000-8000-000000000001");
+
+  private static final UUID SECOND = UUID.fromString("00000000-0000-4000-8000-000000000002");
+
+  /**
+   * Stores a delivery; one not yet delivered is dated an hour ahead, so that the deliverer's rounds
+   * (which take those older than their interval) leave it to the test.
+   */
+  private void delivery(UUID runId, String watcher, UUID event, long outbox, boolean delivered) {
+    jdbc.sql(
+            """
+            insert into record_event_delivery (run_id, watcher, event_id, outbox_id, envelope,
+                                               workflow_id, delivered_at, created_at)
+            values (:run, :watcher, :event, :outbox, '{}', 'test',
+                    case when :delivered then now() end, now() + interval '1 hour')
+            """)
+        .param("run", runId)
+        .param("watcher", watcher)
+        .param("event", event)
+        .param("outbox", outbox)
+        .param("delivered", delivered)
+        .update();
+  }
+
+  private int deliveries(UUID runId) {
+    return jdbc.sql("select count(*) from record_event_delivery where run_id = :run")
+        .param("run", runId)
+        .query(Integer.class)
+        .single();
+  }
+
+  /**
+   * As the deliverer does, marks {@link #FIRST} in a transaction; runs {@code end} beside it until
+   * it waits for the deliverer; then marks {@link #SECOND} and commits. Taken in another order than
+   * the deliverer's, the two deadlock, and PostgreSQL aborts one of them: the mark or the end
+   * throws.
+   */
+  private void endWhileTheDelivererMarks(UUID runId, Runnable end) throws Exception {
     String mark =
         "update record_event_delivery set last_error = 'marked' where run_id = ? and event_id = ?";
-    try (Connection deliverer = dataSource.getConnection();
-        Connection ending = dataSource.getConnection()) {
+    try (Connection deliverer = dataSource.getConnection()) {
       deliverer.setAutoCommit(false);
-      ending.setAutoCommit(false);
-      int endingPid = backendPid(ending);
-      update(deliverer, mark, runId, first);
+      int delivererPid = backendPid(deliverer);
+      update(deliverer, mark, runId, FIRST);
 
-      CompletableFuture<Void> ended =
-          CompletableFuture.runAsync(
-              () -> {
-                try {
-                  update(
-                      ending, "update automation_run set status = 'cancelled' where id = ?", runId);
-                  ending.commit();
-                } catch (SQLException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      // the run's end waits for the deliverer's first delivery
+      CompletableFuture<Void> ended = CompletableFuture.runAsync(end);
       await()
           .atMost(Patience.EVENTUALLY)
           .until(
               () ->
-                  jdbc.sql("select wait_event_type from pg_stat_activity where pid = :pid")
-                      .param("pid", endingPid)
-                      .query(String.class)
-                      .optional(),
-              type -> type.filter("Lock"::equals).isPresent());
-      update(deliverer, mark, runId, second);
+                  jdbc.sql(
+                          """
+                          select exists (select from pg_stat_activity
+                                         where :pid = any (pg_blocking_pids(pid)))
+                          """)
+                      .param("pid", delivererPid)
+                      .query(Boolean.class)
+                      .single());
+      update(deliverer, mark, runId, SECOND);
       deliverer.commit();
 
       ended.get(30, TimeUnit.SECONDS);
     }
-    assertThat(
-            jdbc.sql("select count(*) from record_event_delivery where run_id = :run")
-                .param("run", runId)
-                .query(Integer.class)
-                .single())
-        .as("the run's end deleted both deliveries once the deliverer was done")
-        .isZero();
-    assertThat(goalWatches(runId.toString())).isZero();
   }
 
   private static int backendPid(Connection connection) throws SQLException {
