@@ -80,8 +80,11 @@ class WebhookActivitiesImpl implements WebhookActivities {
     AttemptOutcome outcome = send(target);
     transaction.executeWithoutResult(
         tx -> {
-          if (webhooks.recordAttempt(
-              id, attempt, outcome.result(), outcome.statusCode(), outcome.error())) {
+          // the subscription's row before the delivery's, as its PATCH and DELETE take them: an
+          // attempt recorded while its destination changes waits for the change, no deadlock
+          if (webhooks.lockSubscription(target.subscriptionId())
+              && webhooks.recordAttempt(
+                  id, attempt, outcome.result(), outcome.statusCode(), outcome.error())) {
             webhooks.countAttempt(
                 target.subscriptionId(), AttemptOutcome.DELIVERED.equals(outcome.result()));
           }

@@ -329,6 +329,18 @@ class WebhookRepository {
         .optional();
   }
 
+  /**
+   * Takes the subscription's row for the transaction, before any of its deliveries' rows, in the
+   * order a PATCH or a DELETE of it takes them; false when it is gone (with its deliveries).
+   */
+  boolean lockSubscription(UUID id) {
+    return jdbc.sql("select id from webhook_subscription where id = :id for no key update")
+        .param("id", id)
+        .query(UUID.class)
+        .optional()
+        .isPresent();
+  }
+
   /** Records the attempt once; false when it was recorded already (nothing else changes then). */
   boolean recordAttempt(
       UUID deliveryId, int attempt, String result, Integer statusCode, String error) {

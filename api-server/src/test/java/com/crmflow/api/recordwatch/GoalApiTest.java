@@ -2,6 +2,9 @@ package com.crmflow.api.recordwatch;
 
 import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.RowLocks.awaitSomeoneWaitingFor;
+import static com.crmflow.api.support.RowLocks.backendPid;
+import static com.crmflow.api.support.RowLocks.update;
 import static com.crmflow.api.support.SequenceSupport.activeAutomation;
 import static com.crmflow.api.support.SequenceSupport.automation;
 import static com.crmflow.api.support.SequenceSupport.awaitRun;
@@ -18,10 +21,7 @@ import com.crmflow.workflow.action.RecordWatchActivities;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.node.FlowGoal;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
@@ -369,40 +369,11 @@ class GoalApiTest extends ApiTest {
       update(deliverer, mark, runId, FIRST);
 
       CompletableFuture<Void> ended = CompletableFuture.runAsync(end);
-      await()
-          .atMost(Patience.EVENTUALLY)
-          .until(
-              () ->
-                  jdbc.sql(
-                          """
-                          select exists (select from pg_stat_activity
-                                         where :pid = any (pg_blocking_pids(pid)))
-                          """)
-                      .param("pid", delivererPid)
-                      .query(Boolean.class)
-                      .single());
+      awaitSomeoneWaitingFor(jdbc, delivererPid);
       update(deliverer, mark, runId, SECOND);
       deliverer.commit();
 
       ended.get(30, TimeUnit.SECONDS);
-    }
-  }
-
-  private static int backendPid(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet result = statement.executeQuery("select pg_backend_pid()")) {
-      result.next();
-      return result.getInt(1);
-    }
-  }
-
-  private static void update(Connection connection, String sql, Object... params)
-      throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        statement.setObject(i + 1, params[i]);
-      }
-      statement.executeUpdate();
     }
   }
 

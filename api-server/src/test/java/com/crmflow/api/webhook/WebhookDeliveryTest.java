@@ -1,5 +1,8 @@
 package com.crmflow.api.webhook;
 
+import static com.crmflow.api.support.RowLocks.awaitSomeoneWaitingFor;
+import static com.crmflow.api.support.RowLocks.backendPid;
+import static com.crmflow.api.support.RowLocks.update;
 import static com.crmflow.api.support.SequenceSupport.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -16,8 +19,11 @@ import com.crmflow.api.temporal.ClosedWorkflowSweep;
 import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.shared.secret.SecretCipher;
 import com.crmflow.workflow.event.EventNames;
+import com.crmflow.workflow.webhook.AttemptOutcome;
+import com.crmflow.workflow.webhook.WebhookActivities;
 import io.temporal.client.WorkflowClient;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
@@ -25,6 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,6 +71,8 @@ class WebhookDeliveryTest extends ApiTest {
   @Autowired private WorkflowClient temporal;
   @Autowired private ClosedWorkflowSweep sweep;
   @Autowired private CauseHeader causeHeader;
+  @Autowired private DataSource dataSource;
+  @Autowired private WebhookActivities webhookActivities;
   private TenantClient tenant;
 
   @BeforeEach
@@ -856,6 +867,65 @@ class WebhookDeliveryTest extends ApiTest {
     assertThat(attempts).isGreaterThanOrEqualTo(10);
     assertThat(subscription(id).get("failure_count").asLong()).isEqualTo(attempts);
     assertThat(RECEIVER.received(path)).hasSize((int) attempts);
+  }
+
+  /**
+   * An attempt is recorded (the delivery's row, then the subscription's count) while a PATCH moves
+   * the subscription (its row, then its pending deliveries): the attempt takes the subscription's
+   * row first too, so it waits for the change instead of deadlocking with it.
+   */
+  @Test
+  void anAttemptRecordedWhileItsSubscriptionChangesWaitsForTheChange() throws Exception {
+    String path = unique("moving");
+    UUID subscriptionId = UUID.fromString(subscribe(path, List.of("contact.created"), SECRET));
+    // a delivery no workflow carries (started), attempted by the test itself
+    UUID deliveryId = UUID.randomUUID();
+    jdbc.sql(
+            """
+            insert into webhook_delivery (id, tenant_id, subscription_id, event_id, event, body,
+                                          destination_version, workflow_started)
+            select :id, tenant_id, id, :eventId, 'contact.created', '{}', destination_version, true
+            from webhook_subscription where id = :subscription
+            """)
+        .param("id", deliveryId)
+        .param("eventId", UUID.randomUUID())
+        .param("subscription", subscriptionId)
+        .update();
+
+    AttemptOutcome outcome;
+    try (Connection patch = dataSource.getConnection()) {
+      patch.setAutoCommit(false);
+      update(
+          patch, "update webhook_subscription set updated_at = now() where id = ?", subscriptionId);
+      CompletableFuture<AttemptOutcome> attempted =
+          CompletableFuture.supplyAsync(() -> webhookActivities.attempt(deliveryId.toString(), 1));
+      awaitSomeoneWaitingFor(jdbc, backendPid(patch));
+      update(
+          patch,
+          "update webhook_delivery set status = 'stopped', last_error = 'moved'"
+              + " where subscription_id = ? and status = 'pending'",
+          subscriptionId);
+      patch.commit();
+      outcome = attempted.get(30, TimeUnit.SECONDS);
+    }
+
+    assertThat(outcome.result()).isEqualTo(AttemptOutcome.DELIVERED);
+    assertThat(RECEIVER.received(path)).hasSize(1);
+    assertThat(
+            jdbc.sql("select result from webhook_delivery_attempt where delivery_id = :id")
+                .param("id", deliveryId)
+                .query(String.class)
+                .list())
+        .as("the attempt is recorded once the change committed")
+        .containsExactly(AttemptOutcome.DELIVERED);
+    assertThat(
+            jdbc.sql("select status from webhook_delivery where id = :id")
+                .param("id", deliveryId)
+                .query(String.class)
+                .single())
+        .as("the change ended the delivery; the attempt recorded after it leaves it so")
+        .isEqualTo("stopped");
+    assertThat(subscription(subscriptionId.toString()).get("last_triggered_at").isNull()).isFalse();
   }
 
   @Test
