@@ -66,9 +66,10 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * The collector's path, from {@code deploy/tracing/otelcol.sh}, which builds it the first time.
+   * The collector's path, from {@code deploy/tracing/otelcol.sh}, which builds it the first time on
+   * a machine (a few minutes, more on a busy one; 45 at most).
    */
-  private static Path built() throws IOException, InterruptedException {
+  public static Path built() throws IOException, InterruptedException {
     Process script =
         new ProcessBuilder("bash", ROOT.resolve("deploy/tracing/otelcol.sh").toString())
             .redirectError(ProcessBuilder.Redirect.INHERIT)
