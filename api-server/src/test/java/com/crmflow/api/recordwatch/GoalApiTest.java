@@ -250,10 +250,7 @@ class GoalApiTest extends ApiTest {
   @Test
   void aRunEndingWhileItsGoalDeliveriesAreMarkedWaitsForTheDelivererAndDeadlocksNothing()
       throws Exception {
-    Flow flow = waitThenEmail(tenant);
-    UUID runId =
-        UUID.fromString(
-            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    UUID runId = waitingRun();
     // two deliveries already marked (the deliverer's rounds pass them by), the second of the
     // outbox stored first and with the lower event id
     delivery(runId, FlowGoal.WATCHER, SECOND, 2, true);
@@ -285,10 +282,7 @@ class GoalApiTest extends ApiTest {
    */
   @Test
   void aRunFailingWhileItsNodeAndGoalDeliveriesAreMarkedWaitsForTheDeliverer() throws Exception {
-    Flow flow = waitThenEmail(tenant);
-    UUID runId =
-        UUID.fromString(
-            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    UUID runId = waitingRun();
     // on their way: the run's end deletes the nodes' deliveries not yet delivered
     delivery(runId, "wait", FIRST, 1, false);
     delivery(runId, FlowGoal.WATCHER, SECOND, 2, false);
@@ -308,10 +302,7 @@ class GoalApiTest extends ApiTest {
    */
   @Test
   void aNodeLeavingItsWatchWhileItsDeliveriesAreMarkedWaitsForTheDeliverer() throws Exception {
-    Flow flow = waitThenEmail(tenant);
-    UUID runId =
-        UUID.fromString(
-            fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
+    UUID runId = waitingRun();
     delivery(runId, "wait", SECOND, 2, true);
     delivery(runId, "wait", FIRST, 1, true);
 
@@ -320,6 +311,13 @@ class GoalApiTest extends ApiTest {
     assertThat(deliveries(runId)).as("the node's deliveries left with its watch").isZero();
     assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
         .isEqualTo("running");
+  }
+
+  /** A run of a flow with a goal, waiting in its delay for a contact that is a lead. */
+  private UUID waitingRun() {
+    return UUID.fromString(
+        fireAndAwaitDelay(
+            tenant, waitThenEmail(tenant), contact(tenant, "ada@example.com", "lead")));
   }
 
   /** The first delivery of the outbox, with the higher event id (a key's order differs). */

@@ -74,6 +74,15 @@ public final class Canvases {
         List.of(edge("hook", "order"), edge("order", "dots")));
   }
 
+  /** webhook → GET https://example.com */
+  static Canvas hookThenCall() {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node("call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
+        List.of(edge("hook", "call")));
+  }
+
   /** webhook → http_request → wait 1 day → http_request with the first call's body.id */
   static Canvas callWaitCall() {
     return new Canvas(

@@ -317,13 +317,7 @@ class InterpreterDurabilityTest {
   @Test
   void aTriggerLoggedWithTheRunIsNotRecordedAgain() {
     startWorkers(0);
-    Canvas canvas =
-        new Canvas(
-            List.of(
-                Canvases.node("hook", "webhook_trigger", Map.of()),
-                Canvases.node(
-                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
-            List.of(Canvases.edge("hook", "call")));
+    Canvas canvas = Canvases.hookThenCall();
     RunInput logged = RunInputBuilder.run("r4", canvas).embedded().build();
 
     RunResult result = stub(env.getWorkflowClient(), "r4").run(logged);
@@ -340,13 +334,7 @@ class InterpreterDurabilityTest {
   @CsvSource(textBlock = PLACEMENTS)
   void anActivityThatFailsTwiceThenSucceedsIsLoggedOnce(String activities, String chains) {
     ScriptedHttp http = startWorkers(2);
-    Canvas canvas =
-        new Canvas(
-            List.of(
-                Canvases.node("hook", "webhook_trigger", Map.of()),
-                Canvases.node(
-                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
-            List.of(Canvases.edge("hook", "call")));
+    Canvas canvas = Canvases.hookThenCall();
     RunResult result =
         stub(env.getWorkflowClient(), "r2").run(input("r2", canvas, Map.of(), activities, chains));
 
@@ -371,13 +359,7 @@ class InterpreterDurabilityTest {
     EndFailing failingEnds = new EndFailing(7);
     recorder = failingEnds;
     startWorkers(0);
-    Canvas canvas =
-        new Canvas(
-            List.of(
-                Canvases.node("hook", "webhook_trigger", Map.of()),
-                Canvases.node(
-                    "call", "http_request", Map.of("method", "GET", "url", "https://example.com"))),
-            List.of(Canvases.edge("hook", "call")));
+    Canvas canvas = Canvases.hookThenCall();
 
     RunResult result =
         stub(env.getWorkflowClient(), "r-end")
