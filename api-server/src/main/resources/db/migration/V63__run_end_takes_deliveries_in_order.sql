@@ -3,8 +3,9 @@
 -- .leaveAll), in the same transaction. The deliverer (RecordEventDeliveries) marks a run's
 -- deliveries of every watcher one by one in the outbox's order. Taking the goal's rows first and
 -- the nodes' after could hold a later row the deliverer wants while waiting for an earlier one it
--- holds: the run's end now takes all of the run's deliveries at once, in the deliverer's order
--- (outbox_id, watcher, event_id), before it deletes any.
+-- holds: the run's end now takes every delivery it may delete (the goal's, and the others not yet
+-- delivered) at once, in the deliverer's order (outbox_id, watcher, event_id), before it deletes
+-- any.
 create or replace function automation_run_goal_watch() returns trigger language plpgsql as $$
 declare
     contact text := case
@@ -26,7 +27,7 @@ begin
         -- a run that had no goal's watch (most runs) costs no second statement
         if found then
             perform from record_event_delivery
-            where run_id = new.id
+            where run_id = new.id and (watcher = '(goal)' or delivered_at is null)
             order by outbox_id, watcher, event_id
             for update;
             delete from record_event_delivery where run_id = new.id and watcher = '(goal)';

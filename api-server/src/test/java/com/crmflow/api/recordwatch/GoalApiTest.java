@@ -297,6 +297,38 @@ class GoalApiTest extends ApiTest {
   }
 
   /**
+   * A run of a flow without a goal that fails deletes its nodes' deliveries still on their way (of
+   * several watchers: wait_until nodes in parallel branches) in the deliverer's order too.
+   */
+  @Test
+  void aRunWithoutAGoalFailingWhileItsNodesDeliveriesAreMarkedWaitsForTheDeliverer()
+      throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            chain(
+                hook,
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi"))));
+    UUID runId =
+        UUID.fromString(
+            fireAndAwaitDelay(
+                tenant, new Flow(flow, hook), contact(tenant, "ada@example.com", "lead")));
+    assertThat(goalWatches(runId.toString())).isZero();
+    // the second of the outbox under the watcher that sorts first
+    delivery(runId, "wait-a", SECOND, 2, false);
+    delivery(runId, "wait-b", FIRST, 1, false);
+
+    endWhileTheDelivererMarks(
+        runId, () -> recorder.finishRun(runId.toString(), "failed", "the database said no"));
+
+    assertThat(deliveries(runId)).as("both deliveries deleted with the run's end").isZero();
+    assertThat(tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/status"))
+        .isEqualTo("failed");
+  }
+
+  /**
    * A node that stops waiting takes its watch out with the events routed to it, while the deliverer
    * marks them in the outbox's order: it takes them in that order too, and waits.
    */

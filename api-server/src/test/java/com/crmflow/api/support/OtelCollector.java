@@ -70,12 +70,18 @@ public final class OtelCollector implements AutoCloseable {
    * a machine (a few minutes, more on a busy one; 45 at most).
    */
   public static Path built() throws IOException, InterruptedException {
+    // the path arrives in a file, so that the wait below bounds a build that stalls
+    Path printed = Files.createTempFile("otelcol-path", ".txt");
     Process script =
         new ProcessBuilder("bash", ROOT.resolve("deploy/tracing/otelcol.sh").toString())
             .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .redirectOutput(printed.toFile())
             .start();
-    String out = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    if (!script.waitFor(45, TimeUnit.MINUTES) || script.exitValue() != 0 || out.isEmpty()) {
+    boolean finished = script.waitFor(45, TimeUnit.MINUTES);
+    String out = Files.readString(printed, StandardCharsets.UTF_8).trim();
+    Files.delete(printed);
+    if (!finished || script.exitValue() != 0 || out.isEmpty()) {
+      script.descendants().forEach(ProcessHandle::destroyForcibly);
       script.destroyForcibly();
       throw new IllegalStateException(
           "no OpenTelemetry Collector: deploy/tracing/otelcol.sh builds one with Go 1.25+ from the"
