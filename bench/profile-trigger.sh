@@ -27,13 +27,13 @@ LIB=$PWD/$PROFILER/linux-x64/libasyncProfiler.so
 BENCH_JAVA_OPTS="${BENCH_JAVA_OPTS:--Xmx2g} -XX:-FlightRecorder" FLOWS=${FLOWS:-a} \
   bench/trigger-bench.sh "$N" 32 > target/trigger-profile-bench.log 2>&1 &
 BENCH=$!
-# AFTER_UP=1: START_AFTER_S counts from the service answering its health check, not from its
-# launch, so that a start slowed by other work on the machine does not put the profile on the start
+# AFTER_UP=1: START_AFTER_S counts from the harness firing its N triggers (its ": firing N
+# triggers" line, once the service answers and the harness has started), not from the launch, so
+# that a start or a harness slowed by other work on the machine does not put the profile on an idle
+# service (JIT and Spring, no workflow task)
 if [[ ${AFTER_UP:-0} == 1 ]]; then
-  # the floor answers its count of completed runs, not a health check
-  if [[ ${BENCH_SERVICE:-service} == floor ]]; then READY=completed; else READY=actuator/health; fi
-  for _ in $(seq 1 600); do
-    curl -sf "localhost:${PORT:-8090}/$READY" >/dev/null && break
+  for _ in $(seq 1 1200); do
+    grep -q ": firing $N triggers" target/trigger-profile-bench.log 2>/dev/null && break
     kill -0 $BENCH 2>/dev/null || break
     sleep 0.5
   done

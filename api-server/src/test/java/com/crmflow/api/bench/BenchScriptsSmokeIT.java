@@ -270,9 +270,10 @@ class BenchScriptsSmokeIT {
 
   @Test
   void theTriggerProfileRunsAndPrintsTheServicesCpuByPart() throws Exception {
-    // 900 triggers keep the service busy well past the 6 s after it answers, when the profiler
-    // attaches for 4 s; counted from its answer, not its launch, since a start slowed by the other
-    // IT JVM or another build would put the profile on the start (JIT and Spring, no workflow task)
+    // 900 triggers keep the service busy well past the 6 s after the harness starts firing them,
+    // when the profiler attaches for 4 s; counted from the firing, not the launch, since a start or
+    // a harness slowed by the other IT JVM or another build would put the profile on an idle
+    // service (JIT and Spring, no workflow task)
     BenchScript.Run run =
         BenchScript.run(
             "bench/profile-trigger.sh",
