@@ -75,16 +75,18 @@ class GoalApiTest extends ApiTest {
 
   /** webhook → wait a day ("wait") → email ("mail"), with the goal "the contact is a customer". */
   private Flow waitThenEmail(TenantClient owner) {
+    return waitThenEmail(owner, CUSTOMER);
+  }
+
+  /** webhook → wait a day ("wait") → email ("mail"), with the goal (null: none). */
+  private Flow waitThenEmail(TenantClient owner, Object goal) {
     String hook = uniqueId("hook");
-    String flow =
-        activeAutomation(
-            owner.api(),
-            withGoal(
-                chain(
-                    hook,
-                    node("wait", "delay", Map.of("delayDays", 1)),
-                    node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi"))),
-                CUSTOMER));
+    Map<String, Object> canvas =
+        chain(
+            hook,
+            node("wait", "delay", Map.of("delayDays", 1)),
+            node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi")));
+    String flow = activeAutomation(owner.api(), goal == null ? canvas : withGoal(canvas, goal));
     return new Flow(flow, hook);
   }
 
@@ -303,18 +305,7 @@ class GoalApiTest extends ApiTest {
   @Test
   void aRunWithoutAGoalFailingWhileItsNodesDeliveriesAreMarkedWaitsForTheDeliverer()
       throws Exception {
-    String hook = uniqueId("hook");
-    String flow =
-        activeAutomation(
-            tenant.api(),
-            chain(
-                hook,
-                node("wait", "delay", Map.of("delayDays", 1)),
-                node("mail", "email", Map.of("subject", "Still thinking?", "body", "Hi"))));
-    UUID runId =
-        UUID.fromString(
-            fireAndAwaitDelay(
-                tenant, new Flow(flow, hook), contact(tenant, "ada@example.com", "lead")));
+    UUID runId = waitingRun(waitThenEmail(tenant, null));
     assertThat(goalWatches(runId.toString())).isZero();
     // the second of the outbox under the watcher that sorts first
     delivery(runId, "wait-a", SECOND, 2, false);
@@ -347,9 +338,13 @@ class GoalApiTest extends ApiTest {
 
   /** A run of a flow with a goal, waiting in its delay for a contact that is a lead. */
   private UUID waitingRun() {
+    return waitingRun(waitThenEmail(tenant));
+  }
+
+  /** A run of the flow, waiting in its delay for a contact that is a lead. */
+  private UUID waitingRun(Flow flow) {
     return UUID.fromString(
-        fireAndAwaitDelay(
-            tenant, waitThenEmail(tenant), contact(tenant, "ada@example.com", "lead")));
+        fireAndAwaitDelay(tenant, flow, contact(tenant, "ada@example.com", "lead")));
   }
 
   /** The first delivery of the outbox, with the higher event id (a key's order differs). */

@@ -355,7 +355,8 @@ class InterpreterDurabilityTest {
   @Execution(ExecutionMode.CONCURRENT)
   @ParameterizedTest(name = "{0} activities, {1}")
   @CsvSource(textBlock = PLACEMENTS)
-  void aRunEndWhoseWritesFailForAWhileIsWrittenOnALaterAttempt(String activities, String chains) {
+  void aRunEndWhoseWritesFailForAWhileIsWrittenOnALaterAttempt(String activities, String chains)
+      throws Exception {
     EndFailing failingEnds = new EndFailing(7);
     recorder = failingEnds;
     startWorkers(0);
@@ -372,12 +373,13 @@ class InterpreterDurabilityTest {
         .extracting(NodeLogEntry::nodeId, NodeLogEntry::status)
         .containsExactly(tuple("hook", "completed"), tuple("call", "completed"));
     // 0.2 s to 6.4 s between the local attempts, then 12.8 s: past the 10 s threshold, a timer
-    assertThat(
-            env.getWorkflowClient()
-                .fetchHistory(AutomationRunWorkflow.workflowId("r-end"))
-                .getEvents())
+    WorkflowExecutionHistory history =
+        env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId("r-end"));
+    assertThat(history.getEvents())
         .filteredOn(HistoryEvent::hasTimerStartedEventAttributes)
         .hasSize(activities.equals("local") ? 1 : 0);
+    // and the retries' markers and timer replay as they ran
+    WorkflowReplayer.replayWorkflowExecution(history, AutomationRunWorkflowImpl.class);
   }
 
   /** A recorder whose first writes of a run's end fail, as a deadlocked transaction does. */
