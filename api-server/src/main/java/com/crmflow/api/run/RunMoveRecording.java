@@ -92,7 +92,9 @@ class RunMoveRecording {
 
   /**
    * Adds {@code delta} to the count of the run's entry {@code seq}, while it is running, under the
-   * run's version now and {@code nodeId} (as the entries' trigger counts, see V43).
+   * run's version now and {@code nodeId} (as the entries' trigger counts, see V43). The count rows
+   * change when the transaction commits (V64), through the trigger that the entry's update in the
+   * same transaction fires.
    */
   private void count(UUID runId, String nodeId, int seq, int delta) {
     jdbc.sql(

@@ -2,6 +2,9 @@ package com.crmflow.api.run;
 
 import static com.crmflow.api.support.Flows.chain;
 import static com.crmflow.api.support.Flows.node;
+import static com.crmflow.api.support.RowLocks.backendPid;
+import static com.crmflow.api.support.RowLocks.someoneWaitingFor;
+import static com.crmflow.api.support.RowLocks.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,9 +15,14 @@ import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunRecorderActivities;
 import com.crmflow.workflow.contract.RunResult;
+import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +36,7 @@ class RunRecordingTest extends ApiTest {
 
   @Autowired private RunRecorderActivities recorder;
   @Autowired private RunRepository runs;
+  @Autowired private DataSource dataSource;
 
   private static final String T0 = "2026-11-23T10:00:00.000Z";
   private static final String T1 = "2026-11-23T10:00:01.000Z";
@@ -96,6 +105,8 @@ class RunRecordingTest extends ApiTest {
       // nothing recorded while the call hangs: the reconciler (1 s grace in tests) probes the run
       // with a start, which finds the workflow and marks the run
       await().atMost(Patience.EVENTUALLY).until(() -> workflowStarted(UUID.fromString(runId)));
+      // the probe may be what started the workflow, its call then still on the way to the peer
+      await().atMost(Patience.EVENTUALLY).until(() -> !peer.received("/slow").isEmpty());
       assertThat(peer.received("/slow")).hasSize(1);
       assertThat((int) prometheus("crm_trigger_admission_due"))
           .as("waiting on its peer: not due")
@@ -116,6 +127,107 @@ class RunRecordingTest extends ApiTest {
                   .size())
           .isEqualTo(1);
     }
+  }
+
+  /**
+   * Two runs of one flow in one shard finish the same two nodes, a delay and then a condition. One
+   * run's batch writes both at once: one insert, whose counts take the condition's rows before the
+   * delay's (key order). The other's reaches the database as its running delay's update and then
+   * the condition's insert (as an upsert fires its update trigger, then its insert trigger):
+   * counted statement by statement, it held the delay's rows while asking for the condition's, and
+   * one of the two died with "deadlock detected". Counted at commit, both commit and every count is
+   * exact.
+   */
+  @Test
+  void twoRunsCountingTheSameNodesInOtherOrdersBothCommitWithExactCounts() throws Exception {
+    TenantClient tenant = newTenant();
+    UUID sequenceId = UUID.fromString(SequenceSupport.automation(tenant.api(), "counted"));
+    UUID inParts = UUID.randomUUID();
+    UUID atOnce = inTheSameShardAs(inParts);
+    for (UUID runId : List.of(inParts, atOnce)) {
+      runs.insert(
+          new RunRepository.NewRun(
+              runId, tenant.id(), sequenceId, 1, "in", "in", Map.of("a", 1), null, null));
+    }
+    NodeLogEntry waiting =
+        new NodeLogEntry(2, "wait", "delay", RunResult.RUNNING, T0, null, Map.of(), null);
+    NodeLogEntry waited =
+        new NodeLogEntry(2, "wait", "delay", RunResult.COMPLETED, T0, T1, Map.of(), null);
+    NodeLogEntry checked =
+        new NodeLogEntry(3, "check", "condition", RunResult.COMPLETED, T1, T1, Map.of(), null);
+    recorder.recordNodes(inParts.toString(), List.of(waiting));
+
+    CompletableFuture<Void> recordedAtOnce;
+    try (Connection parts = dataSource.getConnection()) {
+      parts.setAutoCommit(false);
+      update(
+          parts,
+          "update run_node_log set status = 'completed', completed_at = ? where run_id = ? and seq = 2",
+          T1,
+          inParts);
+      recordedAtOnce =
+          CompletableFuture.runAsync(
+              () -> recorder.recordNodes(atOnce.toString(), List.of(waited, checked)));
+      int pid = backendPid(parts);
+      await()
+          .atMost(Patience.EVENTUALLY)
+          .until(() -> recordedAtOnce.isDone() || someoneWaitingFor(jdbc, pid));
+      update(
+          parts,
+          """
+          insert into run_node_log (run_id, tenant_id, seq, node_id, node_type, status,
+                                    started_at, completed_at)
+          values (?, ?, 3, 'check', 'condition', 'completed', ?, ?)
+          """,
+          inParts,
+          tenant.id(),
+          T1,
+          T1);
+      parts.commit();
+    }
+    recordedAtOnce.get(30, TimeUnit.SECONDS);
+
+    assertThat(counts(sequenceId, "total"))
+        .as("each run counted once at each node it finished, none still running")
+        .containsOnly(
+            Map.entry("check/completed", 2L),
+            Map.entry("wait/completed", 2L),
+            Map.entry("wait/running", 0L));
+    assertThat(counts(sequenceId, "hour"))
+        .containsOnly(Map.entry("check/completed", 2L), Map.entry("wait/completed", 2L));
+    assertThat(counts(sequenceId, "day"))
+        .containsOnly(Map.entry("check/completed", 2L), Map.entry("wait/completed", 2L));
+  }
+
+  /** A run id whose counts fall in the same shard as {@code runId}'s (V43: 4 shards by run). */
+  private UUID inTheSameShardAs(UUID runId) {
+    while (true) {
+      UUID other = UUID.randomUUID();
+      boolean same =
+          jdbc.sql("select hashtext(cast(:a as text)) & 3 = hashtext(cast(:b as text)) & 3")
+              .param("a", runId.toString())
+              .param("b", other.toString())
+              .query(Boolean.class)
+              .single();
+      if (same) {
+        return other;
+      }
+    }
+  }
+
+  /** The flow's counts in {@code span}, summed over shards, by "node/status". */
+  private Map<String, Long> counts(UUID sequenceId, String span) {
+    Map<String, Long> counts = new TreeMap<>();
+    jdbc.sql(
+            """
+            select node_id || '/' || status as state, sum(n) as n from node_count
+            where sequence_id = :id and span = :span group by 1
+            """)
+        .param("id", sequenceId)
+        .param("span", span)
+        .query((rs, row) -> counts.put(rs.getString("state"), rs.getLong("n")))
+        .list();
+    return counts;
   }
 
   private boolean workflowStarted(UUID runId) {

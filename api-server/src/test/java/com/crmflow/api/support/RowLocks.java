@@ -40,17 +40,17 @@ public final class RowLocks {
 
   /** Waits until some other backend waits for a lock the backend {@code pid} holds. */
   public static void awaitSomeoneWaitingFor(JdbcClient jdbc, int pid) {
-    await()
-        .atMost(Patience.EVENTUALLY)
-        .until(
-            () ->
-                jdbc.sql(
-                        """
-                        select exists (select from pg_stat_activity
-                                       where :pid = any (pg_blocking_pids(pid)))
-                        """)
-                    .param("pid", pid)
-                    .query(Boolean.class)
-                    .single());
+    await().atMost(Patience.EVENTUALLY).until(() -> someoneWaitingFor(jdbc, pid));
+  }
+
+  /** Whether some other backend waits for a lock the backend {@code pid} holds. */
+  public static boolean someoneWaitingFor(JdbcClient jdbc, int pid) {
+    return jdbc.sql(
+            """
+            select exists (select from pg_stat_activity where :pid = any (pg_blocking_pids(pid)))
+            """)
+        .param("pid", pid)
+        .query(Boolean.class)
+        .single();
   }
 }
