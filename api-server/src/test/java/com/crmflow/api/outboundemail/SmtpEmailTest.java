@@ -33,12 +33,17 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.JavaMailSenderImpl;
 import org.springframework.test.annotation.DirtiesContext;
@@ -415,6 +420,27 @@ class SmtpEmailTest extends ApiTest {
     }
   }
 
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void withoutSmtpAnEmailAnEarlierAttemptCapturedIsNotCapturedAgain(CapturedOutput output) {
+    EmailMessage message = emailOfANewRun("Captured");
+    ObjectProvider<JavaMailSender> noSmtp =
+        new StaticListableBeanFactory().getBeanProvider(JavaMailSender.class);
+
+    assertThat(sendAsANewActivity(message, noSmtp).status()).isEqualTo(EmailReceipt.CAPTURED);
+    // an attempt after one that captured it and stopped before Temporal heard of it (the process
+    // killed then) finds the ledger's note
+    assertThat(sendAsANewActivity(message, noSmtp).status()).isEqualTo(EmailReceipt.CAPTURED);
+
+    assertThat(output.getAll().split(Pattern.quote("captured email " + message.messageId()), -1))
+        .as("captured once")
+        .hasSize(2);
+    assertThat(output.getAll())
+        .contains("Email " + message.messageId() + " was captured by an earlier run of its node");
+    assertThat(handOverLedgers.getObject().state("email " + message.messageId()))
+        .contains("delivered");
+  }
+
   /** The email of node "mail" of a run of its own. */
   private static EmailMessage emailOfANewRun(String subject) {
     return new EmailMessage(
@@ -430,10 +456,16 @@ class SmtpEmailTest extends ApiTest {
    * ledger: an attempt that knows nothing of the ones before it but what the ledger holds.
    */
   private EmailReceipt sendAsANewActivity(EmailMessage message) {
+    return sendAsANewActivity(message, mailSenders);
+  }
+
+  /** As above, with {@code senders} (none: the embedded defaults' capture). */
+  private EmailReceipt sendAsANewActivity(
+      EmailMessage message, ObjectProvider<JavaMailSender> senders) {
     TestActivityEnvironment activities = TestActivityEnvironment.newInstance();
     try {
       activities.registerActivitiesImplementations(
-          new EmailActivitiesImpl(mailSenders, handOverLedgers, "flows@crm.example"));
+          new EmailActivitiesImpl(senders, handOverLedgers, "flows@crm.example"));
       return activities
           .newActivityStub(
               EmailActivities.class,

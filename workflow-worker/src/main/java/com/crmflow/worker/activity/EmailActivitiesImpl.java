@@ -33,7 +33,8 @@ import org.springframework.stereotype.Component;
  * the message was on its way, or an earlier attempt that stopped then, fails the node.
  *
  * <p>With no {@code spring.mail.host} (embedded defaults) nothing is sent: the message is logged
- * and reported as captured, and api-server keeps it in its outbound email table.
+ * and reported as captured, once (see {@link #capture}), and api-server keeps it in its outbound
+ * email table.
  */
 @Component("emailActivities")
 public class EmailActivitiesImpl implements EmailActivities {
@@ -65,14 +66,12 @@ public class EmailActivitiesImpl implements EmailActivities {
   public EmailReceipt send(EmailMessage message) {
     InternetAddress to = address(message.to());
     JavaMailSender sender = mailSender.getIfAvailable();
-    if (sender == null) {
-      // the address and the rendered subject are the tenant's data, kept with the email's record
-      log.info("No SMTP configured: captured email {}", message.messageId());
-      return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
-    }
     HandOver handOver =
         HandOver.begin(
             "the email", OUTCOME_UNKNOWN, ledger.getIfAvailable(), "email " + message.messageId());
+    if (sender == null) {
+      return capture(message, handOver);
+    }
     if (handOver.deliveredBefore()) {
       log.info(
           "Email {} was delivered by an earlier run of its node: not sent again",
@@ -103,6 +102,25 @@ public class EmailActivitiesImpl implements EmailActivities {
     }
     handOver.delivered();
     return new EmailReceipt(EmailReceipt.SENT, message.messageId());
+  }
+
+  /**
+   * Without SMTP the capture is the delivery, noted in the ledger as one: an attempt after one that
+   * captured the email and stopped before Temporal heard of it (a process killed then) finds the
+   * note and does not capture it again, as a sent email is not sent again. Nothing leaves the
+   * process, so no mark guards the capture itself.
+   */
+  private static EmailReceipt capture(EmailMessage message, HandOver handOver) {
+    if (handOver.deliveredBefore()) {
+      log.info(
+          "Email {} was captured by an earlier run of its node: not captured again",
+          message.messageId());
+    } else {
+      // the address and the rendered subject are the tenant's data, kept with the email's record
+      log.info("No SMTP configured: captured email {}", message.messageId());
+      handOver.delivered();
+    }
+    return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
   }
 
   /**
