@@ -180,8 +180,7 @@ class ConsoleEditorTest extends ConsoleTest {
           page.screenshot("branches");
 
           // clicking a connection opens its settings: its outcome can be changed, or it deleted
-          String toFree = edgeTo("free");
-          clickEdge(toFree);
+          clickEdge(wait.until(d -> edgeTo("free")));
           Select outcome =
               new Select(
                   wait.until(ExpectedConditions.elementToBeClickable(By.id("edge-outcome"))));
@@ -195,7 +194,8 @@ class ConsoleEditorTest extends ConsoleTest {
           page.waitForStatus("Saved as version 2.");
           assertThat(labelOf(tenant, seq, "free")).isEqualTo("true");
 
-          clickEdge(edgeTo("free"));
+          // the saved version replaces the canvas: its connections are drawn again
+          clickEdge(wait.until(d -> edgeTo("free")));
           new Select(wait.until(ExpectedConditions.elementToBeClickable(By.id("edge-outcome"))))
               .selectByValue("false");
           page.click(By.xpath("//button[text()='Delete connection']"));
@@ -432,17 +432,17 @@ class ConsoleEditorTest extends ConsoleTest {
         .toList();
   }
 
-  /** The id of the edge into this node. */
+  /** The id of the edge into this node, or null while it is not drawn. */
   private String edgeTo(String target) {
+    // one look at the page: while the canvas is drawn again, the label and the edge may be missing
     return (String)
         browser.executeScript(
-            "const e = [...document.querySelectorAll('.react-flow__edge')].find(e =>"
-                + " e.getAttribute('aria-label').includes('“' + arguments[0] + '”'));"
-                + " return e && e.dataset.id;",
-            browser
-                .findElement(
-                    By.cssSelector(".react-flow__node[data-id='" + target + "'] .node-label"))
-                .getText());
+            "const label = document.querySelector("
+                + " `.react-flow__node[data-id='${arguments[0]}'] .node-label`);"
+                + " const e = label && [...document.querySelectorAll('.react-flow__edge')].find(e =>"
+                + " (e.getAttribute('aria-label') || '').includes('“' + label.innerText.trim() + '”'));"
+                + " return e ? e.dataset.id : null;",
+            target);
   }
 
   private void clickEdge(String id) {
