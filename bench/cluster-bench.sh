@@ -32,6 +32,8 @@
 # PG_STATEMENTS=1: PostgreSQL runs with pg_stat_statements, and after each measurement a STATEMENTS
 # line says how many statements each completed run cost each database (crm, temporal,
 # temporal_visibility) and which five statements were called most (bench/cluster-settings.sh).
+# The service's settings reach both shapes through the environment, as Spring Boot reads it: e.g.
+# CRM_TRIGGER_ADMISSION_MAX_DUE_TIME=1s measures the admission that follows how long runs stay due.
 # Last, a table of every configuration: completed/s, end-to-end p50/p99, lost/duplicates and the
 # CPU per completed run of each kind of process.
 # Needs curl, python3 and psql.

@@ -2,6 +2,7 @@ package com.crmflow.api.run;
 
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.shared.outbound.OutboundCallObserver;
+import com.netflix.concurrency.limits.limit.AIMDLimit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +47,19 @@ import org.springframework.stereotype.Component;
  * has been due for {@link #FORGET_DUE_AFTER} without ending (it is waiting on something else, or
  * another api-server records its end). Counts are per process.
  *
+ * <p><b>How long runs stay due</b> ({@code max-due-time}, off at 0). A count of due runs is a time
+ * only at a given rate of ends: 32 due runs are under a second of work where runs end at 48 a
+ * second, and several seconds where they end at 10 (a cluster whose runs each cost the Temporal
+ * server and its database more). So with {@code max-due-time} set, the number of runs that may be
+ * due follows how long each run let in stayed due (from its admission or its wake-up until it waits
+ * again, calls out or ends): every run due longer than that takes a tenth off the limit, every run
+ * within it adds one while the due runs fill half of it (additive increase, multiplicative
+ * decrease: Netflix concurrency-limits' {@link AIMDLimit}), between {@code max-due-runs} and an
+ * eighth of it. Runs let in then stay due about {@code max-due-time} under overload, whatever the
+ * shape's pace, and the calls beyond are refused with 503 as above. The floor keeps a flow whose
+ * own steps take longer than {@code max-due-time} from being refused for what it is: such a flow
+ * holds the limit at the floor, so set it above the time due of the slowest flow without load.
+ *
  * <p>Below the limit, calls are also let in at a {@link AdmissionPace pace} (unless {@code paced}
  * is off): about the rate at which runs end, evenly spaced, which keeps runs that wake from short
  * delays from arriving in waves. Each tenant has its own slots, spaced by its share of the pace
@@ -66,8 +80,9 @@ import org.springframework.stereotype.Component;
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
  * waited for their slot), {@code crm.trigger.admission.refused} (tagged {@code reason=due} or
  * {@code pace}), {@code crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls
- * sleeping until their slot now) and {@code crm.trigger.admission.pace} (calls let in per second at
- * most now), {@code crm.trigger.admission.background} (background work under way now) and {@code
+ * sleeping until their slot now), {@code crm.trigger.admission.limit} (runs that may be due now)
+ * and {@code crm.trigger.admission.pace} (calls let in per second at most now), {@code
+ * crm.trigger.admission.background} (background work under way now) and {@code
  * crm.trigger.admission.background.window} (background work that may be under way now).
  */
 @Component
@@ -81,6 +96,14 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
 
   /** Background work waits this long after a trigger call was held back. */
   static final Duration BACKGROUND_YIELDS_FOR = Duration.ofSeconds(1);
+
+  /**
+   * With {@code max-due-time}: the fewest due runs the limit falls to, as a part of max-due-runs.
+   */
+  static final int FLOOR_DIVISOR = 8;
+
+  /** With {@code max-due-time}: the part of the limit a run due too long takes off. */
+  static final double BACKOFF = 0.9;
 
   /** Slots of tenants without a call for this long are dropped (a new slot lets a call in). */
   private static final Duration FORGET_SLOT_AFTER = Duration.ofMinutes(1);
@@ -106,6 +129,10 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
   }
 
   private final int limit;
+
+  /** The due runs allowed now, following how long runs stay due; null: {@link #limit} alone. */
+  private final AIMDLimit dueTimeLimit;
+
   private final Duration maxWait;
   private final Clock clock;
   private final Timer waits;
@@ -161,12 +188,34 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
         properties.trigger().admission().maxDueRuns(),
         properties.trigger().admission().maxWait(),
         properties.trigger().admission().paced(),
+        properties.trigger().admission().maxDueTime(),
         Clock.systemUTC(),
         meters);
   }
 
+  /** An admission by the count of due runs alone (no {@code max-due-time}). */
   RunAdmission(int limit, Duration maxWait, boolean paced, Clock clock, MeterRegistry meters) {
+    this(limit, maxWait, paced, Duration.ZERO, clock, meters);
+  }
+
+  RunAdmission(
+      int limit,
+      Duration maxWait,
+      boolean paced,
+      Duration maxDueTime,
+      Clock clock,
+      MeterRegistry meters) {
     this.limit = limit;
+    this.dueTimeLimit =
+        limit > 0 && isPositive(maxDueTime)
+            ? AIMDLimit.newBuilder()
+                .initialLimit(limit)
+                .maxLimit(limit)
+                .minLimit(Math.max(1, limit / FLOOR_DIVISOR))
+                .backoffRatio(BACKOFF)
+                .timeout(maxDueTime.toNanos(), TimeUnit.NANOSECONDS)
+                .build()
+            : null;
     this.pace = paced && limit > 0 ? new AdmissionPace(limit, clock.instant()) : null;
     this.maxWait = maxWait;
     this.clock = clock;
@@ -180,6 +229,9 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
     this.refusedForPace = refused(meters, "pace");
     Gauge.builder("crm.trigger.admission.due", this, RunAdmission::dueNow)
         .description("Runs accepted by the trigger and due now (the admission's count)")
+        .register(meters);
+    Gauge.builder("crm.trigger.admission.limit", this, RunAdmission::limitNow)
+        .description("Runs that may be due now (max-due-runs, or fewer under max-due-time)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.pace", this, RunAdmission::paceNow)
         .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
@@ -260,7 +312,8 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
    * reached and the tenant has its share, "pace" while its slot (if any) is further than max-wait.
    */
   private Decision refusal(UUID tenant, AdmissionPace.Slot slot, Instant now, int total) {
-    if (total >= limit && mine(tenant) >= share(tenant, limit)) {
+    int allowed = allowedDue();
+    if (total >= allowed && mine(tenant) >= share(tenant, allowed)) {
       lastHeld = now;
       refusedForDue.increment();
       return Decision.refused(1, "due");
@@ -393,7 +446,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
     lock.lock();
     try {
       Instant now = clock.instant();
-      int room = Math.max(1, limit / 2);
+      int room = Math.max(1, allowedDue() / 2);
       if (Duration.between(lastHeld, now).compareTo(BACKGROUND_YIELDS_FOR) < 0
           || dueCount() + background.size() >= room
           || mine(tenant) >= share(tenant, room)
@@ -465,11 +518,34 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
     return (capacity + tenants - 1) / tenants;
   }
 
-  /** A new run stopped being due (null: it was not counted): the window reads how long it was. */
+  /**
+   * A new run stopped being due (null: it was not counted): the window, and the limit under
+   * max-due-time, read how long it was.
+   */
   private void newRunWasDue(Counted run) {
     if (run != null) {
       Instant now = clock.instant();
       backgroundWindow.newRunWasDue(run.at(), background.size(), now);
+      if (dueTimeLimit != null) {
+        long dueNanos = Duration.between(run.at(), now).toNanos();
+        // the run itself was one of the due runs its time speaks of
+        dueTimeLimit.onSample(0, dueNanos, due.size() + 1, false);
+      }
+    }
+  }
+
+  /** The due runs allowed now (guarded by lock). */
+  private int allowedDue() {
+    return dueTimeLimit == null ? limit : dueTimeLimit.getLimit();
+  }
+
+  /** Runs that may be due now. */
+  public int limitNow() {
+    lock.lock();
+    try {
+      return allowedDue();
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -574,7 +650,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
         countDue(wakeup.runId(), slept.tenant(), wakeup.at());
       }
     }
-    if (due.size() >= limit) {
+    if (due.size() >= allowedDue()) {
       Instant dueBefore = now.minus(FORGET_DUE_AFTER);
       due.entrySet().stream()
           .filter(e -> e.getValue().at().isBefore(dueBefore))

@@ -249,11 +249,20 @@ public record CrmProperties(
      * @param maxWait the longest a call sleeps until its slot of the pace; a call whose slot is
      *     further off is refused (at most 1 s: a request thread is never parked for seconds)
      * @param paced let calls in no faster than runs have been ending
+     * @param maxDueTime how long a run let in should stay due at most: while runs stay due longer,
+     *     fewer of them may be due at once (down to an eighth of max-due-runs), and more again as
+     *     they come back under it (0: max-due-runs alone)
      */
     public record Admission(
         @DefaultValue("32") @Min(0) int maxDueRuns,
         @DefaultValue("100ms") @NotNull Duration maxWait,
-        @DefaultValue("true") boolean paced) {
+        @DefaultValue("true") boolean paced,
+        @DefaultValue("0s") @NotNull Duration maxDueTime) {
+
+      @AssertTrue(message = "max-due-time must not be negative")
+      public boolean isMaxDueTimeNotNegative() {
+        return maxDueTime == null || !maxDueTime.isNegative();
+      }
 
       @AssertTrue(message = "max-wait must be between 0 and 1s")
       public boolean isMaxWaitShort() {

@@ -154,6 +154,13 @@ class ConfigurationTest {
                     .isNotNull()
                     .hasStackTraceContaining("crm.trigger.admission.max-wait"));
     context
+        .withPropertyValues("crm.trigger.admission.max-due-time=-1s")
+        .run(
+            started ->
+                assertThat(started.getStartupFailure())
+                    .isNotNull()
+                    .hasStackTraceContaining("max-due-time must not be negative"));
+    context
         .withPropertyValues("crm.mail.from= ")
         .run(
             started ->

@@ -138,6 +138,44 @@ class RunAdmissionTest {
   }
 
   @Test
+  void underMaxDueTimeRunsDueTooLongLowerTheLimitToItsFloorAndRunsOnTimeRaiseItBack() {
+    RunAdmission timed =
+        new RunAdmission(32, Duration.ofMillis(100), false, Duration.ofSeconds(1), clock, meters);
+    assertThat(timed.limitNow()).as("before any run: max-due-runs").isEqualTo(32);
+    List<UUID> slow = letInUntilRefused(timed, A);
+    assertThat(slow).hasSize(32);
+    clock.advance(Duration.ofSeconds(2));
+    slow.forEach(timed::ended);
+    assertThat(timed.limitNow()).as("32 runs due 2 s each: down to an eighth").isEqualTo(4);
+    assertThat(meters.get("crm.trigger.admission.limit").gauge().value()).isEqualTo(4);
+
+    List<UUID> due = letInUntilRefused(timed, A);
+    assertThat(due).as("4 due runs fill the limit").hasSize(4);
+    RunAdmission.Decision refused = timed.decide(A, UUID.randomUUID());
+    assertThat(refused.reason()).isEqualTo("due");
+    assertThat(refused.retryAfterSeconds()).isEqualTo(1);
+    assertThat(timed.decide(B, UUID.randomUUID()).admitted())
+        .as("another tenant still has its share of the lower limit")
+        .isTrue();
+
+    int before = timed.limitNow();
+    clock.advance(Duration.ofMillis(200));
+    due.forEach(timed::ended);
+    assertThat(timed.limitNow()).as("runs due 200 ms while they filled it").isGreaterThan(before);
+    for (int round = 0; round < 20; round++) {
+      due = letInUntilRefused(timed, A);
+      clock.advance(Duration.ofMillis(200));
+      due.forEach(timed::ended);
+    }
+    assertThat(timed.limitNow()).as("back to max-due-runs, and no further").isEqualTo(32);
+
+    List<UUID> countOnly = letInUntilRefused(admission, A);
+    clock.advance(Duration.ofSeconds(2));
+    countOnly.forEach(admission::ended);
+    assertThat(admission.limitNow()).as("without max-due-time: the count alone").isEqualTo(4);
+  }
+
+  @Test
   void aLimitOfZeroLetsEveryCallIn() {
     RunAdmission off =
         new RunAdmission(0, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
@@ -320,6 +358,17 @@ class RunAdmissionTest {
       work.add(run);
     }
     return started;
+  }
+
+  /** The runs of one tenant let in while the clock stands still, up to the first refusal. */
+  private static List<UUID> letInUntilRefused(RunAdmission admission, UUID tenant) {
+    List<UUID> runs = new ArrayList<>();
+    UUID run = UUID.randomUUID();
+    while (admission.decide(tenant, run).admitted() && runs.size() < 10_000) {
+      runs.add(run);
+      run = UUID.randomUUID();
+    }
+    return runs;
   }
 
   /** A paced admission with room for many due runs, so that only its pace holds calls back. */
