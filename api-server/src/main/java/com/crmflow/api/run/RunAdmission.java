@@ -51,14 +51,16 @@ import org.springframework.stereotype.Component;
  * only at a given rate of ends: 32 due runs are under a second of work where runs end at 48 a
  * second, and several seconds where they end at 10 (a cluster whose runs each cost the Temporal
  * server and its database more). So with {@code max-due-time} set, the number of runs that may be
- * due follows how long each run let in stayed due (from its admission or its wake-up until it waits
- * again, calls out or ends): every run due longer than that takes a tenth off the limit, every run
- * within it adds one while the due runs fill half of it (additive increase, multiplicative
- * decrease: Netflix concurrency-limits' {@link AIMDLimit}), between {@code max-due-runs} and an
- * eighth of it. Runs let in then stay due about {@code max-due-time} under overload, whatever the
- * shape's pace, and the calls beyond are refused with 503 as above. The floor keeps a flow whose
- * own steps take longer than {@code max-due-time} from being refused for what it is: such a flow
- * holds the limit at the floor, so set it above the time due of the slowest flow without load.
+ * due follows how long each run let in stayed due (from its admission, its wake-up or its call's
+ * answer until it waits again, calls out or ends): every run due longer than that takes a tenth off
+ * the limit, every run within it adds one while the due runs fill half of it (additive increase,
+ * multiplicative decrease: Netflix concurrency-limits' {@link AIMDLimit}), between {@code
+ * max-due-runs} and an eighth of it. Runs let in then stay due about {@code max-due-time} under
+ * overload, whatever the shape's pace, and the calls beyond are refused with 503 as above. The
+ * floor keeps a flow whose own steps take longer than {@code max-due-time} from being refused for
+ * what it is: such a flow holds the limit at the floor, for every tenant of the process, so set it
+ * above the time due of the slowest flow without load. The pace below still reads {@code
+ * max-due-runs}.
  *
  * <p>Below the limit, calls are also let in at a {@link AdmissionPace pace} (unless {@code paced}
  * is off): about the rate at which runs end, evenly spaced, which keeps runs that wake from short
@@ -71,11 +73,11 @@ import org.springframework.stereotype.Component;
  * waiting run, through {@link #tryStart}) is let in only with what new runs leave: not while a
  * trigger call was held back (refused, or let in on a later slot) in the last {@link
  * #BACKGROUND_YIELDS_FOR}, only while runs due and background work under way together stay below
- * half the limit (the mark from which the pace reads the process as busy), with the tenant's share
- * of that half counting its own due runs and background work, and only within the {@link
- * BackgroundWindow window}, which closes when new runs stay due longer than they do alone.
- * Background work under way counts in its tenant's share of the limit for new runs too, so a
- * tenant's moves take from its own share and not from another tenant's.
+ * half the limit in force (with the count alone, the mark from which the pace reads the process as
+ * busy), with the tenant's share of that half counting its own due runs and background work, and
+ * only within the {@link BackgroundWindow window}, which closes when new runs stay due longer than
+ * they do alone. Background work under way counts in its tenant's share of the limit for new runs
+ * too, so a tenant's moves take from its own share and not from another tenant's.
  *
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
  * waited for their slot), {@code crm.trigger.admission.refused} (tagged {@code reason=due} or
@@ -231,7 +233,8 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
         .description("Runs accepted by the trigger and due now (the admission's count)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.limit", this, RunAdmission::limitNow)
-        .description("Runs that may be due now (max-due-runs, or fewer under max-due-time)")
+        .description(
+            "Runs that may be due now (max-due-runs, or fewer under max-due-time; 0: no admission)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.pace", this, RunAdmission::paceNow)
         .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
@@ -371,6 +374,8 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
   public void waitsUntil(UUID runId, Instant until) {
     change(
         () -> {
+          // a run whose short delay is over is due from its wake-up, though no call asked since
+          dueCount();
           Counted counted = uncountDue(runId);
           newRunWasDue(counted);
           Counted slept = waiting.remove(runId);
@@ -391,6 +396,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
   public void ended(UUID runId) {
     change(
         () -> {
+          dueCount();
           Counted wasDue = uncountDue(runId);
           newRunWasDue(wasDue);
           boolean counted =

@@ -139,28 +139,32 @@ class RunAdmissionTest {
 
   @Test
   void underMaxDueTimeRunsDueTooLongLowerTheLimitToItsFloorAndRunsOnTimeRaiseItBack() {
+    MeterRegistry timedMeters = new SimpleMeterRegistry();
     RunAdmission timed =
-        new RunAdmission(32, Duration.ofMillis(100), false, Duration.ofSeconds(1), clock, meters);
+        new RunAdmission(
+            32, Duration.ofMillis(100), false, Duration.ofSeconds(1), clock, timedMeters);
     assertThat(timed.limitNow()).as("before any run: max-due-runs").isEqualTo(32);
     List<UUID> slow = letInUntilRefused(timed, A);
     assertThat(slow).hasSize(32);
     clock.advance(Duration.ofSeconds(2));
     slow.forEach(timed::ended);
     assertThat(timed.limitNow()).as("32 runs due 2 s each: down to an eighth").isEqualTo(4);
-    assertThat(meters.get("crm.trigger.admission.limit").gauge().value()).isEqualTo(4);
+    assertThat(timedMeters.get("crm.trigger.admission.limit").gauge().value()).isEqualTo(4);
 
     List<UUID> due = letInUntilRefused(timed, A);
     assertThat(due).as("4 due runs fill the limit").hasSize(4);
     RunAdmission.Decision refused = timed.decide(A, UUID.randomUUID());
     assertThat(refused.reason()).isEqualTo("due");
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
-    assertThat(timed.decide(B, UUID.randomUUID()).admitted())
+    UUID ofB = UUID.randomUUID();
+    assertThat(timed.decide(B, ofB).admitted())
         .as("another tenant still has its share of the lower limit")
         .isTrue();
 
     int before = timed.limitNow();
     clock.advance(Duration.ofMillis(200));
     due.forEach(timed::ended);
+    timed.ended(ofB);
     assertThat(timed.limitNow()).as("runs due 200 ms while they filled it").isGreaterThan(before);
     for (int round = 0; round < 20; round++) {
       due = letInUntilRefused(timed, A);
@@ -169,10 +173,26 @@ class RunAdmissionTest {
     }
     assertThat(timed.limitNow()).as("back to max-due-runs, and no further").isEqualTo(32);
 
-    List<UUID> countOnly = letInUntilRefused(admission, A);
+    RunAdmission byCount = new RunAdmission(32, Duration.ofMillis(100), false, clock, meters);
+    List<UUID> countOnly = letInUntilRefused(byCount, A);
     clock.advance(Duration.ofSeconds(2));
-    countOnly.forEach(admission::ended);
-    assertThat(admission.limitNow()).as("without max-due-time: the count alone").isEqualTo(4);
+    countOnly.forEach(byCount::ended);
+    assertThat(byCount.limitNow()).as("without max-due-time: the count alone").isEqualTo(32);
+    assertThat(letInUntilRefused(byCount, A)).hasSize(32);
+  }
+
+  @Test
+  void underMaxDueTimeARunWokenFromAShortDelayIsTimedFromItsWakeUpThoughNoCallCameBetween() {
+    RunAdmission timed =
+        new RunAdmission(32, Duration.ofMillis(100), false, Duration.ofSeconds(1), clock, meters);
+    List<UUID> sleepers = letInUntilRefused(timed, A);
+    sleepers.forEach(run -> timed.waitsUntil(run, clock.instant().plusSeconds(1)));
+    assertThat(timed.limitNow()).as("asleep at once: due 0 s each").isEqualTo(32);
+
+    clock.advance(Duration.ofSeconds(3));
+    sleepers.forEach(timed::ended);
+    assertThat(timed.limitNow()).as("each due 2 s after its wake-up").isEqualTo(4);
+    assertThat(timed.dueNow()).isZero();
   }
 
   @Test
