@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +40,8 @@ import org.springframework.stereotype.Component;
  *
  * <p><b>Never parked.</b> A call is decided at once ({@link #decide}): let in now, let in on its
  * slot of the pace at most {@code max-wait} from now (a short sleep, never seconds), or refused.
+ * The admission never sleeps: it books the slot, and the caller sleeps until it once it holds
+ * nothing (no lock, no database connection).
  *
  * <p>What is counted is meant to be work waiting for this process, so a run drops out when it waits
  * on a delay longer than {@link #TRACKED_WAKEUPS} (its wake-up is far off, and spread), and when it
@@ -82,8 +83,8 @@ import org.springframework.stereotype.Component;
  * <p>Operators see it in the metrics: {@code crm.trigger.admission.wait} (how long calls let in
  * waited for their slot), {@code crm.trigger.admission.refused} (tagged {@code reason=due} or
  * {@code pace}), {@code crm.trigger.admission.due}, {@code crm.trigger.admission.waiting} (calls
- * sleeping until their slot now), {@code crm.trigger.admission.limit} (runs that may be due now)
- * and {@code crm.trigger.admission.pace} (calls let in per second at most now), {@code
+ * let in on a slot still ahead), {@code crm.trigger.admission.limit} (runs that may be due now) and
+ * {@code crm.trigger.admission.pace} (calls let in per second at most now), {@code
  * crm.trigger.admission.background} (background work under way now) and {@code
  * crm.trigger.admission.background.window} (background work that may be under way now).
  */
@@ -114,7 +115,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
    * What the admission decided for one call.
    *
    * @param admitted whether the run is let in (and counted as due)
-   * @param delay how long the call sleeps until its slot before the run is accepted (0: none)
+   * @param delay how long the caller sleeps until its slot before the run starts (0: none)
    * @param retryAfterSeconds when refused: the Retry-After to answer with
    * @param reason when refused: {@code due} (the tenant's share of the due runs is taken) or {@code
    *     pace} (its next slot is further than max-wait)
@@ -140,7 +141,6 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
   private final Timer waits;
   private final Counter refusedForDue;
   private final Counter refusedForPace;
-  private final AtomicInteger sleeping = new AtomicInteger();
 
   private final ReentrantLock lock = new ReentrantLock();
 
@@ -163,6 +163,9 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
   /** The waiting runs by wake-up time; an entry is stale once its run left {@link #waiting}. */
   private final PriorityQueue<Wakeup> wakeups =
       new PriorityQueue<>((a, b) -> a.at().compareTo(b.at()));
+
+  /** When each call let in on a later slot of the pace has its slot, while that is ahead. */
+  private final PriorityQueue<Instant> slotsAhead = new PriorityQueue<>();
 
   /** The pace calls are let in at; null when not paced. */
   private final AdmissionPace pace;
@@ -240,7 +243,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
         .description("Trigger calls let in per second at most now (the pace; 0 when not paced)")
         .register(meters);
     Gauge.builder("crm.trigger.admission.waiting", this, RunAdmission::callsWaiting)
-        .description("Trigger calls sleeping until their slot of the pace now")
+        .description("Trigger calls let in on a slot of the pace that is still ahead")
         .register(meters);
     Gauge.builder("crm.trigger.admission.background", this, RunAdmission::backgroundNow)
         .description("Background work (moves of waiting runs) under way now")
@@ -258,37 +261,6 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
                 + " pace: its next slot further than max-wait)")
         .tag("reason", reason)
         .register(meters);
-  }
-
-  /**
-   * Decides a call of this tenant and, when it is let in on a later slot, sleeps until then (at
-   * most max-wait). Lets every call in at once when the limit is 0 (off).
-   */
-  public Decision admit(UUID tenant, UUID runId) {
-    Decision decision = decide(tenant, runId);
-    awaitSlot(decision);
-    return decision;
-  }
-
-  /**
-   * Sleeps until the slot of a call {@link #decide} let in on a later one (at most max-wait), and
-   * records how long it waited. Apart from {@link #decide} so that a caller holds nothing (a
-   * database connection) while it sleeps.
-   */
-  public void awaitSlot(Decision decision) {
-    if (decision.admitted() && isPositive(decision.delay())) {
-      sleeping.incrementAndGet();
-      try {
-        TimeUnit.NANOSECONDS.sleep(decision.delay().toNanos());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        sleeping.decrementAndGet();
-      }
-    }
-    if (decision.admitted() && limit > 0) {
-      waits.record(decision.delay());
-    }
   }
 
   /**
@@ -357,12 +329,15 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
         wait = Duration.between(now, slot.book(now, pace.spacing(tenants)));
         if (isPositive(wait)) {
           lastHeld = now;
+          slotsAhead.add(now.plus(wait));
         }
+        slotsAheadOf(now);
         pace.take(now, total, heldSinceTake || isPositive(wait));
         heldSinceTake = false;
         forgetIdleSlots(now);
       }
       countDue(runId, tenant, now);
+      waits.record(wait);
       return Decision.letIn(wait);
     } finally {
       lock.unlock();
@@ -586,9 +561,22 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
     }
   }
 
-  /** Calls sleeping until their slot now. */
+  /** Calls let in on a later slot of the pace whose slot is still ahead. */
   public int callsWaiting() {
-    return sleeping.get();
+    lock.lock();
+    try {
+      return slotsAheadOf(clock.instant());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Forgets the slots that have come (each decision does, so the queue holds max-wait at most). */
+  private int slotsAheadOf(Instant now) {
+    while (!slotsAhead.isEmpty() && !slotsAhead.peek().isAfter(now)) {
+      slotsAhead.poll();
+    }
+    return slotsAhead.size();
   }
 
   /** The run id of an http_request's Idempotency-Key ({@code <run id>:<node id>}). */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -175,8 +176,10 @@ public class RunBeginnings {
    * starts it. Inside the caller's transaction the row commits with the caller's work, and the
    * start waits for that commit; a rollback leaves the admission as it was.
    *
-   * @return the run stored; empty when the insert stored nothing (a run of that id or idempotency
-   *     key exists, or a trigger's target no longer matches)
+   * @return the run stored; or, for a trigger's accepted call, the earlier run of its idempotency
+   *     key (see {@link #isEarlier}), with nothing stored, checked, admitted or started; empty when
+   *     the insert stored nothing (a run of that id or idempotency key exists, or a trigger's
+   *     target no longer matches)
    * @throws TooLarge when the beginning refuses too large an input (nothing stored)
    * @throws NotAdmitted when the beginning refuses what the admission refuses (nothing stored)
    */
@@ -189,7 +192,7 @@ public class RunBeginnings {
         transaction.execute(
             tx -> {
               Optional<AutomationRun> inserted = insert(beginning);
-              if (inserted.isEmpty()) {
+              if (inserted.isEmpty() || isEarlier(inserted.get(), beginning)) {
                 return inserted;
               }
               AutomationRun run = inserted.get();
@@ -203,6 +206,11 @@ public class RunBeginnings {
       starting[0].start();
     }
     return stored;
+  }
+
+  /** Whether the insert answered with an earlier run of the beginning's idempotency key. */
+  private static boolean isEarlier(AutomationRun stored, Beginning beginning) {
+    return !stored.id().equals(beginning.run().id());
   }
 
   private Optional<AutomationRun> insert(Beginning beginning) {
@@ -265,6 +273,22 @@ public class RunBeginnings {
         key -> HistoryPayloads.bytes(canvas));
   }
 
+  /**
+   * Sleeps until the slot of the pace the admission let the run in on (at most max-wait), with the
+   * row committed and its connection back in the pool: the admission booked the slot and counts the
+   * call as waiting until then, and never sleeps itself.
+   */
+  private static void sleepUntilSlot(Duration delay) {
+    if (delay.isNegative() || delay.isZero()) {
+      return;
+    }
+    try {
+      TimeUnit.NANOSECONDS.sleep(delay.toNanos());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** A run stored and admitted: its start once committed, its admission given back if not. */
   private final class Starting implements TransactionSynchronization {
     private final Beginning beginning;
@@ -291,7 +315,7 @@ public class RunBeginnings {
     void start() {
       try (Scope ignored = trace.makeCurrent()) {
         if (admitted != null) {
-          admission.awaitSlot(admitted);
+          sleepUntilSlot(admitted.delay());
         }
         if (beginning.start() == Start.SOON) {
           starter.startSoon(run, beginning.canvas(), beginning.loggedTrigger() != null);

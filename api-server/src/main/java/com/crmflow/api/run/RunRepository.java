@@ -158,16 +158,23 @@ public class RunRepository {
   /**
    * The run and its trigger's log entry (seq 1, completed at acceptance) in one statement, if the
    * trigger node still belongs to the run's automation, which is active and at the run's canvas
-   * version: what the caller checked the call against is what is stored at this moment.
+   * version: what the caller checked the call against is what is stored at this moment. A run of
+   * the same idempotency key committed before the statement began is returned instead, and nothing
+   * is inserted: a repeated delivery costs this one statement.
    */
   private static final String INSERT_ACCEPTED_RUN =
       """
-      with target as (
+      with earlier as (
+          select * from automation_run
+          where tenant_id = :tenantId and trigger_node_id = :triggerNodeId
+            and idempotency_key = :idempotencyKey),
+      target as (
           select from sequence s
           join trigger_node t on t.tenant_id = s.tenant_id and t.sequence_id = s.id
           where s.tenant_id = :tenantId and s.id = :sequenceId and t.node_id = :triggerNodeId
             and t.node_type = :triggerType and s.status = 'active'
-            and s.current_version = :version),
+            and s.current_version = :version
+            and not exists (select from earlier)),
       inserted as (%s select %s from target %s returning *),
       logged as (
           insert into run_node_log (run_id, tenant_id, seq, node_id, node_type,
@@ -176,8 +183,10 @@ public class RunRepository {
                  :acceptedAt, :acceptedAt, '{}'::jsonb, :spanId
           from inserted)
       select %s from inserted
+      union all
+      select %s from earlier
       """
-          .formatted(INSERT_INTO_RUN, NEW_RUN_VALUES, UNLESS_KEY_USED, COLUMNS);
+          .formatted(INSERT_INTO_RUN, NEW_RUN_VALUES, UNLESS_KEY_USED, COLUMNS, COLUMNS);
 
   /** Inserts a test run (see {@link AutomationRun#test}). */
   AutomationRun insertTest(NewRun run) {
@@ -204,9 +213,10 @@ public class RunRepository {
    * it accepts the call. The workflow then does not record it again (RunInput#triggerLogged), which
    * spares a short run one recording.
    *
-   * @return empty when a run with the same idempotency key exists already, or when the trigger node
-   *     ({@code triggerType}) no longer leads to the run's sequence, active and at the run's canvas
-   *     version
+   * @return the run inserted; or the earlier run of the same idempotency key (another id),
+   *     inserting nothing; empty when a run with that key was committed while the statement ran, or
+   *     when the trigger node ({@code triggerType}) no longer leads to the run's sequence, active
+   *     and at the run's canvas version
    */
   Optional<AutomationRun> insertAccepted(NewRun run, String triggerType, String acceptedAt) {
     return bind(

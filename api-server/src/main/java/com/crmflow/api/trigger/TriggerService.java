@@ -189,12 +189,34 @@ class TriggerService {
     if (key != null && key.length() > 255) {
       throw ApiException.badRequest("Idempotency-Key", "must be at most 255 characters");
     }
-    if (key != null) {
-      Optional<AutomationRun> earlier = runs.findByIdempotencyKey(tenant, nodeId, key);
+    try {
+      return begin(call, trigger, version, canvas, payload, cause);
+    } catch (NotStarted notStarted) {
+      // a repeated delivery is answered with its earlier run, whatever the rules say of it now
+      Optional<AutomationRun> earlier =
+          key == null ? Optional.empty() : runs.findByIdempotencyKey(tenant, nodeId, key);
       if (earlier.isPresent()) {
         return earlier;
       }
+      throw notStarted;
     }
+  }
+
+  /**
+   * Stores the run of an accepted call unless the loop rules or the flow's re-enrollment rule hold
+   * it back. With an Idempotency-Key, the insert answers a repeated delivery with its earlier run
+   * and stores nothing (a re-enrollment claim made for it is rolled back).
+   */
+  private Optional<AutomationRun> begin(
+      Call call,
+      TriggerTarget trigger,
+      CanvasSnapshot version,
+      Canvas canvas,
+      Object payload,
+      EventCause cause) {
+    UUID tenant = call.tenant();
+    String nodeId = call.nodeId();
+    String key = call.idempotencyKey();
     if (cause != null) {
       Map<String, String> refused = eventTriggers.refuseCall(tenant, cause, trigger.sequenceId());
       if (refused != null) {
@@ -238,8 +260,9 @@ class TriggerService {
                                       "reason", Reenrollment.REASON, "message", refusal.message()));
                             });
                     Optional<AutomationRun> stored = beginnings.begin(run);
-                    if (stored.isEmpty()) {
-                      tx.setRollbackOnly(); // nothing stored: nothing claimed
+                    if (stored.isEmpty() || !stored.get().id().equals(runId)) {
+                      tx.setRollbackOnly(); // nothing stored, or an earlier run answers: nothing
+                      // claimed
                     }
                     return stored;
                   });

@@ -164,6 +164,60 @@ class ReenrollmentApiTest extends ApiTest {
   }
 
   @Test
+  void aRepeatedDeliveryIsAnsweredWithItsEarlierRunWhateverTheRuleSaysAndClaimsNothing() {
+    TenantClient tenant = newTenant();
+    String never = uniqueId("never");
+    String after = uniqueId("after");
+    activeAutomation(tenant.api(), withSettings(waitingFlow(never), Map.of("reenroll", "never")));
+    String weekly =
+        activeAutomation(
+            tenant.api(),
+            withSettings(
+                waitingFlow(after), Map.of("reenroll", "after", "reenroll_after_days", 7)));
+    String ada = contact(tenant, "ada@example.com");
+    var delivery = anonymous().withHeader("Idempotency-Key", "delivery-1");
+    String base = "/api/webhooks/automation/" + tenant.id() + "/";
+
+    String first = delivery.post(base + never, Map.of("contact_id", ada)).text("/runId");
+    ApiResponse repeat = delivery.post(base + never, Map.of("contact_id", ada));
+    assertThat(repeat.status()).as(repeat.toString()).isEqualTo(200);
+    assertThat(repeat.text("/runId")).as("the earlier run, not a refusal").isEqualTo(first);
+
+    // a repeat the rule would let start again: the claim it takes is rolled back with the insert
+    String weeklyFirst = delivery.post(base + after, Map.of("contact_id", ada)).text("/runId");
+    jdbc.sql(
+            """
+            update flow_record_run set last_started_at = now() - interval '8 days'
+            where sequence_id = :s
+            """)
+        .param("s", UUID.fromString(weekly))
+        .update();
+    ApiResponse weeklyRepeat = delivery.post(base + after, Map.of("contact_id", ada));
+    assertThat(weeklyRepeat.text("/runId")).isEqualTo(weeklyFirst);
+    Map<String, Object> claim =
+        jdbc.sql(
+                """
+                select last_run_id::text as last_run, runs,
+                       last_started_at < now() - interval '7 days' as aged
+                from flow_record_run where sequence_id = :s
+                """)
+            .param("s", UUID.fromString(weekly))
+            .query()
+            .singleRow();
+    assertThat(claim)
+        .as("the record's claim still names the earlier run and its start")
+        .containsEntry("last_run", weeklyFirst)
+        .containsEntry("runs", 1)
+        .containsEntry("aged", true);
+    assertThat(
+            jdbc.sql("select count(*) from automation_run where tenant_id = :t")
+                .param("t", tenant.id())
+                .query(Integer.class)
+                .single())
+        .isEqualTo(2);
+  }
+
+  @Test
   void aCrmEventForAContactThatHadARunStartsNoSecondOne() {
     TenantClient tenant = newTenant();
     String trigger = uniqueId("on-update");

@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,21 +35,21 @@ class RunAdmissionTest {
     List<UUID> runsOfA = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       UUID run = UUID.randomUUID();
-      assertThat(admission.admit(A, run).admitted())
+      assertThat(admission.decide(A, run).admitted())
           .as("alone, A may take the whole limit")
           .isTrue();
       runsOfA.add(run);
     }
-    RunAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+    RunAdmission.Decision refused = admission.decide(A, UUID.randomUUID());
     assertThat(refused.admitted()).isFalse();
     assertThat(refused.reason()).isEqualTo("due");
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
 
-    assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(B, UUID.randomUUID()).admitted())
         .as("B is below its share (2 of 4): let in over the limit")
         .isTrue();
-    assertThat(admission.admit(B, UUID.randomUUID()).admitted()).isTrue();
-    assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(B, UUID.randomUUID()).admitted()).isTrue();
+    assertThat(admission.decide(B, UUID.randomUUID()).admitted())
         .as("B has its share and the limit is reached")
         .isFalse();
     assertThat(admission.dueNow(A)).isEqualTo(4);
@@ -57,11 +58,11 @@ class RunAdmissionTest {
 
     admission.ended(runsOfA.get(0));
     admission.ended(runsOfA.get(1));
-    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(A, UUID.randomUUID()).admitted())
         .as("A over its share while the limit is reached")
         .isFalse();
     admission.ended(runsOfA.get(2));
-    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(A, UUID.randomUUID()).admitted())
         .as("below the limit again (1 of A, 2 of B)")
         .isTrue();
     assertThat(meters.get("crm.trigger.admission.refused").tag("reason", "due").counter().count())
@@ -71,12 +72,12 @@ class RunAdmissionTest {
   @Test
   void aRefusedCallIsAnsweredWithoutWaiting() {
     for (int i = 0; i < 4; i++) {
-      admission.admit(A, UUID.randomUUID());
+      admission.decide(A, UUID.randomUUID());
     }
     Timer waits = meters.get("crm.trigger.admission.wait").timer();
     long letInBefore = waits.count();
 
-    RunAdmission.Decision refused = admission.admit(A, UUID.randomUUID());
+    RunAdmission.Decision refused = admission.decide(A, UUID.randomUUID());
 
     // on the caller's thread: a parked call would not have come back with the limit still reached
     assertThat(refused.admitted()).isFalse();
@@ -89,8 +90,8 @@ class RunAdmissionTest {
   @Test
   void aRunWaitingOnAShortDelayIsDueAgainWhenItsTimeComes() {
     UUID sleeper = UUID.randomUUID();
-    admission.admit(A, sleeper);
-    admission.admit(A, UUID.randomUUID());
+    admission.decide(A, sleeper);
+    admission.decide(A, UUID.randomUUID());
     assertThat(admission.dueNow()).isEqualTo(2);
 
     admission.waitsUntil(sleeper, clock.instant().plusSeconds(1));
@@ -109,8 +110,8 @@ class RunAdmissionTest {
   void aRunWaitingOnALongDelayOrOnAPeerIsNotDue() {
     UUID longSleeper = UUID.randomUUID();
     UUID caller = UUID.randomUUID();
-    admission.admit(A, longSleeper);
-    admission.admit(B, caller);
+    admission.decide(A, longSleeper);
+    admission.decide(B, caller);
 
     admission.waitsUntil(longSleeper, clock.instant().plus(Duration.ofDays(3)));
     admission.callStarted(caller + ":call");
@@ -127,14 +128,14 @@ class RunAdmissionTest {
   @Test
   void aRunDueTooLongIsForgotten() {
     RunAdmission one = new RunAdmission(1, Duration.ofMillis(100), false, clock, meters);
-    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
-    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isFalse();
+    assertThat(one.decide(A, UUID.randomUUID()).admitted()).isTrue();
+    assertThat(one.decide(A, UUID.randomUUID()).admitted()).isFalse();
     assertThat(one.dueNow()).isEqualTo(1);
 
     clock.advance(RunAdmission.FORGET_DUE_AFTER.plusSeconds(1));
     assertThat(one.dueNow()).isZero();
     assertThat(one.dueNow(A)).isZero();
-    assertThat(one.admit(A, UUID.randomUUID()).admitted()).isTrue();
+    assertThat(one.decide(A, UUID.randomUUID()).admitted()).isTrue();
   }
 
   @Test
@@ -200,13 +201,14 @@ class RunAdmissionTest {
     RunAdmission off =
         new RunAdmission(0, Duration.ofMillis(100), false, clock, new SimpleMeterRegistry());
     for (int i = 0; i < 100; i++) {
-      assertThat(off.admit(A, UUID.randomUUID()).admitted()).isTrue();
+      assertThat(off.decide(A, UUID.randomUUID()).admitted()).isTrue();
     }
   }
 
   @Test
   void pacedCallsAreLetInOnTheirSlotWithinMaxWaitAndRefusedBeyond() {
-    RunAdmission paced = paced();
+    MeterRegistry pacedMeters = new SimpleMeterRegistry();
+    RunAdmission paced = paced(pacedMeters);
     clock.advance(Duration.ofSeconds(1));
     long burstAtTheFloor =
         (long) Math.ceil(AdmissionPace.FLOOR_PER_SECOND * AdmissionPace.BURST.toMillis() / 1e3);
@@ -222,10 +224,18 @@ class RunAdmissionTest {
     RunAdmission.Decision refused = decisions.get(decisions.size() - 1);
     assertThat(refused.reason()).isEqualTo("pace");
     assertThat(refused.retryAfterSeconds()).isEqualTo(1);
-    assertThat(paced.callsWaiting()).as("deciding never sleeps").isZero();
+    assertThat(paced.callsWaiting())
+        .as("the calls let in on a later slot wait for it (their callers sleep, not the admission)")
+        .isEqualTo(slotsWithinMaxWait);
+    Timer waits = pacedMeters.get("crm.trigger.admission.wait").timer();
+    assertThat(waits.count())
+        .as("each call let in has its wait recorded as it is decided")
+        .isEqualTo(burstAtTheFloor + slotsWithinMaxWait);
+    assertThat(waits.max(TimeUnit.MILLISECONDS)).isGreaterThan(0).isLessThanOrEqualTo(100);
     assertThat(paced.paceNow()).isEqualTo(AdmissionPace.FLOOR_PER_SECOND);
 
     clock.advance(Duration.ofMillis(200));
+    assertThat(paced.callsWaiting()).as("their slots came").isZero();
     assertThat(paced.decide(A, UUID.randomUUID()).admitted()).as("its slots came").isTrue();
   }
 
@@ -267,7 +277,7 @@ class RunAdmissionTest {
   @Test
   void backgroundWorkTakesOnlyHalfTheLimitLessTheDueRunsAndCountsInItsTenantsShare() {
     UUID runOfB = UUID.randomUUID();
-    assertThat(admission.admit(B, runOfB).admitted()).isTrue();
+    assertThat(admission.decide(B, runOfB).admitted()).isTrue();
     UUID firstMove = UUID.randomUUID();
     assertThat(admission.tryStart(A, firstMove)).as("1 due of the 2 left to it").isTrue();
     assertThat(admission.tryStart(A, UUID.randomUUID()))
@@ -280,17 +290,17 @@ class RunAdmissionTest {
     assertThat(admission.backgroundNow()).isEqualTo(2);
 
     for (int i = 0; i < 4; i++) {
-      assertThat(admission.admit(B, UUID.randomUUID()).admitted())
+      assertThat(admission.decide(B, UUID.randomUUID()).admitted())
           .as("new runs are let in beside background work, up to the limit")
           .isTrue();
     }
-    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(A, UUID.randomUUID()).admitted())
         .as("A's background work fills its share (2 of 4) while the limit is reached")
         .isFalse();
     admission.finished(firstMove);
     admission.finished(secondMove);
     assertThat(admission.backgroundNow()).isZero();
-    assertThat(admission.admit(A, UUID.randomUUID()).admitted())
+    assertThat(admission.decide(A, UUID.randomUUID()).admitted())
         .as("its work over, A is below its share again")
         .isTrue();
   }
@@ -300,10 +310,10 @@ class RunAdmissionTest {
     List<UUID> runs = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       UUID run = UUID.randomUUID();
-      admission.admit(A, run);
+      admission.decide(A, run);
       runs.add(run);
     }
-    assertThat(admission.admit(A, UUID.randomUUID()).admitted()).isFalse();
+    assertThat(admission.decide(A, UUID.randomUUID()).admitted()).isFalse();
     runs.forEach(admission::ended);
 
     assertThat(admission.tryStart(B, UUID.randomUUID()))
@@ -364,7 +374,7 @@ class RunAdmissionTest {
   /** A new run of B let in, due for this long, then ended, and a step's time after it. */
   private void newRunDueFor(RunAdmission admission, Duration spell) {
     UUID run = UUID.randomUUID();
-    assertThat(admission.admit(B, run).admitted()).isTrue();
+    assertThat(admission.decide(B, run).admitted()).isTrue();
     clock.advance(spell);
     admission.ended(run);
     clock.advance(BackgroundWindow.STEP);
@@ -393,7 +403,11 @@ class RunAdmissionTest {
 
   /** A paced admission with room for many due runs, so that only its pace holds calls back. */
   private RunAdmission paced() {
-    return new RunAdmission(1000, Duration.ofMillis(100), true, clock, new SimpleMeterRegistry());
+    return paced(new SimpleMeterRegistry());
+  }
+
+  private RunAdmission paced(MeterRegistry registry) {
+    return new RunAdmission(1000, Duration.ofMillis(100), true, clock, registry);
   }
 
   /**
