@@ -389,6 +389,7 @@ public class RunAdmission implements OutboundCallObserver, RunProgress {
     if (runId != null) {
       change(
           () -> {
+            dueCount(); // a run woken from a short delay since the last count calls out now
             Counted run = uncountDue(runId);
             if (run == null) {
               return false;

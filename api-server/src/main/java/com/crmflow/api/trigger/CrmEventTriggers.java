@@ -49,7 +49,7 @@ import org.springframework.stereotype.Component;
  * RecordBreaker}). Such a start is refused, logged and counted ({@code crm.events.starts.refused},
  * tagged by reason); the write that produced the event lists it in its node's output, or in the
  * answer of the API call that made it ({@link #decide}). The public trigger applies the same rules
- * to a call that carries a run's cause ({@link #refuseCall}).
+ * to a call that carries a run's cause ({@link #refusalOfCall}).
  */
 @Component
 public class CrmEventTriggers implements OutboxEventHandler {
@@ -232,11 +232,13 @@ public class CrmEventTriggers implements OutboxEventHandler {
   /**
    * Why a call of the automation's public trigger that carries {@code cause} (a run's http_request
    * or a webhook delivery of a run's event, aimed at the service itself) must not start a run: the
-   * rules of events, the run counted against the root's budget. Refusals are logged and counted.
+   * rules of events, the run counted against the root's budget. Nothing is logged or counted here:
+   * a repeated delivery is answered with its earlier run whatever these rules say of it now, so the
+   * caller reports a refusal it answers with through {@link #callRefused}.
    *
    * @return null when it may start; otherwise {@code {reason, message}}
    */
-  public Map<String, String> refuseCall(UUID tenantId, EventCause cause, UUID sequenceId) {
+  public Map<String, String> refusalOfCall(UUID tenantId, EventCause cause, UUID sequenceId) {
     String refusal = refusal(cause, sequenceId, maxChainDepth);
     if (refusal == null && spent(tenantId, cause.root()) >= maxRunsPerCause) {
       refusal = BUDGET;
@@ -244,11 +246,15 @@ public class CrmEventTriggers implements OutboxEventHandler {
     if (refusal == null) {
       return null;
     }
-    refused(cause, sequenceId, refusal, "A call of the public trigger");
     Map<String, String> answer = new LinkedHashMap<>();
     answer.put("reason", refusal);
     answer.put("message", callMessage(cause, sequenceId, refusal));
     return answer;
+  }
+
+  /** Logs and counts a call {@link #refusalOfCall} refused, as its caller answers with it. */
+  public void callRefused(EventCause cause, UUID sequenceId, String reason) {
+    refused(cause, sequenceId, reason, "A call of the public trigger");
   }
 
   /**

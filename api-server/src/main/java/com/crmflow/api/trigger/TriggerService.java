@@ -141,9 +141,17 @@ class TriggerService {
   static final class NotStarted extends RuntimeException {
     private final transient Map<String, String> reason;
 
+    /** Reports the refusal (logs, metrics) once it is the answer; a repeat's earlier run is not. */
+    private final transient Runnable whenAnswered;
+
     NotStarted(Map<String, String> reason) {
+      this(reason, () -> {});
+    }
+
+    NotStarted(Map<String, String> reason, Runnable whenAnswered) {
       super(reason.get("message"), null, false, false);
       this.reason = reason;
+      this.whenAnswered = whenAnswered;
     }
 
     Map<String, String> reason() {
@@ -198,6 +206,7 @@ class TriggerService {
       if (earlier.isPresent()) {
         return earlier;
       }
+      notStarted.whenAnswered.run();
       throw notStarted;
     }
   }
@@ -218,9 +227,12 @@ class TriggerService {
     String nodeId = call.nodeId();
     String key = call.idempotencyKey();
     if (cause != null) {
-      Map<String, String> refused = eventTriggers.refuseCall(tenant, cause, trigger.sequenceId());
+      Map<String, String> refused =
+          eventTriggers.refusalOfCall(tenant, cause, trigger.sequenceId());
       if (refused != null) {
-        throw new NotStarted(refused);
+        throw new NotStarted(
+            refused,
+            () -> eventTriggers.callRefused(cause, trigger.sequenceId(), refused.get("reason")));
       }
     }
     UUID runId = UUID.randomUUID();

@@ -21,6 +21,8 @@ import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.workflow.CrmSearchAttributes;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -46,6 +48,7 @@ class AutomationRunApiTest extends ApiTest {
 
   @Autowired private WorkflowClient temporal;
   @Autowired private CauseHeader causeHeader;
+  @Autowired private MeterRegistry meters;
 
   private LocalHttpServer peer;
   private TenantClient tenant;
@@ -840,6 +843,8 @@ class AutomationRunApiTest extends ApiTest {
     String hook = uniqueId("hook");
     triggerThenCall(hook, "GET", "/once");
     var delivery = anonymous().withHeader("Idempotency-Key", "delivery-1");
+    Timer letIn = meters.get("crm.trigger.admission.wait").timer();
+    long letInBefore = letIn.count();
     String first =
         delivery
             .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of("n", 1))
@@ -849,6 +854,9 @@ class AutomationRunApiTest extends ApiTest {
             .post("/api/webhooks/automation/" + tenant.id() + "/" + hook, Map.of("n", 1))
             .text("/runId");
     assertThat(second).isEqualTo(first);
+    assertThat(letIn.count() - letInBefore)
+        .as("the admission let the first delivery in; the repeat never reached it")
+        .isEqualTo(1);
     JsonNode run = awaitRun(first);
     assertThat(peer.received("/once")).hasSize(1);
     assertThat(tenant.api().get("/api/v1/automation-runs").at("/total").asInt()).isEqualTo(1);

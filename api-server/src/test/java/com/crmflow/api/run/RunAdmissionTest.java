@@ -107,6 +107,23 @@ class RunAdmissionTest {
   }
 
   @Test
+  void aRunWokenFromAShortDelayThatCallsOutBeforeAnyCountIsNotDueDuringItsCall() {
+    UUID caller = UUID.randomUUID();
+    admission.decide(A, caller);
+    admission.waitsUntil(caller, clock.instant().plusSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
+
+    // woken, and at once in an http_request: nothing asked for the count in between
+    admission.callStarted(caller + ":call");
+    assertThat(admission.dueNow()).as("waiting on its peer, not due").isZero();
+
+    admission.callEnded(caller + ":call");
+    assertThat(admission.dueNow()).as("due again once its peer answered").isEqualTo(1);
+    admission.ended(caller);
+    assertThat(admission.dueNow()).isZero();
+  }
+
+  @Test
   void aRunWaitingOnALongDelayOrOnAPeerIsNotDue() {
     UUID longSleeper = UUID.randomUUID();
     UUID caller = UUID.randomUUID();

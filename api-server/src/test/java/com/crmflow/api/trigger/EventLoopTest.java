@@ -14,6 +14,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.support.ApiClient;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
@@ -453,6 +454,11 @@ class EventLoopTest extends LoopTest {
 
   /** A public trigger call, sent again while the admission asks to (503); answered 200. */
   private String fireAdmitted(String hookId, Map<String, Object> body, String causeHeader) {
+    return admitted(anonymous().withHeader("CRM-Cause", causeHeader), hookId, body).text("/runId");
+  }
+
+  /** The client's call of the public trigger, sent again while the admission asks to (503). */
+  private ApiResponse admitted(ApiClient client, String hookId, Map<String, Object> body) {
     ApiResponse[] answer = new ApiResponse[1];
     await()
         .atMost(Patience.EVENTUALLY)
@@ -460,13 +466,11 @@ class EventLoopTest extends LoopTest {
         .until(
             () -> {
               answer[0] =
-                  anonymous()
-                      .withHeader("CRM-Cause", causeHeader)
-                      .post("/api/webhooks/automation/" + tenant.id() + "/" + hookId, body);
+                  client.post("/api/webhooks/automation/" + tenant.id() + "/" + hookId, body);
               return answer[0].status() != 503;
             });
     assertThat(answer[0].status()).as(answer[0].toString()).isEqualTo(200);
-    return answer[0].text("/runId");
+    return answer[0];
   }
 
   /**
@@ -699,6 +703,56 @@ class EventLoopTest extends LoopTest {
             "the run it comes from is a run of this trigger's automation, and a call a run makes"
                 + " never starts that run's automation again");
     assertThat(refused(CrmEventTriggers.CYCLE) - cyclesBefore).isEqualTo(2);
+  }
+
+  /**
+   * A repeated delivery (the same Idempotency-Key) of the call that took the last run of its
+   * cause's budget is answered with the run that call started, and is no refusal: neither counted
+   * nor logged. Only a new call is refused.
+   */
+  @Test
+  void aRepeatOfTheCallThatTookTheLastOfTheBudgetIsAnsweredWithItsRunAndCountsNoRefusal() {
+    int budget = properties.events().maxRunsPerCause();
+    LocalHttpServer peer = new LocalHttpServer();
+    peer.answer("/x", 200, "{}");
+    String rootId = uniqueId("root");
+    caller("Root", rootId, peer.url("/x"), Map.of());
+    String root = fire(anonymous(), tenant.id(), rootId, Map.of("from", "outside"));
+    awaitRun(tenant.api(), root);
+    String targetId = uniqueId("target");
+    String target =
+        activeAutomation(
+            tenant.api(), "Waits", chain(targetId, node("wait", "delay", Map.of("delayDays", 1))));
+    String cause =
+        causeHeader
+            .value(tenant.id(), new CauseHeader.Cause(UUID.fromString(root), "call"))
+            .orElseThrow();
+    String last = null;
+    for (int i = 1; i <= budget; i++) {
+      last = fireWithKey(targetId, cause, "delivery-" + i).text("/runId");
+    }
+    double budgetBefore = refused(CrmEventTriggers.BUDGET);
+
+    ApiResponse repeat = fireWithKey(targetId, cause, "delivery-" + budget);
+    assertThat(repeat.text("/runId")).as(repeat.toString()).isEqualTo(last);
+    assertThat(refused(CrmEventTriggers.BUDGET) - budgetBefore)
+        .as("the repeat is answered, not refused")
+        .isZero();
+
+    ApiResponse fresh = fireWithKey(targetId, cause, "delivery-" + (budget + 1));
+    assertThat(fresh.json().get("runId").isNull()).as(fresh.toString()).isTrue();
+    assertThat(fresh.text("/notStarted/reason")).isEqualTo(CrmEventTriggers.BUDGET);
+    assertThat(refused(CrmEventTriggers.BUDGET) - budgetBefore).isEqualTo(1);
+    assertThat(runsOf(target)).hasSize(budget);
+    peer.close();
+  }
+
+  /** A public trigger call with a CRM-Cause and an Idempotency-Key, sent again on 503; a 200. */
+  private ApiResponse fireWithKey(String hookId, String cause, String key) {
+    return admitted(
+        anonymous().withHeader("CRM-Cause", cause).withHeader("Idempotency-Key", key),
+        hookId,
+        Map.of("key", key));
   }
 
   /**
