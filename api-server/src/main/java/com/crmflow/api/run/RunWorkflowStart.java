@@ -123,7 +123,10 @@ class RunWorkflowStart {
             // workflow task comes back with the start answer: no poll round trip
             .setDisableEagerExecution(false)
             .setMemo(memo)
-            .setPriority(TenantFairness.of(run.tenantId()))
+            .setPriority(
+                run.enrollmentId() != null
+                    ? TenantFairness.ofEnrollments(run.tenantId())
+                    : TenantFairness.of(run.tenantId()))
             .setTypedSearchAttributes(
                 SearchAttributes.newBuilder()
                     .set(CrmSearchAttributes.TENANT_ID, run.tenantId().toString())

@@ -17,7 +17,11 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
+import io.temporal.api.common.v1.Priority;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Duration;
@@ -164,6 +168,52 @@ class EnrollmentApiTest extends ApiTest {
     List<JsonNode> completed = events(tenant.id(), "sequence.completed");
     assertThat(completed).hasSize(1);
     assertThat(completed.get(0).at("/data/contact_id").asString()).isEqualTo(contactId);
+  }
+
+  /**
+   * An enrolled run's workflow takes turns in Temporal under a fairness key of its own beside its
+   * tenant's triggered runs (so a bulk enrollment's delays ending together do not queue the
+   * tenant's triggers behind them), at half their weight.
+   */
+  @Test
+  void anEnrolledRunTakesTurnsUnderAFairnessKeyOfItsOwnBesideItsTenantsTriggeredRuns() {
+    String contactId = contact("ada@example.com", false);
+    String sequenceId =
+        activeSequence(
+            canvas(List.of(node("welcome", "email", Map.of("subject", "Hi"))), List.of()));
+    tenant
+        .api()
+        .post(
+            "/api/v1/sequences/enroll", Map.of("sequence_id", sequenceId, "contact_id", contactId));
+    String enrolledRun = awaitEnrollmentStatus(sequenceId, "completed").get("run_id").asString();
+    String hook = "hook-" + UUID.randomUUID();
+    activeAutomation(
+        tenant.api(), Flows.chain(hook, node("hello", "email", Map.of("subject", "Hello"))));
+    String triggeredRun =
+        SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
+
+    Priority enrolled = priorityOf(awaitRun(tenant.api(), enrolledRun));
+    Priority triggered = priorityOf(awaitRun(tenant.api(), triggeredRun));
+
+    assertThat(enrolled.getFairnessKey()).isEqualTo(tenant.id() + "/enrollments");
+    assertThat(enrolled.getFairnessWeight()).isEqualTo(0.5f);
+    assertThat(triggered.getFairnessKey()).isEqualTo(tenant.id().toString());
+    assertThat(triggered.getFairnessWeight()).as("the default weight (unset)").isZero();
+  }
+
+  /** The Temporal priority the run's workflow was started with. */
+  private Priority priorityOf(JsonNode run) {
+    return temporal
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(temporal.getOptions().getNamespace())
+                .setExecution(
+                    WorkflowExecution.newBuilder().setWorkflowId(run.get("workflow_id").asString()))
+                .build())
+        .getWorkflowExecutionInfo()
+        .getPriority();
   }
 
   @Test
