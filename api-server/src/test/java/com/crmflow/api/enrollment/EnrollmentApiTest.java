@@ -17,11 +17,10 @@ import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Flows;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
+import com.crmflow.api.support.RunHistory;
 import com.crmflow.api.support.SequenceSupport;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import io.temporal.api.common.v1.Priority;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Duration;
@@ -203,17 +202,7 @@ class EnrollmentApiTest extends ApiTest {
 
   /** The Temporal priority the run's workflow was started with. */
   private Priority priorityOf(JsonNode run) {
-    return temporal
-        .getWorkflowServiceStubs()
-        .blockingStub()
-        .describeWorkflowExecution(
-            DescribeWorkflowExecutionRequest.newBuilder()
-                .setNamespace(temporal.getOptions().getNamespace())
-                .setExecution(
-                    WorkflowExecution.newBuilder().setWorkflowId(run.get("workflow_id").asString()))
-                .build())
-        .getWorkflowExecutionInfo()
-        .getPriority();
+    return RunHistory.describe(temporal, run.get("workflow_id").asString()).getPriority();
   }
 
   @Test

@@ -19,7 +19,6 @@ import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,17 +76,7 @@ class ScheduleTriggerApiTest extends ApiTest {
   }
 
   private WorkflowExecutionInfo describe(String clock) {
-    return temporal
-        .getWorkflowServiceStubs()
-        .blockingStub()
-        .describeWorkflowExecution(
-            DescribeWorkflowExecutionRequest.newBuilder()
-                .setNamespace(temporal.getOptions().getNamespace())
-                .setExecution(
-                    WorkflowExecution.newBuilder()
-                        .setWorkflowId("schedule-" + tenant.id() + "-" + clock))
-                .build())
-        .getWorkflowExecutionInfo();
+    return RunHistory.describe(temporal, "schedule-" + tenant.id() + "-" + clock);
   }
 
   private String state(String clock) {

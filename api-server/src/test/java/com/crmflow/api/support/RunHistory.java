@@ -1,7 +1,10 @@
 package com.crmflow.api.support;
 
 import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +16,19 @@ import java.util.List;
 public final class RunHistory {
 
   private RunHistory() {}
+
+  /** What Temporal says of the workflow now (its status, priority, search attributes, ...). */
+  public static WorkflowExecutionInfo describe(WorkflowClient temporal, String workflowId) {
+    return temporal
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(temporal.getOptions().getNamespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                .build())
+        .getWorkflowExecutionInfo();
+  }
 
   /** When the event happened, as Temporal's history records it. */
   public static Instant timeOf(HistoryEvent event) {
