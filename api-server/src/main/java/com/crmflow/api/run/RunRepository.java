@@ -160,7 +160,7 @@ public class RunRepository {
    * trigger node still belongs to the run's automation, which is active and at the run's canvas
    * version: what the caller checked the call against is what is stored at this moment. A run of
    * the same idempotency key committed before the statement began is returned instead, and nothing
-   * is inserted: a repeated delivery costs this one statement.
+   * is inserted: a repeated delivery is found without a lookup of its own before the insert.
    */
   private static final String INSERT_ACCEPTED_RUN =
       """

@@ -272,9 +272,9 @@ class TriggerService {
                                       "reason", Reenrollment.REASON, "message", refusal.message()));
                             });
                     Optional<AutomationRun> stored = beginnings.begin(run);
+                    // nothing stored, or an earlier run answers the repeat: nothing claimed
                     if (stored.isEmpty() || !stored.get().id().equals(runId)) {
-                      tx.setRollbackOnly(); // nothing stored, or an earlier run answers: nothing
-                      // claimed
+                      tx.setRollbackOnly();
                     }
                     return stored;
                   });
