@@ -34,6 +34,10 @@ while read -r name settings; do
     cp deploy/temporal/development-sql.yaml "$OUT/$name.yaml"
     IFS=';' read -r -a keys <<< "$dyn"
     for pair in "${keys[@]}"; do
+      # a key the base file sets is replaced (a YAML mapping takes no key twice)
+      awk -v key="${pair%%=*}:" 'skip && /^[^ ]/ { skip = 0 } $0 == key { skip = 1 } !skip' \
+        "$OUT/$name.yaml" > "$OUT/$name.yaml.new"
+      mv "$OUT/$name.yaml.new" "$OUT/$name.yaml"
       printf '%s:\n  - value: %s\n    constraints: {}\n' "${pair%%=*}" "${pair#*=}" >> "$OUT/$name.yaml"
     done
     env_args+=("TEMPORAL_DYNAMIC_CONFIG=$OUT/$name.yaml")
@@ -43,7 +47,8 @@ while read -r name settings; do
   for i in "${!env_args[@]}"; do env_args[$i]=${env_args[$i]//-c_/-c }; done
   env "${env_args[@]}" PG_STATEMENTS=1 JIT_CURVE=${JIT_CURVE:-10} PREWARM=${PREWARM:-3000} \
     SHARDS=4 WORKERS=2 FLOWS=${FLOWS:-a} DEV_SERVER=0 WARMUP=0 bench/cluster-bench.sh "$N" "$C" 2>&1 \
-    | sed -E "s/cluster-s4-w2-flow-/$name-flow-/g" | tee "$OUT/$name.log"
+    | sed -E "s/cluster-s4-w2-flow-/$name-flow-/g" | tee "$OUT/$name.log" \
+    || echo "=== $name did not run to its end: the lines above say why; the next variant follows"
 done < "$VARIANTS"
 
 echo "one setting at a time (N=$N, CONCURRENCY=$C, PREWARM=${PREWARM:-3000}):"
