@@ -25,12 +25,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Registers on each Temporal worker of this process, by its task queue, what it hosts, before the
- * Temporal starter starts the workers: on the workers of the workflow queues ({@link
- * TaskQueues#WORKFLOW_QUEUES}: automation and enrollments) the workflows ({@link
+ * Temporal starter starts the workers: on the automation worker the workflows ({@link
  * WorkflowImplementations}); on every worker the process's beans that implement an activity
  * declared for its queue ({@link WorkflowImplementations#activities}: the engine's and each node
- * type's {@link NodeExecutor#activities}), and on the workflow queues' workers of a process whose
- * runs call activities locally ({@code crm.runs.local-activities}) those declared {@link
+ * type's {@link NodeExecutor#activities}), and on the automation worker of a process whose runs
+ * call activities locally ({@code crm.runs.local-activities}) those declared {@link
  * NodeActivity#local() local}. The property files name only the queues a process polls and their
  * capacities. Used by the worker application and by api-server's in-process worker.
  *
@@ -77,7 +76,7 @@ public class WorkerRegistration implements SmartInitializingSingleton {
             runsLocalActivities);
     for (Worker worker : polled) {
       String queue = worker.getTaskQueue();
-      if (TaskQueues.WORKFLOW_QUEUES.contains(queue)) {
+      if (TaskQueues.AUTOMATION.equals(queue)) {
         WorkflowImplementations.registerOn(worker, catalog);
       }
       List<Class<?>> interfaces = plan.get(queue);
@@ -100,7 +99,7 @@ public class WorkerRegistration implements SmartInitializingSingleton {
 
   /**
    * Which activity interfaces the workers of these queues host: each queue the interfaces declared
-   * for it, and the workflow queues, when {@code runsLocalActivities}, those declared local too.
+   * for it, and the automation queue, when {@code runsLocalActivities}, those declared local too.
    * Every queue is a key, with an empty list when it hosts none.
    */
   public static Map<String, List<Class<?>>> activitiesByQueue(
@@ -110,9 +109,7 @@ public class WorkerRegistration implements SmartInitializingSingleton {
       Set<Class<?>> interfaces = new LinkedHashSet<>();
       for (NodeActivity<?> activity : declared) {
         if (queue.equals(activity.taskQueue())
-            || (activity.local()
-                && runsLocalActivities
-                && TaskQueues.WORKFLOW_QUEUES.contains(queue))) {
+            || (activity.local() && runsLocalActivities && TaskQueues.AUTOMATION.equals(queue))) {
           interfaces.add(activity.activities());
         }
       }
@@ -141,7 +138,7 @@ public class WorkerRegistration implements SmartInitializingSingleton {
       throw new IllegalStateException(
           "this process polls task queue "
               + queue
-              + (TaskQueues.WORKFLOW_QUEUES.contains(queue) && runsLocalActivities
+              + (TaskQueues.AUTOMATION.equals(queue) && runsLocalActivities
                   ? " and runs local activities (crm.runs.local-activities)"
                   : "")
               + ", but has no bean implementing "

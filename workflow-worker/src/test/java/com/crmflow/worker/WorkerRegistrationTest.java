@@ -170,15 +170,4 @@ class WorkerRegistrationTest {
         .hasMessageNotContaining(HttpRequestActivities.class.getName())
         .hasMessageNotContaining(EmailActivities.class.getName());
   }
-
-  @Test
-  void theEnrollmentsWorkerRunsTheLocalOnesTooWhoseBeansMustBeThere() {
-    WorkerRegistration registration = registration(true, new HttpStub());
-
-    assertThatThrownBy(() -> registration.register(workers(TaskQueues.ENROLLMENTS)))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("task queue enrollments and runs local activities")
-        .hasMessageContaining("com.crmflow.workflow.contract.RunRecorderActivities")
-        .hasMessageNotContaining(HttpRequestActivities.class.getName());
-  }
 }

@@ -104,8 +104,7 @@ public class RunInputs {
         retry.rerunOrdinals(),
         retry.delaysWakeUp(),
         WorkflowImplementations.FRESH_RUN_CHANGES,
-        run.test() ? Boolean.TRUE : null,
-        run.enrollmentId() != null ? Boolean.TRUE : null);
+        run.test() ? Boolean.TRUE : null);
   }
 
   /** The run's pinned canvas version. */

@@ -117,9 +117,7 @@ class RunWorkflowStart {
     }
     WorkflowOptions.Builder options =
         WorkflowOptions.newBuilder()
-            // an enrollment's run on the queue whose worker bounds how many run at once
-            .setTaskQueue(
-                run.enrollmentId() != null ? TaskQueues.ENROLLMENTS : TaskQueues.AUTOMATION)
+            .setTaskQueue(TaskQueues.AUTOMATION)
             .setWorkflowId(run.workflowId())
             // when this process's worker polls the queue and has a free slot, the first
             // workflow task comes back with the start answer: no poll round trip

@@ -115,13 +115,8 @@ public record CrmProperties(
    * Enrollments.
    *
    * @param bulk bulk enrollments ({@code POST /api/v1/sequences/{id}/enrollments/bulk})
-   * @param workflowTaskSlots the workflow tasks of enrollments' runs this process's worker of the
-   *     {@code enrollments} task queue runs at once (its capacity in {@code
-   *     spring.temporal.workers} reads this): the rest wait in Temporal's matching, their tenants
-   *     in turn, and leave the cores to the runs that triggers start
    */
-  public record Enrollments(
-      @DefaultValue @Valid Bulk bulk, @DefaultValue("4") @Min(2) @Max(200) int workflowTaskSlots) {
+  public record Enrollments(@DefaultValue @Valid Bulk bulk) {
 
     /**
      * The pace of a bulk enrollment job.

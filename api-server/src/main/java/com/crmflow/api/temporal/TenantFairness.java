@@ -24,8 +24,7 @@ public final class TenantFairness {
 
   /**
    * The priority of a tenant's sequence enrollments: a fairness key of their own ({@code <tenant
-   * id>/enrollments}). Their workflow tasks have a queue of their own ({@code enrollments}); on the
-   * activity queues both kinds share, thousands of enrolled runs whose delays end together (a bulk
+   * id>/enrollments}), so that thousands of enrolled runs whose delays end together (a bulk
    * enrollment's next step) take turns with the tenant's triggered runs instead of queueing them
    * behind. Their lower weight keeps a tenant with both kinds waiting from taking two turns to
    * another tenant's one; it takes one and a half at most.

@@ -19,11 +19,8 @@ import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
 import com.crmflow.api.support.RunHistory;
 import com.crmflow.api.support.SequenceSupport;
-import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.enrollment.EnrollmentWorkflow;
 import io.temporal.api.common.v1.Priority;
-import io.temporal.api.history.v1.HistoryEvent;
-import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Duration;
@@ -178,7 +175,7 @@ class EnrollmentApiTest extends ApiTest {
    * tenant's triggers behind them), at half their weight.
    */
   @Test
-  void anEnrolledRunRunsOnTheEnrollmentsQueueUnderAFairnessKeyOfItsOwnBesideTriggeredRuns() {
+  void anEnrolledRunTakesTurnsUnderAFairnessKeyOfItsOwnBesideItsTenantsTriggeredRuns() {
     String contactId = contact("ada@example.com", false);
     String sequenceId =
         activeSequence(
@@ -194,13 +191,8 @@ class EnrollmentApiTest extends ApiTest {
     String triggeredRun =
         SequenceSupport.fire(anonymous(), tenant.id(), hook, Map.of("contact_id", contactId));
 
-    WorkflowExecutionInfo enrolledWorkflow = workflowOf(awaitRun(tenant.api(), enrolledRun));
-    WorkflowExecutionInfo triggeredWorkflow = workflowOf(awaitRun(tenant.api(), triggeredRun));
-    Priority enrolled = enrolledWorkflow.getPriority();
-    Priority triggered = triggeredWorkflow.getPriority();
-
-    assertThat(enrolledWorkflow.getTaskQueue()).isEqualTo(TaskQueues.ENROLLMENTS);
-    assertThat(triggeredWorkflow.getTaskQueue()).isEqualTo(TaskQueues.AUTOMATION);
+    Priority enrolled = priorityOf(awaitRun(tenant.api(), enrolledRun));
+    Priority triggered = priorityOf(awaitRun(tenant.api(), triggeredRun));
 
     assertThat(enrolled.getFairnessKey()).isEqualTo(tenant.id() + "/enrollments");
     assertThat(enrolled.getFairnessWeight()).isEqualTo(0.5f);
@@ -208,97 +200,9 @@ class EnrollmentApiTest extends ApiTest {
     assertThat(triggered.getFairnessWeight()).as("the default weight (unset)").isZero();
   }
 
-  /** What Temporal says of the run's workflow (its task queue, its priority). */
-  private WorkflowExecutionInfo workflowOf(JsonNode run) {
-    return RunHistory.describe(temporal, run.get("workflow_id").asString());
-  }
-
-  /**
-   * The enrollments' worker runs few workflow tasks at once ({@code
-   * crm.enrollments.workflow-task-slots}, 4): an enrolled run's http_request goes through the
-   * integrations queue, so that a slow peer holds none of those slots. Six enrolled runs call a
-   * peer that does not answer, all six at once, and a seventh enrolled run and a triggered run go
-   * on meanwhile.
-   */
-  @Test
-  void enrolledRunsWaitingOnASlowPeerHoldNoneOfTheEnrollmentsWorkersSlots() {
-    try (LocalHttpServer peer = new LocalHttpServer()) {
-      peer.hold("/slow");
-      String calling =
-          activeSequence(
-              canvas(
-                  List.of(
-                      node(
-                          "call",
-                          "http_request",
-                          Map.of(
-                              "method", "POST", "url", peer.url("/slow"), "timeoutSeconds", 60))),
-                  List.of()));
-      List<String> callers = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        String contactId = contact("slow" + i + "@example.com", false);
-        assertThat(enroll(calling, contactId).status()).isEqualTo(201);
-        callers.add(contactId);
-      }
-
-      await()
-          .atMost(Patience.EVENTUALLY)
-          .untilAsserted(() -> assertThat(peer.received("/slow")).hasSize(6));
-      String welcoming =
-          activeSequence(
-              canvas(List.of(node("welcome", "email", Map.of("subject", "Hi"))), List.of()));
-      assertThat(enroll(welcoming, contact("other@example.com", false)).status()).isEqualTo(201);
-      JsonNode other = awaitEnrollmentStatus(welcoming, "completed");
-      String hook = "hook-" + UUID.randomUUID();
-      activeAutomation(
-          tenant.api(), Flows.chain(hook, node("hello", "email", Map.of("subject", "Hello"))));
-      JsonNode triggered =
-          awaitRun(
-              tenant.api(),
-              SequenceSupport.fire(
-                  anonymous(), tenant.id(), hook, Map.of("contact_id", callers.get(0))));
-      assertThat(peer.received("/slow")).as("all six still waiting on the peer").hasSize(6);
-
-      peer.release("/slow");
-      JsonNode calls = awaitAll(calling, "completed", 6);
-      assertThat(other.get("status").asString()).isEqualTo("completed");
-      assertThat(triggered.get("status").asString()).isEqualTo("completed");
-      JsonNode callRun = awaitRun(tenant.api(), calls.at("/enrollments/0/run_id").asString());
-      assertThat(callRun.get("status").asString()).isEqualTo("completed");
-      // every execution of the workflow id: the reconciler's probe of a run silent for long (its
-      // first node is the held call) may start one more once the first ended, which runs nothing
-      String workflowId = callRun.get("workflow_id").asString();
-      List<String> callQueues =
-          temporal
-              .listExecutions("WorkflowId = '" + workflowId + "'")
-              .flatMap(
-                  execution ->
-                      temporal
-                          .fetchHistory(workflowId, execution.getExecution().getRunId())
-                          .getEvents()
-                          .stream())
-              .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-              .map(e -> e.getActivityTaskScheduledEventAttributes().getTaskQueue().getName())
-              .toList();
-      assertThat(callQueues)
-          .as("the call went through the integrations queue, not as a local activity")
-          .containsExactly(TaskQueues.INTEGRATIONS);
-    }
-  }
-
-  /** The sequence's enrollments once all {@code count} of them have this status. */
-  private JsonNode awaitAll(String sequenceId, String status, int count) {
-    return await()
-        .atMost(Patience.EVENTUALLY)
-        .until(
-            () -> enrollments(sequenceId),
-            listed -> {
-              int matching = 0;
-              for (JsonNode enrollment : listed.path("enrollments")) {
-                matching += status.equals(enrollment.path("status").asString()) ? 1 : 0;
-              }
-              return matching == count;
-            });
+  /** The Temporal priority the run's workflow was started with. */
+  private Priority priorityOf(JsonNode run) {
+    return RunHistory.describe(temporal, run.get("workflow_id").asString()).getPriority();
   }
 
   @Test

@@ -154,7 +154,6 @@ class SeparateWorkerProcessTest extends ApiTest {
     // api-server (profile distributed) polls only the crm queue: the worker process ran the rest
     assertThat(workers.tryGetWorker("crm")).isNotNull();
     assertThat(workers.tryGetWorker("automation")).isNull();
-    assertThat(workers.tryGetWorker("enrollments")).isNull();
     assertThat(workers.tryGetWorker("integrations")).isNull();
   }
 }

@@ -2,7 +2,6 @@ package com.crmflow.api.temporal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.worker.WorkerRegistration;
 import com.crmflow.workflow.TaskQueues;
@@ -18,24 +17,19 @@ import com.crmflow.workflow.registration.NodeExecutors;
 import com.crmflow.workflow.registration.WorkflowImplementations;
 import com.crmflow.workflow.schedule.ScheduleActivities;
 import com.crmflow.workflow.webhook.WebhookActivities;
-import io.temporal.spring.boot.autoconfigure.template.WorkersTemplate;
-import io.temporal.worker.Worker;
-import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Which activities each shape of the service hosts on which task queue: this embedded service as it
  * registered them, the distributed api-server and the stand-alone worker as their property files'
- * queues and {@code crm.runs.local-activities} make them; and the few workflow task slots of the
- * enrollments' workers.
+ * queues and {@code crm.runs.local-activities} make them.
  */
 class WorkerShapesTest extends ApiTest {
 
@@ -64,49 +58,17 @@ class WorkerShapesTest extends ApiTest {
           SendWindowActivities.class);
 
   @Autowired private WorkerRegistration registration;
-  @Autowired private WorkersTemplate workers;
-  @Autowired private CrmProperties properties;
 
   @Test
-  void theEmbeddedServiceHostsEveryActivityAndTheLocalOnesOnBothWorkflowQueues() {
+  void theEmbeddedServiceHostsEveryActivityAndTheLocalOnesOnAutomation() {
     Map<String, List<Class<?>>> hosted = registration.hosted();
 
     assertThat(hosted)
-        .containsOnlyKeys(
-            TaskQueues.AUTOMATION, TaskQueues.INTEGRATIONS, TaskQueues.CRM, TaskQueues.ENROLLMENTS);
+        .containsOnlyKeys(TaskQueues.AUTOMATION, TaskQueues.INTEGRATIONS, TaskQueues.CRM);
     assertThat(hosted.get(TaskQueues.AUTOMATION)).containsExactlyInAnyOrderElementsOf(LOCAL);
-    assertThat(hosted.get(TaskQueues.ENROLLMENTS)).containsExactlyInAnyOrderElementsOf(LOCAL);
     assertThat(hosted.get(TaskQueues.INTEGRATIONS))
         .containsExactlyInAnyOrderElementsOf(INTEGRATIONS);
     assertThat(hosted.get(TaskQueues.CRM)).containsExactlyInAnyOrderElementsOf(CRM);
-  }
-
-  @Test
-  void theEnrollmentsWorkerRunsFewWorkflowTasksAtOnceAndTheAutomationWorkerKeepsItsMany() {
-    Map<String, WorkerOptions> options =
-        workers.getWorkers().stream()
-            .collect(Collectors.toMap(Worker::getTaskQueue, Worker::getWorkerOptions));
-
-    assertThat(options.get(TaskQueues.ENROLLMENTS).getMaxConcurrentWorkflowTaskExecutionSize())
-        .isEqualTo(properties.enrollments().workflowTaskSlots())
-        .isEqualTo(4);
-    assertThat(options.get(TaskQueues.ENROLLMENTS).getMaxConcurrentWorkflowTaskPollers())
-        .isEqualTo(2);
-    assertThat(options.get(TaskQueues.AUTOMATION).getMaxConcurrentWorkflowTaskExecutionSize())
-        .isEqualTo(200);
-  }
-
-  @Test
-  void theStandAloneWorkerGivesEnrollmentsFewSlotsUnlessTold() throws IOException {
-    Properties worker = properties("workflow-worker.properties");
-
-    int enrollments = indexOf(worker, TaskQueues.ENROLLMENTS);
-    assertThat(
-            worker.getProperty(
-                "spring.temporal.workers["
-                    + enrollments
-                    + "].capacity.max-concurrent-workflow-task-executors"))
-        .isEqualTo("${CRM_WORKER_ENROLLMENT_SLOTS:4}");
   }
 
   @Test
@@ -125,22 +87,10 @@ class WorkerShapesTest extends ApiTest {
 
     Map<String, List<Class<?>>> hosted = hostedBy(worker);
 
-    assertThat(hosted)
-        .containsOnlyKeys(TaskQueues.AUTOMATION, TaskQueues.INTEGRATIONS, TaskQueues.ENROLLMENTS);
+    assertThat(hosted).containsOnlyKeys(TaskQueues.AUTOMATION, TaskQueues.INTEGRATIONS);
     assertThat(hosted.get(TaskQueues.AUTOMATION)).isEmpty();
-    assertThat(hosted.get(TaskQueues.ENROLLMENTS)).isEmpty();
     assertThat(hosted.get(TaskQueues.INTEGRATIONS))
         .containsExactlyInAnyOrderElementsOf(INTEGRATIONS);
-  }
-
-  /** The index of the worker of this queue in the settings' {@code spring.temporal.workers}. */
-  private static int indexOf(Properties settings, String queue) {
-    for (int n = 0; settings.containsKey("spring.temporal.workers[" + n + "].task-queue"); n++) {
-      if (queue.equals(settings.getProperty("spring.temporal.workers[" + n + "].task-queue"))) {
-        return n;
-      }
-    }
-    throw new AssertionError("no worker of task queue " + queue + " in " + settings.keySet());
   }
 
   /** What a process of these settings registers, with the built-in node types. */

@@ -41,11 +41,6 @@ import java.util.Map;
  * @param testRun true for a test run: every node that acts outside the run (sends, calls, posts,
  *     writes) outputs what it would do instead of doing it, and delays and waits do not wait (see
  *     {@code NodeExecutor#wouldDo}). Null (every other run) means false.
- * @param callsQueued true: its http_request calls go through the integrations queue even where its
- *     other activities are local. A sequence enrollment's run has it: it runs on the enrollments
- *     queue, whose worker has few workflow task slots, and a local call holds its slot for as long
- *     as the peer takes to answer. Fixed for the run's life; null (every other run, and runs
- *     started before it existed) means false.
  */
 public record RunInput(
     String tenantId,
@@ -67,8 +62,7 @@ public record RunInput(
     Map<String, String> delaysWakeUp,
     List<String> startedWithChanges,
     // left out when null: every other run's input stays the JSON it was
-    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean testRun,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean callsQueued) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean testRun) {
 
   /** Whether the run is a test run (see {@code testRun}). */
   public boolean runsAsTest() {
@@ -82,11 +76,6 @@ public record RunInput(
 
   public boolean runsLocalActivities() {
     return Boolean.TRUE.equals(localActivities);
-  }
-
-  /** Whether its http_request calls go through the integrations queue (see {@code callsQueued}). */
-  public boolean queuesCalls() {
-    return Boolean.TRUE.equals(callsQueued);
   }
 
   public boolean runsInlineChains() {
@@ -136,8 +125,7 @@ public record RunInput(
         rerunOrdinals,
         delaysWakeUp,
         startedWithChanges,
-        testRun,
-        callsQueued);
+        testRun);
   }
 
   /**
@@ -164,7 +152,6 @@ public record RunInput(
         rerunOrdinals,
         delaysWakeUp,
         startedWithChanges,
-        testRun,
-        callsQueued);
+        testRun);
   }
 }

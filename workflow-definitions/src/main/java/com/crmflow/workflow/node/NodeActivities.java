@@ -1,11 +1,9 @@
 package com.crmflow.workflow.node;
 
-import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.action.ChatActivities;
 import com.crmflow.workflow.action.CrmRecordActivities;
 import com.crmflow.workflow.action.EmailBookActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
-import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.history.HistoryPayloads;
 import com.crmflow.workflow.history.WorkflowTaskBudget;
 import io.temporal.activity.ActivityOptions;
@@ -152,7 +150,7 @@ public final class NodeActivities {
       NodeRun run,
       Function<T, R> call,
       Object... arguments) {
-    if (!mayCallLocally(activity, run.input()) || !run.since(CRM_CALLS_LOCAL)) {
+    if (!activity.local() || !run.input().runsLocalActivities() || !run.since(CRM_CALLS_LOCAL)) {
       return call.apply(stub(activity, node, options));
     }
     long requestBytes = 0;
@@ -172,18 +170,6 @@ public final class NodeActivities {
     } finally {
       run.answerLanded(reserved, carried);
     }
-  }
-
-  /**
-   * Whether a run of this input may call the activity locally: it is declared {@link
-   * NodeActivity#local() local}, the run's worker hosts local activities, and it is not an outbound
-   * call of a run that queues them ({@code RunInput#callsQueued}: a sequence enrollment's run,
-   * whose worker's few slots a slow peer must not hold).
-   */
-  public static boolean mayCallLocally(NodeActivity<?> activity, RunInput input) {
-    return activity.local()
-        && input.runsLocalActivities()
-        && !(input.queuesCalls() && TaskQueues.INTEGRATIONS.equals(activity.taskQueue()));
   }
 
   private static String summary(CanvasNode node) {

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param taskQueue the queue its calls go to ({@code TaskQueues})
  * @param local whether a run with local activities ({@code RunInput#localActivities}) may call it
  *     as a local activity of the worker that runs the workflow ({@link NodeActivities#call}): a
- *     process whose runs do so registers it on the workers of its workflow queues too
+ *     process whose runs do so registers it on its automation worker too
  * @param <T> the activity interface
  */
 public record NodeActivity<T>(Class<T> activities, String taskQueue, boolean local) {

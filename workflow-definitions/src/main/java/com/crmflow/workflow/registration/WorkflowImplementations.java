@@ -22,10 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The product's workflows, for a worker of a {@link TaskQueues#WORKFLOW_QUEUES workflow queue}.
- * Each execution gets a new instance from a plain constructor, given only the worker's node types:
- * the Temporal starter's own registration (a Spring bean created per execution) costs about 1.5% of
- * the CPU of a short run.
+ * The product's workflows, for a worker of the {@link TaskQueues#AUTOMATION} queue. Each execution
+ * gets a new instance from a plain constructor, given only the worker's node types: the Temporal
+ * starter's own registration (a Spring bean created per execution) costs about 1.5% of the CPU of a
+ * short run.
  */
 public final class WorkflowImplementations {
 

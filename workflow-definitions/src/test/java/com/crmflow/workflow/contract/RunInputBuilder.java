@@ -30,7 +30,6 @@ public final class RunInputBuilder {
   private Map<String, Integer> rerunOrdinals;
   private Map<String, String> delaysWakeUp;
   private List<String> startedWithChanges;
-  private Boolean callsQueued;
 
   private RunInputBuilder(String runId, Canvas canvas) {
     this.runId = runId;
@@ -61,7 +60,6 @@ public final class RunInputBuilder {
     builder.rerunOrdinals = input.rerunOrdinals();
     builder.delaysWakeUp = input.delaysWakeUp();
     builder.startedWithChanges = input.startedWithChanges();
-    builder.callsQueued = input.callsQueued();
     return builder;
   }
 
@@ -138,12 +136,6 @@ public final class RunInputBuilder {
     return this;
   }
 
-  /** As api-server starts a sequence enrollment's run: its outbound calls through their queue. */
-  public RunInputBuilder callsQueued(Boolean callsQueued) {
-    this.callsQueued = callsQueued;
-    return this;
-  }
-
   public RunInput build() {
     return new RunInput(
         tenantId,
@@ -164,7 +156,6 @@ public final class RunInputBuilder {
         rerunOrdinals,
         delaysWakeUp,
         startedWithChanges,
-        null,
-        callsQueued);
+        null);
   }
 }

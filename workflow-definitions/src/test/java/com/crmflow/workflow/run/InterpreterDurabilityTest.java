@@ -651,46 +651,6 @@ class InterpreterDurabilityTest {
   }
 
   /**
-   * A run that queues its calls (a sequence enrollment's, whose worker has few slots) makes its
-   * http_request through the integrations queue although its worker hosts local activities; its
-   * recordings stay local.
-   */
-  @Test
-  void aRunThatQueuesItsCallsCallsThroughTheIntegrationsQueueAndRecordsLocally() {
-    ScriptedHttp http = startWorkers(0);
-    WorkflowClient client = env.getWorkflowClient();
-    RunResult result =
-        stub(client, "r-queued")
-            .run(
-                RunInputBuilder.run("r-queued", Canvases.hookThenCall())
-                    .embedded()
-                    .callsQueued(true)
-                    .build());
-
-    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo("completed");
-    assertThat(http.calls)
-        .extracting(HttpRequestCommand::url)
-        .containsExactly("https://example.com");
-    List<HistoryEvent> history =
-        client.fetchHistory(AutomationRunWorkflow.workflowId("r-queued")).getEvents();
-    assertThat(
-            history.stream()
-                .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .map(e -> e.getActivityTaskScheduledEventAttributes().getTaskQueue().getName()))
-        .containsExactly(TaskQueues.INTEGRATIONS);
-    assertThat(
-            history.stream()
-                .filter(HistoryEvent::hasMarkerRecordedEventAttributes)
-                .filter(
-                    e ->
-                        e.getMarkerRecordedEventAttributes()
-                            .getMarkerName()
-                            .equals("LocalActivity")))
-        .as("the recordings, local")
-        .isNotEmpty();
-  }
-
-  /**
    * A real Temporal server refuses a payload over 2 MB; a workflow task that carries one fails
    * again on every attempt and the run never moves. Outputs near that limit (two answers of 900 kB
    * and a merge of 1.7 MB) keep every event of the run's history under it: recordings through the

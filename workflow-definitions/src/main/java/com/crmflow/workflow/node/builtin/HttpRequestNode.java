@@ -204,13 +204,12 @@ final class HttpRequestNode implements NodeExecutor {
             .build();
     NodeActivities.Options options =
         new NodeActivities.Options(Duration.ofSeconds(timeout + 5L), retry);
-    boolean callsLocally = NodeActivities.mayCallLocally(ACTIVITY, input);
     // the request shows in the Temporal UI unless it would crowd the task's answers out
-    long requestBytes = callsLocally ? HistoryPayloads.bytes(command) : 0;
+    long requestBytes = input.runsLocalActivities() ? HistoryPayloads.bytes(command) : 0;
     boolean requestInMarker = requestBytes <= REQUEST_IN_MARKER_BYTES;
     long reserved = WorkflowTaskBudget.ANSWER_BYTES + (requestInMarker ? requestBytes : 0);
     HttpResponseData response;
-    if (callsLocally && run.reserveAnswer(reserved)) {
+    if (input.runsLocalActivities() && run.reserveAnswer(reserved)) {
       long carried = requestInMarker ? requestBytes : 0;
       try {
         response = NodeActivities.localStub(ACTIVITY, node, options, requestInMarker).send(command);
@@ -222,7 +221,7 @@ final class HttpRequestNode implements NodeExecutor {
         run.answerLanded(reserved, carried);
       }
     } else {
-      // distributed, an enrolled run, or no room left in this task for a local call's answer
+      // distributed, or no room left in this task for a local call's answer (see the budget)
       run.requireFitsInHistory("request", command);
       HttpRequestActivities queued = NodeActivities.stub(ACTIVITY, node, options);
       try {
