@@ -11,6 +11,10 @@
 # variant, completed runs a second, end-to-end p50 / p99, the CPU per completed run of each kind of
 # process (api-servers, workers, Temporal, PostgreSQL) and in all, and the statements per run of
 # each database. Run it on a machine with nothing else running: each variant takes a few minutes.
+# CLUSTER_DIR set: every variant runs on that running cluster (cluster-bench.sh's CLUSTER_DIR),
+# which no variant's settings can change, so its VARIANTS file names settings-free lines only: the
+# smoke run of ClusterShapeIT, `baseline` alone, with PG_STATEMENTS= (empty: no statement counts,
+# which need the cluster's PostgreSQL started with pg_stat_statements).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-3000}
@@ -45,7 +49,7 @@ while read -r name settings; do
   echo "=== $name: ${settings:-the defaults}"
   # "-c_name=value" in the variants file stands for "-c name=value" (one word a setting there)
   for i in "${!env_args[@]}"; do env_args[$i]=${env_args[$i]//-c_/-c }; done
-  env "${env_args[@]}" PG_STATEMENTS=1 JIT_CURVE=${JIT_CURVE:-10} PREWARM=${PREWARM:-3000} \
+  env "${env_args[@]}" PG_STATEMENTS=${PG_STATEMENTS-1} JIT_CURVE=${JIT_CURVE:-10} PREWARM=${PREWARM:-3000} \
     SHARDS=4 WORKERS=2 FLOWS=${FLOWS:-a} DEV_SERVER=0 WARMUP=0 bench/cluster-bench.sh "$N" "$C" 2>&1 \
     | sed -E "s/cluster-s4-w2-flow-/$name-flow-/g" | tee "$OUT/$name.log" \
     || echo "=== $name did not run to its end: the lines above say why; the next variant follows"

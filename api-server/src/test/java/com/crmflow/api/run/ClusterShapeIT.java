@@ -497,6 +497,44 @@ class ClusterShapeIT {
   }
 
   /**
+   * The settings bench (bench/cluster-settings.sh) still runs: its baseline variant alone, tiny, on
+   * this cluster (whose settings no variant can change here, so no other variant runs), ends with
+   * its table of the variant's rate, latency and CPU per run of each kind of process. Its statement
+   * counts need a PostgreSQL started with pg_stat_statements, so they are left out.
+   */
+  @Test
+  @Order(8)
+  void theSettingsBenchRunsItsBaselineOnThisClusterAndPrintsItsTable() {
+    String output =
+        cluster.run(
+            "../bench/cluster-settings.sh",
+            10,
+            Map.of(
+                "ONLY", "baseline",
+                "PREWARM", "0",
+                "PG_STATEMENTS", "",
+                "JIT_CURVE", "5",
+                "CRM_ADMIN_TOKEN", ApiServerProcess.ADMIN_TOKEN),
+            List.of("20", "2"));
+
+    List<String> lines = output.lines().toList();
+    assertThat(lines)
+        .as(output)
+        .contains("=== baseline: the defaults")
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("RESULT label=baseline-flow-a n=20 sent=20 ")
+                    .contains(" errors=0 ")
+                    .contains(" lost=0 "))
+        .anySatisfy(
+            line -> assertThat(line).startsWith("| baseline-flow-a | ").contains(" ms | n/a |"))
+        .noneSatisfy(line -> assertThat(line).startsWith("=== partitions-1"));
+    assertThat(output).doesNotContain("did not run to its end");
+    assertThat(cluster.running("worker-2")).isTrue();
+  }
+
+  /**
    * 200 runs wait in a wait_until for their contact to become a customer, the part is killed or
    * stopped (the others go on), the contact's update releases them while start.sh starts the part
    * again, and each run ends once: completed, its call made once, its email sent once. The runs
