@@ -74,15 +74,32 @@ public class RunStarter {
    * Starts the run's workflow where the run's node log stands: from its start for a run that never
    * ran (the log holds at most its trigger), or on from where it stands (see {@link RunResume}).
    * The reconciler restarts runs this way, and a run begun to start {@link
-   * RunBeginnings.Start#NOW}; a start that finds the workflow running changes nothing.
+   * RunBeginnings.Start#NOW}; a start that finds the workflow running changes nothing, nor does one
+   * that finds an enrolled run's execution closed.
    *
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    List<NodeLogEntry> log = runs.loggedNodes(run.id());
+    if (run.enrollmentId() != null) {
+      // an enrollment's workflow id starts a new execution once the last one closed, so a start
+      // does not find this run's execution by itself: one that ran (the first start's, closed
+      // since this run was read) would otherwise run again from a node log read before it ended
+      try {
+        if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
+          runs.markWorkflowStarted(run.id());
+          return true;
+        }
+      } catch (RuntimeException e) {
+        log.warn("Could not look for the workflow of run {} yet: {}", run.id(), e.toString());
+        return false;
+      }
+    }
+    List<NodeLogEntry> logged = runs.loggedNodes(run.id());
     boolean startLogged =
-        !log.isEmpty() && log.get(0).seq() == 1 && log.get(0).nodeId().equals(run.startNodeId());
-    return start(run, null, startLogged, RunInputs.whereItStood(log));
+        !logged.isEmpty()
+            && logged.get(0).seq() == 1
+            && logged.get(0).nodeId().equals(run.startNodeId());
+    return start(run, null, startLogged, RunInputs.whereItStood(logged));
   }
 
   /**
