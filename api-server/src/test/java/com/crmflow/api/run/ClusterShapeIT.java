@@ -25,6 +25,9 @@ import com.crmflow.shared.outbound.CauseHeader;
 import com.crmflow.shared.secret.SecretCipher;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.charset.StandardCharsets;
@@ -356,6 +359,40 @@ class ClusterShapeIT {
     assertThat(retried.get("status").asString()).as(retried.toString()).isEqualTo("completed");
     assertThat(peer.received("/flaky")).hasSize(2);
     assertThat(peer.received("/never")).isEmpty();
+
+    // Temporal's visibility finds the run by the search attributes the api-servers registered as
+    // they started: its start carried them and its end upserted CrmStatus, on a server that
+    // does not refresh its search-attribute cache on each read (deploy/temporal)
+    String byAttributes =
+        "CrmTenantId = '%s' AND CrmTriggerKind = 'retry' AND CrmStatus = 'completed'"
+            .formatted(tenant.id());
+    assertThat(
+            await()
+                .atMost(Patience.EVENTUALLY)
+                .until(() -> workflowsListed(byAttributes), listed -> !listed.isEmpty()))
+        .containsExactly(retried.get("workflow_id").asString());
+  }
+
+  /** The workflow ids that the cluster's Temporal visibility lists for the query. */
+  private List<String> workflowsListed(String query) {
+    WorkflowServiceStubs temporal =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(cluster.temporalTarget()).build());
+    try {
+      return temporal
+          .blockingStub()
+          .listWorkflowExecutions(
+              ListWorkflowExecutionsRequest.newBuilder()
+                  .setNamespace("default")
+                  .setQuery(query)
+                  .build())
+          .getExecutionsList()
+          .stream()
+          .map(execution -> execution.getExecution().getWorkflowId())
+          .toList();
+    } finally {
+      temporal.shutdownNow();
+    }
   }
 
   @Test
