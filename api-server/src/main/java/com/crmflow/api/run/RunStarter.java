@@ -80,19 +80,12 @@ public class RunStarter {
    * @return whether Temporal has the workflow now (false: the reconciler will try again)
    */
   public boolean start(AutomationRun run) {
-    if (run.enrollmentId() != null) {
-      // an enrollment's workflow id starts a new execution once the last one closed, so a start
-      // does not find this run's execution by itself: one that ran (the first start's, closed
-      // since this run was read) would otherwise run again from a node log read before it ended
-      try {
-        if (cancels.executionOf(run.id(), run.workflowId()).isPresent()) {
-          runs.markWorkflowStarted(run.id());
-          return true;
-        }
-      } catch (RuntimeException e) {
-        log.warn("Could not look for the workflow of run {} yet: {}", run.id(), e.toString());
-        return false;
-      }
+    // an enrollment's workflow id starts a new execution once the last one closed, so a start
+    // does not find this run's execution by itself: one that ran (the first start's, closed since
+    // this run was read) would otherwise run again from a node log read before it ended
+    if (run.enrollmentId() != null && startedForThisRun(run)) {
+      runs.markWorkflowStarted(run.id());
+      return true;
     }
     List<NodeLogEntry> logged = runs.loggedNodes(run.id());
     boolean startLogged =
@@ -112,7 +105,12 @@ public class RunStarter {
       cancels.startUnlessCancelled(
           run.id(), () -> workflowStart.start(run, canvas, startLogged, resume));
     } catch (WorkflowExecutionAlreadyStarted already) {
-      // started before (an earlier attempt, or the reconciler probing a run not heard from yet)
+      // started before (an earlier attempt, or the reconciler probing a run not heard from yet);
+      // under an enrollment's workflow id the running execution may be the contact's previous
+      // enrollment's, still closing: this run then starts once that one has closed
+      if (run.enrollmentId() != null && !startedForThisRun(run)) {
+        return false;
+      }
       runs.markWorkflowStarted(run.id());
     } catch (RuntimeException e) {
       log.warn("Could not start the workflow of run {} yet: {}", run.id(), e.toString());
@@ -120,5 +118,18 @@ public class RunStarter {
     }
     // no write when the start succeeds: the workflow's first recording marks the run started
     return true;
+  }
+
+  /**
+   * Whether the latest execution under the enrolled run's workflow id, running or closed, was
+   * started for it (false also when Temporal cannot be reached: a start then fails as well).
+   */
+  private boolean startedForThisRun(AutomationRun run) {
+    try {
+      return cancels.executionOf(run.id(), run.workflowId()).isPresent();
+    } catch (RuntimeException e) {
+      log.warn("Could not look for the workflow of run {} yet: {}", run.id(), e.toString());
+      return false;
+    }
   }
 }

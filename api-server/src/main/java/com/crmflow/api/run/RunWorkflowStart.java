@@ -149,13 +149,17 @@ class RunWorkflowStart {
       return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
     }
     // the id names the (tenant, sequence, contact), reused by a later enrollment once this
-    // one ended; the reconciler only restarts runs still running, so an ended run stays ended
+    // one ended; the reconciler only restarts runs still running, so an ended run stays ended.
+    // The run's id as the start's request id: a second start of this run (its start from the
+    // pool after the reconciler's, two api-servers' reconcilers) is answered with the execution
+    // the first began while that is the id's latest, running or closed, and starts no other
     EnrollmentWorkflow workflow =
         client.newWorkflowStub(
             EnrollmentWorkflow.class,
             options
                 .setWorkflowIdReusePolicy(
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+                .setRequestId(run.id().toString())
                 .build());
     return WorkflowStub.fromTyped(workflow).start(new RawValue(payload));
   }

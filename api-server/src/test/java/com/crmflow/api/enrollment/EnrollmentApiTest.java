@@ -364,54 +364,6 @@ class EnrollmentApiTest extends ApiTest {
   }
 
   @Test
-  void aReconcilerProbeOfAnEnrolledRunWhoseWorkflowRanMeanwhileStartsNoSecondExecution() {
-    try (LocalHttpServer crm = new LocalHttpServer()) {
-      crm.answer("/sync", 200, "{\"ok\": true}");
-      String contactId = contact("dora@example.com", false);
-      String sequenceId = syncingSequence(crm);
-      enroll(sequenceId, contactId);
-      JsonNode completed = awaitEnrollmentStatus(sequenceId, "completed");
-      UUID runId = UUID.fromString(completed.get("run_id").asString());
-      String workflowId =
-          tenant.api().get("/api/v1/automation-runs/" + runId).text("/run/workflow_id");
-      String firstExecution = RunHistory.describe(temporal, workflowId).getExecution().getRunId();
-      assertThat(crm.received("/sync")).hasSize(1);
-
-      // the run as a probe read it while its workflow still ran: running, not heard from, its
-      // call not recorded yet; the workflow ends before the probe's start
-      jdbc.sql(
-              """
-              update automation_run set status = 'running', workflow_started = false,
-                  completed_at = null
-              where id = :id
-              """)
-          .param("id", runId)
-          .update();
-      jdbc.sql("delete from run_node_log where run_id = :id and node_id = 'sync'")
-          .param("id", runId)
-          .update();
-
-      assertThat(starter.start(runs.find(tenant.id(), runId).orElseThrow())).isTrue();
-
-      await()
-          .during(Duration.ofSeconds(2))
-          .atMost(Patience.EVENTUALLY)
-          .untilAsserted(
-              () -> assertThat(crm.received("/sync")).as("the calls of /sync").hasSize(1));
-      assertThat(
-              jdbc.sql("select workflow_started from automation_run where id = :id")
-                  .param("id", runId)
-                  .query(Boolean.class)
-                  .single())
-          .as("the run is marked started, so the reconciler leaves it")
-          .isTrue();
-      assertThat(RunHistory.describe(temporal, workflowId).getExecution().getRunId())
-          .as("the execution that ran is still the workflow id's latest")
-          .isEqualTo(firstExecution);
-    }
-  }
-
-  @Test
   void retryOfAFailedEnrollmentRunCarriesTheEnrollmentOnWithoutRepeatingDoneSteps() {
     try (LocalHttpServer crm = new LocalHttpServer()) {
       crm.answer("/sync", 400, "{\"error\": \"no such contact\"}");

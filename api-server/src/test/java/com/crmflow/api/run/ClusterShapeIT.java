@@ -361,8 +361,8 @@ class ClusterShapeIT {
     assertThat(peer.received("/never")).isEmpty();
 
     // Temporal's visibility finds the run by the search attributes the api-servers registered as
-    // they started: its start carried them and its end upserted CrmStatus, on a server that
-    // does not refresh its search-attribute cache on each read (deploy/temporal)
+    // they started: its start carried them and its end upserted CrmStatus, on the cluster's
+    // dynamic config (deploy/temporal), which does not refresh them on each read
     String byAttributes =
         "CrmTenantId = '%s' AND CrmTriggerKind = 'retry' AND CrmStatus = 'completed'"
             .formatted(tenant.id());
