@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What many waiting runs cost (docs/benchmarks.md, "Waiting runs").
-#   [CLUSTER=1] [DELAY_SECONDS=600] [WAIT_WINDOW_S=300] [QUIET_N=300] bench/waiting-bench.sh [N]
+#   [CLUSTER=1] [DELAY_SECONDS=600] [WAIT_WINDOW_S=300] [QUIET_N=300] [PHASE_RUNS=20] \
+#     bench/waiting-bench.sh [N]
 # On the embedded defaults (fresh data dir, port 8093, the Temporal dev server on 7296 with its UI
 # on 8296, PostgreSQL on PGPORT 55436, heap ${BENCH_JAVA_OPTS:--Xmx1g}), or with CLUSTER=1 on a new
 # cluster of deploy/cluster/start.sh (4 history shards, two api-servers, two workers, free ports).
@@ -14,11 +15,14 @@
 #      and hour (from /proc); the disk each waiting run takes in Temporal's store (the dev server's
 #      SQLite files; the cluster's temporal and temporal_visibility databases) and in the service's
 #      (its database); the heap of the service's JVMs after a full GC;
-#   4. the burst, every timer firing at once: on the embedded defaults the service (its dev server
-#      and PostgreSQL with it) is stopped until every delay is over and started again on the same
-#      data (the time it takes to start is printed too); on the cluster the timers fire as they
-#      fall due. It measures the time from then until the last second email, the runs lost (not completed), the emails captured twice (by
-#      Message-ID), and new triggers' end-to-end p95 during the burst (QUIET_N triggers of flow A).
+#   4. the burst, every timer firing at once: the service (on the embedded defaults its dev server
+#      and PostgreSQL with it; on the cluster every part) is stopped until every delay is over and
+#      started again on the same data (the time it takes to start is printed too). It
+#      measures the time from then until the last second email, the runs lost (not completed),
+#      the emails captured twice (by Message-ID), and new triggers' end-to-end p95 during the
+#      burst (QUIET_N triggers of flow A);
+#   5. where new triggers' runs spent their time, quiet and in the burst (bench/trigger-phases.py:
+#      the medians of PHASE_RUNS runs each, default 20, from their rows and Temporal's histories).
 # It prints one RESULT line per figure. PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT:
 # other ports (embedded defaults). PAGE: the bulk job's page size (crm.enrollments.bulk.page-size,
 # default 500). Needs curl, python3 and psql.
@@ -102,6 +106,7 @@ if [[ -n ${CLUSTER:-} ]]; then
   cpu() { cpu_ticks 2; }
   jvms() { echo "$(pid_of api-1) $(pid_of api-2) $(pid_of worker-1) $(pid_of worker-2)"; }
   captured() { cat "$CLUSTER_DIR"/logs/worker-*.log* 2> /dev/null; }
+  TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT
   TRIGGER_URL=$(for port in "${API_PORTS[@]}"; do printf 'http://127.0.0.1:%s/api/webhooks/automation/%s/bench-a,' "$port" "$TENANT"; done)
   TRIGGER_URL=${TRIGGER_URL%,}
 else
@@ -116,6 +121,7 @@ else
   cpu() { embedded_cpu_ticks "$SERVICE" "$DATA" "$PGPORT"; }
   jvms() { echo "$SERVICE"; }
   captured() { cat "$DATA/service.log"; }
+  TEMPORAL_ADDRESS=127.0.0.1:$TEMPORAL_PORT
   TRIGGER_URL=$API/api/webhooks/automation/$TENANT/bench-a
 fi
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
@@ -199,11 +205,15 @@ if [[ -z ${CLUSTER:-} ]]; then
   start_service
   up=$(date +%s.%N)
 else
-  # the first timers fall due DELAY_SECONDS after the first enrollments
-  first_due=$(python3 -c "import sys; print(float(sys.argv[1]) + float(sys.argv[2]))" "$started" "$DELAY_SECONDS")
-  python3 -c "import sys, time; time.sleep(max(0, float(sys.argv[1]) - time.time()))" "$first_due"
+  # every delay over before the cluster is back: the Temporal server's shards fire all timers as
+  # it starts (every part is stopped and started again, as the embedded defaults are: a part left
+  # running would meet the burst with its pollers backed off from the server's absence)
+  deploy/cluster/stop.sh | sed 's/^/cluster: /'
+  now=$(date +%s)
+  ((last_due > now)) && sleep $((last_due - now))
   fired=$(date +%s.%N)
-  up=$fired
+  deploy/cluster/start.sh | sed 's/^/cluster: /'
+  up=$(date +%s.%N)
 fi
 BURST_P95=$(trigger_p95 burst | tail -1)
 until [[ $(emails) -ge $((2 * N)) ]]; do
@@ -219,3 +229,17 @@ captures=$(captured | grep -c 'captured email ' || true)
 python3 -c "import sys; n,c,tw,f,u,d=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3]),*map(float,sys.argv[4:]); print(f'RESULT burst runs={n} service_up_after_s={u-f:.1f} last_second_email_after_s={d-f:.1f} lost={n-c} emails_twice={tw}')" \
   "$N" "$completed" "$twice" "$fired" "$up" "$done_at"
 echo "RESULT trigger_e2e_p95_ms quiet=$QUIET_P95 burst=$BURST_P95"
+
+# where new triggers' runs spent their time, quiet and in the burst: PHASE_RUNS runs of each
+API_JAR=$JAR
+# shellcheck source=deploy/tools.sh
+. deploy/tools.sh
+CLI=$(tools temporal)
+trigger_phases() { # label, the runs' condition on created_at
+  sql "select workflow_id, round(extract(epoch from created_at) * 1000) from automation_run
+       where sequence_id = '$FLOW' and status = 'completed' and $2
+       order by random() limit ${PHASE_RUNS:-20}" |
+    tr '|' ' ' | python3 bench/trigger-phases.py "$1" "$CLI" "$TEMPORAL_ADDRESS" default
+}
+trigger_phases quiet "created_at < to_timestamp($started)"
+trigger_phases burst "created_at > to_timestamp($up)"

@@ -147,16 +147,8 @@ if [[ -z $API_JAR || -z $WORKER_JAR ]]; then
   WORKER_JAR=$(ls "$ROOT"/workflow-worker/target/app/*-exec.jar | head -1)
 fi
 
-# the tool lookup of the api-server jar (GoTool/ToolLookup): prints each tool's path, building it
-# first if need be, with its progress on stderr
-tools() {
-  if [[ -d $(dirname "$API_JAR")/lib ]]; then # extracted: a plain jar with its lib/ beside it
-    "$JAVA" -cp "$API_JAR" com.crmflow.api.embedded.ToolLookup "$@"
-  else # the packaged jar, through Spring Boot's launcher
-    "$JAVA" -cp "$API_JAR" -Dloader.main=com.crmflow.api.embedded.ToolLookup \
-      org.springframework.boot.loader.launch.PropertiesLauncher "$@"
-  fi
-}
+# shellcheck source=deploy/tools.sh
+. "$ROOT/deploy/tools.sh"
 
 # waits until `check` succeeds, or fails with the part's log
 await() { # part, what, check...

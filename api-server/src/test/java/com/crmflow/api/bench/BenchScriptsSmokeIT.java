@@ -162,6 +162,20 @@ class BenchScriptsSmokeIT {
                     .endsWith(" lost=0 emails_twice=0"))
         .anySatisfy(
             line -> assertThat(line).matches("RESULT trigger_e2e_p95_ms quiet=\\d+ burst=\\d+"));
+    for (String phase : List.of("quiet", "burst")) {
+      // each new trigger's run read back from its row and its history in Temporal
+      assertThat(run.lines())
+          .as(run.output())
+          .anySatisfy(
+              line ->
+                  assertThat(line)
+                      .matches(
+                          "RESULT trigger_phases label="
+                              + phase
+                              + " runs=([1-9]|10) \\(medians\\) admitted_and_stored_ms=\\d+"
+                              + " to_workflow_start_ms=\\d+ to_first_task_ms=\\d+ to_call_ms=\\d+"
+                              + " total_to_call_ms=\\d+"));
+    }
   }
 
   @Test
