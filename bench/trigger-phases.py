@@ -8,8 +8,9 @@ its row was stored (epoch ms). Each run's history is read with `temporal workflo
 run's time is split at four points: the trigger call sent (t0, from the trigger's payload), the run
 stored (the trigger's admission and the row's insert), its workflow started in Temporal (the start
 pool and the start call), the first workflow task started (Temporal's dispatch; 0 with eager start)
-and the http_request's call begun (the worker running the canvas up to the call; an activity's
-dispatch too where the call is not a local activity). It prints one
+and the http_request's call scheduled in it (the worker running the canvas up to the call: a local
+activity's first scheduling, before it waits for a slot, or an activity's ActivityTaskScheduled).
+A run whose history cannot be read is left out and counted as unread. It prints one
 RESULT line with the median of each part, in ms, and the median of the sum.
 """
 import base64
@@ -28,22 +29,18 @@ def decoded(payload):
     return json.loads(base64.b64decode(payload["data"]).decode())
 
 
-def call_begun(events):
-    """When the http_request's call began: a local activity's marker holds when it was first
-    scheduled (in the workflow task, where it runs at once); an activity begins when a worker
-    takes it."""
+def call_scheduled(events):
+    """When the http_request's call was scheduled: a local activity's marker holds when it was
+    first scheduled in the workflow task; an activity has its ActivityTaskScheduled event."""
     for event in events:
         marker = event.get("markerRecordedEventAttributes")
         if (marker and "meta" in marker["details"]
                 and decoded(marker["details"]["type"]["payloads"][0]) == "http_request"):
             return decoded(marker["details"]["meta"]["payloads"][0])["firstSkd"]
-    scheduled = next(e["eventId"] for e in events
-                     if e["eventType"] == "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED"
-                     and e["activityTaskScheduledEventAttributes"]["activityType"]["name"]
-                     == "http_request")
     return next(epoch_ms(e["eventTime"]) for e in events
-                if e["eventType"] == "EVENT_TYPE_ACTIVITY_TASK_STARTED"
-                and e["activityTaskStartedEventAttributes"]["scheduledEventId"] == scheduled)
+                if e["eventType"] == "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED"
+                and e["activityTaskScheduledEventAttributes"]["activityType"]["name"]
+                == "http_request")
 
 
 def phases(cli, address, namespace, workflow_id, stored_ms):
@@ -58,26 +55,33 @@ def phases(cli, address, namespace, workflow_id, stored_ms):
     workflow_started = epoch_ms(started["eventTime"])
     task_started = next(epoch_ms(e["eventTime"]) for e in events
                         if e["eventType"] == "EVENT_TYPE_WORKFLOW_TASK_STARTED")
-    call_scheduled = call_begun(events)
+    call = call_scheduled(events)
     return {
         "admitted_and_stored": stored_ms - t0,
         "to_workflow_start": workflow_started - stored_ms,
         "to_first_task": task_started - workflow_started,
-        "to_call": call_scheduled - task_started,
-        "total_to_call": call_scheduled - t0,
+        "to_call_scheduled": call - task_started,
+        "total_to_call_scheduled": call - t0,
     }
 
 
 def main():
     label, cli, address, namespace = sys.argv[1:5]
     runs = [line.split() for line in sys.stdin if line.strip()]
-    measured = [phases(cli, address, namespace, wf, float(ms)) for wf, ms in runs]
+    measured = []
+    for workflow_id, stored_ms in runs:
+        try:
+            measured.append(phases(cli, address, namespace, workflow_id, float(stored_ms)))
+        except (subprocess.CalledProcessError, StopIteration, KeyError, ValueError) as unread:
+            print(f"trigger-phases: {workflow_id} left out: {unread!r}", file=sys.stderr)
+    unread = len(runs) - len(measured)
     if not measured:
-        print(f"RESULT trigger_phases label={label} runs=0")
+        print(f"RESULT trigger_phases label={label} runs=0 unread={unread}")
         return
     medians = " ".join(f"{name}_ms={statistics.median(m[name] for m in measured):.0f}"
                        for name in measured[0])
-    print(f"RESULT trigger_phases label={label} runs={len(measured)} (medians) {medians}")
+    print(f"RESULT trigger_phases label={label} runs={len(measured)} unread={unread} (medians)"
+          f" {medians}")
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ if [[ -n ${CLUSTER:-} ]]; then
   cpu() { cpu_ticks 2; }
   jvms() { echo "$(pid_of api-1) $(pid_of api-2) $(pid_of worker-1) $(pid_of worker-2)"; }
   captured() { cat "$CLUSTER_DIR"/logs/worker-*.log* 2> /dev/null; }
-  TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT
+  TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT TEMPORAL_NS=${TEMPORAL_NAMESPACE:-default}
   TRIGGER_URL=$(for port in "${API_PORTS[@]}"; do printf 'http://127.0.0.1:%s/api/webhooks/automation/%s/bench-a,' "$port" "$TENANT"; done)
   TRIGGER_URL=${TRIGGER_URL%,}
 else
@@ -121,7 +121,7 @@ else
   cpu() { embedded_cpu_ticks "$SERVICE" "$DATA" "$PGPORT"; }
   jvms() { echo "$SERVICE"; }
   captured() { cat "$DATA/service.log"; }
-  TEMPORAL_ADDRESS=127.0.0.1:$TEMPORAL_PORT
+  TEMPORAL_ADDRESS=127.0.0.1:$TEMPORAL_PORT TEMPORAL_NS=default
   TRIGGER_URL=$API/api/webhooks/automation/$TENANT/bench-a
 fi
 api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' "$@"; }
@@ -217,7 +217,13 @@ else
 fi
 BURST_P95=$(trigger_p95 burst | tail -1)
 until [[ $(emails) -ge $((2 * N)) ]]; do
-  [[ -n ${CLUSTER:-} ]] || kill -0 $SERVICE 2> /dev/null || { echo "the service died in the burst" >&2; exit 1; }
+  if [[ -n ${CLUSTER:-} ]]; then
+    for part in temporal api-1 api-2 worker-1 worker-2; do
+      kill -0 "$(pid_of $part)" 2> /dev/null || { echo "$part died in the burst" >&2; exit 1; }
+    done
+  else
+    kill -0 $SERVICE 2> /dev/null || { echo "the service died in the burst" >&2; exit 1; }
+  fi
   sleep 1
 done
 done_at=$(date +%s.%N)
@@ -239,7 +245,7 @@ trigger_phases() { # label, the runs' condition on created_at
   sql "select workflow_id, round(extract(epoch from created_at) * 1000) from automation_run
        where sequence_id = '$FLOW' and status = 'completed' and $2
        order by random() limit ${PHASE_RUNS:-20}" |
-    tr '|' ' ' | python3 bench/trigger-phases.py "$1" "$CLI" "$TEMPORAL_ADDRESS" default
+    tr '|' ' ' | python3 bench/trigger-phases.py "$1" "$CLI" "$TEMPORAL_ADDRESS" "$TEMPORAL_NS"
 }
 trigger_phases quiet "created_at < to_timestamp($started)"
 trigger_phases burst "created_at > to_timestamp($up)"

@@ -172,9 +172,10 @@ class BenchScriptsSmokeIT {
                       .matches(
                           "RESULT trigger_phases label="
                               + phase
-                              + " runs=([1-9]|10) \\(medians\\) admitted_and_stored_ms=\\d+"
-                              + " to_workflow_start_ms=\\d+ to_first_task_ms=\\d+ to_call_ms=\\d+"
-                              + " total_to_call_ms=\\d+"));
+                              + " runs=([1-9]|10) unread=0 \\(medians\\)"
+                              + " admitted_and_stored_ms=\\d+ to_workflow_start_ms=\\d+"
+                              + " to_first_task_ms=\\d+ to_call_scheduled_ms=\\d+"
+                              + " total_to_call_scheduled_ms=\\d+"));
     }
   }
 
