@@ -49,7 +49,9 @@ import org.springframework.stereotype.Component;
  * moment after it), and a process's first look {@code crm.close-check.look-back} back. Each such
  * execution's open record, of whichever {@link MirroredRecords} kind, ends the way its kind says,
  * with how it closed. A look costs what the closed executions cost, nothing per record that waits:
- * a hundred thousand runs waiting on a delay are never looked at one by one.
+ * a hundred thousand runs waiting on a delay are never looked at one by one, by this process or by
+ * Temporal's visibility store (the query bounds the close time on both sides, {@link
+ * #closedFromOutside}).
  *
  * <p><b>Lost by Temporal.</b> A record whose workflow Temporal does not know at all ends failed,
  * saying so: its state is gone, and nothing would ever end it otherwise; a retry from its node log
@@ -72,6 +74,15 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
 
   /** How long after its close an execution may reach the visibility store. */
   static final Duration VISIBILITY_LAG = Duration.ofMinutes(5);
+
+  /**
+   * How far past its own clock a look reaches for close times, for a Temporal server whose clock is
+   * ahead of this process's. The bound itself is what keeps a look's cost off the waiting runs:
+   * Temporal's SQL visibility stores sort an execution with no close time (a running one) as
+   * closing at the end of time, so a look for closes since some time with no upper bound reads
+   * every running execution's row to find the closed ones among them.
+   */
+  static final Duration CLOSE_TIME_AHEAD = Duration.ofDays(1);
 
   private static final Logger log = LoggerFactory.getLogger(ClosedWorkflowSweep.class);
   private static final UUID FIRST = new UUID(0, 0); // the lowest uuid in PostgreSQL's order
@@ -149,8 +160,12 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
     Instant lookStarted = clock.instant();
     try {
       ended +=
-          endClosedSince(
-              lookedSince == null ? lookStarted.minus(lookBack) : lookedSince.minus(VISIBILITY_LAG),
+          endClosedListed(
+              closedFromOutside(
+                  lookedSince == null
+                      ? lookStarted.minus(lookBack)
+                      : lookedSince.minus(VISIBILITY_LAG),
+                  lookStarted),
               minimumAge);
       lookedSince = lookStarted;
     } catch (RuntimeException unreachable) {
@@ -184,10 +199,21 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
     after.clear();
   }
 
-  /** Ends the open records of the executions closed other than by completing since then. */
-  private int endClosedSince(Instant since, Duration minimumAge) {
-    String query =
-        CLOSED_FROM_OUTSIDE + " AND CloseTime >= '" + since.truncatedTo(ChronoUnit.SECONDS) + "'";
+  /**
+   * The visibility query for the executions closed other than by completing from {@code since} on,
+   * bounded above ({@link #CLOSE_TIME_AHEAD}) so that no running execution falls in its range.
+   */
+  static String closedFromOutside(Instant since, Instant lookStarted) {
+    return CLOSED_FROM_OUTSIDE
+        + " AND CloseTime >= '"
+        + since.truncatedTo(ChronoUnit.SECONDS)
+        + "' AND CloseTime <= '"
+        + lookStarted.plus(CLOSE_TIME_AHEAD).truncatedTo(ChronoUnit.SECONDS)
+        + "'";
+  }
+
+  /** Ends the open records of the executions the visibility query finds closed from outside. */
+  private int endClosedListed(String query, Duration minimumAge) {
     int ended = 0;
     try (Stream<WorkflowExecutionMetadata> closed = client.listExecutions(query)) {
       for (WorkflowExecutionMetadata execution :
