@@ -6,6 +6,7 @@ import com.crmflow.api.flow.CanvasRepository;
 import com.crmflow.api.flow.FlowScopes;
 import com.crmflow.api.flow.Sequence;
 import com.crmflow.api.flow.SequenceRepository;
+import com.crmflow.api.joblease.JobPolling;
 import com.crmflow.api.nodetype.NodeTypes;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.api.web.ApiException;
@@ -54,6 +55,8 @@ class BulkEnrollments implements SchedulingConfigurer {
   /** This process, as the holder of the jobs it leases. */
   private final String holder = "api-" + UUID.randomUUID();
 
+  private final JobPolling polling = new JobPolling();
+
   BulkEnrollments(
       BulkEnrollmentRepository jobs,
       EnrollmentService enrollments,
@@ -95,7 +98,9 @@ class BulkEnrollments implements SchedulingConfigurer {
             .orElseThrow()
             .toCanvas();
     FlowScopes.requireHeldBy(caller, canvas, "Enrolling contacts in this sequence", nodeTypes);
-    return jobs.insert(caller.tenantId(), sequence.id(), filter);
+    BulkEnrollmentJob job = jobs.insert(caller.tenantId(), sequence.id(), filter);
+    polling.wake();
+    return job;
   }
 
   Optional<BulkEnrollmentJob> find(UUID tenantId, UUID sequenceId, UUID jobId) {
@@ -166,13 +171,18 @@ class BulkEnrollments implements SchedulingConfigurer {
 
   /** Enrolls the next page of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
+    if (!polling.due()) {
+      return false;
+    }
     Optional<BulkEnrollmentJob> leased;
     try {
       leased = jobs.lease(holder, LEASE);
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for bulk enrollments: {}", unreachable.toString());
+      polling.looked(false);
       return false;
     }
+    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

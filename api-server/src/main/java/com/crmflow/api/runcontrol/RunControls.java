@@ -2,6 +2,7 @@ package com.crmflow.api.runcontrol;
 
 import com.crmflow.api.flow.InFlight;
 import com.crmflow.api.flow.RunsInProgress;
+import com.crmflow.api.joblease.JobPolling;
 import com.crmflow.api.run.RunCancels;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
@@ -43,6 +44,8 @@ public class RunControls implements RunsInProgress, SchedulingConfigurer {
   /** This process, as the holder of the jobs it leases. */
   private final String holder = "api-" + UUID.randomUUID();
 
+  private final JobPolling polling = new JobPolling();
+
   RunControls(
       RunControlRepository jobs,
       WorkflowClient temporal,
@@ -73,6 +76,7 @@ public class RunControls implements RunsInProgress, SchedulingConfigurer {
     }
     if (runs > 0 || InFlight.RELEASE.equals(asked)) {
       jobs.insert(tenantId, sequenceId, asked, reason, runs);
+      polling.wake();
     }
     return new InFlight(asked, runs);
   }
@@ -90,13 +94,18 @@ public class RunControls implements RunsInProgress, SchedulingConfigurer {
 
   /** Asks the next page of runs of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
+    if (!polling.due()) {
+      return false;
+    }
     Optional<RunControlJob> leased;
     try {
       leased = jobs.lease(holder, LEASE);
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for asks of runs in progress: {}", unreachable.toString());
+      polling.looked(false);
       return false;
     }
+    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

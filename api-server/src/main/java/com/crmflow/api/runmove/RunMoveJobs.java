@@ -1,6 +1,7 @@
 package com.crmflow.api.runmove;
 
 import com.crmflow.api.flow.CanvasService;
+import com.crmflow.api.joblease.JobPolling;
 import com.crmflow.api.run.RunAdmission;
 import com.crmflow.api.settings.CrmProperties;
 import com.crmflow.workflow.canvas.Canvas;
@@ -81,6 +82,8 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
   /** This process, as the holder of the jobs it leases. */
   private final String holder = "api-" + UUID.randomUUID();
 
+  private final JobPolling polling = new JobPolling();
+
   RunMoveJobs(
       RunMoveRepository jobs,
       WorkflowClient temporal,
@@ -108,6 +111,11 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
         new FixedDelayTask(this::nextPage, settings.pause(), Duration.ofSeconds(1)));
   }
 
+  /** A move was stored in this process: take it at the next pause. */
+  void wake() {
+    polling.wake();
+  }
+
   @Override
   public void destroy() {
     asking.shutdownNow();
@@ -115,13 +123,18 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
 
   /** Moves the next page of runs of the move whose turn it is; whether there was one. */
   boolean nextPage() {
+    if (!polling.due()) {
+      return false;
+    }
     Optional<RunMoveJob> leased;
     try {
       leased = jobs.lease(holder, LEASE);
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for moves of waiting runs: {}", unreachable.toString());
+      polling.looked(false);
       return false;
     }
+    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

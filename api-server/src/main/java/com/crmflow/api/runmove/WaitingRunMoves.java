@@ -31,11 +31,14 @@ public class WaitingRunMoves {
   private final CanvasService canvases;
   private final NodeTypes nodeTypes;
   private final RunMoveRepository moves;
+  private final RunMoveJobs runner;
 
-  WaitingRunMoves(CanvasService canvases, NodeTypes nodeTypes, RunMoveRepository moves) {
+  WaitingRunMoves(
+      CanvasService canvases, NodeTypes nodeTypes, RunMoveRepository moves, RunMoveJobs runner) {
     this.canvases = canvases;
     this.nodeTypes = nodeTypes;
     this.moves = moves;
+    this.runner = runner;
   }
 
   /** A request checked against the flow: its versions settled and the target's canvas. */
@@ -241,6 +244,7 @@ public class WaitingRunMoves {
       return view(same.get());
     }
     long runs = moves.waiting(tenantId, plan.sequenceId(), plan.fromVersions(), null);
+    runner.wake();
     return view(
         moves
             .insert(
