@@ -2,14 +2,16 @@ package com.crmflow.api.joblease;
 
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * When a job runner's scheduled task looks for a job: every run of the task (each pause) while it
  * finds jobs and for {@link #IDLE_LOOK} after, and otherwise once per {@code IDLE_LOOK}. The job
  * tables are empty nearly all the time, and a look is a statement: three runners looking every 100
- * ms were about thirty statements a second for nothing. A job made in this process wakes its runner
- * ({@link #wake}), so it starts at the next pause as before; one made by another api-server (or
- * left by one that died) is taken within {@code IDLE_LOOK} of its lease allowing it.
+ * ms would send about thirty statements a second for nothing. A job made in this process wakes its
+ * runner once its transaction commits ({@link #wake}), so it starts at the next pause; one left by
+ * an api-server that stopped is taken within {@code IDLE_LOOK} of its lease running out.
  */
 public final class JobPolling {
 
@@ -32,7 +34,7 @@ public final class JobPolling {
   JobPolling(LongSupplier nanoTime) {
     this.nanoTime = nanoTime;
     long now = nanoTime.getAsLong();
-    this.busyUntil = now + idleNanos; // a process's first second looks every pause
+    this.busyUntil = now;
     this.nextIdleLook = now;
   }
 
@@ -52,10 +54,20 @@ public final class JobPolling {
   }
 
   /**
-   * A job was made in this process (perhaps in a transaction not committed yet): look every pause
-   * for the next {@link #IDLE_LOOK}.
+   * A job was made in this process: look every pause for the {@link #IDLE_LOOK} after the caller's
+   * transaction commits (at once without one). A job rolled back wakes nothing.
    */
   public void wake() {
-    busyUntil = nanoTime.getAsLong() + idleNanos;
+    if (TransactionSynchronizationManager.isSynchronizationActive()) {
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              busyUntil = nanoTime.getAsLong() + idleNanos;
+            }
+          });
+    } else {
+      busyUntil = nanoTime.getAsLong() + idleNanos;
+    }
   }
 }

@@ -244,21 +244,20 @@ public class WaitingRunMoves {
       return view(same.get());
     }
     long runs = moves.waiting(tenantId, plan.sequenceId(), plan.fromVersions(), null);
-    runner.wake();
+    Optional<RunMoveJob> stored =
+        moves.insert(
+            tenantId,
+            plan.sequenceId(),
+            plan.toVersion(),
+            plan.fromVersions(),
+            plan.mapping(),
+            plan.recomputeDelays(),
+            caller.apiKeyId(),
+            plan.request(),
+            runs);
+    stored.ifPresent(move -> runner.wake());
     return view(
-        moves
-            .insert(
-                tenantId,
-                plan.sequenceId(),
-                plan.toVersion(),
-                plan.fromVersions(),
-                plan.mapping(),
-                plan.recomputeDelays(),
-                caller.apiKeyId(),
-                plan.request(),
-                runs)
-            .or(() -> moves.running(tenantId, plan.sequenceId(), plan.request()))
-            .orElseThrow());
+        stored.or(() -> moves.running(tenantId, plan.sequenceId(), plan.request())).orElseThrow());
   }
 
   Optional<MoveView> find(UUID tenantId, UUID sequenceId, UUID moveId) {

@@ -1,6 +1,7 @@
 package com.crmflow.api.schedule;
 
 import com.crmflow.api.json.JsonColumns;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -67,25 +68,33 @@ class ScheduleTriggerRepository {
         .list();
   }
 
-  /** Asks for the schedule to be started again (its workflow was lost). */
-  void restart(ScheduleRow row) {
-    jdbc.sql(
-            """
+  /**
+   * Asks for the schedule to be started again (its workflow was lost).
+   *
+   * @return whether the row was running (a change of its flow's may have come first)
+   */
+  boolean restart(ScheduleRow row) {
+    return jdbc.sql(
+                """
             update schedule_trigger set state = 'starting', updated_at = now()
             where tenant_id = :tenantId and node_id = :nodeId and state = 'running'
             """)
-        .param("tenantId", row.tenantId())
-        .param("nodeId", row.nodeId())
-        .update();
+            .param("tenantId", row.tenantId())
+            .param("nodeId", row.nodeId())
+            .update()
+        == 1;
   }
 
-  /** Rows whose workflow does not match them yet, oldest change first. */
-  List<ScheduleRow> pending(int limit) {
+  /** Rows whose workflow has not matched them for {@code olderThan}, oldest change first. */
+  List<ScheduleRow> pending(Duration olderThan, int limit) {
     return jdbc.sql(
             """
-            select %s from schedule_trigger where state <> 'running' order by updated_at limit :limit
+            select %s from schedule_trigger
+            where state <> 'running' and updated_at < now() - make_interval(secs => :age)
+            order by updated_at limit :limit
             """
                 .formatted(COLUMNS))
+        .param("age", olderThan.toMillis() / 1000.0)
         .param("limit", limit)
         .query(mapper)
         .list();

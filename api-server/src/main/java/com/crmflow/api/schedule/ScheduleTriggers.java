@@ -136,11 +136,11 @@ class ScheduleTriggers implements SchedulingConfigurer {
                 .getWorkflowExecutionInfo()
                 .getStatus();
         if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-          schedules.restart(row);
+          restart(row);
         }
       } catch (StatusRuntimeException e) {
         if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-          schedules.restart(row);
+          restart(row);
         } else {
           log.warn("Cannot check schedule {} yet: {}", workflowId, e.toString());
           return;
@@ -166,8 +166,29 @@ class ScheduleTriggers implements SchedulingConfigurer {
     restartLostSchedules();
   }
 
+  /** Starts the schedule of a row found running without its workflow. */
+  private void restart(ScheduleRow row) {
+    if (schedules.restart(row)) {
+      apply(
+          new ScheduleRow(
+              row.tenantId(),
+              row.nodeId(),
+              row.sequenceId(),
+              row.canvasVersion(),
+              row.config(),
+              ScheduleTriggerRepository.STARTING));
+    }
+  }
+
+  /**
+   * Applies the rows that a change's own apply after its commit has not got through within a
+   * reconcile interval (Temporal was unreachable, the process died). A newer row is left to that
+   * apply: both applying it would start its workflow twice, the later start terminating the
+   * earlier, and the schedule's fires would trace to this task rather than to the request that
+   * changed the flow.
+   */
   void reconcile() {
-    for (ScheduleRow row : schedules.pending(100)) {
+    for (ScheduleRow row : schedules.pending(settings.reconcileInterval(), 100)) {
       if (!apply(row)) {
         break; // Temporal still unreachable: next round
       }

@@ -77,10 +77,11 @@ public class ClosedWorkflowSweep implements SchedulingConfigurer {
 
   /**
    * How far past its own clock a look reaches for close times, for a Temporal server whose clock is
-   * ahead of this process's. The bound itself is what keeps a look's cost off the waiting runs:
-   * Temporal's SQL visibility stores sort an execution with no close time (a running one) as
-   * closing at the end of time, so a look for closes since some time with no upper bound reads
-   * every running execution's row to find the closed ones among them.
+   * ahead of this process's (a close further ahead than that is found by a later look, not lost:
+   * each look's range starts before the last one's start). The bound itself is what keeps a look's
+   * cost off the waiting runs: Temporal's SQL visibility stores sort an execution with no close
+   * time (a running one) as closing at the end of time, so a look for closes since some time with
+   * no upper bound reads every running execution's row to find the closed ones among them.
    */
   static final Duration CLOSE_TIME_AHEAD = Duration.ofDays(1);
 

@@ -19,54 +19,64 @@ class JobPollingTest {
     return polling.due();
   }
 
-  @Test
-  void anIdleRunnerLooksOnceASecondAfterItsFirstSecond() {
-    // its first second: every pause
-    for (int pause = 0; pause < 9; pause++) {
-      assertThat(dueAfter(100)).as("pause %d of the first second", pause).isTrue();
-      polling.looked(false);
-    }
-    now.addAndGet(100 * MS); // the first second is over, the last look was 100 ms ago
+  /** Looks at each 100 ms pause for {@code ms}, finding nothing: how many looks were due. */
+  private int idleLooksOver(long ms) {
     int looks = 0;
-    for (int pause = 0; pause < 50; pause++) { // the next 5 s
+    for (long pause = 0; pause < ms / 100; pause++) {
       if (dueAfter(100)) {
         looks++;
         polling.looked(false);
       }
     }
-    assertThat(looks).isEqualTo(5);
+    return looks;
+  }
+
+  @Test
+  void anIdleRunnerLooksAtOnceThenOnceASecond() {
+    assertThat(polling.due()).as("a new runner's first look").isTrue();
+    polling.looked(false);
+    assertThat(idleLooksOver(5_000)).isEqualTo(5);
   }
 
   @Test
   void aRunnerThatFindsAJobLooksEveryPauseUntilASecondAfterItsLastFind() {
-    now.addAndGet(5_000 * MS); // well past the first second
     assertThat(polling.due()).isTrue();
     polling.looked(true);
-    for (int pause = 0; pause < 20; pause++) { // a job of 20 pages
-      assertThat(dueAfter(100)).as("page %d", pause).isTrue();
+    for (int page = 0; page < 20; page++) {
+      assertThat(dueAfter(100)).as("page %d", page).isTrue();
       polling.looked(true);
     }
-    int looks = 0;
-    for (int pause = 0; pause < 30; pause++) { // the job is over: 3 s
-      if (dueAfter(100)) {
-        looks++;
-        polling.looked(false);
-      }
-    }
-    assertThat(looks).as("9 pauses of the last find's second, then 2 idle looks").isEqualTo(11);
+    assertThat(idleLooksOver(3_000))
+        .as("the job is over: 9 pauses of its last find's second, then 2 idle looks")
+        .isEqualTo(11);
   }
 
   @Test
-  void aJobMadeInThisProcessIsLookedForAtTheNextPauseAndForASecond() {
-    now.addAndGet(5_000 * MS);
+  void aJobMadeInThisProcessIsLookedForAtEachPauseForASecondThenIdleAgain() {
     polling.looked(false);
     assertThat(dueAfter(100)).as("idle: 100 ms after a look").isFalse();
 
-    polling.wake(); // its transaction may commit a moment later
+    polling.wake(); // no transaction here: at once
     assertThat(dueAfter(100)).isTrue();
-    polling.looked(false); // not committed yet
-    assertThat(dueAfter(100)).as("still within the second after the wake").isTrue();
-    polling.looked(true);
-    assertThat(dueAfter(100)).isTrue();
+    polling.looked(false); // say its transaction had not committed yet
+    assertThat(idleLooksOver(800)).as("the rest of the wake's second").isEqualTo(8);
+    assertThat(idleLooksOver(2_000)).as("then idle again").isEqualTo(2);
+  }
+
+  @Test
+  void theClockWrappingAroundChangesNothing() {
+    now.set(Long.MAX_VALUE - 450 * MS);
+    JobPolling wrapping = new JobPolling(now::get);
+    assertThat(wrapping.due()).isTrue();
+    wrapping.looked(false);
+    int looks = 0;
+    for (int pause = 0; pause < 30; pause++) { // 3 s, across Long.MAX_VALUE
+      now.addAndGet(100 * MS);
+      if (wrapping.due()) {
+        looks++;
+        wrapping.looked(false);
+      }
+    }
+    assertThat(looks).isEqualTo(3);
   }
 }

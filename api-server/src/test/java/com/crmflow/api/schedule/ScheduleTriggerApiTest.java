@@ -169,6 +169,45 @@ class ScheduleTriggerApiTest extends ApiTest {
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
   }
 
+  @Test
+  void theReconcilerLeavesAChangeToItsOwnApplyAndAppliesOneLeftUndoneForAnInterval() {
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(clock, "07:15"));
+    String applied =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING)
+            .getExecution()
+            .getRunId();
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
+
+    // as if a change had just committed and its own apply were under way
+    markStarting(clock, "now()");
+    scheduleTriggers.reconcile();
+    assertThat(describe(clock).getExecution().getRunId())
+        .as("the workflow the change's apply started, not terminated by the reconciler")
+        .isEqualTo(applied);
+    assertThat(describe(clock).getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(state(clock)).isEqualTo("starting");
+
+    // the change's apply never got through (the process stopped after the commit)
+    markStarting(clock, "now() - interval '1 minute'");
+    scheduleTriggers.reconcile();
+    assertThat(describe(clock).getExecution().getRunId()).isNotEqualTo(applied);
+    assertThat(describe(clock).getStatus())
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(state(clock)).isEqualTo("running");
+  }
+
+  private void markStarting(String clock, String updatedAt) {
+    jdbc.sql(
+            "update schedule_trigger set state = 'starting', updated_at = "
+                + updatedAt
+                + " where tenant_id = :t and node_id = :n")
+        .param("t", tenant.id())
+        .param("n", clock)
+        .update();
+  }
+
   /** A running schedule whose workflow is then terminated; returns the terminated run's id. */
   private String terminatedSchedule(String clock, String reason) {
     activeAutomation(tenant.api(), scheduled(clock, "06:45"));
