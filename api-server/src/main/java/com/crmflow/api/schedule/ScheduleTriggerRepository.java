@@ -71,16 +71,19 @@ class ScheduleTriggerRepository {
   /**
    * Asks for the schedule to be started again (its workflow was lost).
    *
-   * @return whether the row was running (a change of its flow's may have come first)
+   * @return whether the row was still running on the version read (a change of its flow's may have
+   *     come first, and applied a version of its own)
    */
   boolean restart(ScheduleRow row) {
     return jdbc.sql(
                 """
             update schedule_trigger set state = 'starting', updated_at = now()
             where tenant_id = :tenantId and node_id = :nodeId and state = 'running'
+              and canvas_version = :version
             """)
             .param("tenantId", row.tenantId())
             .param("nodeId", row.nodeId())
+            .param("version", row.canvasVersion())
             .update()
         == 1;
   }

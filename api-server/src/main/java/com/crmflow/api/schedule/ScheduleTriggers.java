@@ -119,7 +119,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
    * memory, so a restart loses them) or has ended is started again.
    */
   @EventListener(ApplicationReadyEvent.class)
-  void restartLostSchedules() {
+  synchronized void restartLostSchedules() {
     for (ScheduleRow row : schedules.running()) {
       String workflowId =
           ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
@@ -187,7 +187,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
    * earlier, and the schedule's fires would trace to this task rather than to the request that
    * changed the flow.
    */
-  void reconcile() {
+  synchronized void reconcile() {
     for (ScheduleRow row : schedules.pending(settings.reconcileInterval(), 100)) {
       if (!apply(row)) {
         break; // Temporal still unreachable: next round
