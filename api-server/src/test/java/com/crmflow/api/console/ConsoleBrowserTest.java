@@ -165,6 +165,8 @@ class ConsoleBrowserTest extends ApiTest {
     // a test event from the trigger's panel; the run view shows the nodes as they complete
     page.selectNode(trigger);
     WebElement body = browser.findElement(By.id("test-body"));
+    // the panel fills in a sample body a moment after it opens; a designer clears it once it shows
+    wait.until(d -> !body.getDomProperty("value").isEmpty());
     body.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
     body.sendKeys("{\"plan\": \"pro\"}");
     page.click(By.xpath("//button[text()='Send test event']"));

@@ -228,7 +228,16 @@ class AutomationRunApiTest extends ApiTest {
     // what an operator finds in the Temporal UI for this run: search attributes, memo, summary
     // and named steps
     WorkflowStub workflow = temporal.newUntypedWorkflowStub("run-" + runId);
-    var description = workflow.describe();
+    // the run's record is written before its workflow's last task upserts the status it ends with
+    var description =
+        await()
+            .atMost(Patience.EVENTUALLY)
+            .until(
+                workflow::describe,
+                described ->
+                    "completed"
+                        .equals(
+                            described.getTypedSearchAttributes().get(CrmSearchAttributes.STATUS)));
     var attributes = description.getTypedSearchAttributes();
     assertThat(attributes.get(CrmSearchAttributes.TENANT_ID)).isEqualTo(tenant.id().toString());
     assertThat(attributes.get(CrmSearchAttributes.SEQUENCE_ID))
