@@ -171,18 +171,13 @@ class BulkEnrollments implements SchedulingConfigurer {
 
   /** Enrolls the next page of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
-    if (!polling.due()) {
-      return false;
-    }
     Optional<BulkEnrollmentJob> leased;
     try {
-      leased = jobs.lease(holder, LEASE);
+      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for bulk enrollments: {}", unreachable.toString());
-      polling.looked(false);
       return false;
     }
-    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

@@ -1,7 +1,9 @@
 package com.crmflow.api.joblease;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -38,14 +40,35 @@ public final class JobPolling {
     this.nextIdleLook = now;
   }
 
+  /**
+   * Looks for a job with {@code lease} if a look is due, and keeps what it found for the next
+   * looks.
+   *
+   * @return the job leased; empty when none was found or no look was due
+   */
+  public <T> Optional<T> lookFor(Supplier<Optional<T>> lease) {
+    if (!due()) {
+      return Optional.empty();
+    }
+    Optional<T> found;
+    try {
+      found = lease.get();
+    } catch (RuntimeException unreachable) {
+      looked(false);
+      throw unreachable;
+    }
+    looked(found.isPresent());
+    return found;
+  }
+
   /** Whether the runner should look for a job now. */
-  public boolean due() {
+  boolean due() {
     long now = nanoTime.getAsLong();
     return now - busyUntil < 0 || now - nextIdleLook >= 0;
   }
 
   /** After a look: whether it found a job to work on. */
-  public void looked(boolean found) {
+  void looked(boolean found) {
     long now = nanoTime.getAsLong();
     nextIdleLook = now + idleNanos;
     if (found) {

@@ -94,18 +94,13 @@ public class RunControls implements RunsInProgress, SchedulingConfigurer {
 
   /** Asks the next page of runs of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
-    if (!polling.due()) {
-      return false;
-    }
     Optional<RunControlJob> leased;
     try {
-      leased = jobs.lease(holder, LEASE);
+      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for asks of runs in progress: {}", unreachable.toString());
-      polling.looked(false);
       return false;
     }
-    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

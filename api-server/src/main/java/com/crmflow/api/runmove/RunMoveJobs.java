@@ -123,18 +123,13 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
 
   /** Moves the next page of runs of the move whose turn it is; whether there was one. */
   boolean nextPage() {
-    if (!polling.due()) {
-      return false;
-    }
     Optional<RunMoveJob> leased;
     try {
-      leased = jobs.lease(holder, LEASE);
+      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
     } catch (RuntimeException unreachable) {
       log.warn("Could not look for moves of waiting runs: {}", unreachable.toString());
-      polling.looked(false);
       return false;
     }
-    polling.looked(leased.isPresent());
     if (leased.isEmpty()) {
       return false;
     }

@@ -4,6 +4,7 @@ import com.crmflow.api.json.JsonColumns;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -71,21 +72,23 @@ class ScheduleTriggerRepository {
   /**
    * Asks for the schedule to be started again (its workflow was lost).
    *
-   * @return whether the row was still running on the version read (a change of its flow's may have
-   *     come first, and applied a version of its own)
+   * @return the row as restarted; empty when it was no longer running on the version read (a change
+   *     of its flow's came first, and applied a version of its own)
    */
-  boolean restart(ScheduleRow row) {
+  Optional<ScheduleRow> restart(ScheduleRow row) {
     return jdbc.sql(
-                """
+            """
             update schedule_trigger set state = 'starting', updated_at = now()
             where tenant_id = :tenantId and node_id = :nodeId and state = 'running'
               and canvas_version = :version
-            """)
-            .param("tenantId", row.tenantId())
-            .param("nodeId", row.nodeId())
-            .param("version", row.canvasVersion())
-            .update()
-        == 1;
+            returning %s
+            """
+                .formatted(COLUMNS))
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .param("version", row.canvasVersion())
+        .query(mapper)
+        .optional();
   }
 
   /** Rows whose workflow has not matched them for {@code olderThan}, oldest change first. */

@@ -168,16 +168,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
 
   /** Starts the schedule of a row found running without its workflow. */
   private void restart(ScheduleRow row) {
-    if (schedules.restart(row)) {
-      apply(
-          new ScheduleRow(
-              row.tenantId(),
-              row.nodeId(),
-              row.sequenceId(),
-              row.canvasVersion(),
-              row.config(),
-              ScheduleTriggerRepository.STARTING));
-    }
+    schedules.restart(row).ifPresent(this::apply);
   }
 
   /**
