@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What many waiting runs cost (docs/benchmarks.md, "Waiting runs").
-#   [CLUSTER=1] [DELAY_SECONDS=600] [WAIT_WINDOW_S=300] [QUIET_N=300] [PHASE_RUNS=20] \
-#     bench/waiting-bench.sh [N]
+#   [CLUSTER=1] [DELAY_SECONDS=600 | BURST_AFTER_S=...] [WAIT_WINDOW_S=300] [QUIET_N=300] \
+#     [PHASE_RUNS=20] bench/waiting-bench.sh [N]
 # On the embedded defaults (fresh data dir, port 8093, the Temporal dev server on 7296 with its UI
 # on 8296, PostgreSQL on PGPORT 55436, heap ${BENCH_JAVA_OPTS:--Xmx1g}), or with CLUSTER=1 on a new
 # cluster of deploy/cluster/start.sh (4 history shards, two api-servers, two workers, free ports).
@@ -15,7 +15,9 @@
 #      and hour (from /proc); the disk each waiting run takes in Temporal's store (the dev server's
 #      SQLite files; the cluster's temporal and temporal_visibility databases) and in the service's
 #      (its database); the heap of the service's JVMs after a full GC;
-#   4. the burst, every timer firing at once: the service (on the embedded defaults its dev server
+#   4. the burst, every timer firing at once (BURST_AFTER_S: every delay ends at one moment, when a
+#      send window opens at the first whole minute BURST_AFTER_S seconds after the sequence is made,
+#      as "send at 9:00" does; else each ends DELAY_SECONDS after its run's first email): the service (on the embedded defaults its dev server
 #      and PostgreSQL with it; on the cluster every part) is stopped until every delay is over and
 #      started again on the same data (the time it takes to start is printed too). It
 #      measures the time from then until the last second email, the runs lost (not completed),
@@ -130,11 +132,26 @@ api() { curl -sf -H "Authorization: Bearer $KEY" -H 'Content-Type: application/j
 sql "insert into contact (id, tenant_id, email, first_name, lifecycle_stage)
      select gen_random_uuid(), '$TENANT', 'waiting-' || g || '@example.com', 'W' || g, 'lead'
      from generate_series(1, $N) g" > /dev/null
-DELAY_HOURS=$(python3 -c "print($DELAY_SECONDS / 3600)")
+if [[ -n ${BURST_AFTER_S:-} ]]; then
+  # a delay of no length in a send window that opens then and closes 5 minutes before now, the
+  # next day: closed while the runs enroll, so every delay ends when it opens
+  read -r WAKE_AT DELAY_CONFIG < <(python3 - "$BURST_AFTER_S" <<'PY'
+import json, math, sys, time
+now, after = time.time(), float(sys.argv[1])
+assert 60 <= after <= 23 * 3600, "BURST_AFTER_S: from 60 s to 23 hours"
+wake = math.ceil((now + after) / 60) * 60
+hhmm = lambda t: time.strftime("%H:%M", time.gmtime(t))
+window = {"days": [1, 2, 3, 4, 5, 6, 7], "from": hhmm(wake), "to": hhmm(now - 300), "timezone": "UTC"}
+print(wake, json.dumps({"delayHours": 0, "window": window}))
+PY
+  )
+else
+  DELAY_CONFIG="{\"delayHours\": $(python3 -c "print($DELAY_SECONDS / 3600)")}"
+fi
 SEQUENCE=$(api -X POST "$API/api/v1/sequences" -d '{"name":"waiting bench"}' | json 'd["sequence"]["id"]')
 api -X PUT "$API/api/v1/sequences/$SEQUENCE/steps" -d "{\"steps\": [
   {\"type\": \"email\", \"config\": {\"subject\": \"Hello {{contact.first_name}}\"}},
-  {\"type\": \"delay\", \"config\": {\"delayHours\": $DELAY_HOURS}},
+  {\"type\": \"delay\", \"config\": $DELAY_CONFIG},
   {\"type\": \"email\", \"config\": {\"subject\": \"Still there?\"}}]}" > /dev/null
 api -X PATCH "$API/api/v1/sequences/$SEQUENCE" -d '{"status":"active"}' > /dev/null
 FLOW=$(api -X POST "$API/api/v1/sequences" -d '{"name":"bench A","flow_type":"automation","builder_mode":"visual"}' | json 'd["sequence"]["id"]')
@@ -194,8 +211,18 @@ done
 echo "RESULT heap_after_full_gc_mb=$heap with $N runs waiting ($(jvms | wc -w) JVMs)"
 
 # --- 4. the burst --------------------------------------------------------------------------------
-# the last timer falls due DELAY_SECONDS after the last first email
-last_due=$(python3 -c "import sys; print(int(float(sys.argv[1]) + float(sys.argv[2])) + 1)" "$waiting" "$DELAY_SECONDS")
+if [[ -n ${BURST_AFTER_S:-} ]]; then
+  # every timer falls due when the window opens, which must find them all still waiting
+  early=$(emails "subject = 'Still there?'")
+  if (($(date +%s) >= WAKE_AT || early > 0)); then
+    echo "the send window opened before the runs were all waiting and measured ($early second emails sent): raise BURST_AFTER_S" >&2
+    exit 1
+  fi
+  last_due=$((WAKE_AT + 1))
+else
+  # the last timer falls due DELAY_SECONDS after the last first email
+  last_due=$(python3 -c "import sys; print(int(float(sys.argv[1]) + float(sys.argv[2])) + 1)" "$waiting" "$DELAY_SECONDS")
+fi
 if [[ -z ${CLUSTER:-} ]]; then
   # every delay over before the service is back: all timers fire as it starts
   stop_service

@@ -150,6 +150,24 @@ class ScheduleTriggerRepository {
         .update();
   }
 
+  /**
+   * Puts a row that Temporal refused behind the others for a reconcile interval, unless a change
+   * replaced it meanwhile.
+   */
+  void putBack(ScheduleRow row) {
+    jdbc.sql(
+            """
+            update schedule_trigger set updated_at = now()
+            where tenant_id = :tenantId and node_id = :nodeId and state = :state
+              and canvas_version = :version
+            """)
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .param("state", row.state())
+        .param("version", row.canvasVersion())
+        .update();
+  }
+
   void stopped(ScheduleRow row) {
     jdbc.sql(
             """

@@ -176,7 +176,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
    * reconcile interval (Temporal was unreachable, the process died). A newer row is left to that
    * apply: both applying it would start its workflow twice, the later start terminating the
    * earlier, and the schedule's fires would trace to this task rather than to the request that
-   * changed the flow.
+   * changed the flow. A row that Temporal refuses is passed over, so it holds up no other.
    */
   synchronized void reconcile() {
     for (ScheduleRow row : schedules.pending(settings.reconcileInterval(), 100)) {
@@ -187,7 +187,8 @@ class ScheduleTriggers implements SchedulingConfigurer {
   }
 
   /**
-   * @return false when Temporal could not be reached
+   * @return false when Temporal could not be reached; true when the row was applied, or refused by
+   *     Temporal and put back for a reconcile interval
    */
   boolean apply(ScheduleRow row) {
     String workflowId = ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
@@ -208,9 +209,34 @@ class ScheduleTriggers implements SchedulingConfigurer {
       }
       return true;
     } catch (RuntimeException e) {
+      if (refusedByTemporal(e)) {
+        log.warn(
+            "Schedule {} refused by Temporal, tried again in {}: {}",
+            workflowId,
+            settings.reconcileInterval(),
+            e.toString());
+        schedules.putBack(row);
+        return true;
+      }
       log.warn("Schedule {} not applied yet: {}", workflowId, e.toString());
       return false;
     }
+  }
+
+  /**
+   * Whether Temporal answered that it will not take this row's request (an argument it rejects),
+   * rather than not answering, being overloaded or failing in itself, which holds for every row.
+   */
+  static boolean refusedByTemporal(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof StatusRuntimeException status) {
+        return switch (status.getStatus().getCode()) {
+          case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE, PERMISSION_DENIED -> true;
+          default -> false;
+        };
+      }
+    }
+    return false;
   }
 
   private void terminate(String workflowId, String reason) {

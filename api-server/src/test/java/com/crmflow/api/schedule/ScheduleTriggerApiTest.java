@@ -198,6 +198,61 @@ class ScheduleTriggerApiTest extends ApiTest {
     assertThat(state(clock)).isEqualTo("running");
   }
 
+  @Test
+  void aScheduleTemporalRefusesIsPutBackAndHoldsUpNoOtherInTheReconcile() {
+    String refused = uniqueId("clock");
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(refused, "05:15"));
+    activeAutomation(tenant.api(), scheduled(clock, "05:45"));
+    String applied =
+        awaitStatus(clock, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING)
+            .getExecution()
+            .getRunId();
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> state(refused).equals("running") && state(clock).equals("running"));
+    // a row left undone whose workflow input is over Temporal's blob size limit (2 MB), ahead of
+    // another left undone
+    jdbc.sql(
+            """
+            update schedule_trigger set state = 'starting',
+                updated_at = now() - interval '2 minutes',
+                config = jsonb_set(config, '{padding}', to_jsonb(repeat('x', 3000000)))
+            where tenant_id = :t and node_id = :n
+            """)
+        .param("t", tenant.id())
+        .param("n", refused)
+        .update();
+    markStarting(clock, "now() - interval '1 minute'");
+    try {
+      scheduleTriggers.reconcile();
+
+      assertThat(state(clock)).as("the row after the refused one").isEqualTo("running");
+      assertThat(describe(clock).getExecution().getRunId()).isNotEqualTo(applied);
+      assertThat(describe(clock).getStatus())
+          .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+      assertThat(state(refused)).isEqualTo("starting");
+      assertThat(
+              jdbc.sql(
+                      """
+                      select updated_at > now() - interval '1 minute' from schedule_trigger
+                      where tenant_id = :t and node_id = :n
+                      """)
+                  .param("t", tenant.id())
+                  .param("n", refused)
+                  .query(Boolean.class)
+                  .single())
+          .as("put back for a reconcile interval")
+          .isTrue();
+    } finally {
+      // the other tests' reconciles need not meet it
+      jdbc.sql("delete from schedule_trigger where tenant_id = :t and node_id = :n")
+          .param("t", tenant.id())
+          .param("n", refused)
+          .update();
+    }
+  }
+
   private void markStarting(String clock, String updatedAt) {
     jdbc.sql(
             "update schedule_trigger set state = 'starting', updated_at = "
