@@ -151,21 +151,30 @@ class ScheduleTriggerRepository {
   }
 
   /**
-   * Puts a row that Temporal refused behind the others for a reconcile interval, unless a change
-   * replaced it meanwhile.
+   * Takes a pending row for one reconcile: only if it is still pending as read, and not taken by
+   * another api-server's reconcile meanwhile, which would apply it twice. Taking it puts it behind
+   * the others for {@code olderThan}, so that a row this reconcile cannot apply is tried again
+   * after the rows it held up.
+   *
+   * @return the row as taken; empty when another took it or a change replaced it
    */
-  void putBack(ScheduleRow row) {
-    jdbc.sql(
+  Optional<ScheduleRow> take(ScheduleRow row, Duration olderThan) {
+    return jdbc.sql(
             """
             update schedule_trigger set updated_at = now()
             where tenant_id = :tenantId and node_id = :nodeId and state = :state
               and canvas_version = :version
-            """)
+              and updated_at < now() - make_interval(secs => :age)
+            returning %s
+            """
+                .formatted(COLUMNS))
         .param("tenantId", row.tenantId())
         .param("nodeId", row.nodeId())
         .param("state", row.state())
         .param("version", row.canvasVersion())
-        .update();
+        .param("age", olderThan.toMillis() / 1000.0)
+        .query(mapper)
+        .optional();
   }
 
   void stopped(ScheduleRow row) {

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -176,11 +177,14 @@ class ScheduleTriggers implements SchedulingConfigurer {
    * reconcile interval (Temporal was unreachable, the process died). A newer row is left to that
    * apply: both applying it would start its workflow twice, the later start terminating the
    * earlier, and the schedule's fires would trace to this task rather than to the request that
-   * changed the flow. A row that Temporal refuses is passed over, so it holds up no other.
+   * changed the flow. Each row is taken first, so that of two api-servers' reconciles only one
+   * applies it; a row that Temporal refuses is passed over, so it holds up no other.
    */
   synchronized void reconcile() {
-    for (ScheduleRow row : schedules.pending(settings.reconcileInterval(), 100)) {
-      if (!apply(row)) {
+    Duration interval = settings.reconcileInterval();
+    for (ScheduleRow pending : schedules.pending(interval, 100)) {
+      Optional<ScheduleRow> taken = schedules.take(pending, interval);
+      if (taken.isPresent() && !apply(taken.get())) {
         break; // Temporal still unreachable: next round
       }
     }
@@ -188,7 +192,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
 
   /**
    * @return false when Temporal could not be reached; true when the row was applied, or refused by
-   *     Temporal and put back for a reconcile interval
+   *     Temporal (the reconcile tries it again after an interval)
    */
   boolean apply(ScheduleRow row) {
     String workflowId = ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
@@ -209,13 +213,14 @@ class ScheduleTriggers implements SchedulingConfigurer {
       }
       return true;
     } catch (RuntimeException e) {
-      if (refusedByTemporal(e)) {
+      Optional<Status> refusal = refusalByTemporal(e);
+      if (refusal.isPresent()) {
         log.warn(
-            "Schedule {} refused by Temporal, tried again in {}: {}",
+            "Schedule {} refused by Temporal, tried again in {}: {} {}",
             workflowId,
             settings.reconcileInterval(),
-            e.toString());
-        schedules.putBack(row);
+            refusal.get().getCode(),
+            refusal.get().getDescription());
         return true;
       }
       log.warn("Schedule {} not applied yet: {}", workflowId, e.toString());
@@ -224,19 +229,19 @@ class ScheduleTriggers implements SchedulingConfigurer {
   }
 
   /**
-   * Whether Temporal answered that it will not take this row's request (an argument it rejects),
-   * rather than not answering, being overloaded or failing in itself, which holds for every row.
+   * Temporal's answer when it rejects an argument of this row's request (its input over the blob
+   * size limit, say); empty when it did not answer, is overloaded, refuses the service itself (its
+   * namespace, its permissions) or failed in itself, which holds for every row.
    */
-  static boolean refusedByTemporal(Throwable e) {
+  static Optional<Status> refusalByTemporal(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof StatusRuntimeException status) {
-        return switch (status.getStatus().getCode()) {
-          case INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE, PERMISSION_DENIED -> true;
-          default -> false;
-        };
+        return status.getStatus().getCode() == Status.Code.INVALID_ARGUMENT
+            ? Optional.of(status.getStatus())
+            : Optional.empty();
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   private void terminate(String workflowId, String reason) {

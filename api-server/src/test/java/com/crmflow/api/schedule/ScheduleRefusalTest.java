@@ -3,6 +3,7 @@ package com.crmflow.api.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which failures pass over one schedule row and which end the reconciler's pass. */
@@ -14,21 +15,35 @@ class ScheduleRefusalTest {
 
   @Test
   void anArgumentTemporalRejectsIsARefusalOfThatRow() {
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.INVALID_ARGUMENT))).isTrue();
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.FAILED_PRECONDITION))).isTrue();
+    assertThat(
+            ScheduleTriggers.refusalByTemporal(
+                wrapped(Status.INVALID_ARGUMENT.withDescription("Blob data size exceeds limit."))))
+        .hasValueSatisfying(
+            status -> {
+              assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(status.getDescription()).isEqualTo("Blob data size exceeds limit.");
+            });
   }
 
   @Test
-  void temporalNotAnsweringOverloadedOrFailingHoldsForEveryRow() {
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.UNAVAILABLE))).isFalse();
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.DEADLINE_EXCEEDED))).isFalse();
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.RESOURCE_EXHAUSTED))).isFalse();
-    assertThat(ScheduleTriggers.refusedByTemporal(wrapped(Status.INTERNAL))).isFalse();
+  void temporalNotAnsweringOverloadedRefusingTheServiceOrFailingHoldsForEveryRow() {
+    for (Status status :
+        List.of(
+            Status.UNAVAILABLE,
+            Status.DEADLINE_EXCEEDED,
+            Status.RESOURCE_EXHAUSTED,
+            Status.FAILED_PRECONDITION,
+            Status.PERMISSION_DENIED,
+            Status.INTERNAL)) {
+      assertThat(ScheduleTriggers.refusalByTemporal(wrapped(status)))
+          .as(status.getCode().name())
+          .isEmpty();
+    }
   }
 
   @Test
   void aFailureWithoutTemporalsAnswerIsNoRefusal() {
-    assertThat(ScheduleTriggers.refusedByTemporal(new IllegalStateException("database down")))
-        .isFalse();
+    assertThat(ScheduleTriggers.refusalByTemporal(new IllegalStateException("database down")))
+        .isEmpty();
   }
 }

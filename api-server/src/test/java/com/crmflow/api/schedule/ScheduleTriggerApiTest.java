@@ -9,6 +9,7 @@ import static com.crmflow.api.support.SequenceSupport.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.crmflow.api.schedule.ScheduleTriggerRepository.ScheduleRow;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.LocalHttpServer;
 import com.crmflow.api.support.Patience;
@@ -27,6 +28,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
@@ -36,6 +38,7 @@ class ScheduleTriggerApiTest extends ApiTest {
   @Autowired private WorkflowClient temporal;
   @Autowired private ScheduleActivities scheduleActivities;
   @Autowired private ScheduleTriggers scheduleTriggers;
+  @Autowired private ScheduleTriggerRepository schedules;
   private TenantClient tenant;
   private LocalHttpServer peer;
 
@@ -195,6 +198,34 @@ class ScheduleTriggerApiTest extends ApiTest {
     assertThat(describe(clock).getExecution().getRunId()).isNotEqualTo(applied);
     assertThat(describe(clock).getStatus())
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(state(clock)).isEqualTo("running");
+  }
+
+  @Test
+  void ofTwoApiServersReconcilesOnlyOneTakesARowLeftUndone() {
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(clock, "04:30"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
+    Duration interval = Duration.ofSeconds(5);
+    // the reconciles and lost-schedule checks of this process take turns on the bean: none runs
+    // between the two reads below
+    assertThat(AopUtils.isAopProxy(scheduleTriggers)).isFalse();
+    ScheduleRow read;
+    synchronized (scheduleTriggers) {
+      markStarting(clock, "now() - interval '1 minute'");
+      read =
+          schedules.pending(interval, 1000).stream()
+              .filter(row -> row.nodeId().equals(clock))
+              .findFirst()
+              .orElseThrow();
+
+      assertThat(schedules.take(read, interval)).as("one api-server's reconcile").isPresent();
+      assertThat(schedules.take(read, interval))
+          .as("the other's, which read the row as pending too")
+          .isEmpty();
+    }
+    // the taker applies it
+    assertThat(scheduleTriggers.apply(read)).isTrue();
     assertThat(state(clock)).isEqualTo("running");
   }
 
