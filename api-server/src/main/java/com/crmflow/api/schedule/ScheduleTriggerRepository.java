@@ -152,16 +152,16 @@ class ScheduleTriggerRepository {
 
   /**
    * Takes a pending row for one reconcile: only if it is still pending as read, and not taken by
-   * another api-server's reconcile meanwhile, which would apply it twice. Taking it puts it behind
-   * the others for {@code olderThan}, so that a row this reconcile cannot apply is tried again
-   * after the rows it held up.
+   * another api-server's reconcile meanwhile, which would apply it twice. The row is held (its time
+   * set {@code hold} ahead) while the taker applies it, and a row that Temporal refused stays
+   * behind the others for that long.
    *
    * @return the row as taken; empty when another took it or a change replaced it
    */
-  Optional<ScheduleRow> take(ScheduleRow row, Duration olderThan) {
+  Optional<ScheduleRow> take(ScheduleRow row, Duration olderThan, Duration hold) {
     return jdbc.sql(
             """
-            update schedule_trigger set updated_at = now()
+            update schedule_trigger set updated_at = now() + make_interval(secs => :hold)
             where tenant_id = :tenantId and node_id = :nodeId and state = :state
               and canvas_version = :version
               and updated_at < now() - make_interval(secs => :age)
@@ -173,8 +173,28 @@ class ScheduleTriggerRepository {
         .param("state", row.state())
         .param("version", row.canvasVersion())
         .param("age", olderThan.toMillis() / 1000.0)
+        .param("hold", hold.toMillis() / 1000.0)
         .query(mapper)
         .optional();
+  }
+
+  /**
+   * Gives a taken row back when Temporal could not be reached: pending again for the next
+   * reconcile, unless a change replaced it meanwhile.
+   */
+  void giveBack(ScheduleRow row, Duration olderThan) {
+    jdbc.sql(
+            """
+            update schedule_trigger set updated_at = now() - make_interval(secs => :age)
+            where tenant_id = :tenantId and node_id = :nodeId and state = :state
+              and canvas_version = :version
+            """)
+        .param("tenantId", row.tenantId())
+        .param("nodeId", row.nodeId())
+        .param("state", row.state())
+        .param("version", row.canvasVersion())
+        .param("age", olderThan.toMillis() / 1000.0)
+        .update();
   }
 
   void stopped(ScheduleRow row) {

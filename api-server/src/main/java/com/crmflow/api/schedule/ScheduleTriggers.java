@@ -54,6 +54,12 @@ class ScheduleTriggers implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(ScheduleTriggers.class);
 
+  /**
+   * How long a reconcile holds a row it took: longer than the slowest apply, two Temporal calls
+   * that the SDK retries for up to a minute each while Temporal does not answer.
+   */
+  static final Duration APPLY_HOLD = Duration.ofMinutes(3);
+
   private final ScheduleTriggerRepository schedules;
   private final SequenceRepository sequences;
   private final CanvasRepository canvases;
@@ -183,8 +189,9 @@ class ScheduleTriggers implements SchedulingConfigurer {
   synchronized void reconcile() {
     Duration interval = settings.reconcileInterval();
     for (ScheduleRow pending : schedules.pending(interval, 100)) {
-      Optional<ScheduleRow> taken = schedules.take(pending, interval);
+      Optional<ScheduleRow> taken = schedules.take(pending, interval, APPLY_HOLD);
       if (taken.isPresent() && !apply(taken.get())) {
+        schedules.giveBack(taken.get(), interval);
         break; // Temporal still unreachable: next round
       }
     }
@@ -216,9 +223,8 @@ class ScheduleTriggers implements SchedulingConfigurer {
       Optional<Status> refusal = refusalByTemporal(e);
       if (refusal.isPresent()) {
         log.warn(
-            "Schedule {} refused by Temporal, tried again in {}: {} {}",
+            "Schedule {} refused by Temporal, left to the reconcile: {} {}",
             workflowId,
-            settings.reconcileInterval(),
             refusal.get().getCode(),
             refusal.get().getDescription());
         return true;

@@ -138,7 +138,7 @@ class BenchScriptsSmokeIT {
             "bench/waiting-bench.sh",
             List.of("20"),
             // every delay ends when a send window opens, as for the bench's largest burst
-            withJar(Map.of("BURST_AFTER_S", "90", "WAIT_WINDOW_S", "2", "QUIET_N", "10")),
+            withJar(Map.of("BURST_AFTER_S", "150", "WAIT_WINDOW_S", "2", "QUIET_N", "10")),
             15);
 
     assertThat(run.exitCode()).as(run.output()).isZero();

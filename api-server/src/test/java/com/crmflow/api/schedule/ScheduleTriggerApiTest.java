@@ -219,8 +219,10 @@ class ScheduleTriggerApiTest extends ApiTest {
               .findFirst()
               .orElseThrow();
 
-      assertThat(schedules.take(read, interval)).as("one api-server's reconcile").isPresent();
-      assertThat(schedules.take(read, interval))
+      assertThat(schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD))
+          .as("one api-server's reconcile")
+          .isPresent();
+      assertThat(schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD))
           .as("the other's, which read the row as pending too")
           .isEmpty();
     }
@@ -266,14 +268,14 @@ class ScheduleTriggerApiTest extends ApiTest {
       assertThat(
               jdbc.sql(
                       """
-                      select updated_at > now() - interval '1 minute' from schedule_trigger
+                      select updated_at > now() + interval '1 minute' from schedule_trigger
                       where tenant_id = :t and node_id = :n
                       """)
                   .param("t", tenant.id())
                   .param("n", refused)
                   .query(Boolean.class)
                   .single())
-          .as("put back for a reconcile interval")
+          .as("held behind the others for the reconcile's hold")
           .isTrue();
     } finally {
       // the other tests' reconciles need not meet it
