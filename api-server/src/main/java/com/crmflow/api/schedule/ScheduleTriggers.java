@@ -199,7 +199,7 @@ class ScheduleTriggers implements SchedulingConfigurer {
 
   /**
    * @return false when Temporal could not be reached; true when the row was applied, or refused by
-   *     Temporal (the reconcile tries it again after an interval)
+   *     Temporal (the reconcile tries it again after its hold)
    */
   boolean apply(ScheduleRow row) {
     String workflowId = ScheduleTriggerWorkflow.workflowId(row.tenantId().toString(), row.nodeId());
