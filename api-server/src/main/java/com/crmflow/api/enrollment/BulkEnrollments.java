@@ -171,13 +171,8 @@ class BulkEnrollments implements SchedulingConfigurer {
 
   /** Enrolls the next page of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
-    Optional<BulkEnrollmentJob> leased;
-    try {
-      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
-    } catch (RuntimeException unreachable) {
-      log.warn("Could not look for bulk enrollments: {}", unreachable.toString());
-      return false;
-    }
+    Optional<BulkEnrollmentJob> leased =
+        polling.lookFor("bulk enrollments", () -> jobs.lease(holder, LEASE));
     if (leased.isEmpty()) {
       return false;
     }

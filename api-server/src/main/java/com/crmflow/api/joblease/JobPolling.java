@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -16,6 +18,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * an api-server that stopped is taken within {@code IDLE_LOOK} of its lease running out.
  */
 public final class JobPolling {
+
+  private static final Logger log = LoggerFactory.getLogger(JobPolling.class);
 
   /** How often an idle runner looks for a job, and how long it keeps looking every pause. */
   public static final Duration IDLE_LOOK = Duration.ofSeconds(1);
@@ -42,11 +46,12 @@ public final class JobPolling {
 
   /**
    * Looks for a job with {@code lease} if a look is due, and keeps what it found for the next
-   * looks.
+   * looks. A look that fails (the database unreachable) is logged as one for {@code what} and
+   * counts as a look that found nothing.
    *
-   * @return the job leased; empty when none was found or no look was due
+   * @return the job leased; empty when none was found, the look failed or no look was due
    */
-  public <T> Optional<T> lookFor(Supplier<Optional<T>> lease) {
+  public <T> Optional<T> lookFor(String what, Supplier<Optional<T>> lease) {
     if (!due()) {
       return Optional.empty();
     }
@@ -54,8 +59,8 @@ public final class JobPolling {
     try {
       found = lease.get();
     } catch (RuntimeException unreachable) {
-      looked(false);
-      throw unreachable;
+      log.warn("Could not look for {}: {}", what, unreachable.toString());
+      found = Optional.empty();
     }
     looked(found.isPresent());
     return found;

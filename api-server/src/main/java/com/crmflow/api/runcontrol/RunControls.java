@@ -94,13 +94,8 @@ public class RunControls implements RunsInProgress, SchedulingConfigurer {
 
   /** Asks the next page of runs of the oldest job this process may take; whether there was one. */
   boolean nextPage() {
-    Optional<RunControlJob> leased;
-    try {
-      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
-    } catch (RuntimeException unreachable) {
-      log.warn("Could not look for asks of runs in progress: {}", unreachable.toString());
-      return false;
-    }
+    Optional<RunControlJob> leased =
+        polling.lookFor("asks of runs in progress", () -> jobs.lease(holder, LEASE));
     if (leased.isEmpty()) {
       return false;
     }

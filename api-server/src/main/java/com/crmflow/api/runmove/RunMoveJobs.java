@@ -123,13 +123,8 @@ public class RunMoveJobs implements SchedulingConfigurer, DisposableBean {
 
   /** Moves the next page of runs of the move whose turn it is; whether there was one. */
   boolean nextPage() {
-    Optional<RunMoveJob> leased;
-    try {
-      leased = polling.lookFor(() -> jobs.lease(holder, LEASE));
-    } catch (RuntimeException unreachable) {
-      log.warn("Could not look for moves of waiting runs: {}", unreachable.toString());
-      return false;
-    }
+    Optional<RunMoveJob> leased =
+        polling.lookFor("moves of waiting runs", () -> jobs.lease(holder, LEASE));
     if (leased.isEmpty()) {
       return false;
     }
