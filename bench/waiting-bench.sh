@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What many waiting runs cost (docs/benchmarks.md, "Waiting runs").
-#   [CLUSTER=1] [DELAY_SECONDS=600 | BURST_AFTER_S=...] [WAIT_WINDOW_S=300] [QUIET_N=300] \
+#   [CLUSTER=1] [DELAY_SECONDS=600 | BURST_AFTER_S=... [RESTART=1]] [WAIT_WINDOW_S=300] [QUIET_N=300] \
 #     [PHASE_RUNS=20] bench/waiting-bench.sh [N]
 # On the embedded defaults (fresh data dir, port 8093, the Temporal dev server on 7296 with its UI
 # on 8296, PostgreSQL on PGPORT 55436, heap ${BENCH_JAVA_OPTS:--Xmx1g}), or with CLUSTER=1 on a new
@@ -15,19 +15,22 @@
 #      and hour (from /proc); the disk each waiting run takes in Temporal's store (the dev server's
 #      SQLite files; the cluster's temporal and temporal_visibility databases) and in the service's
 #      (its database); the heap of the service's JVMs after a full GC;
-#   4. the burst, every timer firing at once: the service (on the embedded defaults its dev server
-#      and PostgreSQL with it; on the cluster every part) is stopped until every delay is over and
-#      started again on the same data (the time it takes to start is printed too). It
-#      measures the time from then until the last second email, the runs lost (not completed),
-#      the emails captured twice (by Message-ID), and new triggers' end-to-end p95 during the
-#      burst (QUIET_N triggers of flow A);
+#   4. the burst, every timer firing at once: with DELAY_SECONDS (or RESTART=1) the service (on the
+#      embedded defaults its dev server and PostgreSQL with it; on the cluster every part) is
+#      stopped until every delay is over and started again on the same data (the time it takes to
+#      start is printed too); with BURST_AFTER_S it keeps running and the burst starts when the
+#      window opens. It measures the time from then until the last second email, the runs lost
+#      (not completed), the emails captured twice (by Message-ID), and new triggers' end-to-end p95
+#      during the burst (QUIET_N triggers of flow A);
 #   5. where new triggers' runs spent their time, quiet and in the burst (bench/trigger-phases.py:
 #      the medians of PHASE_RUNS runs each, default 20, from their rows and Temporal's histories).
 # The wait: each delay ends DELAY_SECONDS after its run's first email, or with BURST_AFTER_S (60 s
 # to 23 h) every delay ends at one moment, when a send window opens at the first whole minute
 # BURST_AFTER_S seconds from when the bench makes the sequence, as "send at 9:00" does; it has to
 # outlast steps 1 to 3 (QUIET_N triggers, the enrollment, WAIT_WINDOW_S) by 30 s, or the bench
-# stops before the burst and says so.
+# stops before the burst and says so. A send window's burst meets a service that has been running
+# all along, as at 9:00 on a weekday; RESTART=1 meets it with a service just started, as a deploy at
+# 9:00 does (with DELAY_SECONDS the restart is what makes the timers fire at once).
 # It prints one RESULT line per figure. PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, PGPORT, SINK_PORT:
 # other ports (embedded defaults). PAGE: the bulk job's page size (crm.enrollments.bulk.page-size,
 # default 500). Needs curl, python3 and psql.
@@ -224,12 +227,20 @@ if [[ -n ${BURST_AFTER_S:-} ]]; then
     exit 1
   fi
   last_due=$((WAKE_AT + 1))
+  RESTART=${RESTART:-0}
 else
+  RESTART=1
   # the last timer falls due DELAY_SECONDS after the last first email
   last_due=$(python3 -c "import sys; print(int(float(sys.argv[1]) + float(sys.argv[2])) + 1)" "$waiting" "$DELAY_SECONDS")
   ((early == 0)) || echo "$early of $N delays ended before the burst (DELAY_SECONDS shorter than the enrollment and the window)" >&2
 fi
-if [[ -z ${CLUSTER:-} ]]; then
+if ((RESTART == 0)); then
+  # the window opens on the running service: every timer falls due then
+  now=$(date +%s)
+  ((last_due > now)) && sleep $((last_due - now))
+  fired=$(date +%s.%N)
+  up=
+elif [[ -z ${CLUSTER:-} ]]; then
   # every delay over before the service is back: all timers fire as it starts
   stop_service
   now=$(date +%s)
@@ -265,8 +276,13 @@ completed=$(sequence_runs completed)
 twice=$(captured | { grep -o 'captured email [^ ]*' || true; } | sort | uniq -d | wc -l)
 captures=$(captured | grep -c 'captured email ' || true)
 ((captures >= 2 * N)) || { echo "only $captures of $((2 * N)) emails captured in the logs" >&2; exit 1; }
-python3 -c "import sys; n,c,tw,e,f,u,d=*map(int,sys.argv[1:5]),*map(float,sys.argv[5:]); print(f'RESULT burst runs={n} ended_before_it={e} service_up_after_s={u-f:.1f} last_second_email_after_s={d-f:.1f} lost={n-c} emails_twice={tw}')" \
-  "$N" "$completed" "$twice" "$early" "$fired" "$up" "$done_at"
+python3 - "$N" "$completed" "$twice" "$early" "$fired" "$done_at" "$up" <<'PY'
+import sys
+n, c, tw, e = map(int, sys.argv[1:5])
+f, d = map(float, sys.argv[5:7])
+up = f"service_up_after_s={float(sys.argv[7]) - f:.1f}" if sys.argv[7] else "service_kept_running"
+print(f"RESULT burst runs={n} ended_before_it={e} {up} last_second_email_after_s={d - f:.1f} lost={n - c} emails_twice={tw}")
+PY
 echo "RESULT trigger_e2e_p95_ms quiet=$QUIET_P95 burst=$BURST_P95"
 
 # where new triggers' runs spent their time, quiet and in the burst: PHASE_RUNS runs of each
@@ -281,4 +297,4 @@ trigger_phases() { # label, the runs' condition on created_at
     tr '|' ' ' | python3 bench/trigger-phases.py "$1" "$CLI" "$TEMPORAL_ADDRESS" "$TEMPORAL_NS"
 }
 trigger_phases quiet "created_at < to_timestamp($started)"
-trigger_phases burst "created_at > to_timestamp($up)"
+trigger_phases burst "created_at > to_timestamp(${up:-$fired})"

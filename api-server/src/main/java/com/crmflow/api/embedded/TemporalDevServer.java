@@ -66,6 +66,9 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
+  /** Goroutines that run the history service's timer tasks (Temporal's default: 512). */
+  static final int TIMER_TASK_WORKERS = 8;
+
   /** Beside the database: it was made with task queue fairness on, which must stay on. */
   static final String FAIRNESS_MARK = "task-queue-fairness";
 
@@ -159,6 +162,15 @@ public final class TemporalDevServer implements AutoCloseable {
     // at once; ours are registered as it starts, and the cache spares every start a read of them.
     command.addAll(
         List.of("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"));
+    // Timer tasks run on a few goroutines instead of 512. All of the server's reads and writes
+    // share one SQLite connection: when thousands of timers fall due at once (a send window
+    // opening on a large list), 512 timer goroutines waiting for it made a new run's start one
+    // waiter among hundreds, for seconds. With a few, starts keep their turn while the timers
+    // fire at about the same pace (docs/benchmarks.md, "Waiting runs").
+    command.addAll(
+        List.of(
+            "--dynamic-config-value",
+            "history.timerProcessorSchedulerWorkerCount=" + TIMER_TASK_WORKERS));
     if (fairness(settings)) {
       // the tasks of each tenant (its fairness key, set on every start) are dispatched in turn,
       // so one tenant's backlog does not delay another's (docs/design.md)
