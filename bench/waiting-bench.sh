@@ -217,11 +217,11 @@ done
 echo "RESULT heap_after_full_gc_mb=$heap with $N runs waiting ($(jvms | wc -w) JVMs)"
 
 # --- 4. the burst --------------------------------------------------------------------------------
-# second emails sent before the stop: delays that ended before it, whose runs are not in the burst
+# second emails sent before the burst: delays that ended before it, whose runs are not in it
 early=$(emails "subject = 'Still there?'")
 if [[ -n ${BURST_AFTER_S:-} ]]; then
-  # every timer falls due when the window opens, which must find them all still waiting and the
-  # service stopped (its stop takes seconds)
+  # every timer falls due when the window opens, which must find them all still waiting (and with
+  # RESTART=1 the service stopped: its stop takes seconds)
   if (($(date +%s) + 30 > WAKE_AT || early > 0)); then
     echo "the send window opens less than 30 s from now ($early second emails sent): raise BURST_AFTER_S" >&2
     exit 1
@@ -229,16 +229,16 @@ if [[ -n ${BURST_AFTER_S:-} ]]; then
   last_due=$((WAKE_AT + 1))
   RESTART=${RESTART:-0}
 else
-  RESTART=1
+  RESTART=1 # the restart is what makes the timers fire at once
   # the last timer falls due DELAY_SECONDS after the last first email
   last_due=$(python3 -c "import sys; print(int(float(sys.argv[1]) + float(sys.argv[2])) + 1)" "$waiting" "$DELAY_SECONDS")
   ((early == 0)) || echo "$early of $N delays ended before the burst (DELAY_SECONDS shorter than the enrollment and the window)" >&2
 fi
-if ((RESTART == 0)); then
+if [[ $RESTART != 1 ]]; then
   # the window opens on the running service: every timer falls due then
   now=$(date +%s)
-  ((last_due > now)) && sleep $((last_due - now))
-  fired=$(date +%s.%N)
+  ((WAKE_AT > now)) && sleep $((WAKE_AT - now))
+  fired=$WAKE_AT
   up=
 elif [[ -z ${CLUSTER:-} ]]; then
   # every delay over before the service is back: all timers fire as it starts

@@ -218,7 +218,8 @@ public class EmbeddedInfrastructure implements EnvironmentPostProcessor, Ordered
                 freePortIfZero(settings.temporalPort()),
                 freePortIfZero(settings.temporalUiPort()),
                 namespace,
-                CrmSearchAttributes.namesAndTypes()));
+                CrmSearchAttributes.namesAndTypes(),
+                settings.temporalTimerTaskWorkers()));
       } catch (EmbeddedPartUnavailable e) {
         boolean chosenPorts = settings.temporalPort() == 0 || settings.temporalUiPort() == 0;
         boolean portTaken =

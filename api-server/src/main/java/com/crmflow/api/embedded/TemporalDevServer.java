@@ -50,7 +50,19 @@ public final class TemporalDevServer implements AutoCloseable {
       int port,
       int uiPort,
       String namespace,
-      Map<String, String> searchAttributes) {
+      Map<String, String> searchAttributes,
+      int timerTaskWorkers) {
+
+    /** Settings with {@link #DEFAULT_TIMER_TASK_WORKERS}. */
+    public Settings(
+        Path cli,
+        Path dir,
+        int port,
+        int uiPort,
+        String namespace,
+        Map<String, String> searchAttributes) {
+      this(cli, dir, port, uiPort, namespace, searchAttributes, DEFAULT_TIMER_TASK_WORKERS);
+    }
 
     public Path database() {
       return databaseIn(dir);
@@ -66,8 +78,11 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
-  /** Goroutines that run the history service's timer tasks (Temporal's default: 512). */
-  static final int TIMER_TASK_WORKERS = 8;
+  /**
+   * Goroutines that run the history service's timer tasks unless told otherwise ({@code
+   * crm.embedded.temporal-timer-task-workers}; Temporal's default: 512).
+   */
+  public static final int DEFAULT_TIMER_TASK_WORKERS = 8;
 
   /** Beside the database: it was made with task queue fairness on, which must stay on. */
   static final String FAIRNESS_MARK = "task-queue-fairness";
@@ -164,13 +179,13 @@ public final class TemporalDevServer implements AutoCloseable {
         List.of("--dynamic-config-value", "system.forceSearchAttributesCacheRefreshOnRead=false"));
     // Timer tasks run on a few goroutines instead of 512. All of the server's reads and writes
     // share one SQLite connection: when thousands of timers fall due at once (a send window
-    // opening on a large list), 512 timer goroutines waiting for it made a new run's start one
-    // waiter among hundreds, for seconds. With a few, starts keep their turn while the timers
-    // fire at about the same pace (docs/benchmarks.md, "Waiting runs").
+    // opening on a large list), with 512 a new run's start waits for it among hundreds of timer
+    // tasks, for seconds. With a few, starts keep their turn, and the timers take a little longer
+    // to fire (docs/benchmarks.md, "Waiting runs").
     command.addAll(
         List.of(
             "--dynamic-config-value",
-            "history.timerProcessorSchedulerWorkerCount=" + TIMER_TASK_WORKERS));
+            "history.timerProcessorSchedulerWorkerCount=" + settings.timerTaskWorkers()));
     if (fairness(settings)) {
       // the tasks of each tenant (its fairness key, set on every start) are dispatched in turn,
       // so one tenant's backlog does not delay another's (docs/design.md)

@@ -60,11 +60,16 @@ public record CrmProperties(
    * @param postgresPort port of the embedded PostgreSQL (0: any free port)
    * @param temporalPort gRPC port of the embedded Temporal dev server (0: any free port)
    * @param temporalUiPort port of its Temporal UI (0: any free port)
+   * @param temporalTimerTaskWorkers goroutines of the dev server that fire its timers and timeouts
+   *     ({@code history.timerProcessorSchedulerWorkerCount}, Temporal's default 512): few, so that
+   *     a start keeps its turn at the server's one SQLite connection while thousands of timers fall
+   *     due at once
    */
   public record Embedded(
       @DefaultValue("0") @Min(0) @Max(65535) int postgresPort,
       @DefaultValue("7233") @Min(0) @Max(65535) int temporalPort,
-      @DefaultValue("8233") @Min(0) @Max(65535) int temporalUiPort) {}
+      @DefaultValue("8233") @Min(0) @Max(65535) int temporalUiPort,
+      @DefaultValue("8") @Min(1) @Max(4096) int temporalTimerTaskWorkers) {}
 
   /**
    * @param cli the {@code temporal} CLI whose dev server is the embedded Temporal; unset: looked up

@@ -15,16 +15,35 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DevServerTimerTasksTest {
 
+  private static final String SETTING = "history.timerProcessorSchedulerWorkerCount=";
+
   @TempDir Path dir;
 
   @Test
-  void theDevServerRunsItsTimerTasksOnEightGoroutines() {
-    List<String> command =
-        TemporalDevServer.command(
-            new TemporalDevServer.Settings(Path.of("temporal"), dir, 7233, 0, "default", Map.of()));
+  void theDevServerRunsItsTimerTasksOnEightGoroutinesUnlessToldOtherwise() {
+    assertThat(dynamicConfigValues(settings(TemporalDevServer.DEFAULT_TIMER_TASK_WORKERS)))
+        .contains(SETTING + 8);
+    assertThat(
+            dynamicConfigValues(
+                new TemporalDevServer.Settings(
+                    Path.of("temporal"), dir, 7233, 0, "default", Map.of())))
+        .contains(SETTING + 8);
+    assertThat(dynamicConfigValues(settings(512)))
+        .contains(SETTING + 512)
+        .doesNotContain(SETTING + 8);
+  }
 
-    int at = command.indexOf("history.timerProcessorSchedulerWorkerCount=8");
-    assertThat(at).as(String.join(" ", command)).isPositive();
-    assertThat(command.get(at - 1)).isEqualTo("--dynamic-config-value");
+  private TemporalDevServer.Settings settings(int timerTaskWorkers) {
+    return new TemporalDevServer.Settings(
+        Path.of("temporal"), dir, 7233, 0, "default", Map.of(), timerTaskWorkers);
+  }
+
+  /** The values that follow a {@code --dynamic-config-value} in the dev server's command. */
+  private static List<String> dynamicConfigValues(TemporalDevServer.Settings settings) {
+    List<String> command = TemporalDevServer.command(settings);
+    return java.util.stream.IntStream.range(1, command.size())
+        .filter(i -> command.get(i - 1).equals("--dynamic-config-value"))
+        .mapToObj(command::get)
+        .toList();
   }
 }
