@@ -180,8 +180,8 @@ public final class TemporalDevServer implements AutoCloseable {
     // Timer tasks run on a few goroutines instead of 512. All of the server's reads and writes
     // share one SQLite connection: when thousands of timers fall due at once (a send window
     // opening on a large list), with 512 a new run's start waits for it among hundreds of timer
-    // tasks, for seconds. With a few, starts keep their turn, and the timers take a little longer
-    // to fire (docs/benchmarks.md, "Waiting runs").
+    // tasks, for seconds. With a few, starts keep their turn, and the timers fire at the pace of
+    // so few: a large burst delays its own runs (docs/benchmarks.md, "Waiting runs").
     command.addAll(
         List.of(
             "--dynamic-config-value",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class DevServerTimerTasksTest {
   /** The values that follow a {@code --dynamic-config-value} in the dev server's command. */
   private static List<String> dynamicConfigValues(TemporalDevServer.Settings settings) {
     List<String> command = TemporalDevServer.command(settings);
-    return java.util.stream.IntStream.range(1, command.size())
+    return IntStream.range(1, command.size())
         .filter(i -> command.get(i - 1).equals("--dynamic-config-value"))
         .mapToObj(command::get)
         .toList();
