@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -213,11 +214,7 @@ class ScheduleTriggerApiTest extends ApiTest {
     ScheduleRow read;
     synchronized (scheduleTriggers) {
       markStarting(clock, "now() - interval '1 minute'");
-      read =
-          schedules.pending(interval, 1000).stream()
-              .filter(row -> row.nodeId().equals(clock))
-              .findFirst()
-              .orElseThrow();
+      read = pendingRow(clock, interval).orElseThrow();
 
       assertThat(schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD))
           .as("one api-server's reconcile")
@@ -229,6 +226,66 @@ class ScheduleTriggerApiTest extends ApiTest {
     // the taker applies it
     assertThat(scheduleTriggers.apply(read)).isTrue();
     assertThat(state(clock)).isEqualTo("running");
+  }
+
+  @Test
+  void aRowGivenBackIsPendingForTheNextReconcileUnlessAChangeReplacedIt() {
+    String clock = uniqueId("clock");
+    activeAutomation(tenant.api(), scheduled(clock, "03:45"));
+    await().atMost(Patience.EVENTUALLY).until(() -> state(clock).equals("running"));
+    Duration interval = Duration.ofSeconds(5);
+    synchronized (scheduleTriggers) {
+      markStarting(clock, "now() - interval '1 minute'");
+      ScheduleRow read = pendingRow(clock, interval).orElseThrow();
+
+      // Temporal could not be reached: the reconcile gives the row it took back
+      ScheduleRow taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+      assertThat(pendingRow(clock, interval)).as("held while taken").isEmpty();
+      schedules.giveBack(taken, interval);
+      assertThat(pendingRow(clock, interval)).as("given back").contains(read);
+
+      // a change replaces the taken row before it is given back: the change's apply has it
+      taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+      jdbc.sql(
+              """
+              update schedule_trigger set canvas_version = canvas_version + 1, updated_at = now()
+              where tenant_id = :t and node_id = :n
+              """)
+          .param("t", tenant.id())
+          .param("n", clock)
+          .update();
+      String changedAt = updatedAt(clock);
+      schedules.giveBack(taken, interval);
+      assertThat(pendingRow(clock, interval)).as("the change's row, left to its apply").isEmpty();
+      assertThat(updatedAt(clock)).as("the change's time kept").isEqualTo(changedAt);
+
+      // as it was, and applied
+      jdbc.sql(
+              """
+              update schedule_trigger set canvas_version = canvas_version - 1
+              where tenant_id = :t and node_id = :n
+              """)
+          .param("t", tenant.id())
+          .param("n", clock)
+          .update();
+      assertThat(scheduleTriggers.apply(read)).isTrue();
+    }
+    assertThat(state(clock)).isEqualTo("running");
+  }
+
+  private Optional<ScheduleRow> pendingRow(String clock, Duration olderThan) {
+    return schedules.pending(olderThan, 1000).stream()
+        .filter(row -> row.nodeId().equals(clock))
+        .findFirst();
+  }
+
+  private String updatedAt(String clock) {
+    return jdbc.sql(
+            "select updated_at::text from schedule_trigger where tenant_id = :t and node_id = :n")
+        .param("t", tenant.id())
+        .param("n", clock)
+        .query(String.class)
+        .single();
   }
 
   @Test
