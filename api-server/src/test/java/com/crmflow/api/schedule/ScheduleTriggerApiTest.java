@@ -237,40 +237,49 @@ class ScheduleTriggerApiTest extends ApiTest {
     synchronized (scheduleTriggers) {
       markStarting(clock, "now() - interval '1 minute'");
       ScheduleRow read = pendingRow(clock, interval).orElseThrow();
+      try {
+        // Temporal could not be reached: the reconcile gives the row it took back (each statement
+        // below reads a later now() than the one before, so "given back" is older than interval)
+        ScheduleRow taken =
+            schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+        assertThat(pendingRow(clock, interval)).as("held while taken").isEmpty();
+        schedules.giveBack(taken, interval);
+        assertThat(pendingRow(clock, interval)).as("given back").contains(read);
 
-      // Temporal could not be reached: the reconcile gives the row it took back
-      ScheduleRow taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
-      assertThat(pendingRow(clock, interval)).as("held while taken").isEmpty();
-      schedules.giveBack(taken, interval);
-      assertThat(pendingRow(clock, interval)).as("given back").contains(read);
+        // an edit saves a new canvas version while the row is taken: the edit's apply has it
+        taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+        setScheduleRow(clock, "canvas_version = canvas_version + 1, updated_at = now()");
+        String editedAt = updatedAt(clock);
+        schedules.giveBack(taken, interval);
+        assertThat(pendingRow(clock, interval)).as("the edit's row, left to its apply").isEmpty();
+        assertThat(updatedAt(clock)).as("the edit's time kept").isEqualTo(editedAt);
 
-      // a change replaces the taken row before it is given back: the change's apply has it
-      taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
-      jdbc.sql(
-              """
-              update schedule_trigger set canvas_version = canvas_version + 1, updated_at = now()
-              where tenant_id = :t and node_id = :n
-              """)
-          .param("t", tenant.id())
-          .param("n", clock)
-          .update();
-      String changedAt = updatedAt(clock);
-      schedules.giveBack(taken, interval);
-      assertThat(pendingRow(clock, interval)).as("the change's row, left to its apply").isEmpty();
-      assertThat(updatedAt(clock)).as("the change's time kept").isEqualTo(changedAt);
-
-      // as it was, and applied
-      jdbc.sql(
-              """
-              update schedule_trigger set canvas_version = canvas_version - 1
-              where tenant_id = :t and node_id = :n
-              """)
-          .param("t", tenant.id())
-          .param("n", clock)
-          .update();
-      assertThat(scheduleTriggers.apply(read)).isTrue();
+        // a pause while the row is taken: the pause's apply has it
+        setScheduleRow(
+            clock, "canvas_version = canvas_version - 1, updated_at = now() - interval '1 minute'");
+        taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+        schedules.wantStopped(tenant.id(), clock);
+        String pausedAt = updatedAt(clock);
+        schedules.giveBack(taken, interval);
+        assertThat(pendingRow(clock, interval)).as("the pause's row, left to its apply").isEmpty();
+        assertThat(updatedAt(clock)).as("the pause's time kept").isEqualTo(pausedAt);
+      } finally {
+        // as it was read, and applied: its workflow runs on the sequence's own version
+        markStarting(clock, "now()");
+        setScheduleRow(clock, "canvas_version = " + read.canvasVersion());
+        assertThat(scheduleTriggers.apply(read)).isTrue();
+      }
     }
     assertThat(state(clock)).isEqualTo("running");
+  }
+
+  /** Sets columns of the test's schedule row, as a change of its flow would. */
+  private void setScheduleRow(String clock, String assignments) {
+    jdbc.sql(
+            "update schedule_trigger set " + assignments + " where tenant_id = :t and node_id = :n")
+        .param("t", tenant.id())
+        .param("n", clock)
+        .update();
   }
 
   private Optional<ScheduleRow> pendingRow(String clock, Duration olderThan) {
