@@ -180,14 +180,17 @@ class ScheduleTriggerRepository {
 
   /**
    * Gives a taken row back when Temporal could not be reached: pending again for the next
-   * reconcile, unless a change replaced it meanwhile.
+   * reconcile, unless a change replaced it meanwhile. Every change sets the row's time to its own
+   * {@code now()}, which {@link #take} set ahead: a row whose time is still ahead is unchanged
+   * since it was taken, even by a change that left its state and version as they were (a pause and
+   * an activation within the hold).
    */
   void giveBack(ScheduleRow row, Duration olderThan) {
     jdbc.sql(
             """
             update schedule_trigger set updated_at = now() - make_interval(secs => :age)
             where tenant_id = :tenantId and node_id = :nodeId and state = :state
-              and canvas_version = :version
+              and canvas_version = :version and updated_at > now()
             """)
         .param("tenantId", row.tenantId())
         .param("nodeId", row.nodeId())

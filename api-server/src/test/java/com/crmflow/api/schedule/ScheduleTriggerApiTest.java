@@ -263,6 +263,20 @@ class ScheduleTriggerApiTest extends ApiTest {
         schedules.giveBack(taken, interval);
         assertThat(pendingRow(clock, interval)).as("the pause's row, left to its apply").isEmpty();
         assertThat(updatedAt(clock)).as("the pause's time kept").isEqualTo(pausedAt);
+
+        // a pause and an activation while the row is taken: the same state and version as taken,
+        // and the activation's apply has it
+        setScheduleRow(clock, "state = 'starting', updated_at = now() - interval '1 minute'");
+        taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
+        schedules.wantStopped(tenant.id(), clock);
+        schedules.wantRunning(
+            tenant.id(), clock, read.sequenceId(), read.canvasVersion(), read.config());
+        String activatedAt = updatedAt(clock);
+        schedules.giveBack(taken, interval);
+        assertThat(pendingRow(clock, interval))
+            .as("the activation's row, left to its apply")
+            .isEmpty();
+        assertThat(updatedAt(clock)).as("the activation's time kept").isEqualTo(activatedAt);
       } finally {
         // as it was read, and applied: its workflow runs on the sequence's own version
         markStarting(clock, "now()");
