@@ -108,7 +108,8 @@ public class EmailActivitiesImpl implements EmailActivities {
    * Without SMTP the capture is the delivery, noted in the ledger as one: an attempt after one that
    * captured the email and stopped before Temporal heard of it (a process killed then) finds the
    * note and does not capture it again, as a sent email is not sent again. Nothing leaves the
-   * process, so no mark guards the capture itself.
+   * process, so the note is the capture and the log line follows it: a process killed between the
+   * two leaves the email captured once, without its line, where the other order would log it twice.
    */
   private static EmailReceipt capture(EmailMessage message, HandOver handOver) {
     if (handOver.deliveredBefore()) {
@@ -116,9 +117,9 @@ public class EmailActivitiesImpl implements EmailActivities {
           "Email {} was captured by an earlier run of its node: not captured again",
           message.messageId());
     } else {
+      handOver.delivered();
       // the address and the rendered subject are the tenant's data, kept with the email's record
       log.info("No SMTP configured: captured email {}", message.messageId());
-      handOver.delivered();
     }
     return new EmailReceipt(EmailReceipt.CAPTURED, message.messageId());
   }
