@@ -266,7 +266,7 @@ class ScheduleTriggerApiTest extends ApiTest {
 
         // a pause and an activation while the row is taken: the same state and version as taken,
         // and the activation's apply has it
-        setScheduleRow(clock, "state = 'starting', updated_at = now() - interval '1 minute'");
+        markStarting(clock, "now() - interval '1 minute'");
         taken = schedules.take(read, interval, ScheduleTriggers.APPLY_HOLD).orElseThrow();
         schedules.wantStopped(tenant.id(), clock);
         schedules.wantRunning(
@@ -367,13 +367,7 @@ class ScheduleTriggerApiTest extends ApiTest {
   }
 
   private void markStarting(String clock, String updatedAt) {
-    jdbc.sql(
-            "update schedule_trigger set state = 'starting', updated_at = "
-                + updatedAt
-                + " where tenant_id = :t and node_id = :n")
-        .param("t", tenant.id())
-        .param("n", clock)
-        .update();
+    setScheduleRow(clock, "state = 'starting', updated_at = " + updatedAt);
   }
 
   /** A running schedule whose workflow is then terminated; returns the terminated run's id. */
