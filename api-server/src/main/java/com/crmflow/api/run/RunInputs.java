@@ -117,8 +117,8 @@ public class RunInputs {
 
   /**
    * The run's node log as a {@link RunResume}: finished nodes with their outcome, delays still
-   * running with their seq and wake-up time. Nodes finished but not yet logged when the workflow
-   * was lost run again, with the same idempotency keys (run id and node id).
+   * running with their seq, wake-up time and start. Nodes finished but not yet logged when the
+   * workflow was lost run again, with the same idempotency keys (run id and node id).
    */
   static RunResume whereItStood(List<NodeLogEntry> log) {
     Map<String, RunResume.NodeOutcome> done = new HashMap<>();
@@ -131,7 +131,8 @@ public class RunInputs {
             entry.nodeId(),
             new RunResume.NodeOutcome(entry.status(), entry.output(), entry.error()));
       } else if (entry.output() != null && entry.output().get("until") instanceof String until) {
-        waiting.put(entry.nodeId(), new RunResume.WaitingDelay(entry.seq(), until));
+        waiting.put(
+            entry.nodeId(), new RunResume.WaitingDelay(entry.seq(), until, entry.startedAt()));
       }
     }
     return new RunResume(done, waiting, lastSeq);

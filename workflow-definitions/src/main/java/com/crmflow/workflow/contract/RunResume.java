@@ -1,5 +1,6 @@
 package com.crmflow.workflow.contract;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 
 /**
@@ -21,6 +22,16 @@ public record RunResume(
   /** A finished node's logged outcome. */
   public record NodeOutcome(String status, Map<String, Object> output, String error) {}
 
-  /** A node that was waiting: its log entry's seq and when it wakes (ISO-8601). */
-  public record WaitingDelay(int seq, String until) {}
+  /**
+   * A node that was waiting: its log entry's seq, when it wakes (ISO-8601), and when it began to
+   * wait (ISO-8601; null where not known).
+   */
+  public record WaitingDelay(
+      int seq, String until, @JsonInclude(JsonInclude.Include.NON_NULL) String startedAt) {
+
+    /** A waiting node whose start is not known. */
+    public WaitingDelay(int seq, String until) {
+      this(seq, until, null);
+    }
+  }
 }

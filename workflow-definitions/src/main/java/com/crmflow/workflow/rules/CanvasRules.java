@@ -52,6 +52,11 @@ public final class CanvasRules {
 
   private CanvasRules() {}
 
+  /** Whether the text can be the id of a node or an edge. */
+  public static boolean isId(String text) {
+    return text != null && ID.matcher(text).matches();
+  }
+
   // ---------------------------------------------------------------- structural
 
   public static List<CanvasProblem> structural(Canvas canvas) {

@@ -7,6 +7,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCH
 import static com.crmflow.workflow.run.InterpreterChanges.GOAL;
 import static com.crmflow.workflow.run.InterpreterChanges.HELD_MOVE;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
+import static com.crmflow.workflow.run.InterpreterChanges.MOVED_WAITS_GO_ON;
 import static com.crmflow.workflow.run.InterpreterChanges.NODE_INPUT_CONTACT;
 import static com.crmflow.workflow.run.InterpreterChanges.RECORDINGS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.RUN_CONTROL;
@@ -56,6 +57,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -352,6 +354,33 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     return canvas.node(nodeId).orElseThrow(() -> new IllegalStateException("no node " + nodeId));
   }
 
+  /**
+   * Where a waiting branch stopped for a move: its entry, when its wait began and its deadline. A
+   * wait that goes on from before (moved, resumed or retried: {@code waiting}, or the retry's wake
+   * time) keeps the start and the deadline it logged then ({@value
+   * InterpreterChanges#MOVED_WAITS_GO_ON}); without the change a branch gives this node's start and
+   * the deadline a node of this id showed, if any.
+   */
+  private RunMoves.Stopped stoppedForMove(
+      CanvasNode node, Started waited, RunResume.WaitingDelay waiting) {
+    String deadline = moves.deadline(node);
+    RunMoves.Stopped asBefore =
+        new RunMoves.Stopped(node, waited.seq(), waited.startedAt(), deadline);
+    String logged =
+        waiting != null
+            ? waiting.until()
+            : input.delaysWakeUp() == null ? null : input.delaysWakeUp().get(node.id());
+    String began =
+        waiting != null && waiting.startedAt() != null ? waiting.startedAt() : waited.startedAt();
+    String until = logged != null ? logged : deadline;
+    if (began.equals(waited.startedAt()) && Objects.equals(until, deadline)) {
+      return asBefore;
+    }
+    return since(MOVED_WAITS_GO_ON)
+        ? new RunMoves.Stopped(node, waited.seq(), began, until)
+        : asBefore;
+  }
+
   /** Runs the node, logs it and adds the nodes it makes ready to {@code ready}. */
   private void execute(CanvasNode node, List<String> ready) {
     String type = node.type();
@@ -386,9 +415,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       }
       output = run(node, executor);
     } catch (NodeMoved moved) {
-      Started waited = started.get(node.id());
-      moves.stopped(
-          new RunMoves.Stopped(node, waited.seq(), waited.startedAt(), moves.deadline(node)));
+      moves.stopped(stoppedForMove(node, started.get(node.id()), waiting));
       return;
     } catch (NodeSkipped skipped) {
       Map<String, Object> reason = skipped.output();
@@ -595,7 +622,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       moves.stopped(new RunMoves.Stopped(node, null, null, null));
       return false;
     }
-    if (held && endAsked == null && since(RUN_CONTROL)) {
+    if (held && endAsked == null && since(RUN_CONTROL) && !goesOnWaiting(node)) {
       Integer seq = heldAt.get(node.id());
       if (seq == null) {
         seq = ++logSeq;
@@ -616,6 +643,16 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       return false;
     }
     return !goalMetBefore(node);
+  }
+
+  /**
+   * Whether the node is a wait the branch goes on in (moved, or resumed, while it waited): not a
+   * node that starts, so a held run waits on in it and holds before the node after it ({@value
+   * InterpreterChanges#MOVED_WAITS_GO_ON}). Without the change the run holds before it with an
+   * entry of its own.
+   */
+  private boolean goesOnWaiting(CanvasNode node) {
+    return input.waitingDelay(node) != null && since(MOVED_WAITS_GO_ON);
   }
 
   /** The running entry of a node the run holds before, with why it holds. */
@@ -923,7 +960,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     }
     List<String> starts = placed.stream().map(RunMoveResult.MovedNode::toNode).distinct().toList();
     RunMoves.carryOver(canvas, target.canvas(), target, edgeTaken, settled, starts);
-    input = RunMoves.inputIn(input, target.toVersion(), target.canvas(), waited, logSeq);
+    input =
+        RunMoves.inputIn(
+            input, target.toVersion(), target.canvas(), waited, moves.waitsBegan(), logSeq);
     canvas = target.canvas();
     starts.forEach(this::startThread);
     moves.done();

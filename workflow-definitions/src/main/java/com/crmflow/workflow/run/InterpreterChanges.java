@@ -161,6 +161,17 @@ public final class InterpreterChanges {
   static final String HELD_MOVE = "held-move";
 
   /**
+   * In a run with this change a wait that moved goes on as it was, through every later move: a
+   * later move's {@code recompute_delays} measures from when the wait began (not from the move
+   * before), a delay with a send window keeps the deadline it logged, and a run held by its flow's
+   * pause goes on waiting in the moved node rather than holding before it (a held entry of its own
+   * that nothing ended, and a deadline the next move lost). A run without it takes the path it took
+   * before. Asked only where the two differ: at a move of a wait that moved or was resumed before,
+   * and when a held run's moved wait goes on.
+   */
+  static final String MOVED_WAITS_GO_ON = "moved-waits-go-on";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

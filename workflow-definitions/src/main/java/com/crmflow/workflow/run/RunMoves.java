@@ -179,6 +179,17 @@ final class RunMoves {
     return List.copyOf(stopped);
   }
 
+  /** By node id, when the wait each stopped branch waited in began (where known). */
+  Map<String, String> waitsBegan() {
+    Map<String, String> began = new HashMap<>();
+    for (Stopped branch : stopped) {
+      if (branch.startedAt() != null) {
+        began.put(branch.node().id(), branch.startedAt());
+      }
+    }
+    return began;
+  }
+
   /** The move is over (taken or not): the run walks again. */
   void done() {
     asked = null;
@@ -212,14 +223,24 @@ final class RunMoves {
 
   /**
    * The run's input in the target version: its canvas and version, and the waiting nodes as a
-   * resumed run's ({@link RunResume#waiting}): they keep their entry and wake at their deadline.
+   * resumed run's ({@link RunResume#waiting}): they keep their entry, wake at their deadline and
+   * remember when they began.
+   *
+   * @param began by node id of the version left, when each wait began
    */
   static RunInput inputIn(
-      RunInput input, int version, Canvas canvas, List<MovedNode> nodes, int lastSeq) {
+      RunInput input,
+      int version,
+      Canvas canvas,
+      List<MovedNode> nodes,
+      Map<String, String> began,
+      int lastSeq) {
     Map<String, RunResume.WaitingDelay> waitingThere = new LinkedHashMap<>();
     for (MovedNode node : nodes) {
       if (node.seq() != null) {
-        waitingThere.put(node.toNode(), new RunResume.WaitingDelay(node.seq(), node.until()));
+        waitingThere.put(
+            node.toNode(),
+            new RunResume.WaitingDelay(node.seq(), node.until(), began.get(node.fromNode())));
       }
     }
     return input.movedTo(version, canvas, new RunResume(Map.of(), waitingThere, lastSeq));

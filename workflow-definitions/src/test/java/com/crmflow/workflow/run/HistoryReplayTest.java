@@ -108,7 +108,15 @@ class HistoryReplayTest {
             // same commands, so both recordings replay on either code
             "local-moved-run-timer-read.json",
             "local-wait-until-met-timer-read.json",
-            "local-held-moved-run-timer-read.json");
+            "local-held-moved-run-timer-read.json",
+            // a wait moved twice, held while moved, and a window's moved twice: before and after
+            // moved-waits-go-on
+            "local-moved-twice-run.json",
+            "local-held-while-waiting-moved-run.json",
+            "local-window-moved-twice-run.json",
+            "local-moved-twice-run-waits-go-on.json",
+            "local-held-while-waiting-moved-run-waits-go-on.json",
+            "local-window-moved-twice-run-waits-go-on.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -261,6 +269,28 @@ class HistoryReplayTest {
             "record_run_moved",
             "https://example.com/fixed/7")
         .doesNotContain("https://example.com/7");
+    // before moved-waits-go-on: no marker, and the paths the change leaves; after: its marker
+    for (String moved :
+        List.of(
+            "local-moved-twice-run",
+            "local-held-while-waiting-moved-run",
+            "local-window-moved-twice-run")) {
+      assertThat(markerPayloads(dir.resolve(moved + ".json")))
+          .as(moved)
+          .doesNotContain("\"moved-waits-go-on\"");
+      assertThat(markerPayloads(dir.resolve(moved + "-waits-go-on.json")))
+          .as(moved + " with the change")
+          .contains("\"moved-waits-go-on\"");
+    }
+    // the held run moved while it waited: before, its moved delay held until the release; after,
+    // it waits on from the move (its timer starts before the release's signal)
+    assertThat(eventTypesAfterTheMove(dir.resolve("local-held-while-waiting-moved-run.json")))
+        .containsSubsequence("EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED", "EVENT_TYPE_TIMER_STARTED");
+    assertThat(
+            eventTypesAfterTheMove(
+                dir.resolve("local-held-while-waiting-moved-run-waits-go-on.json")))
+        .containsSubsequence("EVENT_TYPE_TIMER_STARTED", "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED")
+        .containsOnlyOnce("EVENT_TYPE_TIMER_STARTED");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }
@@ -332,6 +362,19 @@ class HistoryReplayTest {
   /** The payloads of a history's markers (local activities, versions) as text. */
   private static String markerPayloads(Path history) throws IOException {
     return HistoryMarkers.text(WorkflowExecutionHistory.fromJson(read(history)));
+  }
+
+  /** The types of a history's timer and signal events after its first update, in order. */
+  private static List<String> eventTypesAfterTheMove(Path history) throws IOException {
+    List<HistoryEvent> events = WorkflowExecutionHistory.fromJson(read(history)).getEvents();
+    int move = 0;
+    while (!events.get(move).hasWorkflowExecutionUpdateCompletedEventAttributes()) {
+      move++;
+    }
+    return events.subList(move, events.size()).stream()
+        .map(e -> e.getEventType().name())
+        .filter(type -> type.contains("TIMER_STARTED") || type.endsWith("EXECUTION_SIGNALED"))
+        .toList();
   }
 
   /** The types of a history's activities (not local ones), in the order they were scheduled. */

@@ -53,7 +53,22 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code local-held-moved-run.json}: a run held by its flow's pause before its call (its 3
  *       days' delay over while held), moved to version 2 of its flow while it holds ({@value
  *       InterpreterChanges#HELD_MOVE}), then released: version 2's call made once.
+ *   <li>{@code local-moved-twice-run.json}: recorded before moved waits kept their start, a run
+ *       moved a day into its 3 days' wait to version 2 (5 days, its deadline kept), and a day later
+ *       to version 3 (2 days) with {@code recompute_delays}: measured from the first move, so it
+ *       woke at day 3.
+ *   <li>{@code local-held-while-waiting-moved-run.json}: recorded before moved waits kept their
+ *       start, a run held by its flow's pause while it waits 3 days, moved to version 2 a day in,
+ *       and released a day later: the moved delay held before it started again.
+ *   <li>{@code local-window-moved-twice-run.json}: recorded before moved waits kept their start, a
+ *       delay with a send window moved to version 2 (2 hours, the node renamed and mapped) and 10
+ *       minutes later to version 3 (30 hours): its deadline lost at the second move, the window of
+ *       the day after taken.
  * </ul>
+ *
+ * <p>The {@code -waits-go-on} files are the last three recorded again with {@value
+ * InterpreterChanges#MOVED_WAITS_GO_ON}: the second move wakes the recomputed delay at once; the
+ * held run waits on in its moved delay and holds before its call; the window's deadline is kept.
  *
  * <p>The {@code -timer-read} files are {@code local-moved-run}, {@code local-wait-until-met} and
  * {@code local-held-moved-run} recorded again once the wait nodes' timers mark their cancellation
@@ -72,7 +87,9 @@ public final class JourneyHistoryRecorder {
         Path.of(args.length > 0 ? args[0] : "workflow-definitions/src/test/resources/histories");
     String name = args[1];
     Files.createDirectories(target);
-    switch (name) {
+    // a moved-wait history recorded again with the change: the same steps
+    String scenario = name.replace("-waits-go-on", "");
+    switch (scenario) {
       case "local-wait-until-met" ->
           record(
               target,
@@ -176,6 +193,45 @@ public final class JourneyHistoryRecorder {
                 run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
                 run.control(new RunControl(RunControl.RELEASE, null, 2));
               });
+      case "local-moved-twice-run" ->
+          record(
+              target,
+              movable(name, Canvases.threeDayWait()),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                env.sleep(Duration.ofDays(1));
+                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 5), Map.of(), false));
+                env.sleep(Duration.ofDays(1));
+                run.move(RunMoveTest.toVersion3(RunMoveTest.fixedUrl("wait", 2), true));
+              });
+      case "local-held-while-waiting-moved-run" ->
+          record(
+              target,
+              movable(name, Canvases.threeDayWait()),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
+                env.sleep(Duration.ofDays(1));
+                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
+                env.sleep(Duration.ofDays(1));
+                run.control(new RunControl(RunControl.RELEASE, null, 2));
+              });
+      case "local-window-moved-twice-run" ->
+          record(
+              target,
+              embedded(name, SendWindowWaitTest.windowedDelay()),
+              (env, client, watches, recorder) -> {
+                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
+                env.sleep(Duration.ofMinutes(10));
+                run.move(
+                    RunMoveTest.toVersion2(
+                        SendWindowWaitTest.windowedDelay("pause", 2),
+                        Map.of("wait", "pause"),
+                        false));
+                env.sleep(Duration.ofMinutes(10));
+                run.move(
+                    RunMoveTest.toVersion3(SendWindowWaitTest.windowedDelay("pause", 30), false));
+              });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
   }
@@ -203,6 +259,15 @@ public final class JourneyHistoryRecorder {
         .until(() -> recorder.log(runId).stream().anyMatch(e -> e.nodeId().equals("wait")));
     return client.newWorkflowStub(
         AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
+  }
+
+  /** A run of the canvas started as the trigger bench's (its payload's id is 7). */
+  private static RunInput movable(String runId, Canvas canvas) {
+    return RunInputBuilder.run(runId, canvas)
+        .payload(Map.of("id", 7))
+        .embedded()
+        .startedWithChanges(InterpreterChanges.CHANGES)
+        .build();
   }
 
   private static RunInput embedded(String runId, Canvas canvas) {

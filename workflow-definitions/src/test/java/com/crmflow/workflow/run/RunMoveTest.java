@@ -48,6 +48,10 @@ class RunMoveTest extends ThreeDayWaitRunTest {
     return new RunMove("move-1", 2, canvas, mapping, recompute, "key-1");
   }
 
+  static RunMove toVersion3(Canvas canvas, boolean recompute) {
+    return new RunMove("move-2", 3, canvas, Map.of(), recompute, "key-1");
+  }
+
   @Test
   void aWaitingRunMovesAndCallsTheFixedUrlOnceAtItsOriginalDeadline() throws Exception {
     start("moved");
@@ -135,6 +139,127 @@ class RunMoveTest extends ThreeDayWaitRunTest {
         .extracting(NodeLogEntry::nodeId)
         .containsExactly("pause", "move:v2", "call");
     replays("renamed");
+  }
+
+  /**
+   * A wait moved twice: the second move's {@code recompute_delays} measures from when the wait
+   * began, not from the first move. Two days into a three days' wait, a move to two days wakes it
+   * at once.
+   */
+  @Test
+  void aSecondMoveRecomputesADelayFromWhenItsWaitBegan() throws Exception {
+    start("twice");
+    Instant began = Instant.parse(entry("twice", "wait").orElseThrow().startedAt());
+    env.sleep(Duration.ofDays(1));
+    running("twice").move(toVersion2(fixedUrl("wait", 5), Map.of(), false));
+    env.sleep(Duration.ofDays(1));
+
+    RunMoveResult second = running("twice").move(toVersion3(fixedUrl("wait", 2), true));
+
+    assertThat(Instant.parse(second.nodes().get(0).until()))
+        .isEqualTo(began.plus(Duration.ofDays(2)));
+    env.sleep(Duration.ofHours(1));
+    assertThat(result("twice").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/fixed/7");
+    assertThat(Instant.parse(entry("twice", "call").orElseThrow().startedAt()))
+        .isBefore(began.plus(Duration.ofDays(2)).plus(Duration.ofHours(1)));
+    replays("twice");
+  }
+
+  /** webhook → a delay (its id given) of these hours that ends inside 09:00–10:00 in Tokyo. */
+  private static Canvas windowed(String delayId, int hours) {
+    return new Canvas(
+        List.of(
+            node("hook", "webhook_trigger", Map.of()),
+            node(
+                delayId,
+                "delay",
+                Map.of(
+                    "delayHours",
+                    hours,
+                    "window",
+                    Map.of(
+                        "days",
+                        List.of(1, 2, 3, 4, 5, 6, 7),
+                        "from",
+                        "09:00",
+                        "to",
+                        "10:00",
+                        "timezone",
+                        "Asia/Tokyo")))),
+        List.of(edge("hook", delayId)));
+  }
+
+  /**
+   * A delay with a send window, moved to a node of another id and then moved again, keeps the
+   * deadline it logged when it began: the second move does not compute a window again from its own
+   * moment and the target's length.
+   */
+  @Test
+  void aDelayWithAWindowMovedTwiceKeepsItsDeadline() throws Exception {
+    start("window", windowed("wait", 1));
+    String until = (String) entry("window", "wait").orElseThrow().output().get("until");
+    env.sleep(Duration.ofMinutes(10));
+    running("window").move(toVersion2(windowed("pause", 2), Map.of("wait", "pause"), false));
+    env.sleep(Duration.ofMinutes(10));
+
+    RunMoveResult second = running("window").move(toVersion3(windowed("pause", 30), false));
+
+    assertThat(second.nodes()).extracting(RunMoveResult.MovedNode::until).containsExactly(until);
+    env.sleep(
+        Duration.between(Instant.ofEpochMilli(env.currentTimeMillis()), Instant.parse(until)));
+    env.sleep(Duration.ofMinutes(1));
+    assertThat(result("window").status()).isEqualTo(RunResult.COMPLETED);
+    NodeLogEntry waited = entry("window", "pause").orElseThrow();
+    assertThat(Instant.parse(waited.completedAt()))
+        .isBefore(Instant.parse(until).plus(Duration.ofMinutes(1)));
+    replays("window");
+  }
+
+  /**
+   * A run held by its flow's pause while it waits, moved twice: it goes on waiting in the moved
+   * delay (no held entry of its own), keeps its deadline through both moves, holds before its call
+   * once the delay is over, and calls once when released. No entry is left running.
+   */
+  @Test
+  void aHeldRunMovedWhileItWaitsWaitsOnAndHoldsBeforeItsNextNode() throws Exception {
+    start("heldwait");
+    NodeLogEntry waiting = entry("heldwait", "wait").orElseThrow();
+    String until = (String) waiting.output().get("until");
+    running("heldwait").control(new RunControl(RunControl.HOLD, "flow paused", 1));
+    env.sleep(Duration.ofHours(12));
+    running("heldwait").move(toVersion2(fixedUrl("wait", 5), Map.of(), false));
+    env.sleep(Duration.ofHours(12));
+
+    RunMoveResult second = running("heldwait").move(toVersion3(fixedUrl("wait", 5), false));
+
+    assertThat(second.nodes())
+        .containsExactly(new RunMoveResult.MovedNode("wait", "wait", waiting.seq(), until));
+    assertThat(recorder.log("heldwait"))
+        .filteredOn(e -> e.nodeId().equals("wait"))
+        .as("the wait goes on in its own entry, with no held entry")
+        .extracting(NodeLogEntry::seq)
+        .containsExactly(waiting.seq());
+    env.sleep(Duration.ofDays(2).plusHours(1));
+    await().atMost(Duration.ofSeconds(20)).until(() -> entry("heldwait", "call").isPresent());
+    assertThat(entry("heldwait", "call").orElseThrow().output()).containsKey("held");
+    assertThat(http.calls).isEmpty();
+
+    running("heldwait").control(new RunControl(RunControl.RELEASE, null, 2));
+
+    assertThat(result("heldwait").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/fixed/7");
+    assertThat(recorder.log("heldwait"))
+        .extracting(NodeLogEntry::status)
+        .doesNotContain(RunResult.RUNNING);
+    NodeLogEntry delay = entry("heldwait", "wait").orElseThrow();
+    assertThat(Instant.parse(delay.completedAt()))
+        .isBefore(Instant.parse(until).plus(Duration.ofMinutes(1)));
+    replays("heldwait");
   }
 
   /** The run, held by its flow's pause before its call (its delay over while held). */

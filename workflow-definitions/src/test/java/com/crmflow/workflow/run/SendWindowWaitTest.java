@@ -80,12 +80,20 @@ class SendWindowWaitTest {
 
   /** webhook → a delay of an hour that ends inside 09:00–10:00 in the contact's zone. */
   static Canvas windowedDelay() {
+    return windowedDelay("wait", 1);
+  }
+
+  /**
+   * webhook → a delay (its node id given) of these hours that ends inside 09:00–10:00 in the
+   * contact's zone.
+   */
+  static Canvas windowedDelay(String delayId, int hours) {
     return new Canvas(
         List.of(
             Canvases.node("hook", "webhook_trigger", Map.of()),
             Canvases.node(
-                "wait", "delay", Map.of("delayHours", 1, "window", NINE_TO_TEN_EVERY_DAY))),
-        List.of(Canvases.edge("hook", "wait")));
+                delayId, "delay", Map.of("delayHours", hours, "window", NINE_TO_TEN_EVERY_DAY))),
+        List.of(Canvases.edge("hook", delayId)));
   }
 
   private RunResult run(RunInput input) {

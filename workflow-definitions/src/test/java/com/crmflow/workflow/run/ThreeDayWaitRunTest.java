@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.WorkflowTestEnvironments;
+import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
@@ -50,8 +51,13 @@ abstract class ThreeDayWaitRunTest {
 
   /** Starts the run and returns once its delay has started. */
   protected void start(String runId) {
+    start(runId, Canvases.threeDayWait());
+  }
+
+  /** Starts a run of the canvas and returns once its node {@code wait} has started. */
+  protected void start(String runId, Canvas canvas) {
     RunInput input =
-        RunInputBuilder.run(runId, Canvases.threeDayWait())
+        RunInputBuilder.run(runId, canvas)
             .payload(Map.of("id", 7))
             .embedded()
             .startedWithChanges(InterpreterChanges.CHANGES)
