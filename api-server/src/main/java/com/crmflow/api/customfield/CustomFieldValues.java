@@ -156,7 +156,7 @@ public class CustomFieldValues {
 
   private static boolean isDate(String text) {
     try {
-      LocalDate.parse(text);
+      LocalDate.parse(RecordSchema.fourDigitYear(text));
       return true;
     } catch (DateTimeParseException e) {
       return false;

@@ -42,6 +42,9 @@ public record FlowSettings(
   public static final String NEVER = "never";
   public static final String AFTER = "after";
 
+  /** The longest re-enrollment gap, in days (ten years). */
+  public static final int MAX_REENROLL_AFTER_DAYS = 3650;
+
   /** Every setting at its default. */
   public static final FlowSettings DEFAULTS = new FlowSettings(null, ALWAYS, null);
 
@@ -98,7 +101,10 @@ public record FlowSettings(
     Integer afterDays = null;
     JsonNode days = json.get("reenroll_after_days");
     if (days != null && !days.isNull()) {
-      if (!days.isIntegralNumber() || days.asLong() < 1 || days.asLong() > 3650) {
+      if (!days.isIntegralNumber()
+          || !days.canConvertToLong()
+          || days.asLong() < 1
+          || days.asLong() > MAX_REENROLL_AFTER_DAYS) {
         problems.add(
             new FieldProblem(
                 "settings.reenroll_after_days", "must be a whole number of days from 1 to 3650"));

@@ -125,13 +125,30 @@ class GenerateController {
           "The generated flow is not valid.",
           problems.stream().map(CanvasService::asFieldProblem).toList());
     }
+    FlowGenerator.Reenroll reenroll = generated.reenroll();
+    if (reenroll != null
+        && reenroll.afterDays() != null
+        && (reenroll.afterDays() < 1
+            || reenroll.afterDays() > FlowSettings.MAX_REENROLL_AFTER_DAYS)) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "The generated flow is not valid.",
+          List.of(
+              new FieldProblem(
+                  "prompt",
+                  "re-enrolls a record after "
+                      + reenroll.afterDays()
+                      + " days; a flow re-enrolls after 1 to "
+                      + FlowSettings.MAX_REENROLL_AFTER_DAYS
+                      + " days")),
+          generator);
+    }
     FlowSettings latest = canvases.latest(caller.tenantId(), sequenceId).settings();
     // the prompt's re-enrollment rule, beside the flow's other settings as they are
     FlowSettings settings =
-        generated.reenroll() == null
+        reenroll == null
             ? latest
-            : new FlowSettings(
-                latest.timezone(), generated.reenroll().rule(), generated.reenroll().afterDays());
+            : new FlowSettings(latest.timezone(), reenroll.rule(), reenroll.afterDays());
     CanvasSnapshot saved =
         Boolean.TRUE.equals(body.preview())
             ? unsaved(canvas, settings)

@@ -32,7 +32,8 @@ public final class JsonBodies {
 
   /**
    * As {@link #refuseUnstorable} for the numbers of a body already read into maps and lists (the
-   * public trigger's payload): a number beyond a double's range reads as an infinite Double.
+   * public trigger's payload): a number beyond a double's range reads as an infinite Double, or as
+   * a BigInteger when it has no fraction.
    */
   public static void refuseNonFinite(Object value) {
     String where = whereNonFinite(value, "");
@@ -43,8 +44,8 @@ public final class JsonBodies {
 
   private static String whereNonFinite(Object value, String path) {
     String prefix = path.isEmpty() ? "" : path + ".";
-    if (value instanceof Double number) {
-      return Double.isFinite(number) ? null : path;
+    if (value instanceof Number number) { // a Double, or a BigInteger of many digits
+      return Double.isFinite(number.doubleValue()) ? null : path;
     }
     if (value instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> entry : map.entrySet()) {
@@ -73,7 +74,11 @@ public final class JsonBodies {
       return hasNul(node.asString()) ? new String[] {path, NUL} : null;
     }
     if (node.isNumber()) {
-      return Double.isFinite(node.doubleValue()) ? null : new String[] {path, NOT_FINITE};
+      // numberValue(): a BigInteger past a double's range reads as infinite, where doubleValue()
+      // of its node throws
+      return Double.isFinite(node.numberValue().doubleValue())
+          ? null
+          : new String[] {path, NOT_FINITE};
     }
     String prefix = path.isEmpty() ? "" : path + ".";
     if (node.isObject()) {

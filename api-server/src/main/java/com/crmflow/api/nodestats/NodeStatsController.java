@@ -3,6 +3,7 @@ package com.crmflow.api.nodestats;
 import com.crmflow.api.access.Caller;
 import com.crmflow.api.access.RequiresScope;
 import com.crmflow.api.access.Scope;
+import com.crmflow.api.recordfield.RecordSchema;
 import com.crmflow.api.web.ApiException;
 import io.swagger.v3.oas.annotations.Parameter;
 import java.time.DateTimeException;
@@ -45,7 +46,7 @@ class NodeStatsController {
       return null;
     }
     try {
-      return OffsetDateTime.parse(since.trim()).toInstant();
+      return OffsetDateTime.parse(RecordSchema.fourDigitYear(since.trim())).toInstant();
     } catch (DateTimeException e) {
       throw ApiException.badRequest(
           "since", "must be an ISO-8601 date-time with an offset, e.g. 2026-03-01T00:00:00Z");

@@ -170,7 +170,7 @@ public final class RecordSchema {
       }
       case DATE -> {
         try {
-          return LocalDate.parse(text);
+          return LocalDate.parse(fourDigitYear(text));
         } catch (DateTimeParseException e) {
           problems.add(new FieldProblem(name, "must be a date in the form YYYY-MM-DD"));
           return null;
@@ -178,7 +178,7 @@ public final class RecordSchema {
       }
       case TIMESTAMP -> {
         try {
-          return OffsetDateTime.parse(text);
+          return OffsetDateTime.parse(fourDigitYear(text));
         } catch (DateTimeParseException e) {
           problems.add(
               new FieldProblem(name, "must be an ISO-8601 timestamp such as 2026-01-31T09:00:00Z"));
@@ -234,5 +234,18 @@ public final class RecordSchema {
   /** The same checks as a JSON body, for one value given as text (e.g. from an automation). */
   public static boolean isEmail(String text) {
     return text != null && text.length() <= 254 && EMAIL.matcher(text.trim()).matches();
+  }
+
+  /**
+   * The text of a date or a timestamp, refused when its year is not four digits: ISO-8601 also
+   * reads a signed year of up to nine digits ({@code +5874898-01-01}), past what PostgreSQL stores.
+   *
+   * @throws DateTimeParseException when the text does not begin with a digit
+   */
+  public static String fourDigitYear(String text) {
+    if (text.isEmpty() || !Character.isDigit(text.charAt(0))) {
+      throw new DateTimeParseException("the year must be four digits", text, 0);
+    }
+    return text;
   }
 }

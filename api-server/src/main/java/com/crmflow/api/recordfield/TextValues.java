@@ -1,6 +1,7 @@
 package com.crmflow.api.recordfield;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -20,6 +21,9 @@ public final class TextValues {
       Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
+  /** The most digits a number keeps after its point. */
+  static final int MAX_DECIMALS = 1000;
+
   private TextValues() {}
 
   /** A number, or a string that holds one ("1200", " -3.5 "), as a number; else as it is. */
@@ -29,11 +33,24 @@ public final class TextValues {
       if (DECIMAL.matcher(text).matches()) {
         BigDecimal value = new BigDecimal(text);
         if (Double.isFinite(value.doubleValue())) {
-          return JsonNodeFactory.instance.numberNode(value);
+          return JsonNodeFactory.instance.numberNode(storable(value));
         }
       }
     }
     return node;
+  }
+
+  /**
+   * The number with at most {@link #MAX_DECIMALS} digits after the point: PostgreSQL's numeric
+   * holds 16,383, and "1e-20000" has 20,000. Rounded as the same number sent unquoted reads (a
+   * double: 0).
+   */
+  private static BigDecimal storable(BigDecimal value) {
+    if (value.scale() <= MAX_DECIMALS) {
+      return value;
+    }
+    BigDecimal rounded = value.setScale(MAX_DECIMALS, RoundingMode.HALF_EVEN).stripTrailingZeros();
+    return rounded.signum() == 0 ? BigDecimal.ZERO : rounded;
   }
 
   /** A boolean, or the string "true" or "false", as a boolean; else as it is. */

@@ -15,7 +15,35 @@ import java.util.Map;
  */
 public final class RunRecords {
 
+  /**
+   * The longest record id a payload may name: the record's runs are found by it in an index (the
+   * re-enrollment rule's, a goal's watch), whose entries hold a few kilobytes at most.
+   */
+  public static final int MAX_ID_LENGTH = 255;
+
   private RunRecords() {}
+
+  /**
+   * Where a payload names a record by an id longer than {@link #MAX_ID_LENGTH} ({@code contact_id},
+   * {@code data.opportunity_id}), or null when it names none.
+   */
+  public static String whereIdTooLong(Object payload) {
+    if (!(payload instanceof Map<?, ?> body)) {
+      return null;
+    }
+    for (String type : new String[] {EventNames.CONTACT, EventNames.OPPORTUNITY}) {
+      String key = type + "_id";
+      if (body.get(key) instanceof String id && id.length() > MAX_ID_LENGTH) {
+        return key;
+      }
+      if (body.get("data") instanceof Map<?, ?> data
+          && data.get(key) instanceof String id
+          && id.length() > MAX_ID_LENGTH) {
+        return "data." + key;
+      }
+    }
+    return null;
+  }
 
   /** Which record type the flow's runs are for. */
   static String typeOf(Canvas canvas) {

@@ -147,7 +147,8 @@ class RunMoveRepository {
                                       mapping, recompute_delays, api_key_id, request, runs)
             values (:id, :tenantId, :sequenceId, :toVersion, :fromVersions,
                     cast(:mapping as jsonb), :recompute, :apiKeyId, :request, :runs)
-            on conflict (tenant_id, sequence_id, request) where status = 'running' do nothing
+            on conflict (tenant_id, sequence_id, md5(request)) where status = 'running'
+            do nothing
             returning %s
             """
                 .formatted(COLUMNS))

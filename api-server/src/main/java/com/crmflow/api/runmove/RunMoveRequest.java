@@ -1,6 +1,7 @@
 package com.crmflow.api.runmove;
 
 import com.crmflow.api.web.ApiException;
+import com.crmflow.workflow.rules.CanvasRules;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,6 +72,11 @@ record RunMoveRequest(
         throw ApiException.badRequest("mapping", "must be an object of old node id to node id");
       }
       for (Map.Entry<String, JsonNode> pair : mapped.properties()) {
+        if (!CanvasRules.isId(pair.getKey())) {
+          throw ApiException.badRequest(
+              "mapping",
+              "must have node ids as keys: 1 to 100 characters of letters, digits, _ . : -");
+        }
         if (!pair.getValue().isString() || pair.getValue().asString().isBlank()) {
           throw ApiException.badRequest(
               "mapping." + pair.getKey(), "must be the id of a node of to_version");

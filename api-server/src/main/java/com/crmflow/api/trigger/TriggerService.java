@@ -192,6 +192,12 @@ class TriggerService {
       throw TriggerRefusals.notActive(trigger.status());
     }
     Object payload = parse(call.body());
+    String overlongId = RunRecords.whereIdTooLong(payload);
+    if (overlongId != null) {
+      throw ApiException.badRequest(
+          overlongId,
+          "must be at most " + RunRecords.MAX_ID_LENGTH + " characters: it names the run's record");
+    }
     EventCause cause = causes.ofHeader(tenant, call.cause());
     String key = call.idempotencyKey();
     if (key != null && key.length() > 255) {

@@ -28,6 +28,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.JsonNodeException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
@@ -48,6 +49,14 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
   /** SQLSTATEs of text the database cannot store: character_not_in_repertoire, untranslatable. */
   private static final Set<String> UNSTORABLE_TEXT = Set.of("22021", "22P05");
+
+  /**
+   * SQLSTATEs of a value past what the database stores: string_data_right_truncation,
+   * numeric_value_out_of_range, datetime_field_overflow, program_limit_exceeded (an index entry
+   * over its few kilobytes). Each input is checked where it is read; these answer for any that a
+   * check misses.
+   */
+  private static final Set<String> OUT_OF_RANGE = Set.of("22001", "22003", "22008", "54000");
 
   @ExceptionHandler(ApiException.class)
   ResponseEntity<Object> handleApiException(ApiException e) {
@@ -75,7 +84,8 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
   /**
    * PostgreSQL refuses text it cannot store: a NUL (U+0000) in a query parameter, say. JSON bodies
-   * are checked before they reach an endpoint; this is for everything else a client sends.
+   * are checked before they reach an endpoint; this is for everything else a client sends. A value
+   * past the database's range is the request's too.
    */
   @ExceptionHandler(DataAccessException.class)
   ResponseEntity<Object> handleDataAccess(DataAccessException e) {
@@ -85,7 +95,26 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
           ApiException.badRequest(
               "request", "must not contain the NUL character (U+0000), which cannot be stored"));
     }
+    if (refused != null && OUT_OF_RANGE.contains(refused.getSQLState())) {
+      log.warn("A request's value was refused by the database", e);
+      return handleApiException(
+          ApiException.badRequest(
+              "request",
+              "holds a value too long or out of range to be stored (a text, a number or a date)"));
+    }
     return handleUnexpected(e);
+  }
+
+  /**
+   * A value of a request's JSON that cannot be read as its field needs (an integer of 400 digits
+   * read as a long, say). Each field is checked where it is read; this answers for any that a check
+   * misses.
+   */
+  @ExceptionHandler(JsonNodeException.class)
+  ResponseEntity<Object> handleJsonNode(JsonNodeException e) {
+    log.warn("A request's JSON value could not be read as its field needs", e);
+    return handleApiException(
+        ApiException.badRequest("body", "holds a value out of the range its field takes"));
   }
 
   @ExceptionHandler(Exception.class)

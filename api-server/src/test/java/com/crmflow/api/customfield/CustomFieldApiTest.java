@@ -195,6 +195,15 @@ class CustomFieldApiTest extends ApiTest {
             "custom_fields.hotline",
             "custom_fields.website",
             "custom_fields.unknown_key");
+    ApiResponse signedYear =
+        tenant
+            .api()
+            .post(
+                "/api/v1/contacts",
+                Map.of(
+                    "email", "v@example.com", "custom_fields", Map.of("renewal", "+10000-01-31")));
+    assertThat(signedYear.status()).as(signedYear.toString()).isEqualTo(400);
+    assertThat(signedYear.text("/errors/0/field")).isEqualTo("custom_fields.renewal");
 
     Map<String, Object> good = new HashMap<>();
     good.put("score", 10);

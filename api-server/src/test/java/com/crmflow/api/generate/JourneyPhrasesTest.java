@@ -133,6 +133,34 @@ class JourneyPhrasesTest extends ApiTest {
     assertThat(monthly.at("/settings/reenroll_after_days").asInt()).isEqualTo(30);
   }
 
+  /**
+   * A re-enrollment gap past the 1 to 3650 days a flow takes (or past an int) is a 422 that says so
+   * and saves nothing, as the same settings saved by hand are a 400.
+   */
+  @Test
+  void aGapOfDaysOutsideWhatAFlowTakesIsRefusedAndSavesNothing() {
+    var tenant = newTenant();
+    String seq = SequenceSupport.automation(tenant.api(), "Journey");
+    for (String days : List.of("99999999999", "0", "3651")) {
+      ApiResponse refused =
+          tenant
+              .api()
+              .post(
+                  "/api/sequences/" + seq + "/generate",
+                  Map.of(
+                      "prompt",
+                      "When a webhook arrives, send an email with subject \"Hi\", only once every "
+                          + days
+                          + " days per contact"));
+      assertThat(refused.status()).as(refused.toString()).isEqualTo(422);
+      assertThat(refused.text("/errors/0/field")).isEqualTo("prompt");
+      assertThat(refused.text("/errors/0/message")).contains("after 1 to 3650 days");
+    }
+    assertThat(tenant.api().get("/api/sequences/" + seq + "/canvas").at("/canvas/nodes").size())
+        .as("nothing saved")
+        .isZero();
+  }
+
   @Test
   void splitFiftyFifty() {
     ApiResponse flow =

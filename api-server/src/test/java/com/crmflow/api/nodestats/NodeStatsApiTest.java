@@ -353,6 +353,32 @@ class NodeStatsApiTest extends ApiTest {
         .isEqualTo(200);
   }
 
+  /**
+   * ISO-8601 reads signed years of up to nine digits, past what the database and the day's
+   * arithmetic hold: a since must have a year of four digits.
+   */
+  @Test
+  void aSinceWhoseYearIsNotFourDigitsIsA400NamingIt() {
+    TenantClient tenant = newTenant();
+    String flowId = activeAutomation(tenant.api(), waitsADay(uniqueId("hook")));
+    for (String since : List.of("+300000-01-01T00:00:00Z", "+999999999-12-31T12:00:00Z")) {
+      ApiResponse answer =
+          tenant
+              .api()
+              .get(
+                  "/api/sequences/"
+                      + flowId
+                      + "/stats?since="
+                      + URLEncoder.encode(since, StandardCharsets.UTF_8));
+      assertThat(answer.status()).as(answer.toString()).isEqualTo(400);
+      assertThat(answer.text("/errors/0/field")).isEqualTo("since");
+      assertThat(answer.text("/errors/0/message")).contains("ISO-8601");
+    }
+    assertThat(stats(tenant, flowId, "9999-12-31T12:00:00Z").get("since").asString())
+        .as("the last day of year 9999 is a since like any other")
+        .startsWith("9999-12-31T12:00");
+  }
+
   @Test
   void anotherTenantsFlowIs404AndAKeyWithTheRunsScopeReadsTheStats() {
     TenantClient tenant = newTenant();

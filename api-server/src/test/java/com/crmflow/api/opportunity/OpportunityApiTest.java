@@ -110,6 +110,83 @@ class OpportunityApiTest extends ApiTest {
   }
 
   @Test
+  void anIntegerOfFourHundredDigitsIsA400NamingItsFieldAndStoresNothing() {
+    var tenant = newTenant();
+
+    ApiResponse huge =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/opportunities",
+                "{\"name\": \"Huge\", \"value\": 1" + "0".repeat(400) + "}",
+                "application/json");
+
+    assertThat(huge.status()).as(huge.toString()).isEqualTo(400);
+    assertThat(huge.text("/errors/0/field")).isEqualTo("value");
+    assertThat(huge.text("/errors/0/message")).contains("within the range of a double");
+    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
+  }
+
+  /**
+   * ISO-8601 reads signed years of up to nine digits, past what the database stores: a date and a
+   * timestamp must have a year of four digits, and one that has not is a 400 that changes nothing.
+   */
+  @Test
+  void aDateOrTimestampWhoseYearIsNotFourDigitsIsA400AndChangesNothing() {
+    var tenant = newTenant();
+    String id =
+        tenant
+            .api()
+            .post("/api/v1/opportunities", Map.of("name", "Deal", "close_date", "2026-12-31"))
+            .text("/opportunity/id");
+
+    ApiResponse farClosed =
+        tenant
+            .api()
+            .patch(
+                "/api/v1/opportunities/" + id,
+                Map.of("closed_at", "+300000-01-01T00:00:00Z", "name", "Renamed"));
+    ApiResponse farClose =
+        tenant.api().patch("/api/v1/opportunities/" + id, Map.of("close_date", "+5874898-01-01"));
+    ApiResponse beforeYearOne =
+        tenant.api().patch("/api/v1/opportunities/" + id, Map.of("close_date", "-5000-01-01"));
+
+    assertThat(farClosed.status()).as(farClosed.toString()).isEqualTo(400);
+    assertThat(farClosed.text("/errors/0/field")).isEqualTo("closed_at");
+    assertThat(farClose.status()).as(farClose.toString()).isEqualTo(400);
+    assertThat(farClose.text("/errors/0/field")).isEqualTo("close_date");
+    assertThat(farClose.text("/errors/0/message")).contains("YYYY-MM-DD");
+    assertThat(beforeYearOne.status()).as(beforeYearOne.toString()).isEqualTo(400);
+    JsonNode stored = tenant.api().get("/api/v1/opportunities/" + id).json().get("opportunity");
+    assertThat(stored.get("name").asString()).isEqualTo("Deal");
+    assertThat(stored.get("close_date").asString()).isEqualTo("2026-12-31");
+    assertThat(stored.get("closed_at").isNull()).isTrue();
+  }
+
+  /**
+   * A number sent as text keeps at most 1,000 digits after its point, where the database keeps
+   * 16,383: "1e-20000" is stored as 0, as the same number sent unquoted reads.
+   */
+  @Test
+  void aNumberAsTextWithMoreDecimalsThanTheDatabaseKeepsIsStoredRounded() {
+    var tenant = newTenant();
+
+    ApiResponse tiny =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Tiny", "value", "1e-20000"));
+    ApiResponse small =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Small", "value", "0.125"));
+
+    assertThat(tiny.status()).as(tiny.toString()).isEqualTo(201);
+    assertThat(tiny.at("/opportunity/value").decimalValue()).isEqualByComparingTo("0");
+    assertThat(small.at("/opportunity/value").decimalValue()).isEqualByComparingTo("12.5");
+    String id = tiny.text("/opportunity/id");
+    assertThat(
+            tenant.api().get("/api/v1/opportunities/" + id).at("/opportunity/value").decimalValue())
+        .isEqualByComparingTo("0");
+  }
+
+  @Test
   void stageChangeEmitsUpdatedAndStageChangedWithOldAndNewStage() {
     var tenant = newTenant();
     String id =

@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import com.crmflow.api.support.ApiResponse;
 import com.crmflow.api.support.ApiTest;
 import com.crmflow.api.support.Patience;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -359,5 +360,57 @@ class ReenrollmentApiTest extends ApiTest {
                 withSettings(waitingFlow(hook), Map.of("reenroll", "sometimes")));
     assertThat(sometimes.status()).isEqualTo(400);
     assertThat(sometimes.rawBody()).contains("must be always, never or after");
+    ApiResponse pastALong =
+        tenant
+            .api()
+            .put(
+                "/api/sequences/" + flow + "/canvas",
+                withSettings(
+                    waitingFlow(hook),
+                    Map.of(
+                        "reenroll",
+                        "after",
+                        "reenroll_after_days",
+                        new BigInteger("99999999999999999999"))));
+    assertThat(pastALong.status()).as(pastALong.toString()).isEqualTo(400);
+    assertThat(pastALong.text("/errors/0/field")).isEqualTo("settings.reenroll_after_days");
+    assertThat(pastALong.text("/errors/0/message")).contains("from 1 to 3650");
+    assertThat(
+            tenant
+                .api()
+                .get("/api/sequences/" + flow + "/canvas")
+                .text("/canvas/settings/reenroll"))
+        .as("the refused saves changed nothing")
+        .isEqualTo("always");
+  }
+
+  /**
+   * A webhook's contact_id names the record its runs are counted by; one too long for that index is
+   * refused with a 400 that says so, and starts nothing.
+   */
+  @Test
+  void aTriggerWhoseContactIdIsTooLongToNameARecordIsRefusedAndStartsNothing() {
+    TenantClient tenant = newTenant();
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), withSettings(waitingFlow(hook), Map.of("reenroll", "never")));
+    String url = "/api/webhooks/automation/" + tenant.id() + "/" + hook;
+
+    ApiResponse top = anonymous().post(url, Map.of("contact_id", "c".repeat(6_000)));
+    ApiResponse inData =
+        anonymous().post(url, Map.of("data", Map.of("opportunity_id", "o".repeat(256))));
+
+    assertThat(top.status()).as(top.toString()).isEqualTo(400);
+    assertThat(top.contentType()).startsWith("application/problem+json");
+    assertThat(top.text("/errors/0/field")).isEqualTo("contact_id");
+    assertThat(top.text("/errors/0/message")).contains("at most 255 characters");
+    assertThat(inData.status()).as(inData.toString()).isEqualTo(400);
+    assertThat(inData.text("/errors/0/field")).isEqualTo("data.opportunity_id");
+    assertThat(runsOf(tenant.id(), flow)).isZero();
+    assertThat(fire(anonymous(), tenant.id(), hook, Map.of("contact_id", "c".repeat(255))))
+        .as("an id of 255 characters is taken")
+        .isNotBlank();
+    assertThat(runsOf(tenant.id(), flow)).isEqualTo(1);
   }
 }

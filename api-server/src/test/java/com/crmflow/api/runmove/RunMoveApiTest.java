@@ -54,6 +54,8 @@ import tools.jackson.databind.JsonNode;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class RunMoveApiTest extends ApiTest {
 
+  @Autowired private RunMoveRepository moves;
+
   private static final GreenMail SMTP = GreenMails.startedOnAFreePort();
 
   @DynamicPropertySource
@@ -546,6 +548,10 @@ class RunMoveApiTest extends ApiTest {
         move(tenant.api(), flow, Map.of("mapping", Map.of("wait", "nowhere"))),
         422,
         "mapping.wait");
+    assertRefused(
+        move(tenant.api(), flow, Map.of("mapping", Map.of("w".repeat(6_000), "wait"))),
+        400,
+        "mapping");
     ApiResponse unknownFlow =
         move(tenant.api(), "00000000-0000-4000-8000-000000000001", Map.of("dry_run", true));
     assertThat(unknownFlow.status()).as(unknownFlow.toString()).isEqualTo(404);
@@ -555,6 +561,51 @@ class RunMoveApiTest extends ApiTest {
             .get("/api/sequences/" + flow + "/runs/moves/00000000-0000-4000-8000-000000000001");
     assertThat(unknownMove.status()).isEqualTo(404);
     assertThat(moveJobs(flow)).isZero();
+  }
+
+  /**
+   * A request longer than an index entry holds (a mapping of many old node ids) is stored and moves
+   * the runs, and a second ask of the same request while its move is under way is one move.
+   */
+  @Test
+  void aMoveWhoseRequestIsLongerThanAnIndexEntryHoldsIsStoredAndOnceWhileUnderWay()
+      throws Exception {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(), waitThenEmail(hook, "wait", Map.of("delayMinutes", 30), "A"));
+    String runId = fireAndAwaitDelay(hook, "wait");
+    save(flow, waitThenEmail(hook, "wait", Map.of("delayMinutes", 30), "B"));
+    Map<String, Object> mapping = new java.util.TreeMap<>(Map.of("wait", "wait"));
+    for (int n = 0; n < 80; n++) {
+      mapping.put(java.util.UUID.randomUUID() + "-" + java.util.UUID.randomUUID(), "mail");
+    }
+
+    ApiResponse started = move(tenant.api(), flow, Map.of("mapping", mapping));
+
+    assertThat(started.status()).as(started.toString()).isEqualTo(202);
+    JsonNode done = awaitMoveDone(flow, started.text("/move/move_id"));
+    assertThat(done.get("moved").asLong()).isEqualTo(1);
+    assertThat(run(runId).get("canvas_version").asInt()).isEqualTo(2);
+    String request =
+        jdbc.sql("select request from run_move_job where sequence_id = cast(:id as uuid)")
+            .param("id", flow)
+            .query(String.class)
+            .single();
+    assertThat(request.length()).as("past a btree entry's 2.7 kB").isGreaterThan(6_000);
+
+    Map<String, String> asked = new java.util.TreeMap<>();
+    mapping.forEach((from, to) -> asked.put(from, (String) to));
+    java.util.UUID tenantId = tenant.id();
+    java.util.UUID sequenceId = java.util.UUID.fromString(flow);
+    Optional<RunMoveJob> first =
+        moves.insert(tenantId, sequenceId, 2, List.of(1), asked, false, null, request, 0);
+    Optional<RunMoveJob> again =
+        moves.insert(tenantId, sequenceId, 2, List.of(1), asked, false, null, request, 0);
+    assertThat(first).isPresent();
+    assertThat(again).as("the same request while its move is under way").isEmpty();
+    assertThat(moves.running(tenantId, sequenceId, request).map(RunMoveJob::id))
+        .contains(first.get().id());
   }
 
   private static void assertRefused(ApiResponse answer, int status, String field) {

@@ -40,6 +40,11 @@ class NoServerErrorFromClientInputTest extends ApiTest {
           "{\"custom_fields\": {\"x\": {\"y\": [1, null]}}, \"value\": 1e308}",
           // beyond a double's range: Infinity, which neither jsonb nor a numeric column takes
           "{\"value\": 1e400, \"probability\": -1e400, \"position\": {\"x\": 1e400, \"y\": 0}}",
+          // an integer of 400 digits: a BigInteger, past a double's and a long's range
+          "{\"value\": 1" + "0".repeat(400) + ", \"limit\": 1" + "0".repeat(400) + "}",
+          // a number as text past the database's decimals, and years of more than four digits
+          "{\"value\": \"1e-20000\", \"due_date\": \"+5874898-01-01\","
+              + " \"closed_at\": \"+300000-01-01T00:00:00Z\"}",
           // a NUL, which PostgreSQL cannot store, in a value and in a key
           "{\"name\": \"a\\u0000b\", \"email\": \"a\\u0000@example.com\", \"x\\u0000\": 1}");
 

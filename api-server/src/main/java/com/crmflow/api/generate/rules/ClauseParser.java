@@ -80,9 +80,13 @@ final class ClauseParser {
               ? new Reenroll("never", null)
               : new Reenroll(
                   "after",
+                  // "every 99999999999 days" stays past the limit the controller refuses
                   (int)
-                      Math.round(
-                          Words.number(once.group(1)) * (once.group(2).startsWith("w") ? 7 : 1)));
+                      Math.min(
+                          Integer.MAX_VALUE,
+                          Math.round(
+                              Words.number(once.group(1))
+                                  * (once.group(2).startsWith("w") ? 7 : 1))));
       english = (english.substring(0, once.start()) + " " + english.substring(once.end())).trim();
     }
     List<String> clauses =
