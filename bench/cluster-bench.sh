@@ -123,7 +123,9 @@ jit_curve() { # seconds, workers
   while sleep "$every"; do
     read -r -a after < <(cpu_ticks "$workers") || break
     n1=$(completed_runs) || break
-    if [[ $n1 -gt $n0 ]]; then
+    # a window in which a worker stopped (the measurements of one worker) lost that worker's
+    # ticks: it is left out
+    if [[ $n1 -gt $n0 && ${after[1]} -ge ${before[1]} ]]; then
       python3 - "$n1" "$((n1 - n0))" "$TICK" "$((after[0] - before[0]))" "$((after[1] - before[1]))" \
         "$((after[2] - before[2]))" "$((after[3] - before[3]))" <<'PY'
 import sys

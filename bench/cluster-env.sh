@@ -62,6 +62,7 @@ pid_of() { cat "$CLUSTER_DIR/$1.pid"; }
 ticks_of() { # pids...: user + system ticks
   local total=0 pid
   for pid in "$@"; do
+    [[ -n $pid ]] || continue # a process stopped (its pid file gone): /proc//stat is /proc/stat
     total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2> /dev/null || echo 0)))
   done
   echo $total
@@ -79,7 +80,10 @@ postgres_ticks() { # postmaster pid
 cpu_ticks() { # workers
   local apis=0 workers=0 n
   for n in 1 2; do apis=$((apis + $(ticks_of "$(pid_of api-$n)"))); done
-  for n in $(seq 1 "$1"); do workers=$((workers + $(ticks_of "$(pid_of worker-$n)"))); done
+  for n in $(seq 1 "$1"); do
+    [[ -f $CLUSTER_DIR/worker-$n.pid ]] || continue # stopped for a measurement of fewer workers
+    workers=$((workers + $(ticks_of "$(pid_of worker-$n)")))
+  done
   echo "$apis $workers $(ticks_of "$(pid_of temporal)") $(postgres_ticks "$(pid_of postgres)")"
 }
 # CPU ticks of a service on the embedded defaults, its Temporal dev server and its PostgreSQL
