@@ -175,7 +175,7 @@ class OpportunityApiTest extends ApiTest {
     ApiResponse tiny =
         tenant.api().post("/api/v1/opportunities", Map.of("name", "Tiny", "value", "1e-20000"));
     ApiResponse small =
-        tenant.api().post("/api/v1/opportunities", Map.of("name", "Small", "value", "0.125"));
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Small", "value", "12.5"));
 
     assertThat(tiny.status()).as(tiny.toString()).isEqualTo(201);
     assertThat(tiny.at("/opportunity/value").decimalValue()).isEqualByComparingTo("0");
