@@ -100,31 +100,23 @@ class OpportunityApiTest extends ApiTest {
                 "/api/v1/opportunities",
                 "{\"name\": \"Tiny\", \"probability\": -1e400}",
                 "application/json");
+    // an integer of 400 digits reads as a BigInteger, not as an infinite double
+    ApiResponse longInteger =
+        tenant
+            .api()
+            .send(
+                "POST",
+                "/api/v1/opportunities",
+                "{\"name\": \"Long\", \"value\": 1" + "0".repeat(400) + "}",
+                "application/json");
 
     assertThat(huge.status()).as(huge.toString()).isEqualTo(400);
     assertThat(huge.text("/errors/0/field")).isEqualTo("value");
     assertThat(huge.text("/errors/0/message")).contains("within the range of a double");
     assertThat(negative.status()).as(negative.toString()).isEqualTo(400);
     assertThat(negative.text("/errors/0/field")).isEqualTo("probability");
-    assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
-  }
-
-  @Test
-  void anIntegerOfFourHundredDigitsIsA400NamingItsFieldAndStoresNothing() {
-    var tenant = newTenant();
-
-    ApiResponse huge =
-        tenant
-            .api()
-            .send(
-                "POST",
-                "/api/v1/opportunities",
-                "{\"name\": \"Huge\", \"value\": 1" + "0".repeat(400) + "}",
-                "application/json");
-
-    assertThat(huge.status()).as(huge.toString()).isEqualTo(400);
-    assertThat(huge.text("/errors/0/field")).isEqualTo("value");
-    assertThat(huge.text("/errors/0/message")).contains("within the range of a double");
+    assertThat(longInteger.status()).as(longInteger.toString()).isEqualTo(400);
+    assertThat(longInteger.text("/errors/0/field")).isEqualTo("value");
     assertThat(tenant.api().get("/api/v1/opportunities").at("/total").asInt()).isZero();
   }
 

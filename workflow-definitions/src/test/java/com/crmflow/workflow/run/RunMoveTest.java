@@ -170,26 +170,7 @@ class RunMoveTest extends ThreeDayWaitRunTest {
 
   /** webhook → a delay (its id given) of these hours that ends inside 09:00–10:00 in Tokyo. */
   private static Canvas windowed(String delayId, int hours) {
-    return new Canvas(
-        List.of(
-            node("hook", "webhook_trigger", Map.of()),
-            node(
-                delayId,
-                "delay",
-                Map.of(
-                    "delayHours",
-                    hours,
-                    "window",
-                    Map.of(
-                        "days",
-                        List.of(1, 2, 3, 4, 5, 6, 7),
-                        "from",
-                        "09:00",
-                        "to",
-                        "10:00",
-                        "timezone",
-                        "Asia/Tokyo")))),
-        List.of(edge("hook", delayId)));
+    return SendWindowWaitTest.windowedDelay(delayId, hours, "Asia/Tokyo");
   }
 
   /**

@@ -67,16 +67,13 @@ class SendWindowWaitTest {
     env.close();
   }
 
-  private static final Map<String, Object> NINE_TO_TEN_EVERY_DAY =
-      Map.of(
-          "days",
-          List.of(1, 2, 3, 4, 5, 6, 7),
-          "from",
-          "09:00",
-          "to",
-          "10:00",
-          "timezone",
-          "contact");
+  /** 09:00–10:00 every day, in this zone ({@code contact}: the contact's). */
+  private static Map<String, Object> nineToTenEveryDay(String timezone) {
+    return Map.of(
+        "days", List.of(1, 2, 3, 4, 5, 6, 7), "from", "09:00", "to", "10:00", "timezone", timezone);
+  }
+
+  private static final Map<String, Object> NINE_TO_TEN_EVERY_DAY = nineToTenEveryDay("contact");
 
   /** webhook → a delay of an hour that ends inside 09:00–10:00 in the contact's zone. */
   static Canvas windowedDelay() {
@@ -88,11 +85,18 @@ class SendWindowWaitTest {
    * contact's zone.
    */
   static Canvas windowedDelay(String delayId, int hours) {
+    return windowedDelay(delayId, hours, "contact");
+  }
+
+  /** The same, the window in this zone. */
+  static Canvas windowedDelay(String delayId, int hours, String timezone) {
     return new Canvas(
         List.of(
             Canvases.node("hook", "webhook_trigger", Map.of()),
             Canvases.node(
-                delayId, "delay", Map.of("delayHours", hours, "window", NINE_TO_TEN_EVERY_DAY))),
+                delayId,
+                "delay",
+                Map.of("delayHours", hours, "window", nineToTenEveryDay(timezone)))),
         List.of(Canvases.edge("hook", delayId)));
   }
 
