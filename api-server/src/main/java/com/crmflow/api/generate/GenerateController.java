@@ -136,9 +136,7 @@ class GenerateController {
           List.of(
               new FieldProblem(
                   "prompt",
-                  "re-enrolls a record after "
-                      + reenroll.afterDays()
-                      + " days; a flow re-enrolls after 1 to "
+                  "names a gap a flow does not take: a flow re-enrolls a record after 1 to "
                       + FlowSettings.MAX_REENROLL_AFTER_DAYS
                       + " days")),
           generator);

@@ -28,6 +28,9 @@ public final class RecordSchema {
       Pattern.compile(
           "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$");
 
+  /** A year of four digits and its hyphen, at the start of a date or a timestamp. */
+  private static final Pattern FOUR_DIGIT_YEAR = Pattern.compile("\\d{4}-");
+
   private final String recordType;
   private final Map<String, FieldSpec> fields = new LinkedHashMap<>();
 
@@ -237,13 +240,14 @@ public final class RecordSchema {
   }
 
   /**
-   * The text of a date or a timestamp, refused when its year is not four digits: ISO-8601 also
-   * reads a signed year of up to nine digits ({@code +5874898-01-01}), past what PostgreSQL stores.
+   * The text of a date or a timestamp, refused unless it begins with a year of four digits and a
+   * hyphen: ISO-8601 also reads a signed year of up to nine digits ({@code +5874898-01-01}), past
+   * what PostgreSQL stores.
    *
-   * @throws DateTimeParseException when the text does not begin with a digit
+   * @throws DateTimeParseException when the text does not begin {@code YYYY-}
    */
   public static String fourDigitYear(String text) {
-    if (text.isEmpty() || !Character.isDigit(text.charAt(0))) {
+    if (!FOUR_DIGIT_YEAR.matcher(text).lookingAt()) {
       throw new DateTimeParseException("the year must be four digits", text, 0);
     }
     return text;

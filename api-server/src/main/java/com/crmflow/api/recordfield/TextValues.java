@@ -31,9 +31,13 @@ public final class TextValues {
     if (node != null && node.isString()) {
       String text = node.stringValue().trim();
       if (DECIMAL.matcher(text).matches()) {
-        BigDecimal value = new BigDecimal(text);
-        if (Double.isFinite(value.doubleValue())) {
-          return JsonNodeFactory.instance.numberNode(storable(value));
+        try {
+          BigDecimal value = new BigDecimal(text);
+          if (Double.isFinite(value.doubleValue())) {
+            return JsonNodeFactory.instance.numberNode(storable(value));
+          }
+        } catch (NumberFormatException exponentPastAnInt) {
+          // "1e-3000000000": left as text, which the field's check refuses
         }
       }
     }
@@ -41,13 +45,17 @@ public final class TextValues {
   }
 
   /**
-   * The number with at most {@link #MAX_DECIMALS} digits after the point: PostgreSQL's numeric
-   * holds 16,383, and "1e-20000" has 20,000. Rounded as the same number sent unquoted reads (a
-   * double: 0).
+   * The number with at most {@link #MAX_DECIMALS} digits after the point, rounded half-even:
+   * PostgreSQL's numeric holds 16,383, and "1e-20000" has 20,000. A number whose first digit lies
+   * past them is 0 at once, so that the rounding's work is bounded by the digits the text has, not
+   * by its exponent ("1e-100000000").
    */
   private static BigDecimal storable(BigDecimal value) {
     if (value.scale() <= MAX_DECIMALS) {
       return value;
+    }
+    if (value.precision() - value.scale() < -MAX_DECIMALS) {
+      return BigDecimal.ZERO;
     }
     BigDecimal rounded = value.setScale(MAX_DECIMALS, RoundingMode.HALF_EVEN).stripTrailingZeros();
     return rounded.signum() == 0 ? BigDecimal.ZERO : rounded;

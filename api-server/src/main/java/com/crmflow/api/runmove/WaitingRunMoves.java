@@ -257,7 +257,14 @@ public class WaitingRunMoves {
             runs);
     stored.ifPresent(move -> runner.wake());
     return view(
-        stored.or(() -> moves.running(tenantId, plan.sequenceId(), plan.request())).orElseThrow());
+        stored
+            .or(() -> moves.running(tenantId, plan.sequenceId(), plan.request()))
+            .orElseThrow(
+                () ->
+                    // the index keys a request by its md5: another request with the same one
+                    ApiException.conflict(
+                        "Another move of this flow is under way whose request has the same"
+                            + " digest; ask again once it ends.")));
   }
 
   Optional<MoveView> find(UUID tenantId, UUID sequenceId, UUID moveId) {

@@ -28,7 +28,6 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.JsonNodeException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
@@ -103,18 +102,6 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
               "holds a value too long or out of range to be stored (a text, a number or a date)"));
     }
     return handleUnexpected(e);
-  }
-
-  /**
-   * A value of a request's JSON that cannot be read as its field needs (an integer of 400 digits
-   * read as a long, say). Each field is checked where it is read; this answers for any that a check
-   * misses.
-   */
-  @ExceptionHandler(JsonNodeException.class)
-  ResponseEntity<Object> handleJsonNode(JsonNodeException e) {
-    log.warn("A request's JSON value could not be read as its field needs", e);
-    return handleApiException(
-        ApiException.badRequest("body", "holds a value out of the range its field takes"));
   }
 
   @ExceptionHandler(Exception.class)

@@ -166,11 +166,24 @@ class OpportunityApiTest extends ApiTest {
 
     ApiResponse tiny =
         tenant.api().post("/api/v1/opportunities", Map.of("name", "Tiny", "value", "1e-20000"));
+    // the first digit a hundred million places past the point: 0 without working the places out
+    ApiResponse far =
+        tenant.api().post("/api/v1/opportunities", Map.of("name", "Far", "value", "1e-100000000"));
+    // an exponent past an int is no number the field takes
+    ApiResponse pastAnInt =
+        tenant
+            .api()
+            .post("/api/v1/opportunities", Map.of("name", "Past", "value", "1e-3000000000"));
+    // a control: a value of the column's two decimals is kept as sent
     ApiResponse small =
         tenant.api().post("/api/v1/opportunities", Map.of("name", "Small", "value", "12.5"));
 
     assertThat(tiny.status()).as(tiny.toString()).isEqualTo(201);
     assertThat(tiny.at("/opportunity/value").decimalValue()).isEqualByComparingTo("0");
+    assertThat(far.status()).as(far.toString()).isEqualTo(201);
+    assertThat(far.at("/opportunity/value").decimalValue()).isEqualByComparingTo("0");
+    assertThat(pastAnInt.status()).as(pastAnInt.toString()).isEqualTo(400);
+    assertThat(pastAnInt.text("/errors/0/field")).isEqualTo("value");
     assertThat(small.at("/opportunity/value").decimalValue()).isEqualByComparingTo("12.5");
     String id = tiny.text("/opportunity/id");
     assertThat(

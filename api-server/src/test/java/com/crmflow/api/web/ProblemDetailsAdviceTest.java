@@ -9,15 +9,11 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.UncategorizedSQLException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.exc.JsonNodeException;
-import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
- * The advice's answers for what a request's value costs past every check where it is read: a value
- * the database refuses as too long or out of range, and a JSON value that cannot be read as its
- * field needs, are the request's (400), where any other failure of the database is the service's
- * (500).
+ * The advice's answer for a value that got past every check where it is read: one the database
+ * refuses as too long or out of range is the request's (400), where any other failure of the
+ * database is the service's (500).
  */
 class ProblemDetailsAdviceTest {
 
@@ -56,22 +52,5 @@ class ProblemDetailsAdviceTest {
             advice.handleDataAccess(new DataIntegrityViolationException("table crm_secret_x")),
             500);
     assertThat(noState.getDetail()).isEqualTo("An unexpected error occurred.");
-  }
-
-  @Test
-  void aJsonValueThatCannotBeReadAsItsFieldNeedsIsA400NamingTheBody() {
-    JsonNode huge = JsonNodeFactory.instance.numberNode(new java.math.BigInteger("9".repeat(400)));
-    JsonNodeException unreadable = null;
-    try {
-      huge.asLong();
-    } catch (JsonNodeException e) {
-      unreadable = e;
-    }
-    assertThat(unreadable).as("Jackson refuses the value as a long").isNotNull();
-
-    ProblemDetail problem = problem(advice.handleJsonNode(unreadable), 400);
-
-    assertThat(problem.getProperties().get("errors").toString())
-        .contains("body", "out of the range its field takes");
   }
 }
