@@ -137,6 +137,12 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
 
   private final Map<String, Started> started = new HashMap<>();
 
+  /**
+   * The nodes the run ran or passed with an outcome (a resumed run's logged ones), by the id of the
+   * version it ran them in: a move that would run one again is refused.
+   */
+  private final Set<String> passed = new HashSet<>();
+
   /** Its moves to other versions of its flow (see {@link #move}). */
   private final RunMoves moves = new RunMoves();
 
@@ -391,6 +397,9 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     RunResume.NodeOutcome before =
         input.resume() == null ? null : input.resume().done().get(node.id());
     if (before != null) {
+      if (!RunResult.SKIPPED.equals(before.status())) {
+        passed.add(node.id());
+      }
       replay(node, ordinal, before, ready);
       return;
     }
@@ -399,6 +408,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     String startedAt = now();
     Map<String, Object> atStart = NodeInput.variablesAtStart(scope);
     started.put(node.id(), new Started(seq, startedAt, atStart));
+    passed.add(node.id());
     Map<String, Object> output;
     try {
       NodeExecutor executor = executor(node);
@@ -884,7 +894,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
                 ? endAsked
                 : goalSignalled || goalTaken ? FlowGoal.MET : active == 0 ? "done" : null;
     Set<String> holding = held ? heldAt.keySet() : Set.of();
-    String refusal = moves.refusal(move, input, canvas, active, ending, holding);
+    String refusal = moves.refusal(move, input, canvas, active, ending, holding, passed);
     if (refusal != null) {
       throw new IllegalArgumentException(refusal);
     }

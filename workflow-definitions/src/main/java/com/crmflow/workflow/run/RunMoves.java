@@ -107,6 +107,7 @@ final class RunMoves {
    * @param branches the branches that walk the graph now
    * @param ending why the run is ending (failed, asked to end), or null
    * @param holding the nodes its held branches hold before (its flow paused), a safe point too
+   * @param passed the nodes the run ran (by the id of the version it ran them in)
    */
   String refusal(
       RunMove move,
@@ -114,7 +115,8 @@ final class RunMoves {
       Canvas canvas,
       int branches,
       String ending,
-      Set<String> holding) {
+      Set<String> holding,
+      Set<String> passed) {
     if (move == null || move.canvas() == null) {
       return "the move names no canvas";
     }
@@ -143,6 +145,30 @@ final class RunMoves {
       String reason = move.unplacedBefore(nodeId);
       if (reason != null) {
         return reason;
+      }
+    }
+    return rerun(move, holding, passed);
+  }
+
+  /**
+   * Why a node the run passed would run again in the target version, or null: the target puts it
+   * after a node the run goes on from (a call before a wait, moved after it), and a node that acted
+   * (a call, an email) must not act twice because of a move.
+   */
+  private String rerun(RunMove move, Set<String> holding, Set<String> passed) {
+    List<String> starts = new ArrayList<>();
+    waiting.forEach(nodeId -> starts.add(move.target(nodeId)));
+    holding.forEach(nodeId -> starts.add(move.target(nodeId)));
+    Set<String> ahead = new java.util.HashSet<>(CanvasRules.reachableFrom(move.canvas(), starts));
+    starts.forEach(ahead::remove);
+    for (String nodeId : passed) {
+      String there = move.target(nodeId);
+      if (ahead.contains(there)) {
+        return "node "
+            + there
+            + " already ran, and version "
+            + move.toVersion()
+            + " puts it after the node the run goes on from: it would run a second time";
       }
     }
     return null;

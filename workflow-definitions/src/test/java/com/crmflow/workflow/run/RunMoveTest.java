@@ -243,6 +243,45 @@ class RunMoveTest extends ThreeDayWaitRunTest {
     replays("heldwait");
   }
 
+  /**
+   * A node the run passed that the target puts after where the run goes on (a call before the wait,
+   * moved after it) would act a second time: the move is refused with that reason, and the run goes
+   * on in its version, each call made once.
+   */
+  @Test
+  void aMoveThatWouldRunAPassedNodeAgainIsRefusedAndTheRunGoesOnInItsVersion() throws Exception {
+    start("passed", Canvases.callWaitCall());
+    await().atMost(Duration.ofSeconds(20)).until(() -> http.calls.size() == 1);
+    Canvas callAfterTheWait =
+        new Canvas(
+            List.of(
+                node("hook", "webhook_trigger", Map.of()),
+                node("wait", "delay", Map.of("delayDays", 1)),
+                node(
+                    "first",
+                    "http_request",
+                    Map.of("method", "GET", "url", "https://example.com/a")),
+                node(
+                    "second",
+                    "http_request",
+                    Map.of("method", "GET", "url", "https://example.com/c"))),
+            List.of(edge("hook", "wait"), edge("wait", "first"), edge("first", "second")));
+
+    assertThatThrownBy(() -> running("passed").move(toVersion2(callAfterTheWait, Map.of(), false)))
+        .isInstanceOf(WorkflowUpdateException.class)
+        .rootCause()
+        .hasMessageContaining("node first already ran")
+        .hasMessageContaining("would run a second time");
+    assertThat(recorder.moves).doesNotContainKey("passed");
+
+    env.sleep(Duration.ofDays(1).plusHours(1));
+    assertThat(result("passed").status()).isEqualTo(RunResult.COMPLETED);
+    assertThat(http.calls)
+        .extracting(HttpRequestCommand::url)
+        .containsExactly("https://example.com/a", "https://example.com/b/7");
+    replays("passed");
+  }
+
   /** The run, held by its flow's pause before its call (its delay over while held). */
   private NodeLogEntry heldBeforeTheCall(String runId) {
     start(runId);
