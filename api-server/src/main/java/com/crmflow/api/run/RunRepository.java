@@ -419,8 +419,8 @@ public class RunRepository {
               set status = :status, error = :error, completed_at = now(), workflow_started = true,
                   exit = cast(:exit as jsonb)
               where id = :runId and status = 'running'
-              returning id, enrollment_id)
-          select id, enrollment_id from ended
+              returning id, enrollment_id, exit is not null as ended_early)
+          select id, enrollment_id, ended_early from ended
           """;
 
   /**
@@ -456,8 +456,12 @@ public class RunRepository {
         .update();
   }
 
-  /** A run that {@link #end} ended, with what its listeners need to know. */
-  public record EndedRun(UUID id, UUID enrollmentId) {}
+  /**
+   * A run that {@link #end} ended, with what its listeners need to know.
+   *
+   * @param endedEarly it ended before its last node with an exit (its goal met), a node cut short
+   */
+  public record EndedRun(UUID id, UUID enrollmentId, boolean endedEarly) {}
 
   /**
    * Writes the last log entries and ends a running run, in one statement; a run that already ended

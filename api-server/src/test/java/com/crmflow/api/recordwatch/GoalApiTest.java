@@ -1,6 +1,8 @@
 package com.crmflow.api.recordwatch;
 
+import static com.crmflow.api.support.Flows.canvas;
 import static com.crmflow.api.support.Flows.chain;
+import static com.crmflow.api.support.Flows.edge;
 import static com.crmflow.api.support.Flows.node;
 import static com.crmflow.api.support.RowLocks.awaitSomeoneWaitingFor;
 import static com.crmflow.api.support.RowLocks.backendPid;
@@ -25,6 +27,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -197,6 +200,53 @@ class GoalApiTest extends ApiTest {
     assertThat(wait.get("goal_met").asLong()).isEqualTo(1);
     assertThat(wait.get("skipped").asLong()).as("a goal met is no skip").isZero();
     assertThat(wait.get("waiting").asLong()).as("bob's run").isEqualTo(1);
+  }
+
+  /**
+   * A run that meets its goal while it waits in a wait_until ends completed at the goal, and takes
+   * every watch it had out of the record index: the goal's and the wait_until's, which the cut node
+   * did not leave itself.
+   */
+  @Test
+  void aRunEndedAtItsGoalInAWaitUntilLeavesNoWatchBehind() {
+    String hook = uniqueId("hook");
+    String flow =
+        activeAutomation(
+            tenant.api(),
+            withGoal(
+                canvas(
+                    List.of(
+                        node(hook, "webhook_trigger", Map.of()),
+                        node(
+                            "reply",
+                            "wait_until",
+                            Map.of("eventType", "conversation.message_received", "timeoutDays", 1)),
+                        node("late", "email", Map.of("subject", "Still there?", "body", "Hi"))),
+                    List.of(edge("e1", hook, "reply"), edge("e2", "reply", "late", "timeout"))),
+                CUSTOMER));
+    String ada = contact(tenant, "ada@example.com", "lead");
+    String runId = fire(anonymous(), tenant.id(), hook, Map.of("contact_id", ada));
+    await()
+        .atMost(Patience.EVENTUALLY)
+        .until(() -> status(tenant, runId, "reply"), "running"::equals);
+    await().atMost(Patience.EVENTUALLY).until(() -> watches(runId) == 2);
+
+    stage(tenant, ada, "customer");
+
+    JsonNode run = awaitRun(tenant.api(), runId);
+    assertThat(run.get("status").asString()).as(run.toString()).isEqualTo("completed");
+    assertThat(run.at("/exit/reason").asString()).isEqualTo("goal");
+    assertThat(run.at("/exit/at_node").asString()).isEqualTo("reply");
+    assertThat(watches(runId)).as("the goal's watch and the wait_until's").isZero();
+    assertThat(entry(tenant, runId, "late")).as("no node after the goal ran").isEmpty();
+    assertThat(flow).isNotBlank();
+  }
+
+  private int watches(String runId) {
+    return jdbc.sql("select count(*) from record_watch where run_id = :id")
+        .param("id", UUID.fromString(runId))
+        .query(Integer.class)
+        .single();
   }
 
   @Test
