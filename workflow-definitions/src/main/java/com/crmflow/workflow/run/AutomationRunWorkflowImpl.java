@@ -5,6 +5,7 @@ import static com.crmflow.workflow.run.InterpreterChanges.ANSWERS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILED_RUN_FAILS_WORKFLOW;
 import static com.crmflow.workflow.run.InterpreterChanges.FAILURE_SETTLES_BRANCHES;
 import static com.crmflow.workflow.run.InterpreterChanges.GOAL;
+import static com.crmflow.workflow.run.InterpreterChanges.GOAL_ENDS_MOVE;
 import static com.crmflow.workflow.run.InterpreterChanges.HELD_MOVE;
 import static com.crmflow.workflow.run.InterpreterChanges.INPUTS_PER_TASK;
 import static com.crmflow.workflow.run.InterpreterChanges.MOVED_WAITS_GO_ON;
@@ -930,6 +931,11 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
       moves.done();
       return new RunMoveResult(
           RunMoveResult.NOT_MOVED, from, from, List.of(), "the run ended while it moved");
+    }
+    if (goalTaken && since(GOAL_ENDS_MOVE)) {
+      moves.done();
+      return new RunMoveResult(
+          RunMoveResult.NOT_MOVED, from, from, List.of(), "the run met its goal while it moved");
     }
     String unplaced = moves.unplacedBranch(move);
     RunMove target =

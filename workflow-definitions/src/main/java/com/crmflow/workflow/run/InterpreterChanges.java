@@ -172,6 +172,15 @@ public final class InterpreterChanges {
   static final String MOVED_WAITS_GO_ON = "moved-waits-go-on";
 
   /**
+   * In a run with this change a move during which the run meets its goal (its event taken after the
+   * move's check, before the waiting branch stopped for it) does not move the run: the run ends at
+   * its goal in its version, and the move answers that it did not move it. A run without it records
+   * the move as made, with no node moved, though the run ended. Asked only when the goal ended the
+   * run during a move.
+   */
+  static final String GOAL_ENDS_MOVE = "goal-ends-move";
+
+  /**
    * The interpreter's changes whose path (that of a run with the change) every run started with
    * this code takes: the starter lists them in the run's input ({@link
    * RunInput#startedWithChanges}), so that a run records no version marker for them. A change is

@@ -12,17 +12,25 @@ import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunInputBuilder;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
 import com.crmflow.workflow.contract.RunResult;
 import com.crmflow.workflow.node.FlowGoal;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateHandle;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,6 +121,76 @@ class GoalTest {
     WorkflowReplayer.replayWorkflowExecution(
         env.getWorkflowClient().fetchHistory(AutomationRunWorkflow.workflowId(runId)),
         AutomationRunWorkflowImpl.class);
+  }
+
+  /**
+   * The goal met after a move was taken, before the waiting branch stopped for it (its wait_until
+   * still entering its watch, across workflow tasks): the run ends at its goal and the move says it
+   * did not move the run, so its record keeps its version and the move does not count it.
+   */
+  @Test
+  void aGoalMetWhileTheRunMovesEndsItUnmoved() throws Exception {
+    Canvas reply = replyWithAGoal();
+    watches.answer = new CompletableFuture<>();
+    start("moving", reply);
+    watches.entered("moving/reply").get(20, TimeUnit.SECONDS);
+    WorkflowStub stub = WorkflowStub.fromTyped(running("moving"));
+
+    WorkflowUpdateHandle<RunMoveResult> move =
+        stub.startUpdate(
+            AutomationRunWorkflow.MOVE,
+            WorkflowUpdateStage.ACCEPTED,
+            RunMoveResult.class,
+            new RunMove("move-1", 2, reply, Map.of(), false, "key-1"));
+    running("moving").recordEvent(goalEvent("moving"));
+    await()
+        .atMost(Duration.ofSeconds(40))
+        .until(() -> workflowTaskCompletedAfterTheSignal(env.getWorkflowClient(), "moving"));
+    watches.answer.complete(null);
+
+    assertThat(move.getResultAsync().get(20, TimeUnit.SECONDS).outcome())
+        .isEqualTo(RunMoveResult.NOT_MOVED);
+    assertThat(result("moving")).isEqualTo(new RunResult(RunResult.COMPLETED, null));
+    assertThat(recorder.exits)
+        .containsEntry("moving", Map.of("reason", "goal", "at_node", "reply"));
+    assertThat(recorder.moves).doesNotContainKey("moving");
+    replays("moving");
+  }
+
+  /**
+   * webhook → wait_until a reply (3 days) → on timeout a call, with the goal "the contact is a
+   * customer".
+   */
+  static Canvas replyWithAGoal() {
+    return new Canvas(
+        List.of(
+            Canvases.node("hook", "webhook_trigger", Map.of()),
+            Canvases.node(
+                "reply",
+                "wait_until",
+                Map.of("eventType", "conversation.message_received", "timeoutDays", 3)),
+            Canvases.node(
+                "late",
+                "http_request",
+                Map.of("method", "POST", "url", "https://example.com/late"))),
+        List.of(Canvases.edge("hook", "reply"), Canvases.branch("reply", "late", "timeout")),
+        CUSTOMER);
+  }
+
+  /**
+   * Whether a workflow task completed after the run's first signal: the signal was taken (while a
+   * local activity runs, across the task's heartbeats).
+   */
+  static boolean workflowTaskCompletedAfterTheSignal(WorkflowClient client, String runId) {
+    boolean signalled = false;
+    for (HistoryEvent event :
+        client.fetchHistory(AutomationRunWorkflow.workflowId(runId)).getEvents()) {
+      signalled |= event.hasWorkflowExecutionSignaledEventAttributes();
+      if (signalled && event.hasWorkflowTaskCompletedEventAttributes()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Test

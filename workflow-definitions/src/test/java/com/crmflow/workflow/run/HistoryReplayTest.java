@@ -116,7 +116,10 @@ class HistoryReplayTest {
             "local-window-moved-twice-run.json",
             "local-moved-twice-run-waits-go-on.json",
             "local-held-while-waiting-moved-run-waits-go-on.json",
-            "local-window-moved-twice-run-waits-go-on.json");
+            "local-window-moved-twice-run-waits-go-on.json",
+            // a goal met while the run moved: before and after goal-ends-move
+            "local-goal-during-move-run.json",
+            "local-goal-during-move-run-goal-ends-move.json");
     // each took the path of its version (the marker is recorded only by a run that needs it)
     for (String version :
         List.of(
@@ -291,6 +294,10 @@ class HistoryReplayTest {
                 dir.resolve("local-held-while-waiting-moved-run-waits-go-on.json")))
         .containsSubsequence("EVENT_TYPE_TIMER_STARTED", "EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED")
         .containsOnlyOnce("EVENT_TYPE_TIMER_STARTED");
+    assertThat(markerPayloads(dir.resolve("local-goal-during-move-run.json")))
+        .doesNotContain("\"goal-ends-move\"");
+    assertThat(markerPayloads(dir.resolve("local-goal-during-move-run-goal-ends-move.json")))
+        .contains("\"goal-ends-move\"");
     for (Path history : histories) {
       WorkflowReplayer.replayWorkflowExecution(read(history), implementation(history));
     }

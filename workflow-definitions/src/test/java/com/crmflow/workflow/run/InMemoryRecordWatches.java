@@ -24,10 +24,14 @@ class InMemoryRecordWatches implements RecordWatchActivities {
   /** Each watch as it is entered, by run and watcher. */
   final Map<String, CompletableFuture<RecordWatch>> entered = new ConcurrentHashMap<>();
 
+  /** What a watch waits for before it answers (done: at once), so a test can hold it in flight. */
+  volatile CompletableFuture<Void> answer = CompletableFuture.completedFuture(null);
+
   @Override
   public List<RecordEvent> watch(RecordWatch watch) {
     watches.put(watch.runId() + "/" + watch.watcher(), watch);
     entered(watch.runId() + "/" + watch.watcher()).complete(watch);
+    answer.join();
     return routedBefore.getOrDefault(watch.runId() + "/" + watch.watcher(), List.of());
   }
 

@@ -10,9 +10,12 @@ import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunInputBuilder;
+import com.crmflow.workflow.contract.RunMove;
+import com.crmflow.workflow.contract.RunMoveResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -20,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,6 +70,11 @@ import java.util.concurrent.TimeUnit;
  *       the day after taken.
  * </ul>
  *
+ * <p>{@code local-goal-during-move-run.json}: recorded before a goal ended a move, a run of a flow
+ * with a goal whose wait_until is still entering its watch when a move is taken and then its goal's
+ * event comes: the run ended at its goal, and the move was recorded as made. The {@code
+ * -goal-ends-move} file is the same run with {@value InterpreterChanges#GOAL_ENDS_MOVE}: not moved.
+ *
  * <p>The {@code -waits-go-on} files are the last three recorded again with {@value
  * InterpreterChanges#MOVED_WAITS_GO_ON}: the second move wakes the recomputed delay at once; the
  * held run waits on in its moved delay and holds before its call; the window's deadline is kept.
@@ -88,7 +97,7 @@ public final class JourneyHistoryRecorder {
     String name = args[1];
     Files.createDirectories(target);
     // a moved-wait history recorded again with the change: the same steps
-    String scenario = name.replace("-waits-go-on", "");
+    String scenario = name.replace("-waits-go-on", "").replace("-goal-ends-move", "");
     switch (scenario) {
       case "local-wait-until-met" ->
           record(
@@ -231,6 +240,29 @@ public final class JourneyHistoryRecorder {
                 env.sleep(Duration.ofMinutes(10));
                 run.move(
                     RunMoveTest.toVersion3(SendWindowWaitTest.windowedDelay("pause", 30), false));
+              });
+      case "local-goal-during-move-run" ->
+          record(
+              target,
+              embedded(name, GoalTest.replyWithAGoal()),
+              watches -> watches.answer = new CompletableFuture<>(),
+              (env, client, watches, recorder) -> {
+                watches.entered(name + "/reply").get(20, TimeUnit.SECONDS);
+                AutomationRunWorkflow run =
+                    client.newWorkflowStub(
+                        AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(name));
+                WorkflowStub.fromTyped(run)
+                    .startUpdate(
+                        AutomationRunWorkflow.MOVE,
+                        WorkflowUpdateStage.ACCEPTED,
+                        RunMoveResult.class,
+                        new RunMove(
+                            "move-1", 2, GoalTest.replyWithAGoal(), Map.of(), false, "key-1"));
+                run.recordEvent(GoalTest.goalEvent(name));
+                await()
+                    .atMost(Duration.ofSeconds(40))
+                    .until(() -> GoalTest.workflowTaskCompletedAfterTheSignal(client, name));
+                watches.answer.complete(null);
               });
       default -> throw new IllegalArgumentException("no history named " + name);
     }
