@@ -104,6 +104,19 @@ public record RunInput(
     return resume == null ? null : resume.waiting().get(node.id());
   }
 
+  /**
+   * When the node logged that it wakes, or null: its waiting entry's time (a resumed or moved run),
+   * else the time a retry's failed run logged for it. A wait that starts with one wakes then, not
+   * at a moment computed again.
+   */
+  public String loggedWakeUp(CanvasNode node) {
+    RunResume.WaitingDelay waiting = waitingDelay(node);
+    if (waiting != null) {
+      return waiting.until();
+    }
+    return delaysWakeUp == null ? null : delaysWakeUp.get(node.id());
+  }
+
   /** The same input with another canvas (to measure the rest of it on its own). */
   public RunInput withCanvas(Canvas other) {
     return new RunInput(

@@ -373,10 +373,7 @@ public class AutomationRunWorkflowImpl implements AutomationRunWorkflow, NodeRun
     String deadline = moves.deadline(node);
     RunMoves.Stopped asBefore =
         new RunMoves.Stopped(node, waited.seq(), waited.startedAt(), deadline);
-    String logged =
-        waiting != null
-            ? waiting.until()
-            : input.delaysWakeUp() == null ? null : input.delaysWakeUp().get(node.id());
+    String logged = input.loggedWakeUp(node);
     String began =
         waiting != null && waiting.startedAt() != null ? waiting.startedAt() : waited.startedAt();
     String until = logged != null ? logged : deadline;

@@ -133,20 +133,9 @@ class GoalTest {
     Canvas reply = replyWithAGoal();
     watches.answer = new CompletableFuture<>();
     start("moving", reply);
-    watches.entered("moving/reply").get(20, TimeUnit.SECONDS);
-    WorkflowStub stub = WorkflowStub.fromTyped(running("moving"));
 
     WorkflowUpdateHandle<RunMoveResult> move =
-        stub.startUpdate(
-            AutomationRunWorkflow.MOVE,
-            WorkflowUpdateStage.ACCEPTED,
-            RunMoveResult.class,
-            new RunMove("move-1", 2, reply, Map.of(), false, "key-1"));
-    running("moving").recordEvent(goalEvent("moving"));
-    await()
-        .atMost(Duration.ofSeconds(40))
-        .until(() -> workflowTaskCompletedAfterTheSignal(env.getWorkflowClient(), "moving"));
-    watches.answer.complete(null);
+        takeTheMoveThenTheGoal(env.getWorkflowClient(), watches, "moving");
 
     assertThat(move.getResultAsync().get(20, TimeUnit.SECONDS).outcome())
         .isEqualTo(RunMoveResult.NOT_MOVED);
@@ -178,10 +167,38 @@ class GoalTest {
   }
 
   /**
+   * With the run's wait_until entering its watch (held by {@code watches.answer}), a move to
+   * version 2 is taken, then the goal's event, each in a workflow task of its own across the
+   * watch's heartbeats; then the watch answers.
+   *
+   * @return the move, taken
+   */
+  static WorkflowUpdateHandle<RunMoveResult> takeTheMoveThenTheGoal(
+      WorkflowClient client, InMemoryRecordWatches watches, String runId) throws Exception {
+    watches.entered(runId + "/reply").get(20, TimeUnit.SECONDS);
+    AutomationRunWorkflow run =
+        client.newWorkflowStub(
+            AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(runId));
+    WorkflowUpdateHandle<RunMoveResult> move =
+        WorkflowStub.fromTyped(run)
+            .startUpdate(
+                AutomationRunWorkflow.MOVE,
+                WorkflowUpdateStage.ACCEPTED,
+                RunMoveResult.class,
+                new RunMove("move-1", 2, replyWithAGoal(), Map.of(), false, "key-1"));
+    run.recordEvent(goalEvent(runId));
+    await()
+        .atMost(Duration.ofSeconds(40))
+        .until(() -> workflowTaskCompletedAfterTheSignal(client, runId));
+    watches.answer.complete(null);
+    return move;
+  }
+
+  /**
    * Whether a workflow task completed after the run's first signal: the signal was taken (while a
    * local activity runs, across the task's heartbeats).
    */
-  static boolean workflowTaskCompletedAfterTheSignal(WorkflowClient client, String runId) {
+  private static boolean workflowTaskCompletedAfterTheSignal(WorkflowClient client, String runId) {
     boolean signalled = false;
     for (HistoryEvent event :
         client.fetchHistory(AutomationRunWorkflow.workflowId(runId)).getEvents()) {

@@ -4,18 +4,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.crmflow.workflow.TaskQueues;
 import com.crmflow.workflow.WorkflowTestEnvironments;
-import com.crmflow.workflow.action.RecordEvent;
 import com.crmflow.workflow.canvas.Canvas;
 import com.crmflow.workflow.contract.AutomationRunWorkflow;
 import com.crmflow.workflow.contract.RunControl;
 import com.crmflow.workflow.contract.RunInput;
 import com.crmflow.workflow.contract.RunInputBuilder;
-import com.crmflow.workflow.contract.RunMove;
-import com.crmflow.workflow.contract.RunMoveResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
-import io.temporal.client.WorkflowUpdateStage;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -23,8 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Records the histories of the journey's building blocks for {@link HistoryReplayTest}, each a run
@@ -103,167 +97,8 @@ public final class JourneyHistoryRecorder {
           record(
               target,
               embedded(name, Canvases.waitForAReply()),
-              (env, client, watches, recorder) -> {
-                watches.entered(name + "/reply").get(20, TimeUnit.SECONDS);
-                client
-                    .newWorkflowStub(
-                        AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(name))
-                    .recordEvent(
-                        new RecordEvent(
-                            name,
-                            "reply",
-                            42,
-                            "7d1f0c0e-0000-4000-8000-000000000042",
-                            Map.of(
-                                "event",
-                                "conversation.message_received",
-                                "tenant_id",
-                                "tenant",
-                                "data",
-                                Map.of("contact_id", "c-1", "content", "Yes please"))));
-              });
-      case "local-delay-in-window" ->
-          record(
-              target,
-              embedded(name, SendWindowWaitTest.windowedDelay()),
-              (env, client, watches, recorder) -> {});
-      case "local-split" ->
-          record(
-              target,
-              embedded(name, Canvases.splitFiftyFifty()),
-              (env, client, watches, recorder) -> {});
-      case "local-failed-run-completes", "local-failed-run-fails" ->
-          record(
-              target,
-              embedded(name, Canvases.failureBesideADelay()),
-              (env, client, watches, recorder) -> {});
-      case "local-held-run" ->
-          record(
-              target,
-              embedded(name, Canvases.threeDayWait()),
               (env, client, watches, recorder) ->
-                  heldBeforeTheCall(env, client, recorder, name)
-                      .control(new RunControl(RunControl.RELEASE, null, 2)));
-      case "local-ended-run" ->
-          record(
-              target,
-              embedded(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) ->
-                  awaitDelay(client, recorder, name)
-                      .control(new RunControl(RunControl.END, "flow paused", 1)));
-      case "local-goal-event-before-goals" ->
-          record(
-              target,
-              embedded(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) -> {
-                awaitDelay(client, recorder, name).recordEvent(GoalTest.goalEvent(name));
-                env.sleep(Duration.ofDays(4));
-              });
-      case "local-goal-met-in-delay" ->
-          record(
-              target,
-              embedded(name, Canvases.threeDayWait().withGoal(GoalTest.CUSTOMER)),
-              (env, client, watches, recorder) ->
-                  awaitDelay(client, recorder, name).recordEvent(GoalTest.goalEvent(name)));
-      case "local-goal-met-before-node" ->
-          record(
-              target,
-              embedded(name, Canvases.threeDayWait().withGoal(GoalTest.CUSTOMER)),
-              watches -> watches.meetingGoals.add("c-1"),
-              (env, client, watches, recorder) -> {});
-      case "local-moved-run" ->
-          record(
-              target,
-              RunInputBuilder.run(name, Canvases.threeDayWait())
-                  .payload(Map.of("id", 7))
-                  .embedded()
-                  .startedWithChanges(
-                      InterpreterChanges.CHANGES.stream()
-                          .filter(change -> !change.equals(InterpreterChanges.RUN_MOVE))
-                          .toList())
-                  .build(),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                env.sleep(Duration.ofDays(1));
-                run.move(
-                    RunMoveTest.toVersion2(
-                        RunMoveTest.fixedUrl("pause", 3), Map.of("wait", "pause"), false));
-              });
-      case "local-held-moved-run" ->
-          record(
-              target,
-              RunInputBuilder.run(name, Canvases.threeDayWait())
-                  .payload(Map.of("id", 7))
-                  .embedded()
-                  .startedWithChanges(InterpreterChanges.CHANGES)
-                  .build(),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = heldBeforeTheCall(env, client, recorder, name);
-                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
-                run.control(new RunControl(RunControl.RELEASE, null, 2));
-              });
-      case "local-moved-twice-run" ->
-          record(
-              target,
-              movable(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                env.sleep(Duration.ofDays(1));
-                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 5), Map.of(), false));
-                env.sleep(Duration.ofDays(1));
-                run.move(RunMoveTest.toVersion3(RunMoveTest.fixedUrl("wait", 2), true));
-              });
-      case "local-held-while-waiting-moved-run" ->
-          record(
-              target,
-              movable(name, Canvases.threeDayWait()),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                run.control(new RunControl(RunControl.HOLD, "flow paused", 1));
-                env.sleep(Duration.ofDays(1));
-                run.move(RunMoveTest.toVersion2(RunMoveTest.fixedUrl("wait", 3), Map.of(), false));
-                env.sleep(Duration.ofDays(1));
-                run.control(new RunControl(RunControl.RELEASE, null, 2));
-              });
-      case "local-window-moved-twice-run" ->
-          record(
-              target,
-              embedded(name, SendWindowWaitTest.windowedDelay()),
-              (env, client, watches, recorder) -> {
-                AutomationRunWorkflow run = awaitDelay(client, recorder, name);
-                env.sleep(Duration.ofMinutes(10));
-                run.move(
-                    RunMoveTest.toVersion2(
-                        SendWindowWaitTest.windowedDelay("pause", 2),
-                        Map.of("wait", "pause"),
-                        false));
-                env.sleep(Duration.ofMinutes(10));
-                run.move(
-                    RunMoveTest.toVersion3(SendWindowWaitTest.windowedDelay("pause", 30), false));
-              });
-      case "local-goal-during-move-run" ->
-          record(
-              target,
-              embedded(name, GoalTest.replyWithAGoal()),
-              watches -> watches.answer = new CompletableFuture<>(),
-              (env, client, watches, recorder) -> {
-                watches.entered(name + "/reply").get(20, TimeUnit.SECONDS);
-                AutomationRunWorkflow run =
-                    client.newWorkflowStub(
-                        AutomationRunWorkflow.class, AutomationRunWorkflow.workflowId(name));
-                WorkflowStub.fromTyped(run)
-                    .startUpdate(
-                        AutomationRunWorkflow.MOVE,
-                        WorkflowUpdateStage.ACCEPTED,
-                        RunMoveResult.class,
-                        new RunMove(
-                            "move-1", 2, GoalTest.replyWithAGoal(), Map.of(), false, "key-1"));
-                run.recordEvent(GoalTest.goalEvent(name));
-                await()
-                    .atMost(Duration.ofSeconds(40))
-                    .until(() -> GoalTest.workflowTaskCompletedAfterTheSignal(client, name));
-                watches.answer.complete(null);
-              });
+                  GoalTest.takeTheMoveThenTheGoal(client, watches, name));
       default -> throw new IllegalArgumentException("no history named " + name);
     }
   }

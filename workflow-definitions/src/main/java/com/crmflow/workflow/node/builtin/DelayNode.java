@@ -5,7 +5,6 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
-import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.node.ConfigCheck;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.DryRuns;
@@ -156,7 +155,7 @@ final class DelayNode implements NodeExecutor {
       return output;
     }
     Duration duration = duration(node);
-    boolean wakesAtLoggedTime = loggedWakeUp(node, run) != null;
+    boolean wakesAtLoggedTime = run.input().loggedWakeUp(node) != null;
     Instant wakeUp = wakeUp(node, run);
     Duration left =
         wakesAtLoggedTime
@@ -202,18 +201,10 @@ final class DelayNode implements NodeExecutor {
    * that was waiting, a retry's delay that the failure cut short), else its length from now.
    */
   private static Instant wakeUp(CanvasNode node, NodeRun run) {
-    String logged = loggedWakeUp(node, run);
+    String logged = run.input().loggedWakeUp(node);
     return logged != null
         ? Instant.parse(logged)
         : Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(duration(node));
-  }
-
-  private static String loggedWakeUp(CanvasNode node, NodeRun run) {
-    RunResume.WaitingDelay waiting = run.input().waitingDelay(node);
-    if (waiting != null) {
-      return waiting.until();
-    }
-    return run.input().delaysWakeUp() == null ? null : run.input().delaysWakeUp().get(node.id());
   }
 
   private static Duration duration(CanvasNode node) {

@@ -5,7 +5,6 @@ import com.crmflow.workflow.action.SendWindowActivities;
 import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.contract.NodeLogEntry;
 import com.crmflow.workflow.contract.RunInput;
-import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.FieldKind;
 import com.crmflow.workflow.node.NodeActivities;
@@ -52,11 +51,7 @@ final class SendWindows {
    * failed (a retry): it wakes then, not at a moment computed again.
    */
   static Instant logged(CanvasNode node, NodeRun run) {
-    RunResume.WaitingDelay waiting = run.input().waitingDelay(node);
-    String until =
-        waiting != null
-            ? waiting.until()
-            : run.input().delaysWakeUp() == null ? null : run.input().delaysWakeUp().get(node.id());
+    String until = run.input().loggedWakeUp(node);
     return until == null ? null : Instant.parse(until);
   }
 

@@ -9,7 +9,6 @@ import com.crmflow.workflow.canvas.CanvasNode;
 import com.crmflow.workflow.canvas.CanvasProblem;
 import com.crmflow.workflow.canvas.NodeType;
 import com.crmflow.workflow.contract.NodeLogEntry;
-import com.crmflow.workflow.contract.RunResume;
 import com.crmflow.workflow.event.EventNames;
 import com.crmflow.workflow.node.ConfigField;
 import com.crmflow.workflow.node.DryRuns;
@@ -291,11 +290,7 @@ final class WaitUntilNode implements NodeExecutor {
    * failed while it waited), else its timeout from now.
    */
   private static Instant deadline(CanvasNode node, NodeRun run) {
-    RunResume.WaitingDelay waiting = run.input().waitingDelay(node);
-    String logged =
-        waiting != null
-            ? waiting.until()
-            : run.input().delaysWakeUp() == null ? null : run.input().delaysWakeUp().get(node.id());
+    String logged = run.input().loggedWakeUp(node);
     return logged != null
         ? Instant.parse(logged)
         : Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(timeout(node));
